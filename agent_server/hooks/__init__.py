@@ -1,0 +1,39 @@
+"""The embeddable hook engine: load hooks, fire events, get one combined outcome.
+
+Usable without the server::
+
+    from agent_server.hooks import HookRunner
+
+    async with HookRunner.from_project(".") as runner:
+        outcome = await runner.fire("PreToolUse", payload)
+"""
+
+from __future__ import annotations
+
+from ._config import HookConfig, IgnoredHook, load_config
+from ._errors import ConfigError, ConfigIssue, HookError, RunnerClosedError, UnknownHookTypeError
+from ._matching import matcher_matches, tool_pattern_matches
+from ._outcome import EventOutcome, HookResult, HookStatus
+from ._runner import HookRunner, parse_env_file
+from ._spec import KNOWN_EVENTS, HookCallback, HookSpec
+
+__all__ = [
+    "KNOWN_EVENTS",
+    "ConfigError",
+    "ConfigIssue",
+    "EventOutcome",
+    "HookCallback",
+    "HookConfig",
+    "HookError",
+    "HookResult",
+    "HookRunner",
+    "HookSpec",
+    "HookStatus",
+    "IgnoredHook",
+    "RunnerClosedError",
+    "UnknownHookTypeError",
+    "load_config",
+    "matcher_matches",
+    "parse_env_file",
+    "tool_pattern_matches",
+]

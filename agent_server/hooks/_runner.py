@@ -1,0 +1,389 @@
+"""The HookRunner: fire an event, run the hooks that apply, combine their results."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import tempfile
+import time
+import traceback
+import uuid
+from collections import deque
+from collections.abc import Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal
+
+import anyio
+import anyio.abc
+
+from ._config import HookConfig, OrderMode, load_config
+from ._errors import HookError, RunnerClosedError
+from ._genesis import run_builtin
+from ._matching import why_not
+from ._outcome import (
+    EventOutcome,
+    HookResult,
+    HookStatus,
+    failed_result,
+    interpret_output,
+    is_blocking_event,
+)
+from ._process import ProcessResult, enable_orphan_reaping, run_process
+from ._spec import DEFAULT_TIMEOUTS, HookCallback, HookSpec
+
+__all__ = ["DEFAULT_STRIPPED_ENV", "HookRunner", "parse_env_file"]
+
+log = logging.getLogger("agent_server.hooks")
+
+#: The server's own model credentials never reach hook processes.
+DEFAULT_STRIPPED_ENV = (
+    "ANTHROPIC_API_KEY",
+    "ANTHROPIC_AUTH_TOKEN",
+    "AGENT_SERVER_ANTHROPIC_API_KEY",
+    "AGENT_SERVER_API_TOKEN",
+)
+# Linux caps one environment string at 128 KiB; stay well below it.
+_MAX_ENV_PAYLOAD = 100_000
+_BLOCKS = ("deny", "defer", "block")
+
+
+def parse_env_file(path: str | os.PathLike[str]) -> dict[str, str]:
+    """Read ``export NAME=value`` lines that a SessionStart hook wrote to CLAUDE_ENV_FILE."""
+    import shlex
+
+    values: dict[str, str] = {}
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return values
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("export "):
+            line = line[len("export "):].strip()
+        name, sep, raw = line.partition("=")
+        if not sep or not name.replace("_", "a").isalnum() or name[0].isdigit():
+            continue
+        try:
+            words = shlex.split(raw)
+        except ValueError:
+            words = [raw]
+        values[name] = " ".join(words)
+    return values
+
+
+class HookRunner:
+    """Runs configured hooks at each event and returns one combined :class:`EventOutcome`.
+
+    Use it as an async context manager (it owns background ``async: true`` hooks and
+    ends them when it closes)::
+
+        async with HookRunner.from_project(".") as runner:
+            outcome = await runner.fire("PreToolUse", payload)
+            if outcome.blocked: ...
+    """
+
+    def __init__(
+        self,
+        config: HookConfig | None = None,
+        *,
+        project_dir: str | os.PathLike[str] | None = None,
+        max_processes: int = 16,
+        output_limit: int = 1 << 20,
+        kill_grace: float = 1.5,
+        env: Mapping[str, str] | None = None,
+        strip_env: tuple[str, ...] = DEFAULT_STRIPPED_ENV,
+        reap_orphans: bool = True,
+        debug: bool | None = None,
+    ) -> None:
+        if config is None:
+            config = HookConfig(project_dir=Path(project_dir or os.getcwd()).resolve())
+        self.config = config
+        self.project_dir = config.project_dir
+        self.output_limit = output_limit
+        self.kill_grace = kill_grace
+        self.debug = os.environ.get("HOOK_DEBUG") == "1" if debug is None else debug
+        self.evidence: deque[dict[str, Any]] = deque(maxlen=1000)
+        self._limiter = anyio.CapacityLimiter(max_processes)
+        self._reap_orphans = reap_orphans
+        base = dict(os.environ if env is None else env)
+        for name in strip_env:
+            base.pop(name, None)
+        self._base_env = base
+        self._tg: anyio.abc.TaskGroup | None = None
+        self._closed = False
+        self._env_dir: str | None = None
+        self._callbacks: dict[str, list[HookSpec]] = {}
+
+    @classmethod
+    def from_project(
+        cls,
+        project_dir: str | os.PathLike[str],
+        *,
+        user_settings: str | os.PathLike[str] | None | Literal["default"] = "default",
+        managed_file: str | os.PathLike[str] | None = None,
+        **options: Any,
+    ) -> HookRunner:
+        """A runner for the hooks configured in ``project_dir``'s settings files.
+
+        Configuration errors do not raise: bad entries are left out and listed in
+        ``runner.config.issues`` (and logged), so one bad file never disables the rest.
+        """
+        config = load_config(project_dir, user_settings=user_settings, managed_file=managed_file)
+        for issue in config.issues:
+            (log.error if issue.severity == "error" else log.warning)("hook config %s", issue)
+        return cls(config, **options)
+
+    # -- lifecycle -------------------------------------------------------
+    async def __aenter__(self) -> HookRunner:
+        if self._closed:
+            raise RunnerClosedError("this HookRunner was closed; create a new one")
+        if self._reap_orphans:
+            enable_orphan_reaping()
+        self._tg = anyio.create_task_group()
+        await self._tg.__aenter__()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        await self.aclose(exc_type, exc, tb)
+        return None
+
+    async def aclose(
+        self,
+        exc_type: type[BaseException] | None = None,
+        exc: BaseException | None = None,
+        tb: TracebackType | None = None,
+    ) -> None:
+        """End background hooks (their process trees too) and release resources."""
+        self._closed = True
+        tg, self._tg = self._tg, None
+        if tg is not None:
+            tg.cancel_scope.cancel()
+            await tg.__aexit__(exc_type, exc, tb)
+        if self._env_dir:
+            shutil.rmtree(self._env_dir, ignore_errors=True)
+            self._env_dir = None
+
+    # -- registration ----------------------------------------------------
+    def register(
+        self,
+        event: str,
+        callback: HookCallback,
+        *,
+        matcher: str | None = None,
+        timeout: float = DEFAULT_TIMEOUTS["callback"],
+        fail_closed: bool = False,
+        name: str | None = None,
+    ) -> HookSpec:
+        """Add an in-process async hook. It receives the payload and returns what a
+        command hook would print (dict, str or None); same order, timeout and failure
+        rules as command hooks. Runs after the hooks from settings files."""
+        label = name or getattr(callback, "__qualname__", repr(callback))
+        spec = HookSpec(
+            event=event, kind="callback", command=f"callback:{label}", dialect="callback",
+            source="<register>", location=f"{event}[{len(self._callbacks.get(event, []))}]",
+            matcher=matcher, timeout=timeout, fail_closed=fail_closed, callback=callback,
+            name=label,
+        )
+        self._callbacks.setdefault(event, []).append(spec)
+        return spec
+
+    def hooks_for(self, event: str) -> list[HookSpec]:
+        """Every hook configured for ``event``, in registration order."""
+        return [*self.config.hooks.get(event, ()), *self._callbacks.get(event, ())]
+
+    def order_for(self, event: str) -> OrderMode:
+        """Whether ``event``'s hooks run one after another or concurrently."""
+        return self.config.order_for(event)
+
+    # -- firing ----------------------------------------------------------
+    async def fire(self, event: str, payload: Mapping[str, Any]) -> EventOutcome:
+        """Run the hooks that apply to ``payload`` and combine their results.
+
+        Never raises for a hook's failure; each hook's result is in ``outcome.hooks``.
+        """
+        if self._tg is None:
+            raise RunnerClosedError(
+                "HookRunner is not open: use `async with runner:` before fire()"
+            )
+        current = dict(payload)
+        current.setdefault("hook_event_name", event)
+        specs = [s for s in self.hooks_for(event) if why_not(s, current) is None]
+        if self.debug:
+            log.info("fire %s payload=%s", event, json.dumps(current, default=str)[:4000])
+        results: list[HookResult] = []
+        if self.order_for(event) == "parallel":
+            slots: list[HookResult | None] = [None] * len(specs)
+
+            async def one(i: int, spec: HookSpec) -> None:
+                slots[i] = await self._run_hook(spec, current)
+
+            async with anyio.create_task_group() as tg:
+                for i, spec in enumerate(specs):
+                    if spec.run_async:
+                        slots[i] = self._start_background(spec, current)
+                    else:
+                        tg.start_soon(one, i, spec)
+            results = [r for r in slots if r is not None]
+        else:
+            stop = is_blocking_event(event)
+            for i, spec in enumerate(specs):
+                if spec.run_async:
+                    results.append(self._start_background(spec, current))
+                    continue
+                result = await self._run_hook(spec, current)
+                results.append(result)
+                if result.updated_input is not None and result.status is not HookStatus.TIMEOUT:
+                    # The next hook sees the updated tool_input (design.md "Order").
+                    current = {**current, "tool_input": result.updated_input}
+                if stop and result.decision in _BLOCKS:
+                    results += [
+                        HookResult.for_spec(s, HookStatus.SKIPPED, error="an earlier hook blocked")
+                        for s in specs[i + 1:]
+                    ]
+                    break
+        outcome = EventOutcome.combine(event, results)
+        outcome.env_files = [r.env_file for r in results if r.env_file]
+        return outcome
+
+    def _start_background(self, spec: HookSpec, payload: dict[str, Any]) -> HookResult:
+        assert self._tg is not None
+        self._tg.start_soon(self._run_hook, spec, payload)
+        return HookResult.for_spec(spec, HookStatus.SKIPPED, error="async: runs in the background, result ignored")
+
+    # -- one hook ----------------------------------------------------------
+    async def _run_hook(self, spec: HookSpec, payload: dict[str, Any]) -> HookResult:
+        started = time.time()
+        t0 = time.perf_counter()
+        try:
+            result = await self._dispatch(spec, payload)
+        except HookError:
+            raise
+        except Exception as exc:  # a hook must never break its siblings or the host
+            result = failed_result(spec, HookStatus.ERROR, f"{type(exc).__name__}: {exc}",
+                                   stderr=traceback.format_exc(limit=5))
+        result.started_at = started
+        result.duration_ms = (time.perf_counter() - t0) * 1000.0
+        self._log(result, payload)
+        return result
+
+    async def _dispatch(self, spec: HookSpec, payload: dict[str, Any]) -> HookResult:
+        if spec.kind == "callback":
+            return await self._run_callback(spec, payload)
+        if spec.kind == "builtin":
+            return run_builtin(spec, payload, self.config.genesis_actors, self.evidence)
+        return await self._run_command(spec, payload)
+
+    async def _run_callback(self, spec: HookSpec, payload: dict[str, Any]) -> HookResult:
+        assert spec.callback is not None
+        value: Any = None
+        with anyio.move_on_after(spec.timeout) as scope:
+            try:
+                value = await spec.callback(dict(payload))
+            except Exception as exc:
+                return failed_result(spec, HookStatus.ERROR, f"{type(exc).__name__}: {exc}",
+                                     exit_code=1, stderr=traceback.format_exc(limit=5))
+        if scope.cancelled_caught:
+            return failed_result(spec, HookStatus.TIMEOUT, f"timed out after {spec.timeout:g}s",
+                                 timed_out=True)
+        if value is None:
+            stdout = ""
+        elif isinstance(value, str):
+            stdout = value
+        elif isinstance(value, Mapping):
+            stdout = json.dumps(dict(value), default=str)
+        else:
+            return failed_result(spec, HookStatus.ERROR,
+                                 f"callback returned {type(value).__name__}; expected dict, str or None")
+        return interpret_output(spec, payload, 0, stdout, "")
+
+    def _cwd(self, spec: HookSpec, payload: Mapping[str, Any]) -> str:
+        if spec.cwd_mode == "hooks_dir":
+            hooks_dir = self.project_dir / ".claude" / "hooks"
+            return str(hooks_dir if hooks_dir.is_dir() else self.project_dir)
+        if spec.cwd_mode == "session":
+            cwd = payload.get("cwd")
+            if isinstance(cwd, str) and os.path.isdir(cwd):
+                return cwd
+        return str(self.project_dir)
+
+    def _env(self, spec: HookSpec, payload: Mapping[str, Any], payload_json: str,
+             cwd: str) -> tuple[dict[str, str], str | None]:
+        env = dict(self._base_env)
+        session = str(payload.get("session_id") or "")
+        env.update(
+            CLAUDE_PROJECT_DIR=str(self.project_dir),
+            HOOK_EVENT=spec.event,
+            SESSION_ID=session,
+            CLAUDE_CODE_SESSION_ID=session,
+            CLAUDECODE="1",
+            CLAUDE_PID=str(os.getpid()),
+            PWD=cwd,
+            HOOK_TIMEOUT=str(int(spec.timeout * 1000)),
+        )
+        if len(payload_json) <= _MAX_ENV_PAYLOAD:
+            env["HOOK_PAYLOAD"] = payload_json
+            env.pop("HOOK_PAYLOAD_TRUNCATED", None)
+        else:
+            env.pop("HOOK_PAYLOAD", None)
+            env["HOOK_PAYLOAD_TRUNCATED"] = "1"
+        env_file = None
+        if spec.event == "SessionStart":
+            if self._env_dir is None:
+                self._env_dir = tempfile.mkdtemp(prefix="agent-server-env-")
+            env_file = os.path.join(self._env_dir, f"{uuid.uuid4().hex}.env")
+            Path(env_file).touch()
+            env["CLAUDE_ENV_FILE"] = env_file
+        return env, env_file
+
+    async def _execute(self, spec: HookSpec, stdin: bytes, env: dict[str, str],
+                       cwd: str) -> ProcessResult:
+        """Run the hook's process. (Python hooks get a warm worker here when enabled.)"""
+        assert spec.argv is not None
+        async with self._limiter:
+            return await run_process(
+                spec.argv, stdin=stdin, env=env, cwd=cwd, timeout=spec.timeout,
+                grace=self.kill_grace, output_limit=self.output_limit, marker=uuid.uuid4().hex,
+            )
+
+    async def _run_command(self, spec: HookSpec, payload: dict[str, Any]) -> HookResult:
+        payload_json = json.dumps(payload, separators=(",", ":"), default=str)
+        cwd = self._cwd(spec, payload)
+        env, env_file = self._env(spec, payload, payload_json, cwd)
+        proc = await self._execute(spec, (payload_json + "\n").encode(), env, cwd)
+        stdout = proc.stdout.decode("utf-8", errors="replace")
+        stderr = proc.stderr.decode("utf-8", errors="replace")
+        truncated = proc.stdout_truncated or proc.stderr_truncated
+        if proc.spawn_error is not None:
+            return failed_result(spec, HookStatus.ERROR, proc.spawn_error)
+        if proc.timed_out:
+            # Output of a timed-out hook is discarded (contract §7); stderr kept for the log.
+            return failed_result(spec, HookStatus.TIMEOUT, f"timed out after {spec.timeout:g}s",
+                                 exit_code=proc.exit_code, stderr=stderr, timed_out=True,
+                                 truncated=truncated)
+        result = interpret_output(spec, payload, proc.exit_code, stdout, stderr)
+        result.truncated = truncated
+        result.env_file = env_file
+        return result
+
+    def _log(self, result: HookResult, payload: Mapping[str, Any]) -> None:
+        log.info(
+            "hook run name=%r event=%s status=%s exit=%s start=%s duration_ms=%.1f",
+            result.name, result.event, result.status.value, result.exit_code,
+            time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(result.started_at)),
+            result.duration_ms,
+        )
+        if result.status in (HookStatus.ERROR, HookStatus.TIMEOUT):
+            tail = result.stderr.strip()[-800:]
+            log.warning("hook failed name=%r event=%s: %s%s", result.name, result.event,
+                        result.error, f"\nstderr tail:\n{tail}" if tail else "")
+        if self.debug:
+            log.info("hook output name=%r stdout=%r stderr=%r", result.name,
+                     result.stdout[:4000], result.stderr[:4000])

@@ -1,0 +1,118 @@
+"""The one internal form every configured hook is normalised into."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "BLOCKING_EVENTS",
+    "DEFAULT_TIMEOUTS",
+    "KNOWN_EVENTS",
+    "MATCH_FIELDS",
+    "TOOL_EVENTS",
+    "HookCallback",
+    "HookSpec",
+]
+
+HookKind = Literal["command", "exec", "python", "callback", "builtin"]
+Dialect = Literal["claude", "orion", "harness", "genesis", "callback"]
+CwdMode = Literal["session", "hooks_dir", "project"]
+
+#: An in-process hook: receives the payload, returns what a command hook would print
+#: (a JSON-shaped dict, a string, or None).
+HookCallback = Callable[[dict[str, Any]], Awaitable[Mapping[str, Any] | str | None]]
+
+KNOWN_EVENTS = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "Notification",
+    "Stop",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "PostCompact",
+    "SessionEnd",
+)
+
+#: Events whose hooks can stop the host from going ahead; in sequential order the
+#: first block on these stops the remaining hooks.
+BLOCKING_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
+
+TOOL_EVENTS = frozenset(
+    {"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure"}
+)
+
+#: Which payload field a matcher is compared with, per event (contract §5).
+MATCH_FIELDS: Mapping[str, str] = {
+    "PreToolUse": "tool_name",
+    "PermissionRequest": "tool_name",
+    "PostToolUse": "tool_name",
+    "PostToolUseFailure": "tool_name",
+    "SessionStart": "source",
+    "SessionEnd": "reason",
+    "PreCompact": "trigger",
+    "PostCompact": "trigger",
+    "SubagentStart": "agent_type",
+    "SubagentStop": "agent_type",
+    "Notification": "notification_type",
+}
+
+#: Timeout unit and default per dialect, in seconds.
+DEFAULT_TIMEOUTS: Mapping[str, float] = {
+    "claude": 600.0,
+    "orion": 30.0,
+    "harness": 5.0,
+    "genesis": 60.0,
+    "callback": 60.0,
+}
+
+
+@dataclass(frozen=True)
+class HookSpec:
+    """One runnable hook, whatever dialect it was written in.
+
+    ``source`` and ``location`` (a JSON path such as ``hooks.PreToolUse[0].hooks[1]``)
+    say where it came from, so every error and log line can point at it.
+    """
+
+    event: str
+    kind: HookKind
+    command: str
+    dialect: Dialect
+    source: str
+    location: str
+    argv: tuple[str, ...] | None = None
+    matcher: str | None = None
+    object_matcher: Mapping[str, Any] | None = None
+    tool_pattern: str | None = None
+    if_rule: str | None = None
+    timeout: float = 600.0
+    fail_closed: bool = False
+    run_async: bool = False
+    cwd_mode: CwdMode = "session"
+    status_message: str | None = None
+    warm: bool | None = None
+    module: str | None = None
+    builtin: str | None = None
+    config: Mapping[str, Any] = field(default_factory=dict)
+    callback: HookCallback | None = field(default=None, compare=False)
+    name: str = ""
+
+    @property
+    def display_name(self) -> str:
+        """A short human name: the explicit name, else the command."""
+        return self.name or self.command
+
+    @property
+    def dedup_key(self) -> tuple[str, str] | None:
+        """Identical command strings run once per event; callbacks never dedup."""
+        if self.kind in ("callback", "builtin"):
+            return None
+        return (self.event, self.command)
