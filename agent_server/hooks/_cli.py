@@ -1,0 +1,228 @@
+"""``agent-server hooks …``: list, validate, fire and test hooks from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from ._config import HookConfig, load_config
+from ._matching import parse_tool_pattern, tool_pattern_matches
+from ._outcome import EventOutcome
+from ._runner import HookRunner
+
+__all__ = ["add_hooks_commands"]
+
+EXIT_OK, EXIT_ERROR, EXIT_BLOCKED = 0, 1, 2
+
+
+def _project_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--project-dir", default=os.getcwd(), help="project folder (default: cwd)")
+    p.add_argument("--no-user-settings", action="store_true",
+                   help="do not read ~/.claude/settings.json")
+
+
+def _load(args: argparse.Namespace) -> HookConfig:
+    project = Path(args.project_dir)
+    if not project.is_dir():
+        raise SystemExit(_die(f"--project-dir {args.project_dir}: not a directory"))
+    return load_config(project, user_settings=None if args.no_user_settings else "default")
+
+
+def _die(message: str) -> int:
+    print(f"agent-server: {message}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def _print_issues(config: HookConfig) -> None:
+    for issue in config.issues:
+        print(str(issue), file=sys.stderr)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """Print the effective hooks per event, and every ignored entry with why."""
+    config = _load(args)
+    if args.json:
+        data: dict[str, Any] = {
+            "files": config.files,
+            "events": {
+                event: {
+                    "order": config.order_for(event),
+                    "hooks": [
+                        {"command": s.command, "source": s.source, "location": s.location,
+                         "dialect": s.dialect, "matcher": s.matcher or s.tool_pattern
+                         or (dict(s.object_matcher) if s.object_matcher else None),
+                         "if": s.if_rule, "timeout_s": s.timeout, "fail_closed": s.fail_closed,
+                         "async": s.run_async}
+                        for s in specs
+                    ],
+                }
+                for event, specs in config.hooks.items() if specs
+            },
+            "ignored": [i.__dict__ for i in config.ignored],
+            "issues": [i.__dict__ for i in config.issues],
+        }
+        print(json.dumps(data, indent=2))
+        return EXIT_OK
+    print(f"files: {', '.join(config.files) or '(none)'}")
+    if not any(config.hooks.values()):
+        print("no hooks configured")
+    for event, specs in config.hooks.items():
+        if not specs:
+            continue
+        print(f"\n{event}  ({config.order_for(event)})")
+        for i, s in enumerate(specs, 1):
+            matcher = s.matcher or s.tool_pattern or (json.dumps(dict(s.object_matcher)) if s.object_matcher else "*")
+            flags = [f for f, on in (("fail-closed", s.fail_closed), ("async", s.run_async)) if on]
+            extra = f"  if={s.if_rule}" if s.if_rule else ""
+            print(f"  {i}. {s.command}")
+            print(f"     matcher={matcher}{extra}  timeout={s.timeout:g}s  dialect={s.dialect}"
+                  f"  source={s.source} {s.location}" + (f"  [{', '.join(flags)}]" if flags else ""))
+    if config.ignored:
+        print("\nignored:")
+        for ig in config.ignored:
+            print(f"  {ig.event}: {ig.command}  ({ig.source} {ig.location}): {ig.why}")
+    if config.issues:
+        print("\nproblems:")
+        for issue in config.issues:
+            print(f"  {issue}")
+    return EXIT_OK
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Check every settings file; exit 1 when any has errors."""
+    config = _load(args)
+    for issue in config.issues:
+        print(str(issue))
+    count = sum(len(v) for v in config.hooks.values())
+    errors = len(config.errors)
+    print(f"{'FAILED' if errors else 'OK'}: {count} hooks from {len(config.files)} files, "
+          f"{errors} errors, {len(config.warnings)} warnings")
+    return EXIT_ERROR if errors else EXIT_OK
+
+
+def _read_payload(args: argparse.Namespace, project: Path) -> dict[str, Any]:
+    source = args.payload
+    try:
+        if source is None or source == "-":
+            raw = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+            source = "<stdin>"
+        else:
+            raw = Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SystemExit(_die(f"--payload {source}: {exc.strerror}")) from None
+    try:
+        payload = json.loads(raw) if raw.strip() else {}
+    except json.JSONDecodeError as exc:
+        raise SystemExit(_die(f"payload {source}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")) from None
+    if not isinstance(payload, dict):
+        raise SystemExit(_die(f"payload {source}: must be a JSON object"))
+    payload.setdefault("session_id", str(uuid.uuid4()))
+    payload.setdefault("transcript_path", "")
+    payload.setdefault("cwd", str(project.resolve()))
+    payload["hook_event_name"] = args.event
+    return payload
+
+
+def _print_outcome(outcome: EventOutcome) -> None:
+    state = "BLOCKED" if outcome.blocked else "allowed"
+    print(f"{outcome.event}: {state}" + (f" (decision: {outcome.decision})" if outcome.decision else ""))
+    if outcome.reason:
+        print(f"reason: {outcome.reason}")
+    for ctx in outcome.additional_context:
+        print(f"context: {ctx}")
+    if outcome.updated_input is not None:
+        print(f"updated input: {json.dumps(outcome.updated_input)}")
+    if not outcome.continue_:
+        print(f"stop: {outcome.stop_reason or '(no reason)'}")
+    for msg in outcome.system_messages:
+        print(f"system message: {msg}")
+    for r in outcome.hooks:
+        code = "" if r.exit_code is None else f" exit={r.exit_code}"
+        print(f"  [{r.status.value}]{code} {r.duration_ms:.1f}ms  {r.name}"
+              + (f"  — {r.error}" if r.error else ""))
+    if not outcome.hooks:
+        print("  (no hook applied)")
+
+
+def cmd_fire(args: argparse.Namespace) -> int:
+    """Fire one event with a payload and print the combined outcome."""
+    config = _load(args)
+    if config.errors:
+        _print_issues(config)
+        return EXIT_ERROR
+    payload = _read_payload(args, Path(args.project_dir))
+
+    async def go() -> EventOutcome:
+        async with HookRunner(config) as runner:
+            return await runner.fire(args.event, payload)
+
+    outcome = anyio.run(go)
+    if args.json:
+        print(json.dumps(outcome.to_dict(), indent=2))
+    else:
+        _print_outcome(outcome)
+    return EXIT_BLOCKED if outcome.blocked else EXIT_OK
+
+
+def tool_input_for(tool: str, arg: str) -> dict[str, Any]:
+    """A plausible tool_input whose main argument is ``arg``."""
+    if tool == "Bash":
+        return {"command": arg}
+    if tool in ("Glob", "Grep"):
+        return {"pattern": arg}
+    if tool == "NotebookEdit":
+        return {"notebook_path": arg}
+    if tool == "WebFetch":
+        return {"url": arg}
+    if tool in ("Read", "Write", "Edit", "MultiEdit"):
+        return {"file_path": arg}
+    try:
+        value = json.loads(arg)
+    except ValueError:
+        return {"file_path": arg}
+    return value if isinstance(value, dict) else {"value": value}
+
+
+def cmd_test_pattern(args: argparse.Namespace) -> int:
+    """Print whether ``Tool(arg-glob)`` matches a tool call."""
+    if parse_tool_pattern(args.pattern) is None:
+        return _die(f"pattern {args.pattern!r} is not of the form Tool or Tool(arg-glob)")
+    hit = tool_pattern_matches(args.pattern, args.tool, tool_input_for(args.tool, args.arg))
+    print("match" if hit else "no match")
+    return EXIT_OK
+
+
+def add_hooks_commands(sub: Any) -> argparse.ArgumentParser:
+    """Add ``hooks`` and its subcommands to the top-level parser's subparsers."""
+    hooks = sub.add_parser("hooks", help="inspect, validate and fire hooks")
+    hsub = hooks.add_subparsers(dest="hooks_command", metavar="COMMAND", required=True)
+
+    p = hsub.add_parser("list", help="effective hooks per event, and ignored entries")
+    _project_arg(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_list)
+
+    p = hsub.add_parser("validate", help="check settings files (exit 1 on errors)")
+    _project_arg(p)
+    p.set_defaults(func=cmd_validate)
+
+    p = hsub.add_parser("fire", help="fire EVENT with a JSON payload (stdin by default)")
+    p.add_argument("event")
+    _project_arg(p)
+    p.add_argument("--payload", help="payload file (default: stdin)")
+    p.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    p.set_defaults(func=cmd_fire)
+
+    p = hsub.add_parser("test-pattern", help="does Tool(arg-glob) match TOOL with ARG?")
+    p.add_argument("pattern")
+    p.add_argument("tool")
+    p.add_argument("arg")
+    p.set_defaults(func=cmd_test_pattern)
+    return hsub
