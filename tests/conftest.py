@@ -1,0 +1,11 @@
+"""Shared test fixtures."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """Async tests run on asyncio (the server's loop)."""
+    return "asyncio"
