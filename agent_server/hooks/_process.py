@@ -27,6 +27,8 @@ __all__ = ["ProcessResult", "enable_orphan_reaping", "run_process"]
 
 MARKER_ENV = "AGENT_SERVER_HOOK_RUN"
 _CHUNK = 65536
+# Linux pipes buffer 64 KiB; a payload this small is written without waiting.
+_SMALL_STDIN = 32768
 _PR_SET_CHILD_SUBREAPER = 36
 _subreaper = False
 
@@ -272,40 +274,41 @@ async def run_process(
     deadline = anyio.current_time() + timeout
     try:
         async with anyio.create_task_group() as tg:
-            tg.start_soon(_feed, process.stdin, stdin)
             tg.start_soon(_drain, process.stdout, out)
             tg.start_soon(_drain, process.stderr, err)
+            if len(stdin) <= _SMALL_STDIN:
+                # Fits the pipe buffer: the write cannot block, so no task is needed.
+                await _feed(process.stdin, stdin)
+            else:
+                tg.start_soon(_feed, process.stdin, stdin)
             with anyio.move_on_after(timeout):
                 await process.wait()
+                # The leader is done. Pipes still open means something it started holds
+                # them: wait for EOF until the deadline, then end the rest of the tree.
+                await out.done.wait()
+                await err.done.wait()
             if process.returncode is None:
                 result.timed_out = True
+            if (
+                result.timed_out
+                or not (out.done.is_set() and err.done.is_set())
+                or _signal_group(process.pid, 0)
+            ):
                 with anyio.CancelScope(shield=True):
                     result.killed_descendants = await _kill_tree(
                         process, marker, grace, polite=True
                     )
-            else:
-                # The leader is done. Pipes still open means something it started holds
-                # them: wait for EOF until the deadline, then end the rest of the tree.
-                with anyio.move_on_after(max(0.0, deadline - anyio.current_time())):
+                # Whatever still held the pipes was just killed; don't wait on it forever.
+                with anyio.move_on_after(grace):
                     await out.done.wait()
                     await err.done.wait()
-                if _signal_group(process.pid, 0) or not (out.done.is_set() and err.done.is_set()):
-                    with anyio.CancelScope(shield=True):
-                        result.killed_descendants = await _kill_tree(
-                            process, marker, grace, polite=True
-                        )
-            # Whatever still holds the pipes was just killed; don't wait on it forever.
-            with anyio.move_on_after(grace):
-                await out.done.wait()
-                await err.done.wait()
             tg.cancel_scope.cancel()
     finally:
-        if process.returncode is None:
-            with anyio.CancelScope(shield=True):
-                await _kill_tree(process, marker, grace, polite=False)
-        with anyio.CancelScope(shield=True), anyio.move_on_after(grace + 1.0):
-            await process.wait()
         with anyio.CancelScope(shield=True):
+            if process.returncode is None:
+                await _kill_tree(process, marker, grace, polite=False)
+                with anyio.move_on_after(grace + 1.0):
+                    await process.wait()
             await process.aclose()
     result.exit_code = process.returncode
     result.stdout, result.stderr = out.value(), err.value()
