@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import statistics
 import sys
@@ -25,9 +26,14 @@ import anyio.abc
 from agent_server.hooks import HookRunner
 
 PAYLOAD = {
-    "session_id": "bench", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
-    "hook_event_name": "PreToolUse", "permission_mode": "default", "tool_name": "Bash",
-    "tool_input": {"command": "ls"}, "tool_use_id": "toolu_bench",
+    "session_id": "bench",
+    "transcript_path": "/tmp/t.jsonl",
+    "cwd": "/tmp",
+    "hook_event_name": "PreToolUse",
+    "permission_mode": "default",
+    "tool_name": "Bash",
+    "tool_input": {"command": "ls"},
+    "tool_use_id": "toolu_bench",
 }
 
 
@@ -35,8 +41,9 @@ def make_project(root: Path, count: int, order: str) -> Path:
     project = root / f"p{count}{order}"
     (project / ".claude").mkdir(parents=True)
     hooks = [{"hooks": [{"type": "command", "command": f"true {i}"}]} for i in range(count)]
-    (project / ".claude" / "settings.json").write_text(json.dumps(
-        {"hooks": {"PreToolUse": hooks}, "hookRunner": {"order": order}}))
+    (project / ".claude" / "settings.json").write_text(
+        json.dumps({"hooks": {"PreToolUse": hooks}, "hookRunner": {"order": order}})
+    )
     return project
 
 
@@ -51,8 +58,7 @@ async def bare(count: int, parallel: bool) -> None:
     async def one(i: int) -> None:
         # The least a correct caller does: pipes, stdin written (a broken pipe is
         # expected from a hook that doesn't read it), both streams read, exit awaited.
-        async with await anyio.open_process(["/bin/sh", "-c", f"true {i}"],
-                                            start_new_session=True) as proc:
+        async with await anyio.open_process(["/bin/sh", "-c", f"true {i}"], start_new_session=True) as proc:
             assert proc.stdin and proc.stdout and proc.stderr
             with contextlib.suppress(anyio.BrokenResourceError):
                 await proc.stdin.send(data)
@@ -91,8 +97,8 @@ async def main(rounds: int) -> int:
                         await runner.fire("PreToolUse", PAYLOAD)
                         await bare(count, order == "parallel")
                     for _ in range(rounds):
-                        base.append(await timed(lambda: bare(count, order == "parallel")))
-                        fired.append(await timed(lambda: runner.fire("PreToolUse", PAYLOAD)))
+                        base.append(await timed(functools.partial(bare, count, order == "parallel")))
+                        fired.append(await timed(functools.partial(runner.fire, "PreToolUse", PAYLOAD)))
                 b, f = statistics.median(base), statistics.median(fired)
                 worst = max(worst, f / b)
                 print(f"{f'{count} hook(s) {order}':<22}{b:>10.2f}{f:>10.2f}{f / b:>8.2f}")

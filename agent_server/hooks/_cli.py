@@ -24,8 +24,7 @@ EXIT_OK, EXIT_ERROR, EXIT_BLOCKED = 0, 1, 2
 
 def _project_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--project-dir", default=os.getcwd(), help="project folder (default: cwd)")
-    p.add_argument("--no-user-settings", action="store_true",
-                   help="do not read ~/.claude/settings.json")
+    p.add_argument("--no-user-settings", action="store_true", help="do not read ~/.claude/settings.json")
 
 
 def _load(args: argparse.Namespace) -> HookConfig:
@@ -55,15 +54,24 @@ def cmd_list(args: argparse.Namespace) -> int:
                 event: {
                     "order": config.order_for(event),
                     "hooks": [
-                        {"command": s.command, "source": s.source, "location": s.location,
-                         "dialect": s.dialect, "matcher": s.matcher or s.tool_pattern
-                         or (dict(s.object_matcher) if s.object_matcher else None),
-                         "if": s.if_rule, "timeout_s": s.timeout, "fail_closed": s.fail_closed,
-                         "async": s.run_async}
+                        {
+                            "command": s.command,
+                            "source": s.source,
+                            "location": s.location,
+                            "dialect": s.dialect,
+                            "matcher": s.matcher
+                            or s.tool_pattern
+                            or (dict(s.object_matcher) if s.object_matcher else None),
+                            "if": s.if_rule,
+                            "timeout_s": s.timeout,
+                            "fail_closed": s.fail_closed,
+                            "async": s.run_async,
+                        }
                         for s in specs
                     ],
                 }
-                for event, specs in config.hooks.items() if specs
+                for event, specs in config.hooks.items()
+                if specs
             },
             "ignored": [i.__dict__ for i in config.ignored],
             "issues": [i.__dict__ for i in config.issues],
@@ -82,8 +90,10 @@ def cmd_list(args: argparse.Namespace) -> int:
             flags = [f for f, on in (("fail-closed", s.fail_closed), ("async", s.run_async)) if on]
             extra = f"  if={s.if_rule}" if s.if_rule else ""
             print(f"  {i}. {s.command}")
-            print(f"     matcher={matcher}{extra}  timeout={s.timeout:g}s  dialect={s.dialect}"
-                  f"  source={s.source} {s.location}" + (f"  [{', '.join(flags)}]" if flags else ""))
+            print(
+                f"     matcher={matcher}{extra}  timeout={s.timeout:g}s  dialect={s.dialect}"
+                f"  source={s.source} {s.location}" + (f"  [{', '.join(flags)}]" if flags else "")
+            )
     if config.ignored:
         print("\nignored:")
         for ig in config.ignored:
@@ -102,8 +112,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
         print(str(issue))
     count = sum(len(v) for v in config.hooks.values())
     errors = len(config.errors)
-    print(f"{'FAILED' if errors else 'OK'}: {count} hooks from {len(config.files)} files, "
-          f"{errors} errors, {len(config.warnings)} warnings")
+    print(
+        f"{'FAILED' if errors else 'OK'}: {count} hooks from {len(config.files)} files, "
+        f"{errors} errors, {len(config.warnings)} warnings"
+    )
     return EXIT_ERROR if errors else EXIT_OK
 
 
@@ -120,7 +132,9 @@ def _read_payload(args: argparse.Namespace, project: Path) -> dict[str, Any]:
     try:
         payload = json.loads(raw) if raw.strip() else {}
     except json.JSONDecodeError as exc:
-        raise SystemExit(_die(f"payload {source}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")) from None
+        raise SystemExit(
+            _die(f"payload {source}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
+        ) from None
     if not isinstance(payload, dict):
         raise SystemExit(_die(f"payload {source}: must be a JSON object"))
     payload.setdefault("session_id", str(uuid.uuid4()))
@@ -145,8 +159,7 @@ def _print_outcome(outcome: EventOutcome) -> None:
         print(f"system message: {msg}")
     for r in outcome.hooks:
         code = "" if r.exit_code is None else f" exit={r.exit_code}"
-        print(f"  [{r.status.value}]{code} {r.duration_ms:.1f}ms  {r.name}"
-              + (f"  — {r.error}" if r.error else ""))
+        print(f"  [{r.status.value}]{code} {r.duration_ms:.1f}ms  {r.name}" + (f"  — {r.error}" if r.error else ""))
     if not outcome.hooks:
         print("  (no hook applied)")
 
@@ -199,10 +212,12 @@ def cmd_test_pattern(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def add_hooks_commands(sub: Any) -> argparse.ArgumentParser:
+def add_hooks_commands(sub: Any) -> argparse._SubParsersAction[argparse.ArgumentParser]:
     """Add ``hooks`` and its subcommands to the top-level parser's subparsers."""
     hooks = sub.add_parser("hooks", help="inspect, validate and fire hooks")
-    hsub = hooks.add_subparsers(dest="hooks_command", metavar="COMMAND", required=True)
+    hsub: argparse._SubParsersAction[argparse.ArgumentParser] = hooks.add_subparsers(
+        dest="hooks_command", metavar="COMMAND", required=True
+    )
 
     p = hsub.add_parser("list", help="effective hooks per event, and ignored entries")
     _project_arg(p)

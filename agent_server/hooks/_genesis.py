@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections import deque
 import logging
+from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,8 +18,9 @@ __all__ = ["run_builtin"]
 log = logging.getLogger("agent_server.hooks.evidence")
 
 
-def _permission_problem(actors: Mapping[str, ActorModel], payload: Mapping[str, Any],
-                        require_actor: bool) -> str | None:
+def _permission_problem(
+    actors: Mapping[str, ActorModel], payload: Mapping[str, Any], require_actor: bool
+) -> str | None:
     actor_name = payload.get("actor")
     tool_name = payload.get("tool_name")
     tool_input = payload.get("tool_input")
@@ -32,9 +33,7 @@ def _permission_problem(actors: Mapping[str, ActorModel], payload: Mapping[str, 
     for pattern in actor.deny:
         if tool_pattern_matches(pattern, tool, tool_input):
             return f"actor {actor_name!r} is denied {pattern!r} by genesis.key"
-    if actor.allow is not None and not any(
-        tool_pattern_matches(p, tool, tool_input) for p in actor.allow
-    ):
+    if actor.allow is not None and not any(tool_pattern_matches(p, tool, tool_input) for p in actor.allow):
         return f"actor {actor_name!r} may only use {', '.join(actor.allow)} (genesis.key)"
     return None
 

@@ -17,7 +17,7 @@ from ._spec import BLOCKING_EVENTS, HookSpec
 __all__ = ["EventOutcome", "HookResult", "HookStatus", "interpret_output"]
 
 
-class HookStatus(str, enum.Enum):
+class HookStatus(enum.StrEnum):
     """How one hook run ended."""
 
     OK = "ok"
@@ -32,9 +32,7 @@ class HookStatus(str, enum.Enum):
 
 PERMISSION_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
 # Exit 2 has no blocking effect on these (contract §3): it is reported as an error.
-NON_BLOCKING_EVENTS = frozenset(
-    {"SessionStart", "SessionEnd", "Notification", "SubagentStart", "PostCompact"}
-)
+NON_BLOCKING_EVENTS = frozenset({"SessionStart", "SessionEnd", "Notification", "SubagentStart", "PostCompact"})
 # Plain stdout on exit 0 becomes context on these events.
 STDOUT_CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "SubagentStart", "PreCompact"})
 _DECISION_RANK = {"deny": 4, "defer": 3, "block": 3, "ask": 2, "allow": 1}

@@ -271,7 +271,6 @@ async def run_process(
         return result
 
     out, err = _Capture(output_limit), _Capture(output_limit)
-    deadline = anyio.current_time() + timeout
     try:
         async with anyio.create_task_group() as tg:
             tg.start_soon(_drain, process.stdout, out)

@@ -45,9 +45,7 @@ KNOWN_EVENTS = (
 #: first block on these stops the remaining hooks.
 BLOCKING_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
 
-TOOL_EVENTS = frozenset(
-    {"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure"}
-)
+TOOL_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure"})
 
 #: Which payload field a matcher is compared with, per event (contract §5).
 MATCH_FIELDS: Mapping[str, str] = {

@@ -16,8 +16,15 @@ from tests.support import FIXTURES
 
 def cli(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HOME": str(cwd or Path.cwd())}
-    return subprocess.run([sys.executable, "-m", "agent_server", *args], input=stdin,
-                          capture_output=True, text=True, timeout=60, env=env, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "agent_server", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        cwd=cwd,
+    )
 
 
 def project(tmp_path: Path, settings: Any) -> Path:
@@ -27,9 +34,20 @@ def project(tmp_path: Path, settings: Any) -> Path:
     return tmp_path
 
 
-BLOCKER = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-    {"type": "command", "command": "grep -q \"rm -rf\" && { echo no rm >&2; exit 2; } || exit 0"}]}],
-    "Stop": [{"hooks": [{"type": "command", "command": "echo dup"}]}, {"hooks": [{"type": "command", "command": "echo dup"}]}]}}
+BLOCKER = {
+    "hooks": {
+        "PreToolUse": [
+            {
+                "matcher": "Bash",
+                "hooks": [{"type": "command", "command": 'grep -q "rm -rf" && { echo no rm >&2; exit 2; } || exit 0'}],
+            }
+        ],
+        "Stop": [
+            {"hooks": [{"type": "command", "command": "echo dup"}]},
+            {"hooks": [{"type": "command", "command": "echo dup"}]},
+        ],
+    }
+}
 
 
 def test_list_shows_hooks_and_ignored_entries(tmp_path: Path) -> None:
@@ -61,7 +79,7 @@ def test_fire_from_stdin_and_file(tmp_path: Path) -> None:
     assert res.returncode == 2, res.stderr
     out = json.loads(res.stdout)
     assert out["blocked"] and out["decision"] == "deny" and out["reason"].endswith("no rm")
-    recorded = (FIXTURES / "payloads" / "PreToolUse__Bash.json")
+    recorded = FIXTURES / "payloads" / "PreToolUse__Bash.json"
     res = cli("hooks", "fire", "PreToolUse", "--project-dir", str(p), "--payload", str(recorded))
     assert res.returncode == 0 and "PreToolUse: allowed" in res.stdout
 
@@ -98,9 +116,11 @@ def test_fire_refuses_a_broken_config(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("pattern", "tool", "arg", "expected"),
-    [("Bash(git *)", "Bash", "git commit -m x", "match"),
-     ("Bash(git *)", "Bash", "rm -rf /", "no match"),
-     ("Write(*.env)", "Write", "/p/.env", "match")],
+    [
+        ("Bash(git *)", "Bash", "git commit -m x", "match"),
+        ("Bash(git *)", "Bash", "rm -rf /", "no match"),
+        ("Write(*.env)", "Write", "/p/.env", "match"),
+    ],
 )
 def test_test_pattern(pattern: str, tool: str, arg: str, expected: str) -> None:
     res = cli("hooks", "test-pattern", pattern, tool, arg)

@@ -40,8 +40,7 @@ def leftovers(tag: str) -> list[psutil.Process]:
 
 
 def zombie_children() -> list[psutil.Process]:
-    return [p for p in psutil.Process().children(recursive=True)
-            if p.status() == psutil.STATUS_ZOMBIE]
+    return [p for p in psutil.Process().children(recursive=True) if p.status() == psutil.STATUS_ZOMBIE]
 
 
 async def no_leftovers(tag: str) -> None:
@@ -57,7 +56,7 @@ CASES = {
     "grandchild ignores SIGTERM": "sh -c \"trap '' TERM; {sleep}\" & wait",
     "descendant in a new session": "setsid {sleep} & {sleep}",
     "descendant in a new session ignoring SIGTERM": "setsid sh -c \"trap '' TERM; {sleep}\" & wait",
-    "python child of python": "python3 -c 'import subprocess; subprocess.run([\"sh\", \"-c\", \"{sleep}\"])'",
+    "python child of python": 'python3 -c \'import subprocess; subprocess.run(["sh", "-c", "{sleep}"])\'',
 }
 
 
@@ -65,8 +64,7 @@ CASES = {
 async def test_timeout_ends_the_whole_tree(tmp_path: Path, shape: str) -> None:
     sleep, tag = tagged_sleep()
     command = CASES[shape].format(sleep=sleep)
-    p = project(tmp_path, {"PreToolUse": [{"hooks": [
-        {"type": "command", "command": command, "timeout": 0.5}]}]})
+    p = project(tmp_path, {"PreToolUse": [{"hooks": [{"type": "command", "command": command, "timeout": 0.5}]}]})
     async with HookRunner.from_project(p, user_settings=None, kill_grace=1.0) as runner:
         started = time.monotonic()
         outcome = await runner.fire("PreToolUse", load_payload("PreToolUse__Bash", p))
@@ -80,8 +78,9 @@ async def test_timeout_ends_the_whole_tree(tmp_path: Path, shape: str) -> None:
 
 async def test_normal_exit_with_background_child_holding_stdout(tmp_path: Path) -> None:
     sleep, tag = tagged_sleep()
-    p = project(tmp_path, {"Stop": [{"hooks": [
-        {"type": "command", "command": f"echo out; {sleep} & exit 0", "timeout": 0.5}]}]})
+    p = project(
+        tmp_path, {"Stop": [{"hooks": [{"type": "command", "command": f"echo out; {sleep} & exit 0", "timeout": 0.5}]}]}
+    )
     async with HookRunner.from_project(p, user_settings=None) as runner:
         outcome = await runner.fire("Stop", load_payload("Stop", p))
     assert outcome.hooks[0].exit_code == 0 and outcome.hooks[0].stdout == "out\n"
@@ -90,8 +89,10 @@ async def test_normal_exit_with_background_child_holding_stdout(tmp_path: Path) 
 
 async def test_background_child_that_closed_its_pipes_is_ended(tmp_path: Path) -> None:
     sleep, tag = tagged_sleep()
-    p = project(tmp_path, {"Stop": [{"hooks": [
-        {"type": "command", "command": f"{sleep} >/dev/null 2>&1 </dev/null & exit 0"}]}]})
+    p = project(
+        tmp_path,
+        {"Stop": [{"hooks": [{"type": "command", "command": f"{sleep} >/dev/null 2>&1 </dev/null & exit 0"}]}]},
+    )
     async with HookRunner.from_project(p, user_settings=None) as runner:
         outcome = await runner.fire("Stop", load_payload("Stop", p))
     assert outcome.hooks[0].status is HookStatus.OK
@@ -99,8 +100,14 @@ async def test_background_child_that_closed_its_pipes_is_ended(tmp_path: Path) -
 
 
 async def test_fifty_megabytes_of_stdout_is_bounded(tmp_path: Path) -> None:
-    p = project(tmp_path, {"PostToolUse": [{"hooks": [
-        {"type": "command", "command": "head -c 52428800 /dev/zero | tr '\\0' x; echo done >&2"}]}]})
+    p = project(
+        tmp_path,
+        {
+            "PostToolUse": [
+                {"hooks": [{"type": "command", "command": "head -c 52428800 /dev/zero | tr '\\0' x; echo done >&2"}]}
+            ]
+        },
+    )
     async with HookRunner.from_project(p, user_settings=None, output_limit=1 << 20) as runner:
         outcome = await runner.fire("PostToolUse", load_payload("PostToolUse__Bash", p))
     (result,) = outcome.hooks
@@ -109,8 +116,9 @@ async def test_fifty_megabytes_of_stdout_is_bounded(tmp_path: Path) -> None:
 
 
 async def test_hook_that_never_reads_a_two_megabyte_payload(tmp_path: Path) -> None:
-    p = project(tmp_path, {"PreToolUse": [{"hooks": [
-        {"type": "command", "command": "echo ignoring-stdin", "timeout": 10}]}]})
+    p = project(
+        tmp_path, {"PreToolUse": [{"hooks": [{"type": "command", "command": "echo ignoring-stdin", "timeout": 10}]}]}
+    )
     payload = load_payload("PreToolUse__Bash", p)
     payload["tool_input"] = {"command": "x" * (2 << 20)}
     async with HookRunner.from_project(p, user_settings=None) as runner:
@@ -121,8 +129,10 @@ async def test_hook_that_never_reads_a_two_megabyte_payload(tmp_path: Path) -> N
 async def test_async_hooks_run_in_background_and_end_with_the_runner(tmp_path: Path) -> None:
     sleep, tag = tagged_sleep()
     marker = tmp_path / "started"
-    p = project(tmp_path, {"PostToolUse": [{"hooks": [
-        {"type": "command", "command": f"touch {marker}; {sleep}", "async": True}]}]})
+    p = project(
+        tmp_path,
+        {"PostToolUse": [{"hooks": [{"type": "command", "command": f"touch {marker}; {sleep}", "async": True}]}]},
+    )
     async with HookRunner.from_project(p, user_settings=None) as runner:
         outcome = await runner.fire("PostToolUse", load_payload("PostToolUse__Bash", p))
         assert outcome.hooks[0].status is HookStatus.SKIPPED  # result ignored

@@ -47,10 +47,16 @@ async def test_fire_requires_an_open_runner(tmp_path: Path) -> None:
 
 async def test_sequential_registration_order_and_first_block_stops(tmp_path: Path) -> None:
     log = tmp_path / "log"
-    p = project(tmp_path, {"PreToolUse": [
-        cmd(f"echo one >> {log}"), cmd(f"echo two >> {log}; echo stop >&2; exit 2"),
-        cmd(f"echo three >> {log}"),
-    ]})
+    p = project(
+        tmp_path,
+        {
+            "PreToolUse": [
+                cmd(f"echo one >> {log}"),
+                cmd(f"echo two >> {log}; echo stop >&2; exit 2"),
+                cmd(f"echo three >> {log}"),
+            ]
+        },
+    )
     async with runner(p) as r:
         outcome = await r.fire("PreToolUse", bash_payload(p))
     assert log.read_text().split() == ["one", "two"]
@@ -68,12 +74,18 @@ async def test_non_blocking_events_run_every_hook_after_a_block(tmp_path: Path) 
 
 async def test_updated_input_is_chained_in_sequential_order(tmp_path: Path) -> None:
     seen = tmp_path / "seen"
-    update = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                                                "updatedInput": {"command": "echo safe"}}})
-    p = project(tmp_path, {"PreToolUse": [
-        cmd(f"echo '{update}'"),
-        cmd(f"cat > {seen}"),
-    ]})
+    update = json.dumps(
+        {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"command": "echo safe"}}}
+    )
+    p = project(
+        tmp_path,
+        {
+            "PreToolUse": [
+                cmd(f"echo '{update}'"),
+                cmd(f"cat > {seen}"),
+            ]
+        },
+    )
     async with runner(p) as r:
         outcome = await r.fire("PreToolUse", bash_payload(p, "rm -rf x"))
     assert outcome.updated_input == {"command": "echo safe"}
@@ -83,19 +95,32 @@ async def test_updated_input_is_chained_in_sequential_order(tmp_path: Path) -> N
 def wait_for_all(tmp: Path, me: str, names: list[str]) -> str:
     # Each hook marks itself and waits (bounded) until all are running at once.
     others = " ".join(f"[ -e {tmp}/{n} ] &&" for n in names)
-    return (f"touch {tmp}/{me}; i=0; while [ $i -lt 200 ]; do {others} exit 0; "
-            f"i=$((i+1)); sleep 0.025; done; exit 3")
+    return f"touch {tmp}/{me}; i=0; while [ $i -lt 200 ]; do {others} exit 0; i=$((i+1)); sleep 0.025; done; exit 3"
 
 
 async def test_parallel_runs_concurrently_and_combines_in_registration_order(tmp_path: Path) -> None:
     names = ["a", "b", "c"]
-    deny_a = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                         "permissionDecision": "deny", "permissionDecisionReason": "from-a"}})
-    hooks = [cmd(f"{wait_for_all(tmp_path, n, names)}" if n != "a" else
-                 f"while [ ! -e {tmp_path}/c-done ]; do sleep 0.01; done; echo '{deny_a}'")
-             for n in names]
+    deny_a = json.dumps(
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "from-a",
+            }
+        }
+    )
+    hooks = [
+        cmd(
+            f"{wait_for_all(tmp_path, n, names)}"
+            if n != "a"
+            else f"while [ ! -e {tmp_path}/c-done ]; do sleep 0.01; done; echo '{deny_a}'"
+        )
+        for n in names
+    ]
     # c finishes first; b and c must be running together; a finishes last.
-    hooks[2] = cmd(f"{wait_for_all(tmp_path, 'c', ['b', 'c'])}".replace("exit 0;", f"touch {tmp_path}/c-done; echo c >&2; exit 2;"))
+    hooks[2] = cmd(
+        f"{wait_for_all(tmp_path, 'c', ['b', 'c'])}".replace("exit 0;", f"touch {tmp_path}/c-done; echo c >&2; exit 2;")
+    )
     hooks[1] = cmd(wait_for_all(tmp_path, "b", ["b", "c"]))
     p = project(tmp_path, {"PreToolUse": hooks}, hookRunner={"order": {"PreToolUse": "parallel"}})
     async with runner(p) as r:
@@ -109,8 +134,7 @@ async def test_parallel_runs_concurrently_and_combines_in_registration_order(tmp
 async def test_concurrency_cap(tmp_path: Path) -> None:
     lock = tmp_path / "lock"
     body = f"mkdir {lock} || exit 3; sleep 0.05; rmdir {lock}"
-    p = project(tmp_path, {"Stop": [cmd(body + f" # {i}") for i in range(4)]},
-                hookRunner={"order": "parallel"})
+    p = project(tmp_path, {"Stop": [cmd(body + f" # {i}") for i in range(4)]}, hookRunner={"order": "parallel"})
     async with runner(p, max_processes=1) as r:
         outcome = await r.fire("Stop", load_payload("Stop", p))
     assert [h.status for h in outcome.hooks] == [HookStatus.OK] * 4, outcome.to_dict()
@@ -128,8 +152,10 @@ async def test_stdin_env_and_cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     )
     sub = tmp_path / "sub"
     sub.mkdir()
-    p = project(tmp_path, {"PreToolUse": [{"hooks": [
-        {"type": "command", "args": [sys.executable, str(script)], "timeout": 7}]}]})
+    p = project(
+        tmp_path,
+        {"PreToolUse": [{"hooks": [{"type": "command", "args": [sys.executable, str(script)], "timeout": 7}]}]},
+    )
     payload = bash_payload(p)
     payload["cwd"] = str(sub)
     async with runner(p) as r:
@@ -149,8 +175,9 @@ async def test_stdin_env_and_cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 
 async def test_large_payload_is_not_put_in_the_environment(tmp_path: Path) -> None:
-    p = project(tmp_path, {"PreToolUse": [cmd(
-        'echo "${HOOK_PAYLOAD_TRUNCATED:-0} ${#HOOK_PAYLOAD}" >&2; wc -c >&2; exit 2')]})
+    p = project(
+        tmp_path, {"PreToolUse": [cmd('echo "${HOOK_PAYLOAD_TRUNCATED:-0} ${#HOOK_PAYLOAD}" >&2; wc -c >&2; exit 2')]}
+    )
     async with runner(p) as r:
         outcome = await r.fire("PreToolUse", bash_payload(p, "x" * 300_000))
     stderr = outcome.hooks[0].stderr.split()
@@ -176,8 +203,17 @@ async def test_cwd_per_dialect(tmp_path: Path) -> None:
 
 
 async def test_session_start_env_file(tmp_path: Path) -> None:
-    p = project(tmp_path, {"SessionStart": [
-        cmd("echo 'export A=1' >> \"$CLAUDE_ENV_FILE\"; echo 'export B=\"two words\"' >> \"$CLAUDE_ENV_FILE\"; echo hello")]})
+    p = project(
+        tmp_path,
+        {
+            "SessionStart": [
+                cmd(
+                    'echo \'export A=1\' >> "$CLAUDE_ENV_FILE"; '
+                    'echo \'export B="two words"\' >> "$CLAUDE_ENV_FILE"; echo hello'
+                )
+            ]
+        },
+    )
     async with runner(p) as r:
         outcome = await r.fire("SessionStart", load_payload("SessionStart__startup", p))
         (env_file,) = outcome.env_files
@@ -190,8 +226,7 @@ async def test_session_start_env_file(tmp_path: Path) -> None:
     ("command", "status", "error_part"),
     [
         ("definitely-not-a-command-xyz", HookStatus.ERROR, "exit 127"),
-        ("echo '{\"hookSpecificOutput\": {\"hookEventName\": \"Stop\"}}'", HookStatus.ERROR,
-         "invalid hook output"),
+        ('echo \'{"hookSpecificOutput": {"hookEventName": "Stop"}}\'', HookStatus.ERROR, "invalid hook output"),
         ("echo crash >&2; exit 1", HookStatus.ERROR, "crash"),
         ("kill -9 $$", HookStatus.ERROR, "exit -9"),
     ],
@@ -208,10 +243,15 @@ async def test_failures_fail_open(tmp_path: Path, command: str, status: HookStat
 async def test_exec_that_cannot_start(tmp_path: Path) -> None:
     noexec = tmp_path / "noexec.sh"
     noexec.write_text("#!/bin/sh\n")
-    p = project(tmp_path, {"PreToolUse": [
-        {"hooks": [{"type": "command", "args": [str(tmp_path / "missing")]}]},
-        {"hooks": [{"type": "command", "args": [str(noexec)], "onFailure": "block"}]},
-    ]})
+    p = project(
+        tmp_path,
+        {
+            "PreToolUse": [
+                {"hooks": [{"type": "command", "args": [str(tmp_path / "missing")]}]},
+                {"hooks": [{"type": "command", "args": [str(noexec)], "onFailure": "block"}]},
+            ]
+        },
+    )
     async with runner(p) as r:
         assert any("not executable" in str(w) for w in r.config.warnings)
         outcome = await r.fire("PreToolUse", bash_payload(p))
@@ -222,8 +262,7 @@ async def test_exec_that_cannot_start(tmp_path: Path) -> None:
 
 
 async def test_fail_closed_orion_timeout_blocks(tmp_path: Path) -> None:
-    p = project(tmp_path, {"PreToolUse": [
-        {"command": "sleep 5", "timeout": 200, "continueOnError": False}]})
+    p = project(tmp_path, {"PreToolUse": [{"command": "sleep 5", "timeout": 200, "continueOnError": False}]})
     async with runner(p) as r:
         outcome = await r.fire("PreToolUse", bash_payload(p))
     assert outcome.hooks[0].status is HookStatus.TIMEOUT
@@ -236,15 +275,20 @@ async def test_callbacks_obey_the_same_rules(tmp_path: Path) -> None:
 
     async def deny(payload: dict[str, Any]) -> dict[str, Any]:
         calls.append(payload["tool_input"]["command"])
-        return {"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                                       "permissionDecision": "deny",
-                                       "permissionDecisionReason": "callback says no"}}
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "callback says no",
+            }
+        }
 
     async def never(payload: dict[str, Any]) -> None:
         calls.append("never")
 
     async def hang(payload: dict[str, Any]) -> None:
         import anyio
+
         await anyio.sleep_forever()
 
     async def boom(payload: dict[str, Any]) -> None:
@@ -257,11 +301,18 @@ async def test_callbacks_obey_the_same_rules(tmp_path: Path) -> None:
         r.register("PreToolUse", deny, matcher="Bash")
         outcome = await r.fire("PreToolUse", bash_payload(p, "ls"))
     assert calls == ["ls"]
-    assert [h.name for h in outcome.hooks] == ["true", "test_callbacks_obey_the_same_rules.<locals>.hang",
-                                               "test_callbacks_obey_the_same_rules.<locals>.boom",
-                                               "test_callbacks_obey_the_same_rules.<locals>.deny"]
-    assert [h.status for h in outcome.hooks] == [HookStatus.OK, HookStatus.TIMEOUT, HookStatus.ERROR,
-                                                 HookStatus.BLOCKED]
+    assert [h.name for h in outcome.hooks] == [
+        "true",
+        "test_callbacks_obey_the_same_rules.<locals>.hang",
+        "test_callbacks_obey_the_same_rules.<locals>.boom",
+        "test_callbacks_obey_the_same_rules.<locals>.deny",
+    ]
+    assert [h.status for h in outcome.hooks] == [
+        HookStatus.OK,
+        HookStatus.TIMEOUT,
+        HookStatus.ERROR,
+        HookStatus.BLOCKED,
+    ]
     assert outcome.reason == "callback says no"
 
 
@@ -280,6 +331,7 @@ hooks:
     - {type: evidence_capture, config: {label: audit}}
 """)
     async with runner(tmp_path) as r:
+
         async def fire(command: str, actor: str | None = None) -> Any:
             payload = bash_payload(tmp_path, command)
             if actor:
@@ -304,7 +356,8 @@ async def test_orion_python_launcher_without_uv(tmp_path: Path) -> None:
     hooks_dir.mkdir(parents=True)
     (hooks_dir / "ctx.py").write_text(
         "def run(payload):\n    return {'hookSpecificOutput': {'hookEventName': 'UserPromptSubmit',"
-        " 'additionalContext': 'seen ' + payload['prompt']}}\n")
+        " 'additionalContext': 'seen ' + payload['prompt']}}\n"
+    )
     p = project(tmp_path, {"UserPromptSubmit": [{"command": "uv run python hook_launcher.py ctx.py"}]})
     async with runner(p) as r:
         payload = load_payload("UserPromptSubmit", p)

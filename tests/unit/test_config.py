@@ -38,15 +38,28 @@ def claude(cmd: str, matcher: str | None = None, **hook: Any) -> dict[str, Any]:
 
 
 def test_claude_dialect(tmp_path: Path) -> None:
-    settings(tmp_path, {"hooks": {"PreToolUse": [
-        claude("echo a", "Bash", timeout=2.5, onFailure="block", **{"if": "Bash(git *)"}),
-        {"matcher": "Write", "hooks": [{"type": "command", "args": ["/bin/echo", "x y"]}]},
-    ]}})
+    settings(
+        tmp_path,
+        {
+            "hooks": {
+                "PreToolUse": [
+                    claude("echo a", "Bash", timeout=2.5, onFailure="block", **{"if": "Bash(git *)"}),
+                    {"matcher": "Write", "hooks": [{"type": "command", "args": ["/bin/echo", "x y"]}]},
+                ]
+            }
+        },
+    )
     config = load(tmp_path)
     assert not config.issues
     a, b = config.hooks["PreToolUse"]
     assert (a.kind, a.command, a.matcher, a.timeout, a.fail_closed, a.if_rule) == (
-        "command", "echo a", "Bash", 2.5, True, "Bash(git *)")
+        "command",
+        "echo a",
+        "Bash",
+        2.5,
+        True,
+        "Bash(git *)",
+    )
     assert a.argv == ("/bin/sh", "-c", "echo a")
     assert a.cwd_mode == "session" and a.dialect == "claude"
     assert a.source == ".claude/settings.json" and a.location == "hooks.PreToolUse[0].hooks[0]"
@@ -57,10 +70,17 @@ def test_claude_dialect(tmp_path: Path) -> None:
 def test_orion_dialect_milliseconds_and_hooks_dir(tmp_path: Path) -> None:
     script = write(tmp_path / ".claude" / "hooks" / "check.sh", "#!/bin/sh\nexit 0\n")
     script.chmod(0o755)
-    settings(tmp_path, {"hooks": {"Stop": [
-        {"command": "check.sh --fast", "timeout": 1500, "continueOnError": False},
-        {"command": "echo hi"},
-    ]}})
+    settings(
+        tmp_path,
+        {
+            "hooks": {
+                "Stop": [
+                    {"command": "check.sh --fast", "timeout": 1500, "continueOnError": False},
+                    {"command": "echo hi"},
+                ]
+            }
+        },
+    )
     config = load(tmp_path)
     assert not config.issues, config.issues
     a, b = config.hooks["Stop"]
@@ -74,10 +94,17 @@ def test_harness_dialect(tmp_path: Path) -> None:
     script = write(tmp_path / "tools" / "gate.py", "#!/usr/bin/env python3\n")
     script.chmod(0o755)
     write(tmp_path / "tools" / "other.py", "").chmod(0o755)
-    settings(tmp_path, {"hooks": {"PreToolUse": [
-        {"path": "tools/gate.py", "matcher": {"tool_name": "Bash"}},
-        {"path": "tools/other.py", "timeout": 250, "matcher": "Write"},
-    ]}})
+    settings(
+        tmp_path,
+        {
+            "hooks": {
+                "PreToolUse": [
+                    {"path": "tools/gate.py", "matcher": {"tool_name": "Bash"}},
+                    {"path": "tools/other.py", "timeout": 250, "matcher": "Write"},
+                ]
+            }
+        },
+    )
     config = load(tmp_path)
     a, b = config.hooks["PreToolUse"]
     assert a.dialect == "harness" and a.argv == (str(script),) and a.timeout == 5.0
@@ -87,11 +114,18 @@ def test_harness_dialect(tmp_path: Path) -> None:
 
 def test_python_hook_forms_run_without_uv(tmp_path: Path) -> None:
     write(tmp_path / ".claude" / "hooks" / "x.py", "def run(p):\n    return None\n")
-    settings(tmp_path, {"hooks": {"PreToolUse": [
-        claude("uv run python hook_launcher.py x.py"),
-        {"command": "python hook_launcher.py x.py --flag"},
-        {"hooks": [{"type": "python", "module": "x.py"}]},
-    ]}})
+    settings(
+        tmp_path,
+        {
+            "hooks": {
+                "PreToolUse": [
+                    claude("uv run python hook_launcher.py x.py"),
+                    {"command": "python hook_launcher.py x.py --flag"},
+                    {"hooks": [{"type": "python", "module": "x.py"}]},
+                ]
+            }
+        },
+    )
     config = load(tmp_path)
     specs = config.hooks["PreToolUse"]
     assert [s.kind for s in specs] == ["python"] * 3
@@ -102,7 +136,9 @@ def test_python_hook_forms_run_without_uv(tmp_path: Path) -> None:
 
 
 def test_genesis_key(tmp_path: Path) -> None:
-    write(tmp_path / ".mentu" / "genesis.key", """
+    write(
+        tmp_path / ".mentu" / "genesis.key",
+        """
 permissions:
   actors:
     bot:
@@ -124,12 +160,12 @@ hooks:
     - type: evidence_capture
   stop:
     - type: genesis_enforcement
-""")
+""",
+    )
     config = load(tmp_path)
     assert not config.errors, config.errors
     pre = config.hooks["PreToolUse"]
-    assert [s.builtin or s.kind for s in pre] == [
-        "permissions", "deny", "approval_gate", "modify", "command"]
+    assert [s.builtin or s.kind for s in pre] == ["permissions", "deny", "approval_gate", "modify", "command"]
     assert pre[1].tool_pattern == "Bash(rm *)"
     assert pre[4].timeout == 3.0 and pre[4].cwd_mode == "project"
     assert config.hooks["PostToolUse"][0].builtin == "evidence_capture"
@@ -142,17 +178,26 @@ def test_file_hierarchy_all_run_in_order(tmp_path: Path) -> None:
     project = tmp_path / "p"
     settings(project, {"hooks": {"Stop": [claude("echo project")]}})
     settings(project, {"hooks": {"Stop": [claude("echo local")]}}, "settings.local.json")
-    write(project / ".mentu" / "genesis.key", "hooks:\n  stop:\n    - type: command\n      config: {command: echo genesis}\n")
+    write(
+        project / ".mentu" / "genesis.key",
+        "hooks:\n  stop:\n    - type: command\n      config: {command: echo genesis}\n",
+    )
     managed = write(tmp_path / "managed.json", {"hooks": {"Stop": [claude("echo managed")]}})
     config = load_config(project, user_settings=user, managed_file=managed)
     assert [s.command for s in config.hooks["Stop"]] == [
-        "echo user", "echo project", "echo local", "echo genesis", "echo managed"]
+        "echo user",
+        "echo project",
+        "echo local",
+        "echo genesis",
+        "echo managed",
+    ]
 
 
 def test_identical_commands_run_once_across_files(tmp_path: Path) -> None:
     settings(tmp_path, {"hooks": {"Stop": [claude("echo same", timeout=5)]}})
-    settings(tmp_path, {"hooks": {"Stop": [claude("echo same", timeout=9), claude("echo other")]}},
-             "settings.local.json")
+    settings(
+        tmp_path, {"hooks": {"Stop": [claude("echo same", timeout=9), claude("echo other")]}}, "settings.local.json"
+    )
     config = load(tmp_path)
     assert [s.command for s in config.hooks["Stop"]] == ["echo same", "echo other"]
     assert config.hooks["Stop"][0].timeout == 5
@@ -200,25 +245,42 @@ def test_unknown_events_are_kept_with_a_warning(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("data", "path", "words"),
     [
-        ({"hooks": {"PreToolUse": [claude("x", timeout=-1)]}},
-         "hooks.PreToolUse[0].hooks[0].timeout", "greater than 0"),
-        ({"hooks": {"PreToolUse": [claude("x", onFailure="explode")]}},
-         "hooks.PreToolUse[0].hooks[0].onFailure", "block"),
-        ({"hooks": {"PreToolUse": [{"matcher": "[bad", "hooks": []}]}},
-         "hooks.PreToolUse[0].matcher", "regular expression"),
-        ({"hooks": {"PreToolUse": [{"hooks": [{"type": "command"}]}]}},
-         "hooks.PreToolUse[0].hooks[0]", "'command' or 'args'"),
+        (
+            {"hooks": {"PreToolUse": [claude("x", timeout=-1)]}},
+            "hooks.PreToolUse[0].hooks[0].timeout",
+            "greater than 0",
+        ),
+        (
+            {"hooks": {"PreToolUse": [claude("x", onFailure="explode")]}},
+            "hooks.PreToolUse[0].hooks[0].onFailure",
+            "block",
+        ),
+        (
+            {"hooks": {"PreToolUse": [{"matcher": "[bad", "hooks": []}]}},
+            "hooks.PreToolUse[0].matcher",
+            "regular expression",
+        ),
+        (
+            {"hooks": {"PreToolUse": [{"hooks": [{"type": "command"}]}]}},
+            "hooks.PreToolUse[0].hooks[0]",
+            "'command' or 'args'",
+        ),
         ({"hooks": {"PreToolUse": [{"what": 1}]}}, "hooks.PreToolUse[0]", "dialect"),
         ({"hooks": {"PreToolUse": {"not": "a list"}}}, "hooks.PreToolUse", "list"),
         ({"hooks": []}, "hooks", "object"),
-        ({"hooks": {"Stop": [{"command": "x", "timeout": "soon"}]}},
-         "hooks.Stop[0].timeout", "number"),
-        ({"hooks": {"PreToolUse": [claude("x", **{"if": "not a pattern("})]}},
-         "hooks.PreToolUse[0].hooks[0].if", "pattern"),
+        ({"hooks": {"Stop": [{"command": "x", "timeout": "soon"}]}}, "hooks.Stop[0].timeout", "number"),
+        (
+            {"hooks": {"PreToolUse": [claude("x", **{"if": "not a pattern("})]}},
+            "hooks.PreToolUse[0].hooks[0].if",
+            "pattern",
+        ),
         ({"hookRunner": {"order": "random"}}, "hookRunner.order", "sequential"),
         ({"disableAllHooks": "yes"}, "disableAllHooks", "true or false"),
-        ({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "args": []}]}]}},
-         "hooks.PreToolUse[0].hooks[0].args", "empty"),
+        (
+            {"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "args": []}]}]}},
+            "hooks.PreToolUse[0].hooks[0].args",
+            "empty",
+        ),
     ],
 )
 def test_errors_name_file_path_and_problem(tmp_path: Path, data: Any, path: str, words: str) -> None:
@@ -246,28 +308,37 @@ def test_bad_entry_does_not_stop_its_siblings_or_other_files(tmp_path: Path) -> 
 
 
 def test_genesis_errors(tmp_path: Path) -> None:
-    write(tmp_path / ".mentu" / "genesis.key", """
+    write(
+        tmp_path / ".mentu" / "genesis.key",
+        """
 hooks:
   pre_tool_use:
     - type: teleport
     - type: modify
     - type: deny
       matcher: "Bash(unclosed"
-""")
+""",
+    )
     config = load(tmp_path)
     paths = sorted(e.path for e in config.errors)
-    assert paths == ["hooks.pre_tool_use[0].type", "hooks.pre_tool_use[1].config.set",
-                     "hooks.pre_tool_use[2].matcher"]
+    assert paths == ["hooks.pre_tool_use[0].type", "hooks.pre_tool_use[1].config.set", "hooks.pre_tool_use[2].matcher"]
 
 
 def test_warnings_for_missing_and_non_executable_scripts(tmp_path: Path) -> None:
     script = write(tmp_path / "hooks" / "lint.sh", "#!/bin/sh\n")
     script.chmod(stat.S_IRUSR | stat.S_IWUSR)
-    settings(tmp_path, {"hooks": {"PreToolUse": [
-        claude("$CLAUDE_PROJECT_DIR/hooks/lint.sh"),
-        claude("./hooks/missing.sh --x"),
-        {"hooks": [{"type": "command", "command": "echo x", "timout": 5}]},
-    ]}})
+    settings(
+        tmp_path,
+        {
+            "hooks": {
+                "PreToolUse": [
+                    claude("$CLAUDE_PROJECT_DIR/hooks/lint.sh"),
+                    claude("./hooks/missing.sh --x"),
+                    {"hooks": [{"type": "command", "command": "echo x", "timout": 5}]},
+                ]
+            }
+        },
+    )
     config = load(tmp_path)
     assert not config.errors
     texts = [str(w) for w in config.warnings]

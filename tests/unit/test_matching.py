@@ -68,8 +68,9 @@ def test_match_field_per_event(event: str, payload_name: str, expected: str | No
 
 
 def test_matcher_ignored_on_events_without_match_field() -> None:
-    spec = HookSpec(event="Stop", kind="command", command="x", dialect="claude",
-                    source="s", location="l", matcher="Bash")
+    spec = HookSpec(
+        event="Stop", kind="command", command="x", dialect="claude", source="s", location="l", matcher="Bash"
+    )
     assert why_not(spec, load_payload("Stop")) is None
 
 
@@ -89,12 +90,11 @@ def test_matcher_ignored_on_events_without_match_field() -> None:
         ("Task(*)", "Agent", {"prompt": "go"}, True),
         ("Glob(*.txt)", "Glob", {"pattern": "src/**/*.py"}, False),
         ("Glob(*.py)", "Glob", {"pattern": "src/**/*.py"}, True),
-        ("Other(*\"k\":1*)", "Other", {"k": 1}, True),  # JSON of the input otherwise
+        ('Other(*"k":1*)', "Other", {"k": 1}, True),  # JSON of the input otherwise
         ("Bash(git *)", None, {"command": "git x"}, False),
     ],
 )
-def test_tool_patterns(pattern: str, tool: str | None, tool_input: dict[str, object],
-                       expected: bool) -> None:
+def test_tool_patterns(pattern: str, tool: str | None, tool_input: dict[str, object], expected: bool) -> None:
     assert tool_pattern_matches(pattern, tool, tool_input) is expected
 
 
@@ -106,8 +106,9 @@ def test_pattern_argument_main_inputs() -> None:
 
 
 def _spec(**kw: object) -> HookSpec:
-    base: dict[str, object] = dict(event="PreToolUse", kind="command", command="x",
-                                   dialect="claude", source="s", location="l")
+    base: dict[str, object] = dict(
+        event="PreToolUse", kind="command", command="x", dialect="claude", source="s", location="l"
+    )
     base.update(kw)
     return HookSpec(**base)  # type: ignore[arg-type]
 

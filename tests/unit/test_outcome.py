@@ -13,8 +13,15 @@ from agent_server.hooks._spec import HookSpec
 
 
 def spec(event: str = "PreToolUse", command: str = "hook.sh", fail_closed: bool = False) -> HookSpec:
-    return HookSpec(event=event, kind="command", command=command, dialect="claude",
-                    source=".claude/settings.json", location="x", fail_closed=fail_closed)
+    return HookSpec(
+        event=event,
+        kind="command",
+        command=command,
+        dialect="claude",
+        source=".claude/settings.json",
+        location="x",
+        fail_closed=fail_closed,
+    )
 
 
 def run(event: str, code: int | None, stdout: Any = "", stderr: str = "", **kw: Any) -> HookResult:
@@ -89,18 +96,34 @@ def test_invalid_json_output_is_an_error_and_ignored(output: dict[str, Any]) -> 
 
 
 def test_pretooluse_fields() -> None:
-    r = run("PreToolUse", 0, pre(permissionDecision="ask", permissionDecisionReason="sure?",
-                                 updatedInput={"command": "ls -la"}, additionalContext="note"))
+    r = run(
+        "PreToolUse",
+        0,
+        pre(
+            permissionDecision="ask",
+            permissionDecisionReason="sure?",
+            updatedInput={"command": "ls -la"},
+            additionalContext="note",
+        ),
+    )
     assert (r.decision, r.reason, r.updated_input, r.additional_context) == (
-        "ask", "sure?", {"command": "ls -la"}, "note")
+        "ask",
+        "sure?",
+        {"command": "ls -la"},
+        "note",
+    )
     assert run("PreToolUse", 0, {"decision": "block", "reason": "legacy"}).decision == "deny"
     assert run("PreToolUse", 0, {"decision": "approve"}).decision == "allow"
     assert run("PreToolUse", 0, pre(permissionDecision="defer")).status is HookStatus.BLOCKED
 
 
 def test_permission_request_decision() -> None:
-    out = {"hookSpecificOutput": {"hookEventName": "PermissionRequest",
-                                  "decision": {"behavior": "deny", "message": "m", "interrupt": True}}}
+    out = {
+        "hookSpecificOutput": {
+            "hookEventName": "PermissionRequest",
+            "decision": {"behavior": "deny", "message": "m", "interrupt": True},
+        }
+    }
     r = run("PermissionRequest", 0, out)
     assert (r.decision, r.reason, r.interrupt) == ("deny", "m", True)
     out["hookSpecificOutput"]["decision"] = {"behavior": "allow", "updatedInput": {"a": 1}}
@@ -123,29 +146,47 @@ def result(name: str, status: HookStatus = HookStatus.OK, **kw: Any) -> HookResu
 
 
 def test_combine_registration_order_and_precedence() -> None:
-    outcome = EventOutcome.combine("PreToolUse", [
-        result("a", decision="allow", additional_context="c1", updated_input={"v": 1}),
-        result("b", decision="ask", reason="ask-b"),
-        result("c", HookStatus.BLOCKED, decision="deny", reason="deny-c", additional_context="c3"),
-        result("d", HookStatus.BLOCKED, decision="deny", reason="deny-d", updated_input={"v": 4},
-               system_message="s4"),
-    ])
+    outcome = EventOutcome.combine(
+        "PreToolUse",
+        [
+            result("a", decision="allow", additional_context="c1", updated_input={"v": 1}),
+            result("b", decision="ask", reason="ask-b"),
+            result("c", HookStatus.BLOCKED, decision="deny", reason="deny-c", additional_context="c3"),
+            result(
+                "d", HookStatus.BLOCKED, decision="deny", reason="deny-d", updated_input={"v": 4}, system_message="s4"
+            ),
+        ],
+    )
     assert outcome.blocked and outcome.decision == "deny"
     assert outcome.reason == "deny-c"  # first blocking hook in registration order
     assert outcome.updated_input == {"v": 4}  # last in registration order
     assert outcome.additional_context == ["c1", "c3"]
     assert outcome.system_messages == ["s4"]
     data = outcome.to_dict()
-    assert list(data) == ["event", "blocked", "decision", "reason", "additional_context",
-                          "updated_input", "continue", "stop_reason", "system_messages", "hooks"]
+    assert list(data) == [
+        "event",
+        "blocked",
+        "decision",
+        "reason",
+        "additional_context",
+        "updated_input",
+        "continue",
+        "stop_reason",
+        "system_messages",
+        "hooks",
+    ]
     assert [h["name"] for h in data["hooks"]] == ["a", "b", "c", "d"]
 
 
 def test_combine_ask_beats_allow_and_timeouts_are_discarded() -> None:
-    outcome = EventOutcome.combine("PreToolUse", [
-        result("a", decision="allow"), result("b", decision="ask", reason="r"),
-        result("t", HookStatus.TIMEOUT, additional_context="late", updated_input={"x": 1}),
-    ])
+    outcome = EventOutcome.combine(
+        "PreToolUse",
+        [
+            result("a", decision="allow"),
+            result("b", decision="ask", reason="r"),
+            result("t", HookStatus.TIMEOUT, additional_context="late", updated_input={"x": 1}),
+        ],
+    )
     assert not outcome.blocked and outcome.decision == "ask" and outcome.reason == "r"
     assert outcome.additional_context == [] and outcome.updated_input is None
 
@@ -157,6 +198,7 @@ def test_combine_non_permission_events_only_block() -> None:
 
 
 def test_combine_continue_false_first_reason() -> None:
-    outcome = EventOutcome.combine("PreToolUse", [
-        result("a", continue_=False, stop_reason="one"), result("b", continue_=False, stop_reason="two")])
+    outcome = EventOutcome.combine(
+        "PreToolUse", [result("a", continue_=False, stop_reason="one"), result("b", continue_=False, stop_reason="two")]
+    )
     assert not outcome.continue_ and outcome.stop_reason == "one" and not outcome.blocked
