@@ -370,3 +370,19 @@ async def test_events_the_project_does_not_know_are_fired(tmp_path: Path) -> Non
     async with runner(p) as r:
         assert (await r.fire("Deploy", {"tool_name": "web"})).blocked
         assert not (await r.fire("Deploy", {"tool_name": "db"})).hooks
+
+
+async def test_every_run_is_logged_and_failures_carry_the_stderr_tail(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    p = project(tmp_path, {"Stop": [cmd("true"), cmd("echo the-tail >&2; exit 5")]})
+    caplog.set_level("INFO", logger="agent_server.hooks")
+    async with runner(p, debug=True) as r:
+        await r.fire("Stop", load_payload("Stop", p))
+    runs = [m for m in caplog.messages if m.startswith("hook run")]
+    assert len(runs) == 2
+    assert "name='true' event=Stop status=ok exit=0 start=" in runs[0] and "duration_ms=" in runs[0]
+    failure = next(m for m in caplog.messages if m.startswith("hook failed"))
+    assert "event=Stop" in failure and "exit 5" in failure and "the-tail" in failure
+    assert any(m.startswith("fire Stop payload=") for m in caplog.messages)  # HOOK_DEBUG
+    assert any("stdout=" in m for m in caplog.messages if m.startswith("hook output"))
