@@ -1,0 +1,110 @@
+"""Per-call latency of one Python hook, cold (a process per call) against warm (a worker).
+
+    .venv/bin/python bench/python_hooks.py [--cold N] [--warm N]
+
+Both runs go through ``HookRunner.fire("PreToolUse", payload)`` with one Python hook
+configured in a temporary project's ``.claude/settings.json``: once with
+``python_workers=0`` (cold), once with the default pool (warm). For reference it also
+times the same hook logic as an in-process callback (the runner's own overhead per
+hook). Prints median and p95 per mode and the cold/warm ratio of the medians.
+Targets: warm median < 1 ms, cold/warm >= 30 (exit status 1 when missed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from agent_server.hooks import HookRunner
+
+PAYLOAD: dict[str, Any] = {
+    "session_id": "bench", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
+    "hook_event_name": "PreToolUse", "permission_mode": "default", "tool_name": "Bash",
+    "tool_input": {"command": "ls -la"}, "tool_use_id": "toolu_bench",
+}
+
+HOOK = '''\
+"""A typical guard: deny rm -rf, allow the rest."""
+
+
+def run(payload):
+    command = payload.get("tool_input", {}).get("command", "")
+    if "rm -rf" in command:
+        return {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                "permissionDecision": "deny", "permissionDecisionReason": "no rm -rf"}}
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": "allow"}}
+'''
+
+
+async def _callback(payload: dict[str, Any]) -> dict[str, Any]:
+    command = payload.get("tool_input", {}).get("command", "")
+    decision = "deny" if "rm -rf" in command else "allow"
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                   "permissionDecision": decision}}
+
+
+def make_project(root: Path) -> Path:
+    hooks = root / ".claude" / "hooks"
+    hooks.mkdir(parents=True)
+    (hooks / "guard.py").write_text(HOOK)
+    (root / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "python", "module": "guard.py"}]}]}}))
+    return root
+
+
+async def measure(runner: HookRunner, rounds: int, warmup: int) -> list[float]:
+    times: list[float] = []
+    for i in range(warmup + rounds):
+        t0 = time.perf_counter()
+        outcome = await runner.fire("PreToolUse", PAYLOAD)
+        elapsed = (time.perf_counter() - t0) * 1000.0
+        hook = outcome.hooks[0]
+        if hook.status.value != "ok" or outcome.decision != "allow":
+            raise SystemExit(f"hook failed: {hook.to_dict()}")
+        if i >= warmup:
+            times.append(elapsed)
+    return times
+
+
+def p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20, method="inclusive")[-1]
+
+
+async def main(cold_rounds: int, warm_rounds: int) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        project = make_project(Path(tmp))
+        async with HookRunner.from_project(project, user_settings=None,
+                                           python_workers=0) as runner:
+            cold = await measure(runner, cold_rounds, warmup=2)
+        async with HookRunner.from_project(project, user_settings=None) as runner:
+            warm = await measure(runner, warm_rounds, warmup=20)
+        async with HookRunner(project_dir=project) as runner:
+            runner.register("PreToolUse", _callback, matcher="Bash", name="guard")
+            inproc = await measure(runner, warm_rounds, warmup=20)
+    rows = [("cold (process per call)", cold), ("warm (worker pool)", warm),
+            ("in-process callback (reference)", inproc)]
+    print(f"{'mode':<34}{'calls':>7}{'median ms':>11}{'p95 ms':>9}")
+    for name, values in rows:
+        print(f"{name:<34}{len(values):>7}{statistics.median(values):>11.3f}{p95(values):>9.3f}")
+    ratio = statistics.median(cold) / statistics.median(warm)
+    warm_median = statistics.median(warm)
+    print(f"cold/warm ratio of medians: {ratio:.1f} (target >= 30); "
+          f"warm median {warm_median:.3f} ms (target < 1 ms)")
+    return 0 if warm_median < 1.0 and ratio >= 30 else 1
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--cold", type=int, default=40, help="cold calls (default 40)")
+    parser.add_argument("--warm", type=int, default=1000, help="warm calls (default 1000)")
+    ns = parser.parse_args()
+    sys.exit(anyio.run(main, ns.cold, ns.warm))

@@ -1,0 +1,201 @@
+"""PythonWorkerPool on its own: cancellation, closing, dead workers, the request format."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import anyio
+import psutil
+import pytest
+
+from agent_server.hooks import HookRunner, HookStatus
+from agent_server.hooks._config import launcher_path
+from agent_server.hooks._pool import PythonWorkerPool
+from agent_server.hooks._process import MARKER_ENV
+
+pytestmark = pytest.mark.anyio
+
+HANG = """
+import os, sys, time
+def run(payload):
+    if payload.get("hang"):
+        open(payload["hang"], "w").close()
+        time.sleep(60)
+    return {"pid": os.getpid(), "trace": os.environ.get("TRACEPARENT")}
+"""
+
+
+def gone(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+async def wait_for_file(path: Path) -> None:
+    with anyio.fail_after(20):
+        while not path.exists():
+            await anyio.sleep(0.01)
+
+
+@pytest.fixture
+def module(tmp_path: Path) -> str:
+    path = tmp_path / "hang.py"
+    path.write_text(HANG)
+    return str(path)
+
+
+def make_pool(tmp_path: Path, **kw: Any) -> PythonWorkerPool:
+    return PythonWorkerPool(size=kw.pop("size", 2), env=dict(os.environ), cwd=tmp_path,
+                            grace=0.5, **kw)
+
+
+async def call(pool: PythonWorkerPool, module: str, payload: dict[str, Any],
+               env: dict[str, str] | None = None, timeout: float = 30) -> Any:
+    return await pool.run(module, [], stdin=(json.dumps(payload) + "\n").encode(),
+                          env=env if env is not None else dict(os.environ),
+                          cwd=os.getcwd(), timeout=timeout)
+
+
+async def test_per_call_environment_comes_and_goes(tmp_path: Path, module: str) -> None:
+    pool = make_pool(tmp_path, size=1)
+    try:
+        with_trace = await call(pool, module, {}, {**os.environ, "TRACEPARENT": "00-ab-cd-01"})
+        without = await call(pool, module, {})
+        assert json.loads(with_trace.stdout)["trace"] == "00-ab-cd-01"
+        assert json.loads(without.stdout) == {"pid": json.loads(with_trace.stdout)["pid"],
+                                              "trace": None}
+    finally:
+        await pool.aclose()
+
+
+async def test_cancelled_call_ends_its_worker(tmp_path: Path, module: str) -> None:
+    pool = make_pool(tmp_path)
+    started = tmp_path / "started"
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(call, pool, module, {"hang": str(started)})
+        await wait_for_file(started)
+        pid = pool.pids[0]
+        tg.cancel_scope.cancel()
+    assert pool.pids == [] and gone(pid)
+    result = await call(pool, module, {})  # and the pool still works
+    assert result.exit_code == 0
+    await pool.aclose()
+    assert pool.pids == []
+
+
+async def test_aclose_kills_busy_workers(tmp_path: Path, module: str) -> None:
+    pool = make_pool(tmp_path)
+    started = tmp_path / "started"
+    results: list[Any] = []
+
+    async def busy() -> None:
+        results.append(await call(pool, module, {"hang": str(started)}))
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(busy)
+        await wait_for_file(started)
+        pid = pool.pids[0]
+        with anyio.fail_after(20):
+            await pool.aclose()
+    assert gone(pid) and pool.pids == []
+    assert results[0].exit_code == -signal.SIGKILL and not results[0].timed_out
+    closed = await call(pool, module, {})
+    assert closed.spawn_error == "the Python worker pool is closed"
+
+
+async def test_background_python_hook_ends_with_the_runner(tmp_path: Path) -> None:
+    hooks = tmp_path / ".claude" / "hooks"
+    hooks.mkdir(parents=True)
+    (hooks / "hang.py").write_text(HANG)
+    (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"Stop": [
+        {"hooks": [{"type": "python", "module": "hang.py", "async": True}]}]}}))
+    started = tmp_path / "started"
+    async with HookRunner.from_project(tmp_path, user_settings=None, kill_grace=0.5) as runner:
+        outcome = await runner.fire("Stop", {"hang": str(started)})
+        assert outcome.hooks[0].status is HookStatus.SKIPPED
+        await wait_for_file(started)
+        pool = runner.python_pool
+        assert pool is not None
+        pid = pool.pids[0]
+    assert gone(pid) and pool.pids == []
+
+
+async def test_idle_worker_killed_from_outside_is_replaced(tmp_path: Path, module: str) -> None:
+    pool = make_pool(tmp_path, size=1)
+    try:
+        first = json.loads((await call(pool, module, {})).stdout)["pid"]
+        os.kill(first, signal.SIGKILL)
+        with anyio.fail_after(20):
+            await pool._idle[0].process.wait()
+        result = await call(pool, module, {})
+        assert result.exit_code == 0 and json.loads(result.stdout)["pid"] != first
+    finally:
+        await pool.aclose()
+
+
+async def test_unstartable_interpreter_is_a_spawn_error(tmp_path: Path, module: str) -> None:
+    pool = make_pool(tmp_path, python=str(tmp_path / "no-python"))
+    result = await call(pool, module, {})
+    assert result.spawn_error is not None and "cannot start" in result.spawn_error
+    assert pool.pids == []
+    await pool.aclose()
+
+
+def test_handles_only_the_launcher_with_this_interpreter(tmp_path: Path) -> None:
+    pool = make_pool(tmp_path)
+    assert pool.handles((sys.executable, launcher_path(), "x.py"))
+    assert not pool.handles((sys.executable, launcher_path()))
+    assert not pool.handles(("/bin/sh", "-c", "x"))
+    with pytest.raises(ValueError):
+        PythonWorkerPool(size=0)
+
+
+def test_request_sends_only_the_difference() -> None:
+    base = {"A": "1", "B": "2", MARKER_ENV: "m"}
+    worker: Any = SimpleNamespace(env=base)
+    env = {"A": "1", "C": "3", "HOOK_PAYLOAD": '{"x":1}'}
+    line = PythonWorkerPool._request(worker, "h.py", ["arg"], b'{"x":1}\n', env, "/tmp")
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    assert json.loads(line) == {
+        "module": "h.py", "args": ["arg"], "cwd": "/tmp", "stdin": '{"x":1}\n',
+        "env": {"C": "3"}, "unset": ["B"], "payload_env": True,
+    }
+    # A HOOK_PAYLOAD that differs from stdin (e.g. after updatedInput) is sent as is.
+    other = PythonWorkerPool._request(worker, "h.py", [], b"{}\n", {**base, "HOOK_PAYLOAD": "1"},
+                                      "/")
+    assert json.loads(other)["env"] == {"HOOK_PAYLOAD": "1"}
+
+
+async def test_endless_output_is_cut_back_while_the_hook_runs(tmp_path: Path) -> None:
+    """A warm hook's capture file never holds much more than the output bound on disk."""
+    limit = 64 * 1024
+    report = tmp_path / "report"
+    path = tmp_path / "flood.py"
+    path.write_text(f"""
+import os, time
+def run(payload):
+    allocated = []
+    for _ in range(5):
+        os.write(1, b"z" * (4 << 20))
+        deadline = time.monotonic() + 10
+        while os.fstat(1).st_size > {limit} and time.monotonic() < deadline:
+            time.sleep(0.01)  # the pool cuts the file back every WATCH_PERIOD
+        allocated.append(os.fstat(1).st_blocks * 512)
+    open({str(report)!r}, "w").write(repr(allocated))
+""")
+    pool = make_pool(tmp_path, output_limit=limit)
+    try:
+        result = await call(pool, str(path), {})
+    finally:
+        await pool.aclose()
+    assert result.exit_code == 0
+    assert result.stdout == b"z" * limit and result.stdout_truncated
+    allocated = eval(report.read_text())
+    assert len(allocated) == 5 and max(allocated) <= 4 * limit, allocated
