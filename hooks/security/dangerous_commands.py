@@ -1,0 +1,770 @@
+"""Block destructive shell commands before they run.
+
+Hook: dangerous_commands
+Event: PreToolUse
+Matcher: Bash
+Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the project root or
+    system folders; dd/mkfs onto devices; fork bombs; curl|sh and other download-and-run;
+    chmod/chown -R on /; git push --force to main/master; git reset --hard without a backup
+    ref; SQL DROP/TRUNCATE, DELETE/UPDATE without WHERE in database clients) and answers
+    "ask" for destructive-but-sometimes-legitimate ones (git clean -f, git branch -D,
+    docker system prune, find -delete, bulk rm inside the project, force-push to other
+    branches…). Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/
+    timeout/xargs wrappers, chains, $(…), backticks, variables, here-docs, bash -c). Fails
+    closed: an unparseable or malformed call is denied.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+for _path in (os.path.dirname(_HERE), _HERE):  # hooks/ (for _common) and this folder
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
+
+import _common  # noqa: E402
+import _shell  # noqa: E402
+from _common import Finding  # noqa: E402
+from _shell import Cmd, Ctx, Word  # noqa: E402
+
+NAME = "dangerous_commands"
+EVENTS = frozenset({"PreToolUse"})
+MATCHER = "Bash"
+TOOLS = frozenset({"Bash"})
+
+BULK_TARGETS = 10
+DEFAULT_PROTECTED_BRANCHES = ("main", "master")
+SYSTEM_TOP = frozenset({
+    "bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "opt", "proc", "root",
+    "run", "sbin", "srv", "sys", "usr", "var", "snap", "nix", "System", "Library",
+    "Applications", "private", "cores",
+})  # fmt: skip
+HOME_PARENTS = frozenset({"home", "Users"})
+BLOCK_DEVICE = re.compile(
+    r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|"
+    r"mapper/|loop\d|sr\d|fd\d|mem$|kmem$|port$)"
+)
+DISK_TOOLS = frozenset({"mkswap", "mke2fs", "newfs", "blkdiscard", "wipefs", "fdisk", "sfdisk",
+                        "cfdisk", "parted", "gdisk", "sgdisk", "diskutil", "format"})
+SQL_CLIENTS: dict[str, tuple[frozenset[str], frozenset[str], bool]] = {
+    # client: (options holding SQL, options taking a value, SQL in positionals after the db)
+    "psql": (frozenset({"c", "command"}), frozenset({
+        "-c", "--command", "-h", "--host", "-p", "--port", "-U", "--username", "-d",
+        "--dbname", "-f", "--file", "-o", "--output", "-v", "--set", "--variable", "-P",
+        "--pset", "-T", "-F", "-R", "-L", "--log-file"}), False),
+    "mysql": (frozenset({"e", "execute"}), frozenset({
+        "-e", "--execute", "-h", "--host", "-P", "--port", "-u", "--user", "-D", "--database",
+        "-S", "--socket"}), False),
+    "sqlite3": (frozenset({"cmd"}), frozenset({"-cmd", "-separator", "-nullvalue", "-init",
+                                              "-newline"}), True),
+    "duckdb": (frozenset({"c", "cmd"}), frozenset({"-c", "-cmd", "-separator", "-init"}), True),
+    "sqlcmd": (frozenset({"Q", "q"}), frozenset({"-Q", "-q", "-S", "-U", "-P", "-d", "-i",
+                                                "-o"}), False),
+    "clickhouse-client": (frozenset({"q", "query"}), frozenset({"-q", "--query", "-h",
+                                                               "--host", "-u", "--user",
+                                                               "-d", "--database"}), False),
+    "usql": (frozenset({"c", "command"}), frozenset({"-c", "--command", "-f", "--file"}), True),
+}
+SQL_ALIASES = {"mariadb": "mysql", "sqlite": "sqlite3", "litecli": "sqlite3", "mycli": "mysql",
+               "pgcli": "psql", "clickhouse": "clickhouse-client", "cockroach": "mysql",
+               "snowsql": "clickhouse-client"}
+FIND_FILTERS = frozenset({
+    "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
+    "-newer", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-empty",
+    "-user", "-group", "-perm", "-links", "-inum", "-samefile", "-lname", "-ilname",
+})  # fmt: skip
+FORK_BOMB = re.compile(
+    r"(?P<n>[\w:.\-]+)\s*\(\s*\)\s*\{[^}]*?(?P=n)\s*\|\s*&?\s*(?P=n)"
+    r"|function\s+(?P<m>[\w:.\-]+)\s*(?:\(\s*\))?\s*\{[^}]*?(?P=m)\s*\|\s*(?P=m)"
+    r"|fork\s*while\s*fork|while\s*\(?\s*(?:True|1|true)\s*\)?\s*:\s*os\.fork\(\)"
+)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _protected_branches() -> set[str]:
+    env = os.environ.get("PROTECTED_BRANCHES", "")
+    names = {b.strip() for b in re.split(r"[,:\s]+", env) if b.strip()}
+    return names or set(DEFAULT_PROTECTED_BRANCHES)
+
+
+def critical(path: str, ctx: Ctx) -> str | None:
+    """Why deleting/moving the absolute ``path`` is catastrophic, or None."""
+    home = os.path.normpath(ctx.home)
+    project = os.path.normpath(ctx.project)
+    if path == "/":
+        return "the filesystem root /"
+    if path != project and _shell.is_within(path, project):
+        return None  # strictly inside the project: not catastrophic by itself
+    if _shell.is_within(home, path):
+        return "your home directory" if path == home else f"{path} (contains your home directory)"
+    if path == project:
+        return f"the project root {path}"
+    if _shell.is_within(project, path):
+        return f"{path} (a parent of the project)"
+    if os.path.dirname(path) == home:
+        return f"{path} (a top-level folder of your home directory)"
+    comps = path.strip("/").split("/")
+    if len(comps) == 1:
+        return f"{path} (a top-level system directory)"
+    if len(comps) == 2 and comps[0] in HOME_PARENTS:
+        return f"{path} (a user's home directory)"
+    if len(comps) <= 3 and comps[0] in SYSTEM_TOP and comps[:2] != ["var", "tmp"]:
+        return f"{path} (a system directory)"
+    return None
+
+
+def _is_match_all(glob_part: str) -> bool:
+    first = glob_part.split("/")[0]
+    return first in _shell.MATCH_ALL_GLOBS
+
+
+def _xargs_inputs(cmd: Cmd) -> list[str] | None:
+    """Arguments xargs would append: the literal words a preceding echo/printf prints."""
+    if cmd.stdin_text is not None:  # xargs rm <<< "$HOME", xargs rm < list written earlier
+        return [v for v in cmd.stdin_text.split() if not v.startswith("-")]
+    prev = cmd.prev
+    if prev is None or prev.name not in ("echo", "printf"):
+        return None
+    values: list[str] = []
+    for word in prev.args:
+        got = prev.values(word)
+        if got is None:
+            return None
+        for value in got:
+            values.extend(value.split())
+    return [v for v in values if not v.startswith("-")]
+
+
+def _find_scope(find: Cmd) -> tuple[list[Word], bool]:
+    """A find command's start paths and whether it filters what it matches."""
+    starts: list[Word] = []
+    filtered = False
+    expr = False
+    for word in find.args:
+        lit = word.literal()
+        if not expr and lit is not None and (lit.startswith("-") or lit in ("(", "!")):
+            expr = True
+        if not expr:
+            starts.append(word)
+        elif lit in FIND_FILTERS:
+            filtered = True
+    return starts or [Word([_shell.Lit(".", True)], ".")], filtered
+
+
+# --------------------------------------------------------------------------- rules
+
+
+def _rule_rm(cmd: Cmd, found: list[Finding]) -> None:
+    flags, targets, _ = _shell.split_options(cmd.args)
+    recursive = any(f in ("r", "R", "recursive") for f in flags)
+    if "no-preserve-root" in flags:
+        found.append(("deny", f"`{cmd.display}` uses --no-preserve-root, which lets rm delete "
+                      "the whole filesystem. Delete specific paths inside the project instead."))
+    values: list[tuple[Word | None, list[str] | None]] = [(w, cmd.values(w)) for w in targets]
+    if cmd.xargs:
+        prev = cmd.prev
+        if prev is not None and prev.name == "find":
+            _rule_find_scope(prev, cmd, found)
+        else:
+            inputs = _xargs_inputs(cmd)
+            if inputs is None:
+                found.append(("ask", f"`{cmd.display}` deletes a list of paths produced by "
+                              "another command (xargs); confirm the list is what you expect."))
+            else:
+                values.extend((None, [v]) for v in inputs)
+    for word, candidates in values:
+        if candidates is None:
+            if word is not None and _shell.unknown_then_slash(word, cmd.ctx):
+                found.append(("ask", f"`{cmd.display}`: if {word.text.split('/')[0]} is empty or "
+                              "unset this deletes from the filesystem root. Use ${VAR:?} or "
+                              "check the variable first."))
+            elif word is not None and recursive:
+                _classify_unknown_target(_shell.expand_pattern(word, cmd.ctx), cmd, found)
+            continue
+        for value in candidates:
+            _classify_rm_target(value, cmd, recursive, found)
+    if recursive and len(values) > BULK_TARGETS:
+        found.append(("ask", f"`{cmd.display}` recursively deletes {len(values)} paths at once; "
+                      "confirm this bulk delete."))
+
+
+def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Finding]) -> None:
+    prefix, glob_part = _shell.glob_split(value)
+    if glob_part is None:
+        path = _shell.normalize(value, cmd.ctx.cwd)
+        if path is None:
+            return
+        why = critical(path, cmd.ctx)
+        if why and recursive:
+            found.append(("deny", f"`{cmd.display}` would recursively delete {why}. Delete "
+                          "specific paths inside the project instead (e.g. rm -rf build/)."))
+        return
+    base = _shell.normalize(prefix, cmd.ctx.cwd)
+    if base is None:
+        return
+    why = critical(base, cmd.ctx)
+    if _is_match_all(glob_part):
+        if why and recursive:
+            found.append(("deny", f"`{cmd.display}` would delete everything in {why}. Name the "
+                          "files or folders to delete instead."))
+        elif why:
+            found.append(("ask", f"`{cmd.display}` deletes every file in {why}; confirm."))
+        elif recursive and _shell.is_within(base, cmd.ctx.project):
+            found.append(("ask", f"`{cmd.display}` recursively deletes everything in {base}; "
+                          "confirm this bulk delete."))
+    elif base == "/" and recursive:
+        found.append(("deny", f"`{cmd.display}` recursively deletes paths matching {value} "
+                      "at the filesystem root."))
+
+
+def _classify_unknown_target(pattern: str, cmd: Cmd, found: list[Finding]) -> None:
+    """``rm -rf /home/$USER``: an unknown part directly under a critical folder."""
+    if not pattern.startswith("/"):
+        return
+    prefix, glob_part = _shell.glob_split(pattern)
+    if glob_part is None or "/" in glob_part.strip("/"):
+        return
+    base = os.path.normpath(prefix)
+    why = critical(base, cmd.ctx)
+    if why is None:
+        return
+    if base == os.path.normpath(cmd.ctx.project):
+        found.append(("ask", f"`{cmd.display}` deletes a folder of the project root named by an "
+                      "unknown variable; if it is empty the whole project goes. Check it first."))
+    else:
+        found.append(("deny", f"`{cmd.display}` deletes something directly in {why}, named by "
+                      "a variable that could be empty or wrong. Use an explicit path inside "
+                      "the project."))
+
+
+def _rule_find_scope(find: Cmd, actor: Cmd, found: list[Finding]) -> None:
+    starts, filtered = _find_scope(find)
+    for word in starts:
+        candidates = find.values(word)
+        if candidates is None:
+            found.append(("ask", f"`{actor.display}` deletes what `{find.display}` finds; "
+                          "confirm the search root."))
+            continue
+        for value in candidates:
+            path = _shell.normalize(value, find.ctx.cwd)
+            if path is None:
+                continue
+            why = critical(path, find.ctx)
+            if why and (not filtered or path != os.path.normpath(find.ctx.project)):
+                found.append(("deny", f"`{find.display}` deletes files under {why}. Search a "
+                              "specific folder inside the project instead."))
+            else:
+                found.append(("ask", f"`{find.display}` bulk-deletes the files it finds under "
+                              f"{path}; confirm (run it without -delete first to list them)."))
+
+
+def _rule_find(cmd: Cmd, found: list[Finding]) -> None:
+    lits = [w.literal() for w in cmd.args]
+    deletes = "-delete" in lits
+    for i, lit in enumerate(lits):
+        if lit in ("-exec", "-execdir", "-ok", "-okdir") and i + 1 < len(cmd.args):
+            inner = _shell.prog_name(cmd.args[i + 1], cmd.ctx)
+            deletes = deletes or inner in ("rm", "shred", "unlink", "rmdir")
+    if deletes:
+        _rule_find_scope(cmd, cmd, found)
+
+
+def _rule_mv(cmd: Cmd, found: list[Finding]) -> None:
+    _flags, positionals, values = _shell.split_options(
+        cmd.args, frozenset({"-t", "--target-directory", "-S", "--suffix"}))
+    if not positionals:
+        return
+    target_dir = values.get("t") or values.get("target-directory")
+    sources = positionals if target_dir else positionals[:-1]
+    dest = target_dir[0] if target_dir else positionals[-1]
+    for word in sources:
+        for value in cmd.values(word) or []:
+            prefix, glob_part = _shell.glob_split(value)
+            path = _shell.normalize(prefix if glob_part else value, cmd.ctx.cwd)
+            why = critical(path, cmd.ctx) if path else None
+            if why:
+                found.append(("deny", f"`{cmd.display}` moves {why} away. Move specific files "
+                              "inside the project instead."))
+    if (cmd.values(dest) or [""])[0] == "/dev/null":
+        found.append(("deny", f"`{cmd.display}` moves files onto /dev/null, destroying them. "
+                      "Use rm on the specific files if deleting is intended."))
+
+
+def _rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
+    flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
+    recursive = any(f in ("R", "recursive") for f in flags)
+    targets = positionals if "reference" in values else positionals[1:]
+    for word in targets:
+        for value in cmd.values(word) or []:
+            path = _shell.normalize(value, cmd.ctx.cwd)
+            if path is None:
+                continue
+            prefix, glob_part = _shell.glob_split(path)
+            target = prefix if glob_part else path
+            if _shell.is_within(target, cmd.ctx.project):
+                continue  # the user's own project: not catastrophic
+            why = critical(target, cmd.ctx)
+            if why and (recursive or path in ("/", os.path.normpath(cmd.ctx.home))):
+                found.append(("deny", f"`{cmd.display}` changes permissions/ownership of {why}"
+                              f"{' recursively' if recursive else ''}; this can make the system "
+                              "or your account unusable. Target specific project files."))
+
+
+def _device_target(value: str) -> bool:
+    return bool(BLOCK_DEVICE.match(value))
+
+
+def _rule_devices(cmd: Cmd, found: list[Finding]) -> None:
+    name = cmd.name
+    if name == "dd":
+        for word in cmd.args:
+            for value in cmd.values(word) or []:
+                if value.startswith("of=") and _device_target(value[3:]):
+                    found.append(("deny", f"`{cmd.display}` writes raw data onto the device "
+                                  f"{value[3:]}, destroying its filesystem. Write to an image "
+                                  "file instead."))
+    if name.startswith("mkfs") or name in ("mke2fs", "mkswap", "newfs", "blkdiscard"):
+        found.append(("deny", f"`{cmd.display}` formats/erases a device. Ask the user to do "
+                      "disk administration themselves."))
+    elif name in DISK_TOOLS:
+        lits = [w.literal() or "" for w in cmd.args]
+        listing = any(a in ("-l", "--list", "-p", "--print", "list", "info") for a in lits)
+        if not listing and any(_device_target(a) for a in lits):
+            found.append(("deny", f"`{cmd.display}` modifies a disk's partitions or "
+                          "signatures. Ask the user to do disk administration themselves."))
+    elif name in ("shred", "cp", "cat", "tee", "pv"):
+        devices = [w.text for w in cmd.args if _device_target(w.literal() or "")]
+        if devices and name in ("shred", "cp", "tee"):
+            found.append(("deny", f"`{cmd.display}` overwrites the device {devices[0]}."))
+        elif name == "shred":
+            found.append(("ask", f"`{cmd.display}` irrecoverably overwrites files; confirm."))
+    for r in cmd.redirects:
+        if r.op in (">", ">>", ">|", "&>", "&>>", "<>", ">&") and r.target is not None:
+            for value in cmd.values(r.target) or []:
+                if _device_target(value):
+                    found.append(("deny", f"`{cmd.display}` redirects output onto the device "
+                                  f"{value}, destroying its contents."))
+
+
+def _rule_power(cmd: Cmd, found: list[Finding]) -> None:
+    lits = [w.literal() or "" for w in cmd.args]
+    name = cmd.name
+    if (
+        name in ("shutdown", "reboot", "halt", "poweroff")
+        or (name in ("init", "telinit") and lits[:1] in (["0"], ["6"]))
+        or (name == "systemctl" and any(a in ("poweroff", "reboot", "halt", "kexec")
+                                        for a in lits))
+    ):
+        found.append(("deny", f"`{cmd.display}` shuts down or reboots the machine. Ask the user "
+                      "to do it."))
+    if name == "kill" and len(lits) >= 2 and lits[-1] == "-1":
+        found.append(("deny", f"`{cmd.display}` signals every process you own (pid -1). Kill "
+                      "specific process ids instead."))
+
+
+def _rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
+    _flags, positionals, values = _shell.split_options(
+        cmd.args, frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
+                             "--config-env", "--exec-path"}), stop_at_first=True)
+    if not positionals:
+        return
+    sub = positionals[0].literal() or ""
+    rest = positionals[1:]
+    where = cmd.ctx.cwd
+    for c_dir in values.get("C", []):
+        got = cmd.values(c_dir)
+        where = _shell.normalize(got[0], where) if got else None
+    if sub == "push":
+        _git_push(cmd, rest, where, found)
+    elif sub == "reset":
+        flags, _pos, _vals = _shell.split_options(rest)
+        if "hard" in flags and not _has_backup(earlier):
+            found.append(("deny", f"`{cmd.display}` discards uncommitted work and moves the "
+                          "branch with no way back. Make a backup ref first in the same "
+                          "command, e.g. `git branch backup/before-reset && git reset --hard "
+                          "…` or `git stash && git reset --hard …`."))
+    elif sub == "clean":
+        flags, _pos, _vals = _shell.split_options(rest, frozenset({"-e", "--exclude"}))
+        if ("f" in flags or "force" in flags) and not ({"n", "dry-run", "i", "interactive"}
+                                                       & set(flags)):
+            found.append(("ask", f"`{cmd.display}` permanently deletes untracked files; run "
+                          "`git clean -n` first to see what would go, then confirm."))
+    elif sub == "branch":
+        flags, _pos, _vals = _shell.split_options(rest)
+        if "D" in flags or ({"d", "delete"} & set(flags) and {"f", "force"} & set(flags)):
+            found.append(("ask", f"`{cmd.display}` force-deletes a branch even if it is not "
+                          "merged; confirm (or use `git branch -d`)."))
+    elif sub in ("checkout", "restore"):
+        flags, pos, _vals = _shell.split_options(rest, frozenset({"-b", "-B", "--source", "-s"}))
+        whole_tree = [p for p in pos if p.literal() in (".", "./", "*", ":/", ":(top)", "-A")]
+        staged_only = sub == "restore" and ("staged" in flags or "S" in flags) and not (
+            "worktree" in flags or "W" in flags)
+        if (whole_tree and not staged_only) or (sub == "checkout" and
+                                                ("f" in flags or "force" in flags)):
+            found.append(("ask", f"`{cmd.display}` discards all uncommitted changes in the "
+                          "working tree; confirm (or `git stash` them first)."))
+    elif sub == "stash" and rest and rest[0].literal() in ("drop", "clear"):
+        found.append(("ask", f"`{cmd.display}` deletes stashed work; confirm."))
+    elif sub in ("filter-branch", "filter-repo"):
+        found.append(("ask", f"`{cmd.display}` rewrites the repository history; confirm."))
+    elif sub == "reflog" and rest and rest[0].literal() in ("expire", "delete"):
+        found.append(("ask", f"`{cmd.display}` deletes reflog entries (the safety net for "
+                      "lost commits); confirm."))
+    elif sub == "gc" and any((w.literal() or "") in ("--prune=now", "--prune=all")
+                             for w in rest):
+        found.append(("ask", f"`{cmd.display}` permanently prunes unreachable commits; "
+                      "confirm."))
+    elif sub == "update-ref" and any(w.literal() == "-d" for w in rest):
+        found.append(("ask", f"`{cmd.display}` deletes a ref; confirm."))
+    elif sub == "rm":
+        flags, pos, _vals = _shell.split_options(rest)
+        if "r" in flags and "cached" not in flags and any(
+            p.literal() in (".", "*", ":/") for p in pos
+        ):
+            found.append(("ask", f"`{cmd.display}` deletes every tracked file; confirm."))
+
+
+def _current_branch(where: str | None) -> str | None:
+    if where is None:
+        return None
+    out = _common.git(["symbolic-ref", "--quiet", "--short", "HEAD"], where, timeout=3)
+    return out.strip() or None if out else None
+
+
+def _git_push(cmd: Cmd, rest: list[Word], where: str | None, found: list[Finding]) -> None:
+    flags, positionals, _vals = _shell.split_options(
+        rest, frozenset({"-o", "--push-option", "--repo", "--receive-pack", "--exec"}))
+    flag_set = set(flags)
+    if {"n", "dry-run"} & flag_set:
+        return
+    force = bool({"f", "force"} & flag_set) or any(f.startswith("force-with-lease")
+                                                   for f in flags)
+    delete = bool({"d", "delete"} & flag_set)
+    protected = _protected_branches()
+    if "mirror" in flag_set:
+        found.append(("deny", f"`{cmd.display}` (--mirror) overwrites and deletes every ref on "
+                      "the remote, including protected branches. Push specific branches."))
+        return
+    if force and ({"all", "branches"} & flag_set):
+        found.append(("deny", f"`{cmd.display}` force-pushes every branch, including "
+                      f"{'/'.join(sorted(protected))}. Push your feature branch only."))
+        return
+    targets: list[tuple[str | None, bool, bool]] = []  # (branch, forced, deleted)
+    for word in positionals[1:]:
+        text = (cmd.values(word) or [word.text])[0]
+        plus = text.startswith("+")
+        src, colon, dst = text.lstrip("+").partition(":")
+        dest = dst if colon else src
+        dest = dest.removeprefix("refs/heads/")
+        branch: str | None = dest
+        if dest in ("HEAD", "@", ""):
+            branch = _current_branch(where) if dest else None
+        targets.append((branch, force or plus, delete or (bool(colon) and not src)))
+    if not positionals[1:] and force:
+        targets.append((_current_branch(where), True, False))
+    for branch, forced, deleted in targets:
+        if deleted:
+            if branch in protected:
+                found.append(("deny", f"`{cmd.display}` deletes the protected branch {branch} "
+                              "on the remote. Ask the user to do this."))
+            else:
+                found.append(("ask", f"`{cmd.display}` deletes a remote branch; confirm."))
+        elif forced:
+            if branch in protected:
+                found.append(("deny", f"`{cmd.display}` force-pushes to the protected branch "
+                              f"{branch}, rewriting shared history. Push to a feature branch "
+                              "and open a pull request instead."))
+            elif branch is None:
+                found.append(("ask", f"`{cmd.display}` force-pushes the current branch (could "
+                              "not tell which); confirm it is not a shared branch."))
+            else:
+                found.append(("ask", f"`{cmd.display}` force-pushes {branch}, rewriting its "
+                              "remote history; confirm."))
+
+
+def _has_backup(earlier: list[Cmd]) -> bool:
+    """Whether an earlier command in the same call saved the current state in a ref."""
+    for cmd in earlier:
+        if cmd.name != "git":
+            continue
+        _flags, positionals, _vals = _shell.split_options(
+            cmd.args, frozenset({"-C", "-c"}), stop_at_first=True)
+        if not positionals:
+            continue
+        sub = positionals[0].literal()
+        rest = [w.literal() or "" for w in positionals[1:]]
+        if sub == "stash" and (not rest or rest[0] in ("push", "save", "-u", "--include-"
+                                                       "untracked", "-m", "--all")):
+            return True
+        if sub in ("branch", "tag") and rest and not any(
+            r in ("-d", "-D", "--delete", "-l", "--list", "-m", "-M", "--show-current", "-v",
+                  "-a", "-r") for r in rest
+        ):
+            return True
+        if sub in ("commit", "worktree") or (sub == "update-ref" and "-d" not in rest):
+            return True
+        if (sub == "checkout" and "-b" in rest) or (sub == "switch" and "-c" in rest):
+            return True
+    return False
+
+
+def sql_findings(sql: str, where: str) -> list[Finding]:
+    """Destructive statements in ``sql`` (comments and string literals ignored)."""
+    text = re.sub(r"--[^\n]*|/\*.*?\*/", " ", sql, flags=re.S)
+    text = re.sub(r"'(?:[^']|'')*'", "''", text)
+    found: list[Finding] = []
+    for statement in text.split(";"):
+        stmt = " ".join(statement.split()).upper()
+        if not stmt:
+            continue
+        m = re.search(r"\bDROP\s+(TABLE|DATABASE|SCHEMA)\b", stmt)
+        if m:
+            found.append(("deny", f"{where} runs DROP {m.group(1)}, which destroys data. Ask "
+                          "the user to run destructive schema changes, or write a migration."))
+        elif re.search(r"\bTRUNCATE\b", stmt) and not stmt.startswith("SELECT"):
+            found.append(("deny", f"{where} runs TRUNCATE, which deletes every row."))
+        elif re.search(r"\bDELETE\s+FROM\b", stmt) and not re.search(r"\bWHERE\b", stmt):
+            found.append(("deny", f"{where} runs DELETE without WHERE, deleting every row. Add "
+                          "a WHERE clause."))
+        elif re.search(r"(^|\s)UPDATE\s+\S+\s+SET\b", stmt) and not re.search(r"\bWHERE\b",
+                                                                             stmt):
+            found.append(("deny", f"{where} runs UPDATE without WHERE, changing every row. "
+                          "Add a WHERE clause."))
+        elif re.search(r"\bDROP\s+(INDEX|VIEW|COLUMN|USER|ROLE|FUNCTION|TRIGGER)\b", stmt) or (
+            re.search(r"\bALTER\s+TABLE\b.*\bDROP\b", stmt)
+        ):
+            found.append(("ask", f"{where} drops a database object; confirm."))
+    return found
+
+
+def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
+    name = SQL_ALIASES.get(cmd.name, cmd.name)
+    texts: list[str] = []
+    if name in SQL_CLIENTS:
+        sql_opts, with_value, positional_sql = SQL_CLIENTS[name]
+        # sqlite3/duckdb use single-dash long options (-cmd): split them by hand.
+        args = cmd.args
+        _flags, positionals, values = _shell.split_options(
+            [w for w in args if (w.literal() or "") not in ("-cmd",)], with_value)
+        for key in sql_opts:
+            texts.extend(" ".join(cmd.values(w) or [w.text]) for w in values.get(key, []))
+        lits = [w.literal() for w in args]
+        for i, lit in enumerate(lits):
+            if lit == "-cmd" and i + 1 < len(args):
+                texts.append(args[i + 1].text)
+        if positional_sql:
+            texts.extend(" ".join(cmd.values(w) or [w.text]) for w in positionals[1:])
+        # psql -f FILE / sqlcmd -i FILE: a file this command wrote earlier is inspected.
+        for key in ("f", "file", "i"):
+            for word in values.get(key, []):
+                written = cmd.ctx.written(word)
+                if written is not None:
+                    texts.append(written)
+    elif cmd.name in ("mongo", "mongosh"):
+        _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"--eval"}))
+        code = " ".join(w.text for w in values.get("eval", [])) + (cmd.stdin_text or "")
+        if re.search(r"dropDatabase\s*\(|\.drop\s*\(\s*\)|(deleteMany|remove)\s*\(\s*\{\s*\}",
+                     code):
+            found.append(("deny", f"`{cmd.display}` drops or empties a MongoDB database or "
+                          "collection. Ask the user to run it."))
+        return
+    elif cmd.name == "redis-cli":
+        words = [(w.literal() or "").lower() for w in cmd.args]
+        words += (cmd.stdin_text or "").lower().split()
+        if "flushall" in words or "flushdb" in words:
+            found.append(("deny", f"`{cmd.display}` wipes Redis data (FLUSHALL/FLUSHDB). Ask "
+                          "the user to run it."))
+        return
+    elif cmd.name in ("dropdb", "dropuser") or (
+        cmd.name == "mysqladmin" and any(w.literal() == "drop" for w in cmd.args)
+    ):
+        found.append(("deny", f"`{cmd.display}` drops a database. Ask the user to run it."))
+        return
+    else:
+        return
+    if cmd.stdin_text:
+        texts.append(cmd.stdin_text)
+    for sql in texts:
+        found.extend(sql_findings(sql, f"`{cmd.display}`"))
+
+
+def _rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
+    """curl … | sh, bash <(curl …), sh -c "$(curl …)", eval "$(… | base64 -d)"."""
+    name = cmd.name
+    runs_code = name in _shell.SHELLS or name in _shell.INTERPRETERS
+    if runs_code and cmd.stage > 0 and _reads_code_from_stdin(cmd):
+        upstream: set[str] = set()
+        for stage in cmd.stage_names[: cmd.stage]:
+            upstream |= stage
+        if upstream & _shell.DOWNLOADERS:
+            found.append(("deny", f"piping a download into `{name}` runs unreviewed remote "
+                          "code. Download the script to a file, read it, then run it."))
+        elif upstream & _shell.DECODERS:
+            found.append(("deny", f"piping decoded/obfuscated data into `{name}` runs code "
+                          "that cannot be reviewed. Run the plain command instead."))
+    if runs_code or name in ("eval", "source", "."):
+        for word in cmd.args:
+            for sub in word.subs():
+                inner = _shell.names_in(sub.script, cmd.ctx)
+                if inner & _shell.DOWNLOADERS:
+                    found.append(("deny", f"`{cmd.display}` runs code fetched from the network "
+                                  "without review. Download it to a file and read it first."))
+                elif inner & _shell.DECODERS:
+                    found.append(("deny", f"`{cmd.display}` runs decoded/obfuscated code. Run "
+                                  "the plain command instead."))
+    if cmd.argv and not cmd.name:
+        for sub in cmd.argv[0].subs():
+            inner = _shell.names_in(sub.script, cmd.ctx)
+            if inner & (_shell.DECODERS | _shell.DOWNLOADERS):
+                found.append(("deny", f"`{cmd.display}`: the program to run is computed by "
+                              "decoding or downloading; run the plain command instead."))
+
+
+def _reads_code_from_stdin(cmd: Cmd) -> bool:
+    if cmd.name in _shell.SHELLS:
+        _inline, reads_stdin, _file = _shell.shell_invocation(cmd.args)
+        return reads_stdin
+    for word in cmd.args:
+        lit = word.literal()
+        if lit is None or not lit.startswith("-") or lit in ("-m", "-c", "-e", "-E", "--eval"):
+            return lit == "-"
+    return True
+
+
+def _downloaded_file(cmd: Cmd) -> str | None:
+    _flags, _pos, values = _shell.split_options(
+        cmd.args, frozenset({"-o", "--output", "-O", "--output-document"}))
+    outs = values.get("o", []) + values.get("output", []) + values.get("output-document", [])
+    if cmd.name == "wget":
+        outs += values.get("O", [])
+    for word in outs:
+        got = cmd.values(word)
+        if got and got[0] not in ("-", "/dev/stdout"):
+            return os.path.basename(got[0])
+    for r in cmd.redirects:
+        if r.op in (">", ">>") and r.target is not None:
+            got = cmd.values(r.target)
+            if got:
+                return os.path.basename(got[0])
+    return None
+
+
+def _rule_download_then_run(cmds: list[Cmd], found: list[Finding]) -> None:
+    downloaded: set[str] = set()
+    for cmd in cmds:
+        if cmd.name in _shell.DOWNLOADERS:
+            target = _downloaded_file(cmd)
+            if target:
+                downloaded.add(target)
+            continue
+        if not downloaded:
+            continue
+        runs = {cmd.name} if cmd.name else set()
+        if cmd.name in _shell.SHELLS or cmd.name in _shell.INTERPRETERS or cmd.name in (
+            "source", "."
+        ):
+            runs |= {os.path.basename(w.literal() or "") for w in cmd.args}
+        if runs & downloaded:
+            found.append(("ask", f"`{cmd.display}` runs a script downloaded in the same "
+                          "command without review; read it first, then confirm."))
+
+
+def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
+    lits = [(w.literal() or "") for w in cmd.args]
+    name = cmd.name
+    ask = ""
+    if name in ("docker", "podman"):
+        if "prune" in lits:
+            ask = "removes Docker containers/images/volumes/networks in bulk"
+        elif lits[:2] in (["volume", "rm"], ["volume", "remove"]):
+            ask = "deletes Docker volumes (their data is lost)"
+        elif lits[:1] == ["compose"] and "down" in lits and ("-v" in lits or "--volumes" in lits):
+            ask = "deletes the compose project's volumes (their data is lost)"
+        elif lits[:1] in (["rm"], ["rmi"]) and any(w.subs() for w in cmd.args):
+            ask = "removes a computed list of containers/images"
+    elif name == "docker-compose" and "down" in lits and ("-v" in lits or "--volumes" in lits):
+        ask = "deletes the compose project's volumes (their data is lost)"
+    elif name == "kubectl" and lits[:1] == ["delete"]:
+        ask = "deletes Kubernetes resources"
+    elif name == "helm" and lits[:1] in (["uninstall"], ["delete"]):
+        ask = "uninstalls a Helm release"
+    elif name in ("terraform", "tofu", "pulumi") and (
+        lits[:1] == ["destroy"] or "-destroy" in lits
+    ):
+        ask = "destroys infrastructure"
+    elif name == "crontab" and "-r" in lits:
+        ask = "deletes every cron job of the user"
+    elif name in ("iptables", "ip6tables", "nft") and any(
+        a in ("-F", "--flush", "flush") for a in lits
+    ):
+        ask = "flushes firewall rules"
+    elif name in ("rails", "rake") and any(re.fullmatch(r"db:(drop|reset|purge)(:all)?", a)
+                                           for a in lits):
+        ask = "drops/resets the database"
+    elif name == "prisma" and lits[:2] == ["migrate", "reset"]:
+        ask = "drops and recreates the database"
+    elif name == "python" and lits[:1] == ["manage.py"] and len(lits) > 1 and lits[1] in (
+        "flush", "reset_db", "sqlflush"
+    ):
+        ask = "deletes all data in the database"
+    elif name == "truncate" and any(a in ("-s0", "--size=0") for a in lits) and len(lits) > 3:
+        ask = "empties many files"
+    if ask:
+        found.append(("ask", f"`{cmd.display}` {ask}; confirm this is intended."))
+
+
+def check(command: str, ctx: Ctx) -> list[Finding]:
+    """All findings for one Bash command string."""
+    found: list[Finding] = []
+    if FORK_BOMB.search(command):
+        found.append(("deny", "the command contains a fork bomb (a function that pipes into "
+                      "itself in the background), which freezes the machine."))
+    try:
+        cmds = _shell.walk(command, ctx)
+    except _shell.ShellParseError as exc:
+        return [("deny", f"could not parse the command safely ({exc}); blocked (fail closed). "
+                 "Fix the quoting or split it into simpler commands.")]
+    for index, cmd in enumerate(cmds):
+        name = cmd.name
+        if name in ("rm", "rmdir", "unlink"):
+            _rule_rm(cmd, found)
+        elif name == "find":
+            _rule_find(cmd, found)
+        elif name == "mv":
+            _rule_mv(cmd, found)
+        elif name in ("chmod", "chown", "chgrp", "setfacl", "chattr"):
+            _rule_chmod(cmd, found)
+        elif name == "git":
+            _rule_git(cmd, cmds[:index], found)
+        _rule_devices(cmd, found)
+        _rule_power(cmd, found)
+        _rule_sql(cmd, found)
+        _rule_download_exec(cmd, found)
+        _rule_warn_tools(cmd, found)
+        if cmd.stdin_text and FORK_BOMB.search(cmd.stdin_text):
+            found.append(("deny", "the command feeds a fork bomb to a program."))
+    _rule_download_then_run(cmds, found)
+    return found
+
+
+@_common.fail_closed(NAME)
+def run(payload: _common.Payload) -> _common.Result:
+    """PreToolUse entry point: deny/ask/None for a Bash tool call."""
+    got = _common.tool_call(payload, NAME, TOOLS)
+    if not isinstance(got, tuple):
+        return got
+    _tool, tool_input = got
+    command = _common.str_field(tool_input, "command", NAME)
+    if not isinstance(command, str):
+        return command
+    ctx = _shell.make_ctx(_common.session_cwd(payload), _common.project_dir(payload))
+    return _common.verdict(NAME, check(command, ctx))
+
+
+if __name__ == "__main__":
+    _common.main(run, fail_closed_on_bad_input=True)

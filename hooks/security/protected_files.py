@@ -1,0 +1,329 @@
+"""Refuse manual changes to files that only the user or a tool should change.
+
+Hook: protected_files
+Event: PreToolUse
+Matcher: Bash|Write|Edit|MultiEdit|NotebookEdit
+Description: Denies Write/Edit/MultiEdit/NotebookEdit of protected project files, and Bash
+    commands that modify them (redirections, rm, mv, cp/ln/install destinations, tee,
+    truncate, sed -i/perl -i, chmod/chown, dd of=, find -delete). Default list: .git/,
+    .claude/settings.json, .claude/settings.local.json, .claude/hooks/,
+    .claude/protected_files.json, .env and .env.* (not .env.example*/.sample*/.template*), and
+    lockfiles (package-lock.json, yarn.lock, pnpm-lock.yaml, poetry.lock, Pipfile.lock,
+    uv.lock, Cargo.lock, go.sum, Gemfile.lock, composer.lock, bun.lockb). Configure with
+    PROTECTED_FILES (colon-separated gitignore-style globs, replaces the defaults) or
+    <project>/.claude/protected_files.json ({"patterns": [...], "replace_defaults": false}
+    or a plain list, added to the defaults). "!pattern" excludes. Fails closed on
+    malformed input.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import re
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+for _path in (os.path.dirname(_HERE), _HERE):  # hooks/ (for _common) and this folder
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
+
+import _common  # noqa: E402
+import _shell  # noqa: E402
+from _common import Finding  # noqa: E402
+from _shell import Cmd, Word  # noqa: E402
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+NAME = "protected_files"
+EVENTS = frozenset({"PreToolUse"})
+MATCHER = "Bash|Write|Edit|MultiEdit|NotebookEdit"
+TOOLS = frozenset({"Bash", "Write", "Edit", "MultiEdit", "NotebookEdit"})
+CONFIG_FILE = ".claude/protected_files.json"
+LOCKFILES = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml",
+             "poetry.lock", "Pipfile.lock", "uv.lock", "Cargo.lock", "go.sum", "Gemfile.lock",
+             "composer.lock", "bun.lockb", "bun.lock", "flake.lock", "mix.lock",
+             "pubspec.lock", "packages.lock.json")
+DEFAULT_PATTERNS = (
+    ".git/", ".claude/settings.json", ".claude/settings.local.json", ".claude/hooks/",
+    CONFIG_FILE, ".env", ".env.*", "!.env.example*", "!.env.sample*", "!.env.template*",
+    *LOCKFILES,
+)
+WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
+ALL_ARGS = frozenset({"rm", "rmdir", "unlink", "shred", "truncate", "tee", "mv"})
+MODE_FIRST = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl"})
+DEST_LAST = frozenset({"cp", "install", "ln", "rsync"})
+IN_PLACE = frozenset({"sed", "perl", "ruby", "gsed"})
+_COPY_VALUES = frozenset({"-t", "--target-directory", "-S", "--suffix"})
+WRITE_VALUE_OPTIONS: dict[str, frozenset[str]] = {
+    "truncate": frozenset({"-s", "--size", "-r", "--reference"}),
+    "shred": frozenset({"-n", "--iterations", "-s", "--size", "--random-source"}),
+    "chmod": frozenset({"--reference"}), "chown": frozenset({"--reference", "--from"}),
+    "chgrp": frozenset({"--reference"}), "setfacl": frozenset({"-m", "-x", "-M", "-X"}),
+    "cp": _COPY_VALUES, "mv": _COPY_VALUES, "ln": _COPY_VALUES,
+    "install": _COPY_VALUES | {"-m", "--mode", "-o", "--owner", "-g", "--group"},
+    "rsync": frozenset({"-e", "--rsh", "--exclude", "--include", "-f", "--filter"}),
+    "sed": frozenset({"-e", "--expression", "-f", "--file", "-l"}),
+    "gsed": frozenset({"-e", "--expression", "-f", "--file", "-l"}),
+    "perl": frozenset({"-e", "-E", "-I", "-M", "-m"}), "ruby": frozenset({"-e", "-I", "-r"}),
+}
+
+
+# --------------------------------------------------------------------------- patterns
+
+
+def _glob_regex(glob: str) -> str:
+    out: list[str] = []
+    i = 0
+    while i < len(glob):
+        c = glob[i]
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[":
+            close = glob.find("]", i + 1)
+            if close < 0:
+                out.append(re.escape(c))
+            else:
+                body = glob[i + 1 : close].replace("\\", "\\\\")
+                out.append("[" + ("^" + body[1:] if body.startswith("!") else body) + "]")
+                i = close
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return "".join(out)
+
+
+class Rule:
+    """One gitignore-style pattern."""
+
+    def __init__(self, pattern: str) -> None:
+        self.text = pattern
+        self.negated = pattern.startswith("!")
+        body = pattern[1:] if self.negated else pattern
+        body = body.rstrip("/")
+        self.anchored = "/" in body
+        self.regex = re.compile(_glob_regex(body.lstrip("/")) + r"\Z")
+
+    def literal_prefix(self) -> str:
+        """The pattern up to its first glob character (``.claude/hooks``)."""
+        body = self.text.lstrip("!").lstrip("/")
+        cut = min((body.index(c) for c in "*?[" if c in body), default=len(body))
+        return body[:cut]
+
+    def matches(self, rel: str) -> bool:
+        """Whether the project-relative ``rel`` or one of its parent folders matches."""
+        parts = rel.split("/")
+        for end in range(len(parts), 0, -1):
+            candidate = "/".join(parts[:end])
+            if self.anchored:
+                if self.regex.match(candidate):
+                    return True
+            elif self.regex.match(parts[end - 1]):
+                return True
+        return False
+
+
+@functools.lru_cache(maxsize=256)
+def _rule(pattern: str) -> Rule:
+    return Rule(pattern)  # compiled once per process (warm launchers call run() many times)
+
+
+def load_rules(project: str) -> list[Rule]:
+    """The protected patterns in force for ``project`` (env, config file, defaults)."""
+    env = os.environ.get("PROTECTED_FILES")
+    if env is not None:
+        return [_rule(p.strip()) for p in env.split(":") if p.strip()]
+    patterns = list(DEFAULT_PATTERNS)
+    raw = _common.read_text(os.path.join(project, CONFIG_FILE))
+    if raw is not None:
+        try:
+            config: Any = json.loads(raw)
+        except ValueError:
+            config = None  # a broken config must not unprotect anything: keep the defaults
+        extra: Any = config.get("patterns") if isinstance(config, dict) else config
+        if isinstance(extra, list) and all(isinstance(p, str) for p in extra):
+            if isinstance(config, dict) and config.get("replace_defaults") is True:
+                patterns = [CONFIG_FILE]  # the config itself stays protected
+            patterns += extra
+    return [_rule(p) for p in patterns if p]
+
+
+def protected_by(path: str, project: str, rules: list[Rule]) -> str | None:
+    """The pattern protecting the absolute ``path``, or None (last matching rule wins)."""
+    real_project = os.path.realpath(project)
+    real = os.path.realpath(path)
+    for base in (real_project, os.path.normpath(project)):
+        candidate = real if base == real_project else os.path.normpath(path)
+        if _shell.is_within(candidate, base) and candidate != base:
+            rel = os.path.relpath(candidate, base).replace(os.sep, "/")
+            hit: str | None = None
+            for rule in rules:
+                if rule.matches(rel):
+                    hit = None if rule.negated else rule.text
+            if hit:
+                return hit
+            for rule in rules:
+                # Deleting/moving a folder that holds a protected path (rm -r .claude).
+                if not rule.negated and rule.anchored and rule.literal_prefix().startswith(
+                        rel.rstrip("/") + "/"):
+                    return rule.text
+    return None
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def write_targets(cmd: Cmd) -> list[Word]:
+    """Words naming files that ``cmd`` creates, modifies or deletes."""
+    words = [r.target for r in cmd.redirects if r.op in WRITE_REDIRECTS and r.target is not None]
+    name = cmd.name
+    if not cmd.argv:
+        return words
+    flags, positionals, values = _shell.split_options(
+        cmd.args, WRITE_VALUE_OPTIONS.get(name, frozenset()))
+    if name in ALL_ARGS:
+        words += positionals
+    elif name in MODE_FIRST:
+        words += positionals if "reference" in values else positionals[1:]
+    elif name in DEST_LAST:
+        target_dirs = values.get("t", []) + values.get("target-directory", [])
+        words += target_dirs if target_dirs else positionals[-1:]
+    elif name in IN_PLACE and any(f.startswith("i") or f == "in-place" for f in flags):
+        has_script = values.get("e") or values.get("expression") or values.get("f")
+        words += positionals if has_script else positionals[1:]
+    elif name in _shell.INTERPRETERS:
+        words += [Word([_shell.Lit(path, True)], path)
+                  for path, writes in _shell.code_file_refs(cmd) if writes]
+    elif name == "dd":
+        for w in cmd.args:
+            text = w.literal() or ""
+            if text.startswith("of="):
+                words.append(Word([_shell.Lit(text[3:], True)], text[3:]))
+    elif name == "find" and _find_deletes(cmd):
+        starts: list[Word] = []
+        names: list[Word] = []
+        in_expr = False
+        for i, w in enumerate(cmd.args):
+            lit = w.literal()
+            if lit is not None and (lit.startswith("-") or lit in ("(", "!")):
+                in_expr = True
+            if not in_expr:
+                starts.append(w)
+            elif lit in ("-name", "-iname") and i + 1 < len(cmd.args):
+                names.append(cmd.args[i + 1])
+        starts = starts or [Word([_shell.Lit(".", True)], ".")]
+        if not names:
+            return words + starts
+        for start in starts:
+            for pattern in names:
+                # find START -name PAT -delete removes START/**/PAT: check START/PAT.
+                joined = f"{start.text.rstrip('/')}/{pattern.literal() or pattern.text}"
+                words.append(Word([_shell.Lit(joined, True)], joined))
+    return words
+
+
+def _find_deletes(cmd: Cmd) -> bool:
+    lits = [w.literal() for w in cmd.args]
+    if "-delete" in lits:
+        return True
+    return any(lit in ("-exec", "-execdir") and i + 1 < len(lits) and lits[i + 1] in ("rm", "unlink")
+               for i, lit in enumerate(lits))
+
+
+def _reason(what: str, path: str, pattern: str) -> str:
+    base = os.path.basename(path.rstrip("/"))
+    if base in LOCKFILES:
+        how = "Lockfiles change only through the package manager (e.g. `npm install`, " \
+              "`uv lock`, `cargo update`)."
+    elif pattern.startswith(".git") or "/.git/" in path or path.endswith("/.git"):
+        how = "The .git folder changes only through git commands."
+    elif ".env" in base:
+        how = "Environment files hold the user's credentials; ask the user to edit them."
+    elif pattern.startswith(".claude"):
+        how = "Hook and settings files are the user's guard rails; ask the user to edit them."
+    else:
+        how = "Ask the user to make this change."
+    return (f"{what} {path}, which is protected (pattern `{pattern}`). {how} The list is "
+            f"configured with PROTECTED_FILES or {CONFIG_FILE}.")
+
+
+def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding]:
+    """Findings for a Bash command that modifies protected files."""
+    try:
+        cmds = _shell.walk(command, ctx)
+    except _shell.ShellParseError as exc:
+        return [("deny", f"could not parse the command safely ({exc}); blocked (fail closed). "
+                 "Fix the quoting or split it into simpler commands.")]
+    found: list[Finding] = []
+    for cmd in cmds:
+        if cmd.ctx.remote:
+            continue
+        for word in write_targets(cmd):
+            for value in cmd.values(word) or []:
+                prefix, glob_part = _shell.glob_split(value)
+                path = _shell.normalize(value if glob_part is None else prefix, cmd.ctx.cwd)
+                if path is None:
+                    continue
+                hit = protected_by(path, ctx.project, rules)
+                if hit is None and glob_part is not None and _shell.is_within(path, ctx.project):
+                    hit = _glob_hits(path, glob_part, ctx.project, rules)
+                if hit:
+                    shown = path if glob_part is None else os.path.join(path, glob_part)
+                    found.append(("deny", _reason(f"`{cmd.display}` modifies", shown, hit)))
+    return found
+
+
+def _glob_hits(prefix: str, glob_part: str, project: str, rules: list[Rule]) -> str | None:
+    """A protected pattern that the glob ``prefix/glob_part`` could match (e.g. ``.e*``)."""
+    regex = re.compile(_glob_regex(glob_part) + r"\Z")
+    for rule in rules:
+        pattern = rule.text
+        name = pattern.rstrip("/")
+        if rule.negated or "*" in name or "/" in name:
+            continue
+        if regex.match(name) and protected_by(os.path.join(prefix, name), project, rules):
+            return pattern
+    return None
+
+
+@_common.fail_closed(NAME)
+def run(payload: _common.Payload) -> _common.Result:
+    """PreToolUse entry point: deny/None."""
+    got = _common.tool_call(payload, NAME, TOOLS)
+    if not isinstance(got, tuple):
+        return got
+    tool, tool_input = got
+    project = _common.project_dir(payload)
+    rules = load_rules(project)
+    if tool == "Bash":
+        command = _common.str_field(tool_input, "command", NAME)
+        if not isinstance(command, str):
+            return command
+        ctx = _shell.make_ctx(_common.session_cwd(payload), project)
+        return _common.verdict(NAME, check_bash(command, ctx, rules))
+    key = "notebook_path" if tool == "NotebookEdit" else "file_path"
+    target = _common.str_field(tool_input, key, NAME)
+    if not isinstance(target, str):
+        return target
+    path = _shell.normalize(os.path.expanduser(target), _common.session_cwd(payload))
+    hit = protected_by(path, project, rules) if path else None
+    if hit and path:
+        return _common.deny(f"[{NAME}] " + _reason(f"{tool} of", path, hit))
+    return None
+
+
+if __name__ == "__main__":
+    _common.main(run, fail_closed_on_bad_input=True)

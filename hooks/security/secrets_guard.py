@@ -1,0 +1,502 @@
+"""Keep credentials out of files, commands and the model's context.
+
+Hook: secrets_guard
+Event: PreToolUse
+Matcher: Bash|Write|Edit|MultiEdit|NotebookEdit|Read|Grep
+Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE KEY-----,
+    AKIA…, ghp_…, github_pat_…, sk-…, xox…-, sk_live_…, AIza…, hf_…, npm_…) with Write/Edit/
+    MultiEdit/NotebookEdit or literally in a Bash command; reading or printing secret files
+    (.env and .env.*, except .env.example/.sample/.template; SSH private keys; *.key/*.p12;
+    ~/.aws/credentials, ~/.netrc, .git-credentials, .npmrc, kube/docker configs,
+    /proc/*/environ…) with Read/Grep or Bash readers (cat, head, grep, cp, curl -d @…, git
+    add …); printing secret environment variables (printenv TOKEN, echo $GITHUB_TOKEN,
+    env | grep KEY, gh auth token, aws configure get …). Answers "ask" for bare env/printenv
+    (dumps every variable) and high-entropy values assigned to secret-looking names.
+    Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
+    the standard library's ``secrets`` module on sys.path.)
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import math
+import os
+import re
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+for _path in (os.path.dirname(_HERE), _HERE):  # hooks/ (for _common) and this folder
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
+
+import _common  # noqa: E402
+import _shell  # noqa: E402
+from _common import Finding  # noqa: E402
+from _shell import Cmd, Word  # noqa: E402
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+NAME = "secrets_guard"
+EVENTS = frozenset({"PreToolUse"})
+MATCHER = "Bash|Write|Edit|MultiEdit|NotebookEdit|Read|Grep"
+TOOLS = frozenset({"Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", "Read", "Grep"})
+
+TOKEN_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("a private key", re.compile(
+        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:\s|\\n)*[A-Za-z0-9+/=:\-]{16,}")),
+    ("an AWS access key id", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)"
+                                        r"[0-9A-Z]{16}\b")),
+    ("an AWS secret access key", re.compile(
+        r"(?i)aws_?secret_?access_?key[\"']?\s*[=:]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{40})\b")),
+    ("a GitHub token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|"
+                                  r"github_pat_[A-Za-z0-9_]{22,255})\b")),
+    ("a GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}")),
+    ("an OpenAI/Anthropic API key", re.compile(r"\bsk-(?:ant-|proj-|svcacct-)?"
+                                               r"[A-Za-z0-9_\-]{20,}")),
+    ("a Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}")),
+    ("a Slack webhook URL", re.compile(
+        r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,}")),
+    ("a Stripe live key", re.compile(r"\b[rs]k_live_[0-9A-Za-z]{20,}")),
+    ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}\b")),
+    ("an npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
+    ("a PyPI token", re.compile(r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}")),
+    ("a Hugging Face token", re.compile(r"\bhf_[A-Za-z0-9]{34,}\b")),
+    ("a SendGrid key", re.compile(r"\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b")),
+]
+GENERIC_ASSIGNMENT = re.compile(
+    r"(?i)\b(?P<k>[A-Za-z0-9_.\-]*(?:secret|token|passw(?:or)?d|api[_\-]?key|access[_\-]?key|"
+    r"private[_\-]?key|client[_\-]?secret|auth[_\-]?key)[A-Za-z0-9_\-]*)[\"']?\s*[:=]\s*"
+    r"(?P<q>[\"'])(?P<v>[^\"'\s]{16,})(?P=q)"
+)
+PLACEHOLDER = re.compile(
+    r"(?i)example|sample|placeholder|dummy|fake|redacted|changeme|your[_\-]|<|\$\{|\{\{|"
+    r"xxxx|0000000|1234567|test[_\-]?(key|token|secret)|abcdef"
+)
+SAFE_ENV_SUFFIXES = frozenset({"example", "sample", "template", "dist", "defaults", "default",
+                               "schema", "tpl", "tmpl"})
+SSH_KEY_NAMES = frozenset({"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk",
+                           "id_ed25519_sk", "identity"})
+SSH_PUBLIC_FILES = frozenset({"known_hosts", "known_hosts.old", "config", "authorized_keys",
+                              "environment"})
+KEY_EXTENSIONS = frozenset({".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".p8"})
+SECRET_PATH_SUFFIXES = (
+    ".aws/credentials", "/.netrc", "/_netrc", "/.pgpass", "/.git-credentials", "/.npmrc",
+    "/.pypirc", ".docker/config.json", ".kube/config", ".config/gh/hosts.yml", "/.vault-token",
+    "/.my.cnf", "/.boto", "/.s3cfg", "gcloud/credentials.db",
+    "gcloud/application_default_credentials.json", "/etc/shadow", "/etc/gshadow",
+    "/etc/sudoers", "/environ",
+)  # fmt: skip
+SECRET_BASENAMES = frozenset({"credentials.json", "secrets.json", "secrets.yml", "secrets.yaml",
+                              ".secrets", "master.key", ".htpasswd", "terraform.tfstate",
+                              "terraform.tfstate.backup", ".netrc", ".pgpass",
+                              ".git-credentials", ".npmrc", ".pypirc", ".vault-token"})
+SECRET_BASENAME_GLOBS = ("client_secret*.json", "service-account*.json", "service_account*.json",
+                         "*-sa-key.json", "*privkey*.pem", "*private*.pem", "*-key.pem",
+                         "*_key.pem", "key.pem")
+READERS = frozenset({
+    "cat", "tac", "nl", "head", "tail", "less", "more", "most", "bat", "batcat", "view", "xxd",
+    "hexdump", "od", "strings", "base64", "base32", "sed", "awk", "gawk", "mawk", "grep",
+    "egrep", "fgrep", "rg", "ag", "ack", "cut", "sort", "uniq", "diff", "comm", "paste",
+    "column", "jq", "yq", "scp", "rsync", "tar", "zip", "7z", "gzip", "bzip2", "xz",
+    "openssl", "nc", "ncat", "socat", "mail", "vim", "vi", "nano", "emacs", "code", "subl",
+    "iconv", "pbcopy", "xclip", "xsel", "fold", "fmt", "pr", "expand", "rev",
+    "cp", "install", "dd", "split", "csplit", "md5sum",
+})  # fmt: skip
+# Copy-like commands: only their source arguments are read.
+COPIERS = frozenset({"cp", "scp", "rsync", "install"})
+ENV_DUMPERS = frozenset({"env", "printenv", "set", "export", "declare", "typeset", "compgen"})
+PRINTERS = frozenset({"echo", "printf", "print", "cat", "tee", "logger", "wall", "write"})
+FILTERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "awk", "sed", "ack"})
+SECRET_NAME_TOKENS = frozenset({"SECRET", "SECRETS", "TOKEN", "TOKENS", "PASSWORD",
+                                "PASSWORDS", "PASSWD", "PASS", "APIKEY", "KEY", "KEYS",
+                                "CREDENTIAL", "CREDENTIALS", "CREDS", "PAT", "DSN", "PRIVATE",
+                                "PASSPHRASE", "COOKIE", "SESSION"})
+SECRET_URL_NAMES = frozenset({"DATABASE_URL", "DB_URL", "REDIS_URL", "MONGODB_URI",
+                              "MONGO_URL", "MONGO_URI", "AMQP_URL", "CELERY_BROKER_URL",
+                              "POSTGRES_URL", "MYSQL_URL"})
+# print(os.environ["X"]), console.log(process.env.X), puts ENV["X"], print $ENV{X}
+CODE_PRINTS_ENV = re.compile(
+    r"(?:print|console\.log|puts|echo|say|write)\W.{0,40}?(?:environ(?:\.get)?\s*[\[(]\s*|"
+    r"getenv\s*\(\s*|process\.env\.|ENV\s*[\[{]\s*)[\"']?(?P<n>[A-Za-z_][A-Za-z0-9_]*)", re.S)
+SECRET_PATTERN_WORDS = re.compile(r"(?i)key|token|secret|pass|auth|cred|aws|api|private|pat\b")
+
+
+# --------------------------------------------------------------------------- detectors
+
+
+def entropy(text: str) -> float:
+    """Shannon entropy in bits per character."""
+    if not text:
+        return 0.0
+    counts = {c: text.count(c) for c in set(text)}
+    return -sum(n / len(text) * math.log2(n / len(text)) for n in counts.values())
+
+
+def _placeholder(value: str) -> bool:
+    return bool(PLACEHOLDER.search(value)) or entropy(value) < 3.0
+
+
+def find_tokens(text: str) -> list[str]:
+    """Kinds of live-looking credentials in ``text`` (placeholders and examples ignored)."""
+    kinds: list[str] = []
+    for kind, pattern in TOKEN_PATTERNS:
+        for m in pattern.finditer(text):
+            value = m.groupdict().get("v") or m.group()
+            if kind != "a private key" and _placeholder(value):
+                continue
+            if kind not in kinds:
+                kinds.append(kind)
+            break
+    return kinds
+
+
+def find_generic(text: str) -> list[str]:
+    """Secret-looking names assigned high-entropy literal values (``API_KEY = "…"``)."""
+    names: list[str] = []
+    for m in GENERIC_ASSIGNMENT.finditer(text):
+        value = m.group("v")
+        classes = sum(bool(re.search(p, value)) for p in (r"[a-z]", r"[A-Z]", r"[0-9]"))
+        if classes >= 2 and entropy(value) >= 3.5 and not _placeholder(value):
+            names.append(m.group("k"))
+    return names
+
+
+def secret_file(path: str) -> str | None:
+    """What kind of secret file ``path`` is, or None."""
+    norm = path.replace("\\", "/")
+    base = os.path.basename(norm.rstrip("/"))
+    lower = base.lower()
+    if lower == ".env" or (lower.endswith(".env") and len(lower) > 4):
+        return "an environment file with credentials"
+    if lower.startswith(".env."):
+        # .env.example, .env.example.bak: templates without real values.
+        if SAFE_ENV_SUFFIXES & set(lower[5:].split(".")):
+            return None
+        return "an environment file with credentials"
+    if lower in SSH_KEY_NAMES:
+        return "an SSH private key"
+    if "/.ssh/" in "/" + norm and not lower.endswith(".pub") and lower not in SSH_PUBLIC_FILES:
+        return "an SSH private key"
+    if os.path.splitext(lower)[1] in KEY_EXTENSIONS:
+        return "a private key"
+    if lower in SECRET_BASENAMES or any(fnmatch.fnmatch(lower, g) for g in SECRET_BASENAME_GLOBS):
+        return "a credentials file"
+    if any(("/" + norm).endswith(s) for s in SECRET_PATH_SUFFIXES):
+        return "a credentials file"
+    return None
+
+
+# Names a glob could pick up (cat .e*, head ~/.ssh/id_*), checked with bash's rule that a
+# leading dot must be matched explicitly.
+SECRET_SAMPLES = (".env", ".env.local", ".env.production", "id_rsa", "id_ed25519",
+                  "credentials.json", "secrets.yml", "server.key", ".netrc", ".pgpass")
+
+
+def secret_glob(path: str) -> str | None:
+    """What secret file a glob such as ``.e*`` or ``config/*.key`` could expand to."""
+    head, base = os.path.split(path)
+    if not _shell.has_glob(base) or base in _shell.MATCH_ALL_GLOBS:
+        return None
+    if re.fullmatch(r"\*(\.[\w.\-]+)", base):
+        # Extension-only glob: secret only if the extension itself is (*.key, *.env).
+        return secret_file(os.path.join(head, "x" + base[1:]))
+    for sample in SECRET_SAMPLES:
+        if sample.startswith(".") and not base.startswith("."):
+            continue
+        if fnmatch.fnmatchcase(sample, base):
+            return secret_file(os.path.join(head, sample))
+    return None
+
+
+def is_secret_name(name: str) -> bool:
+    """Whether an environment variable name looks like it holds a credential."""
+    upper = name.upper()
+    if upper in SECRET_URL_NAMES:
+        return True
+    tokens = set(re.split(r"[_\W]+", upper))
+    if "PUBLIC" in tokens or "PATH" in tokens or "FILE" in tokens or "DIR" in tokens:
+        return False
+    return bool(tokens & SECRET_NAME_TOKENS) or bool(re.search(r"APIKEY|ACCESSKEY", upper))
+
+
+def _secret_vars(word: Word) -> list[str]:
+    names: list[str] = []
+    for part in word.parts:
+        if isinstance(part, _shell.Var) and is_secret_name(part.name):
+            names.append(part.name)
+        elif isinstance(part, _shell.Var) and part.arg is not None:
+            names.extend(_secret_vars(part.arg))
+    return names
+
+
+# --------------------------------------------------------------------------- Bash
+
+
+def _read_targets(cmd: Cmd) -> list[Word]:
+    """Arguments a reading command reads (sources only for copy-like commands)."""
+    name = cmd.name
+    if name not in READERS:
+        return []
+    lits = [w.literal() or "" for w in cmd.args]
+    if name == "openssl":  # single-dash long options: only -in/-key name files it reads
+        return [cmd.args[i + 1] for i, lit in enumerate(lits[:-1]) if lit in ("-in", "-key")]
+    _flags, positionals, values = _shell.split_options(cmd.args,
+                                                       _shell.VALUE_OPTIONS.get(name, frozenset()))
+    extra: list[Word] = []
+    for lit in lits:
+        if lit.startswith("if="):
+            extra.append(Word([_shell.Lit(lit[3:], True)], lit[3:]))
+    if name in COPIERS:
+        return extra + (positionals if values.get("t") else positionals[:-1])
+    if name in _shell.PATTERN_FIRST and not ({"e", "f", "regexp", "file", "expression"} & set(values)):
+        positionals = positionals[1:]  # the first word is the pattern/program, not a file
+    return extra + positionals + values.get("f", []) + values.get("file", [])
+
+
+def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
+    words = list(_read_targets(cmd))
+    name = cmd.name
+    if name in ("curl", "wget", "http", "xh"):
+        for w in cmd.args:
+            for value in cmd.values(w) or []:
+                at = value.split("@", 1)[1] if "@" in value and not value.startswith("http") else ""
+                if at:
+                    words.append(Word([_shell.Lit(at, True)], at))
+        _flags, _pos, values = _shell.split_options(
+            cmd.args, frozenset({"-T", "--upload-file", "--post-file", "--body-file"}))
+        for key in ("T", "upload-file", "post-file", "body-file"):
+            words.extend(values.get(key, []))
+    if name == "git":
+        _flags, positionals, _values = _shell.split_options(
+            cmd.args, frozenset({"-C", "-c", "--git-dir", "--work-tree"}), stop_at_first=True)
+        sub = positionals[0].literal() if positionals else None
+        _flags, rest, _values = _shell.split_options(
+            positionals[1:], frozenset({"-m", "--message", "-n", "--format", "--pretty", "-U",
+                                        "--author", "--since", "--until", "-L"}))
+        if sub in ("add", "diff", "log", "show", "cat-file", "blame"):
+            for w in rest:
+                text = w.literal() or w.text
+                # git show HEAD:.env prints the file as committed.
+                path = text.split(":", 1)[1] if ":" in text and sub in ("show", "cat-file") \
+                    else text
+                words.append(Word([_shell.Lit(path, True)], path))
+    for r in cmd.redirects:
+        if r.op in ("<", "<>", "<&") and r.target is not None and name not in ("source", "."):
+            words.append(r.target)
+    for word in words:
+        # Unknown parts keep their ${NAME} form: /proc/$$/environ still ends in /environ.
+        for value in cmd.values(word) or [word.text]:
+            kind = secret_file(value) or secret_glob(value)
+            if not kind:
+                continue
+            if name == "git":
+                found.append(("deny", f"`{cmd.display}` stages {value} ({kind}) for commit; "
+                              "secrets must not enter the repository. Add it to .gitignore."))
+            else:
+                found.append(("deny", f"`{cmd.display}` reads {value}, {kind}, which would "
+                              "expose its secrets. Use the values through the environment "
+                              "instead, or read the matching .env.example."))
+
+
+def _downstream(cmd: Cmd, cmds: list[Cmd]) -> list[Cmd]:
+    chain: list[Cmd] = []
+    current = cmd
+    while True:
+        nxt = next((c for c in cmds if c.prev is current), None)
+        if nxt is None:
+            return chain
+        chain.append(nxt)
+        current = nxt
+
+
+def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
+    name = cmd.name
+    lits = [w.literal() or "" for w in cmd.args]
+    if name in PRINTERS or name in ENV_DUMPERS:
+        secret = [n for w in cmd.args for n in _secret_vars(w)]
+        for r in cmd.redirects:
+            if r.op == "<<<" and r.target is not None:
+                secret.extend(_secret_vars(r.target))
+        if secret:
+            found.append(("deny", f"`{cmd.display}` prints the secret variable ${secret[0]}; "
+                          "its value would land in the transcript. Check it is set with "
+                          f'`test -n "${secret[0]}"` instead.'))
+    if name in ("declare", "typeset", "export", "readonly") and any(
+        a.startswith("-") and "p" in a for a in lits
+    ) and any(is_secret_name(a) for a in lits if not a.startswith("-")):
+        found.append(("deny", f"`{cmd.display}` prints a secret variable's value."))
+    if name == "printenv":
+        named = [a for a in lits if not a.startswith("-")]
+        if any(is_secret_name(a) for a in named):
+            found.append(("deny", f"`{cmd.display}` prints a secret environment variable. "
+                          "Check it is set without printing it."))
+            return
+    dumps = (
+        (name in ("env", "printenv") and not [a for a in lits if not a.startswith("-")])
+        or (name in ("set", "export", "declare", "typeset") and lits in ([], ["-p"], ["-x"],
+                                                                        ["-px"]))
+    )
+    if dumps:
+        filters = [c for c in _downstream(cmd, cmds) if c.name in FILTERS]
+        patterns = [w.literal() or w.text for c in filters for w in c.args]
+        if filters and any(SECRET_PATTERN_WORDS.search(p) for p in patterns):
+            found.append(("deny", f"`{cmd.display} | …` filters the environment for "
+                          "credentials and prints them. Check single variables with "
+                          '`test -n "$NAME"` instead.'))
+        elif not filters:
+            found.append(("ask", f"`{cmd.display}` prints every environment variable, "
+                          "including credentials; confirm (or print the one you need)."))
+    if (name == "gh" and lits[:2] == ["auth", "token"]) or (
+        name == "gh" and lits[:2] == ["auth", "status"] and ("-t" in lits or "--show-token"
+                                                             in lits)
+    ):
+        found.append(("deny", f"`{cmd.display}` prints the GitHub token."))
+    if name == "aws" and lits[:2] == ["configure", "get"] and any(
+        re.search(r"(?i)secret|key|token", a) for a in lits[2:]
+    ):
+        found.append(("deny", f"`{cmd.display}` prints an AWS credential."))
+    if name == "aws" and lits[:2] == ["configure", "export-credentials"]:
+        found.append(("deny", f"`{cmd.display}` prints AWS credentials."))
+    if name == "git" and lits[:2] == ["credential", "fill"]:
+        found.append(("deny", f"`{cmd.display}` prints stored git credentials."))
+    if name == "security" and lits[:1] and lits[0].startswith("find-") and "-w" in lits:
+        found.append(("deny", f"`{cmd.display}` prints a keychain password."))
+    if name == "kubectl" and lits[:1] == ["get"] and len(lits) > 1 and lits[1].startswith(
+        "secret"
+    ) and any(a.startswith(("-o", "--output")) for a in lits):
+        found.append(("deny", f"`{cmd.display}` prints Kubernetes secret values."))
+
+
+def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
+    """Findings for one Bash command string."""
+    found: list[Finding] = []
+    kinds = find_tokens(command)
+    if kinds:
+        found.append(("deny", f"the command contains {kinds[0]} in clear text; it would be "
+                      "stored in logs and transcripts. Read it from an environment variable "
+                      "or a secret store instead."))
+    generic = find_generic(command)
+    if generic and not kinds:
+        found.append(("ask", f"the command contains a literal value for {generic[0]} that "
+                      "looks like a real secret; confirm it is not a credential."))
+    try:
+        cmds = _shell.walk(command, ctx)
+    except _shell.ShellParseError as exc:
+        return [*found, ("deny", f"could not parse the command safely ({exc}); blocked (fail "
+                         "closed). Fix the quoting or split it into simpler commands.")]
+    for cmd in cmds:
+        _check_bash_files(cmd, found)
+        _check_bash_env(cmd, cmds, found)
+        if cmd.name in _shell.INTERPRETERS:
+            for path, _writes in _shell.code_file_refs(cmd):
+                kind = secret_file(path)
+                if kind and not _writes:
+                    found.append(("deny", f"`{cmd.display}` opens {path}, {kind}, from inline "
+                                  "code; its secrets would be exposed."))
+            for code in _shell.code_of(cmd):
+                m = CODE_PRINTS_ENV.search(code)
+                if m and is_secret_name(m.group("n")):
+                    found.append(("deny", f"`{cmd.display}` prints the secret variable "
+                                  f"{m.group('n')}. Check it is set without printing it."))
+    return found
+
+
+# --------------------------------------------------------------------------- file tools
+
+
+def _content_fields(tool: str, tool_input: dict[str, Any]) -> list[str] | dict[str, Any]:
+    """Text a write tool would put into a file; a deny answer if the input is malformed."""
+    if tool == "Write":
+        content = _common.str_field(tool_input, "content", NAME)
+        return [content] if isinstance(content, str) else content or {}
+    if tool == "Edit":
+        new = _common.str_field(tool_input, "new_string", NAME)
+        return [new] if isinstance(new, str) else new or {}
+    if tool == "NotebookEdit":
+        source = tool_input.get("new_source", "")
+        if not isinstance(source, str):
+            return _common.malformed(NAME, "'new_source' is not a string")
+        return [source]
+    edits = tool_input.get("edits")
+    if not isinstance(edits, list) or not edits:
+        return _common.malformed(NAME, "'edits' is not a non-empty list")
+    texts: list[str] = []
+    for edit in edits:
+        if not isinstance(edit, dict) or not isinstance(edit.get("new_string"), str):
+            return _common.malformed(NAME, "an edit has no string 'new_string'")
+        texts.append(edit["new_string"])
+    return texts
+
+
+def check_write(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[str, Any]:
+    """Findings for a Write/Edit/MultiEdit/NotebookEdit call (or a malformed-input deny)."""
+    texts = _content_fields(tool, tool_input)
+    if isinstance(texts, dict):
+        return texts
+    target = tool_input.get("file_path") or tool_input.get("notebook_path") or "the file"
+    found: list[Finding] = []
+    for text in texts:
+        kinds = find_tokens(text)
+        if kinds:
+            found.append(("deny", f"writing {kinds[0]} into {target} would leak a live "
+                          "credential. Load it from an environment variable or secret store "
+                          "(e.g. os.environ[...]) and keep the value out of files."))
+        generic = find_generic(text)
+        if generic and not kinds:
+            found.append(("ask", f"{target} would get a literal value for {generic[0]} that "
+                          "looks like a real secret; confirm it is not a credential (prefer an "
+                          "environment variable)."))
+    return found
+
+
+def check_read(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[str, Any]:
+    """Findings for Read/Grep on secret files (or a malformed-input deny)."""
+    if tool == "Read":
+        path = _common.str_field(tool_input, "file_path", NAME)
+        if not isinstance(path, str):
+            return path or {}
+        paths = [path]
+    else:
+        path = _common.str_field(tool_input, "path", NAME, required=False)
+        if isinstance(path, dict):
+            return path
+        paths = [path] if path else []
+        glob = tool_input.get("glob")
+        if isinstance(glob, str) and "env" in glob and glob != "*" and (
+            fnmatch.fnmatch(".env", glob) or fnmatch.fnmatch(".env.local", glob)
+        ):
+            paths.append(".env")
+    found: list[Finding] = []
+    for p in paths:
+        kind = secret_file(p)
+        if kind:
+            found.append(("deny", f"{tool} of {p} ({kind}) would put its secrets into the "
+                          "conversation. Read the .env.example / documentation instead, or "
+                          "ask the user for the specific non-secret value you need."))
+    return found
+
+
+@_common.fail_closed(NAME)
+def run(payload: _common.Payload) -> _common.Result:
+    """PreToolUse entry point: deny/ask/None."""
+    got = _common.tool_call(payload, NAME, TOOLS)
+    if not isinstance(got, tuple):
+        return got
+    tool, tool_input = got
+    if tool == "Bash":
+        command = _common.str_field(tool_input, "command", NAME)
+        if not isinstance(command, str):
+            return command
+        ctx = _shell.make_ctx(_common.session_cwd(payload), _common.project_dir(payload))
+        return _common.verdict(NAME, check_bash(command, ctx))
+    result = check_read(tool, tool_input) if tool in ("Read", "Grep") else check_write(
+        tool, tool_input)
+    if isinstance(result, dict):
+        return result
+    return _common.verdict(NAME, result)
+
+
+if __name__ == "__main__":
+    _common.main(run, fail_closed_on_bad_input=True)

@@ -1,0 +1,288 @@
+"""Keep file access inside the project directory.
+
+Hook: workspace_boundary
+Event: PreToolUse
+Matcher: Bash|Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS
+Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls whose
+    file_path/notebook_path/path (or an absolute Glob pattern) lies outside the project
+    ($CLAUDE_PROJECT_DIR, else the payload cwd), and Bash commands whose path arguments,
+    redirection targets or cd targets resolve outside it (absolute paths, ~, $HOME, ..,
+    symlinks resolved). /dev/null and the other standard streams are always allowed; more
+    directories can be allowed with WORKSPACE_ALLOWED_DIRS (colon-separated). Remote
+    commands (ssh host '…', docker exec) are not checked. Fails closed on malformed input.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+for _path in (os.path.dirname(_HERE), _HERE):  # hooks/ (for _common) and this folder
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
+
+import _common  # noqa: E402
+import _shell  # noqa: E402
+from _common import Finding  # noqa: E402
+from _shell import Cmd, Word  # noqa: E402
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+NAME = "workspace_boundary"
+EVENTS = frozenset({"PreToolUse"})
+MATCHER = "Bash|Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS"
+TOOLS = frozenset({"Bash", "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Glob", "Grep",
+                   "LS"})
+PATH_KEYS = {"Read": "file_path", "Write": "file_path", "Edit": "file_path",
+             "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
+ALWAYS_ALLOWED = frozenset({"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty",
+                            "/dev/zero", "/dev/random", "/dev/urandom", "/dev/full"})
+# Commands whose arguments are not file paths (messages, names, numbers, URLs).
+NO_PATH_ARGS = frozenset({
+    "echo", "printf", "true", "false", "which", "type", "command", "hash", "man", "help",
+    "alias", "unalias", "export", "unset", "read", "exit", "return", "sleep", "date", "seq",
+    "expr", "bc", "yes", "kill", "pkill", "trap", "history", "wait", "set", "shift", "declare",
+    "local", "typeset", "readonly", "test", "[", "[[", "basename", "dirname", "realpath",
+    "readlink", "logger", "notify-send", "tput", "gh", "ssh", "ping", "dig",
+    "nslookup", "host", "whoami", "id", "uname",
+    "hostname", "env", "printenv", "getent", "pgrep", "ps", "jobs", "fg", "bg", "disown",
+    "shopt", "ulimit", "umask", "let", ":", "((arith))", "",
+})  # fmt: skip
+# Option values that name files/directories (other values are patterns, numbers…).
+PATH_VALUE_KEYS = ("f", "file", "target-directory", "o", "output", "C", "directory", "T", "X",
+                   "from-file", "arg-file", "init")
+DOWNLOAD_FILE_OPTIONS = frozenset({"-o", "--output", "-O", "--output-document", "-T",
+                                   "--upload-file", "-P", "--directory-prefix", "-K", "--config",
+                                   "-H", "--header", "-d", "--data", "-X", "--request", "-u",
+                                   "--user", "-A", "--user-agent", "-e", "--referer"})
+DOCKER_VALUE_OPTIONS = frozenset({"-v", "--volume", "-f", "--file", "--env-file", "-w",
+                                  "--workdir", "-e", "--env", "-p", "--publish", "--name", "-t",
+                                  "--tag", "-u", "--user", "--network", "--entrypoint",
+                                  "--mount", "-l", "--label", "--platform", "--build-arg"})
+OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&", "<", "<&"})
+
+
+def allowed_roots(project: str) -> list[str]:
+    """The project plus any WORKSPACE_ALLOWED_DIRS, symlinks resolved."""
+    roots = [os.path.realpath(project)]
+    for extra in os.environ.get("WORKSPACE_ALLOWED_DIRS", "").split(":"):
+        extra = extra.strip()
+        if extra:
+            roots.append(os.path.realpath(os.path.expanduser(extra)))
+    return roots
+
+
+def outside(path: str, roots: list[str]) -> bool:
+    """Whether the absolute ``path`` (symlinks resolved) lies outside every allowed root."""
+    if path in ALWAYS_ALLOWED or path.startswith("/dev/fd/"):
+        return False
+    real = os.path.realpath(path)
+    return not any(_shell.is_within(real, root) for root in roots)
+
+
+def _path_like(value: str) -> bool:
+    if not value or "\n" in value or "://" in value or value.startswith("-"):
+        return False
+    if value.startswith(("/", "~")):
+        return True
+    parts = value.split("/")
+    return ".." in parts
+
+
+def _resolve(value: str, cwd: str | None) -> str | None:
+    if value.startswith("/") and ":/" in value:
+        value = value.split(":", 1)[0]  # docker -v /host:/container → the host side
+    prefix, glob_part = _shell.glob_split(value)
+    return _shell.normalize(prefix if glob_part else value, cwd)
+
+
+def _bash_path_words(cmd: Cmd) -> list[Word]:
+    """The words of ``cmd`` that name files or directories."""
+    name = cmd.name
+    words: list[Word] = []
+    for r in cmd.redirects:
+        if r.op in OUTPUT_REDIRECTS and r.target is not None and not (
+            r.op in (">&", "<&") and (r.target.literal() or "").rstrip("-").isdigit()
+        ):
+            words.append(r.target)
+    if name in NO_PATH_ARGS or not cmd.argv:
+        return words
+    args = cmd.args
+    if name == "git":
+        _flags, _pos, values = _shell.split_options(
+            args, frozenset({"-C", "--git-dir", "--work-tree", "-c"}), stop_at_first=True)
+        words += values.get("C", []) + values.get("git-dir", []) + values.get("work-tree", [])
+        if _pos and _pos[0].literal() == "clone" and len(_pos) > 2:
+            words.append(_pos[-1])
+        return words
+    if name in ("cd", "pushd"):
+        targets = [w for w in args if not (w.literal() or "").startswith("-")]
+        return words + (targets[:1] or [Word([_shell.Var("~")], "~")])
+    if name == "find":
+        for w in args:
+            lit = w.literal()
+            if lit is not None and (lit.startswith("-") or lit in ("(", "!")):
+                break
+            words.append(w)
+        return words
+    if name == "dd":
+        for w in args:
+            lit = w.literal() or ""
+            if lit.startswith(("if=", "of=")):
+                words.append(Word([_shell.Lit(lit[3:], True)], lit[3:]))
+        return words
+    if name == "ln":
+        return words + _ln_words(cmd)
+    if name == "openssl":
+        # Single-dash long options; only these take file names.
+        lits = [w.literal() for w in args]
+        return words + [args[i + 1] for i, lit in enumerate(lits[:-1])
+                        if lit in ("-in", "-out", "-keyout", "-key", "-config", "-CAfile",
+                                   "-cert", "-signkey")]
+    if name in _shell.INTERPRETERS:
+        words += [Word([_shell.Lit(path, True)], path) for path, _w in _shell.code_file_refs(cmd)]
+    if name in _shell.INTERPRETERS or name in _shell.SHELLS:
+        skip_next = False
+        for w in args:
+            lit = w.literal() or ""
+            if skip_next:
+                skip_next = False
+                continue
+            if lit in ("-c", "-e", "-E", "--eval", "-m", "-r") or (
+                lit.startswith("-") and lit[-1:] in ("c", "e") and len(lit) <= 4
+            ):
+                skip_next = True  # inline code / module name, not a path
+                continue
+            words.append(w)
+        return words
+    if name in ("docker", "podman", "docker-compose"):
+        # Container-side paths are not host paths: only check host mounts and input files.
+        _flags, _pos, values = _shell.split_options(args, DOCKER_VALUE_OPTIONS)
+        for key in ("v", "volume", "f", "file", "env-file"):
+            words += values.get(key, [])
+        return words
+    if name in _shell.DOWNLOADERS:
+        _flags, _pos, values = _shell.split_options(args, DOWNLOAD_FILE_OPTIONS)
+        for key in ("o", "output", "O", "output-document", "T", "upload-file", "P",
+                    "directory-prefix", "K", "config"):
+            if key != "O" or name == "wget":
+                words += values.get(key, [])
+        return words
+    _flags, positionals, values = _shell.split_options(args,
+                                                       _shell.VALUE_OPTIONS.get(name, frozenset()))
+    if name in _shell.PATTERN_FIRST and not ({"e", "f", "regexp", "file", "expression"}
+                                             & set(values)):
+        positionals = positionals[1:]
+    for key in PATH_VALUE_KEYS:
+        words += values.get(key, [])
+    if name in ("cp", "mv", "install", "ln"):
+        words += values.get("t", [])
+    return words + positionals
+
+
+def _ln_words(cmd: Cmd) -> list[Word]:
+    """``ln -s TARGET LINK``: a relative TARGET is resolved from LINK's folder, not the cwd."""
+    flags, positionals, values = _shell.split_options(cmd.args, _shell.VALUE_OPTIONS["cp"])
+    if not positionals:
+        return []
+    link_dir = values.get("t") or values.get("target-directory")
+    link = link_dir[0] if link_dir else positionals[-1]
+    targets = positionals if link_dir else positionals[:-1]
+    words = [link]
+    symbolic = "s" in flags or "symbolic" in flags
+    link_values = cmd.values(link) or []
+    base = _shell.normalize(link_values[0], cmd.ctx.cwd) if link_values else None
+    if base is not None and not (link_dir or link.text.endswith("/") or os.path.isdir(base)):
+        base = os.path.dirname(base)
+    for target in targets:
+        values_ = cmd.values(target) or []
+        if symbolic and base is not None and values_ and not values_[0].startswith(("/", "~")):
+            joined = os.path.join(base, values_[0])
+            words.append(Word([_shell.Lit(joined, True)], joined))
+        else:
+            words.append(target)
+    return words
+
+
+def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
+    """Findings for a Bash command: paths outside the allowed roots."""
+    try:
+        cmds = _shell.walk(command, ctx)
+    except _shell.ShellParseError as exc:
+        return [("deny", f"could not parse the command safely ({exc}); blocked (fail closed). "
+                 "Fix the quoting or split it into simpler commands.")]
+    roots = allowed_roots(ctx.project)
+    found: list[Finding] = []
+    for cmd in cmds:
+        if cmd.ctx.remote:
+            continue
+        for word in _bash_path_words(cmd):
+            # Unknown parts become "*": /etc/$FILE is still under /etc.
+            for value in cmd.values(word) or [_shell.expand_pattern(word, cmd.ctx)]:
+                if not _path_like(value):
+                    continue
+                path = _resolve(value, cmd.ctx.cwd)
+                if path is not None and outside(path, roots):
+                    found.append(("deny", _reason(f"`{cmd.display}` touches {path}", roots)))
+    return found
+
+
+def _reason(what: str, roots: list[str]) -> str:
+    return (f"{what}, outside the project {roots[0]}. Work on files inside the project; if "
+            "this path is really needed, ask the user (they can allow a directory with "
+            "WORKSPACE_ALLOWED_DIRS).")
+
+
+def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload
+               ) -> list[Finding] | dict[str, Any]:
+    """Findings for a file tool call (or a malformed-input deny)."""
+    cwd = _common.session_cwd(payload)
+    roots = allowed_roots(_common.project_dir(payload))
+    candidates: list[str] = []
+    if tool in PATH_KEYS:
+        value = _common.str_field(tool_input, PATH_KEYS[tool], NAME)
+        if not isinstance(value, str):
+            return value or {}
+        candidates.append(value)
+    else:
+        base = _common.str_field(tool_input, "path", NAME, required=False)
+        if isinstance(base, dict):
+            return base
+        if base:
+            candidates.append(base)
+        if tool == "Glob":
+            pattern = _common.str_field(tool_input, "pattern", NAME)
+            if not isinstance(pattern, str):
+                return pattern or {}
+            joined = os.path.join(base or cwd, os.path.expanduser(pattern))
+            candidates.append(joined)
+    found: list[Finding] = []
+    for value in candidates:
+        path = _resolve(os.path.expanduser(value), cwd)
+        if path is not None and outside(path, roots):
+            found.append(("deny", _reason(f"{tool} of {path}", roots)))
+    return found
+
+
+@_common.fail_closed(NAME)
+def run(payload: _common.Payload) -> _common.Result:
+    """PreToolUse entry point: deny/None."""
+    got = _common.tool_call(payload, NAME, TOOLS)
+    if not isinstance(got, tuple):
+        return got
+    tool, tool_input = got
+    if tool == "Bash":
+        command = _common.str_field(tool_input, "command", NAME)
+        if not isinstance(command, str):
+            return command
+        ctx = _shell.make_ctx(_common.session_cwd(payload), _common.project_dir(payload))
+        return _common.verdict(NAME, check_bash(command, ctx))
+    result = check_tool(tool, tool_input, payload)
+    return result if isinstance(result, dict) else _common.verdict(NAME, result)
+
+
+if __name__ == "__main__":
+    _common.main(run, fail_closed_on_bad_input=True)

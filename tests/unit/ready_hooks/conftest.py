@@ -1,0 +1,123 @@
+"""Helpers for the ready-made hook tests.
+
+``hooks/`` is not a package: hook modules are loaded by file path, the way the launcher
+and ``dispatch.py`` load them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+HOOKS = ROOT / "hooks"
+PAYLOADS = ROOT / "tests" / "fixtures" / "payloads"
+CONFIG_ENV = ("PROTECTED_FILES", "WORKSPACE_ALLOWED_DIRS", "PROTECTED_BRANCHES",
+              "TESTS_BEFORE_STOP_CMD", "TESTS_BEFORE_STOP_TIMEOUT", "HOOK_CATEGORY",
+              "HOOK_OUTPUT_BUDGET")
+
+
+def load_hook(relpath: str) -> ModuleType:
+    """Import ``hooks/<relpath>`` by file path (cached)."""
+    name = "ready_hooks_test_" + relpath.removesuffix(".py").replace("/", "_")
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, HOOKS / relpath)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def pre_tool(tool: str, tool_input: dict[str, Any], cwd: Path | str) -> dict[str, Any]:
+    """A PreToolUse payload."""
+    return {"session_id": "s1", "transcript_path": "/dev/null", "cwd": str(cwd),
+            "permission_mode": "default", "hook_event_name": "PreToolUse",
+            "tool_name": tool, "tool_input": tool_input, "tool_use_id": "toolu_1"}
+
+
+def bash(command: str, cwd: Path | str) -> dict[str, Any]:
+    """A PreToolUse payload for a Bash command."""
+    return pre_tool("Bash", {"command": command}, cwd)
+
+
+def decision(result: Any) -> str | None:
+    """The permissionDecision of a hook result (None when it returned nothing)."""
+    if result is None:
+        return None
+    return str(result["hookSpecificOutput"]["permissionDecision"])
+
+
+def reason(result: Any) -> str:
+    """The permissionDecisionReason of a hook result."""
+    return str(result["hookSpecificOutput"]["permissionDecisionReason"])
+
+
+def fixture_payload(name: str, project: Path, transcript: Path | None = None) -> dict[str, Any]:
+    """A recorded Claude Code payload with its placeholders filled in."""
+    text = (PAYLOADS / f"{name}.json").read_text()
+    text = text.replace("<PROJECT_DIR>", str(project))
+    text = text.replace("<TRANSCRIPT_PATH>", str(transcript or project / "transcript.jsonl"))
+    payload: dict[str, Any] = json.loads(text)
+    return payload
+
+
+def git(project: Path, *args: str) -> str:
+    """Run git in ``project`` with a fixed identity."""
+    done = subprocess.run(
+        ["git", "-c", "user.name=Test", "-c", "user.email=test@example.com",
+         "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", *args],
+        cwd=project, capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty project directory set as CLAUDE_PROJECT_DIR, with a private HOME."""
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(proj))
+    monkeypatch.setenv("HOME", str(home))
+    for key in CONFIG_ENV:
+        monkeypatch.delenv(key, raising=False)
+    return proj
+
+
+@pytest.fixture
+def repo(project: Path) -> Path:
+    """``project`` as a git repository on branch main with one commit."""
+    git(project, "init", "-q")
+    (project / "README.md").write_text("# demo\n")
+    (project / "app.py").write_text("# TODO: handle errors\nprint('hi')\n")
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "Initial commit")
+    return project
+
+
+class Kit:
+    """The helpers above, handed to tests as the ``kit`` fixture (conftest is not imported)."""
+
+    load = staticmethod(load_hook)
+    pre_tool = staticmethod(pre_tool)
+    bash = staticmethod(bash)
+    decision = staticmethod(decision)
+    reason = staticmethod(reason)
+    fixture_payload = staticmethod(fixture_payload)
+    git = staticmethod(git)
+    hooks_dir = HOOKS
+
+
+@pytest.fixture
+def kit() -> type[Kit]:
+    """Hook-test helpers."""
+    return Kit
