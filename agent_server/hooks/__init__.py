@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ._config import HookConfig, IgnoredHook, load_config
 from ._errors import ConfigError, ConfigIssue, HookError, RunnerClosedError, UnknownHookTypeError
+from ._ledger import HookLedger, LedgerError
 from ._matching import matcher_matches, tool_pattern_matches
 from ._outcome import EventOutcome, HookResult, HookStatus
 from ._runner import HookRunner, parse_env_file
@@ -25,11 +26,13 @@ __all__ = [
     "HookCallback",
     "HookConfig",
     "HookError",
+    "HookLedger",
     "HookResult",
     "HookRunner",
     "HookSpec",
     "HookStatus",
     "IgnoredHook",
+    "LedgerError",
     "RunnerClosedError",
     "UnknownHookTypeError",
     "load_config",

@@ -240,4 +240,8 @@ def add_hooks_commands(sub: Any) -> argparse._SubParsersAction[argparse.Argument
     p.add_argument("tool")
     p.add_argument("arg")
     p.set_defaults(func=cmd_test_pattern)
+
+    from ._cli_observe import add_observe_commands  # log, stats, explain
+
+    add_observe_commands(hsub)
     return hsub

@@ -107,7 +107,9 @@ class ActorModel(_Strict):
 
 
 _KNOWN_KEYS = {
-    "claude_hook": {"type", "command", "args", "module", "timeout", "if", "onFailure", "async", "statusMessage", "warm"},
+    "claude_hook": {
+        "type", "command", "args", "module", "timeout", "if", "onFailure", "async", "statusMessage", "warm",
+    },
     "claude_group": {"matcher", "hooks"},
     "orion": {"command", "timeout", "continueOnError", "matcher", "async"},
     "harness": {"path", "timeout", "matcher", "continueOnError"},
@@ -141,6 +143,8 @@ class HookConfig:
     files: list[str] = field(default_factory=list)
     disabled: bool = False
     genesis_actors: dict[str, ActorModel] = field(default_factory=dict)
+    #: ``"hookRunner": {"pythonWorkers": N}``: warm Python workers (None: the default).
+    python_workers: int | None = None
 
     @property
     def errors(self) -> list[ConfigIssue]:
@@ -229,6 +233,13 @@ class _Loader:
         if not isinstance(opts, dict):
             self.error(shown, "hookRunner", "must be an object like {\"order\": \"parallel\"}")
             return
+        workers = opts.get("pythonWorkers")
+        if workers is not None:
+            if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
+                self.error(shown, "hookRunner.pythonWorkers",
+                           f"must be a whole number >= 0 (0 runs Python hooks cold), got {workers!r}")
+            else:
+                self.config.python_workers = workers
         order = opts.get("order")
         if order is None:
             return
@@ -256,7 +267,8 @@ class _Loader:
         for event, entries in hooks.items():
             if event not in KNOWN_EVENTS:
                 # Kept on purpose: a host may fire its own events.
-                self.warn(shown, f"hooks.{event}", f"event {event!r} is not a known Claude Code event; its hooks run only if the host fires it")
+                self.warn(shown, f"hooks.{event}",
+                          f"event {event!r} is not a known Claude Code event; its hooks run only if the host fires it")
             if not isinstance(entries, list):
                 self.error(shown, f"hooks.{event}", f"must be a list of hook entries, got {type(entries).__name__}")
                 continue
@@ -271,7 +283,8 @@ class _Loader:
                 elif "command" in entry:
                     self.orion(event, entry, shown, path)
                 else:
-                    self.error(shown, path, "cannot tell the dialect: expected 'hooks' (Claude Code), 'command' (Orion) or 'path' (Harness)")
+                    self.error(shown, path, "cannot tell the dialect: expected 'hooks' (Claude Code), "
+                               "'command' (Orion) or 'path' (Harness)")
 
     def check_matcher(self, shown: str, path: str, matcher: str | None) -> bool:
         if matcher is None:
@@ -505,7 +518,8 @@ class _Loader:
                     self.config.add(self.command_spec(cmd, common, shown, hpath, self.project_dir))
                 else:
                     if hook.type == "modify" and not isinstance(hook.config.get("set"), dict):
-                        self.error(shown, f"{hpath}.config.set", "a modify hook needs config.set (a mapping of tool_input fields)")
+                        self.error(shown, f"{hpath}.config.set",
+                                   "a modify hook needs config.set (a mapping of tool_input fields)")
                         continue
                     self.config.add(HookSpec(kind="builtin", builtin=hook.type,
                                              command=f"genesis:{hook.type}", name=f"genesis:{hook.type}@{hpath}",
@@ -575,7 +589,7 @@ def load_files(project_dir: Path, files: Iterable[tuple[Path, str]]) -> HookConf
 def load_config(
     project_dir: str | os.PathLike[str],
     *,
-    user_settings: str | os.PathLike[str] | None | Literal["default"] = "default",
+    user_settings: str | os.PathLike[str] | Literal["default"] | None = "default",
     managed_file: str | os.PathLike[str] | None = None,
 ) -> HookConfig:
     """Load every settings file of ``project_dir``.

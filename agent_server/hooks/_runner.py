@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
 import anyio.abc
@@ -22,6 +22,7 @@ import anyio.abc
 from ._config import HookConfig, OrderMode, load_config
 from ._errors import HookError, RunnerClosedError
 from ._genesis import run_builtin
+from ._ledger import HookLedger
 from ._matching import why_not
 from ._outcome import (
     EventOutcome,
@@ -31,8 +32,14 @@ from ._outcome import (
     interpret_output,
     is_blocking_event,
 )
+from ._pool import DEFAULT_PYTHON_WORKERS, PythonWorkerPool
 from ._process import ProcessResult, enable_orphan_reaping, run_process
 from ._spec import DEFAULT_TIMEOUTS, HookCallback, HookSpec
+from ._tracing import HookTelemetry
+
+if TYPE_CHECKING:
+    from opentelemetry.metrics import MeterProvider
+    from opentelemetry.trace import TracerProvider
 
 __all__ = ["DEFAULT_STRIPPED_ENV", "HookRunner", "parse_env_file"]
 
@@ -97,6 +104,10 @@ class HookRunner:
         strip_env: tuple[str, ...] = DEFAULT_STRIPPED_ENV,
         reap_orphans: bool = True,
         debug: bool | None = None,
+        python_workers: int | None = None,
+        tracer_provider: TracerProvider | None = None,
+        meter_provider: MeterProvider | None = None,
+        ledger: HookLedger | str | os.PathLike[str] | bool | None = None,
     ) -> None:
         if config is None:
             config = HookConfig(project_dir=Path(project_dir or os.getcwd()).resolve())
@@ -116,13 +127,30 @@ class HookRunner:
         self._closed = False
         self._env_dir: str | None = None
         self._callbacks: dict[str, list[HookSpec]] = {}
+        # Observability (docs/observability.md): spans + metrics, and the audit ledger.
+        self._telemetry = HookTelemetry(tracer_provider, meter_provider)
+        self.ledger, self._owns_ledger = HookLedger.for_runner(ledger, self.project_dir)
+        # Warm Python hooks (docs/python-hooks.md): the argument wins over the settings'
+        # "hookRunner.pythonWorkers"; 0 runs every Python hook cold.
+        if python_workers is None:
+            python_workers = config.python_workers
+        workers = DEFAULT_PYTHON_WORKERS if python_workers is None else python_workers
+        self._pool: PythonWorkerPool | None = PythonWorkerPool(
+            size=workers, env=base, cwd=self.project_dir, output_limit=output_limit,
+            grace=kill_grace,
+        ) if workers > 0 else None
+
+    @property
+    def python_pool(self) -> PythonWorkerPool | None:
+        """The warm worker pool for Python hooks (None when warm mode is off)."""
+        return self._pool
 
     @classmethod
     def from_project(
         cls,
         project_dir: str | os.PathLike[str],
         *,
-        user_settings: str | os.PathLike[str] | None | Literal["default"] = "default",
+        user_settings: str | os.PathLike[str] | Literal["default"] | None = "default",
         managed_file: str | os.PathLike[str] | None = None,
         **options: Any,
     ) -> HookRunner:
@@ -164,12 +192,19 @@ class HookRunner:
         """End background hooks (their process trees too) and release resources."""
         self._closed = True
         tg, self._tg = self._tg, None
-        if tg is not None:
-            tg.cancel_scope.cancel()
-            await tg.__aexit__(exc_type, exc, tb)
+        try:
+            if tg is not None:
+                tg.cancel_scope.cancel()
+                await tg.__aexit__(exc_type, exc, tb)
+        finally:
+            if self._pool is not None:
+                await self._pool.aclose()  # every warm Python worker ends here
         if self._env_dir:
             shutil.rmtree(self._env_dir, ignore_errors=True)
             self._env_dir = None
+        self._telemetry.drain()  # end any spans still queued
+        if self.ledger is not None and self._owns_ledger:
+            await self.ledger.aclose()
 
     # -- registration ----------------------------------------------------
     def register(
@@ -185,7 +220,7 @@ class HookRunner:
         """Add an in-process async hook. It receives the payload and returns what a
         command hook would print (dict, str or None); same order, timeout and failure
         rules as command hooks. Runs after the hooks from settings files."""
-        label = name or getattr(callback, "__qualname__", repr(callback))
+        label = name or str(getattr(callback, "__qualname__", None) or repr(callback))
         spec = HookSpec(
             event=event, kind="callback", command=f"callback:{label}", dialect="callback",
             source="<register>", location=f"{event}[{len(self._callbacks.get(event, []))}]",
@@ -208,7 +243,25 @@ class HookRunner:
         """Run the hooks that apply to ``payload`` and combine their results.
 
         Never raises for a hook's failure; each hook's result is in ``outcome.hooks``.
+        Traced as a ``hooks.fire <Event>`` span; with a ledger, the event and its
+        results are committed before this returns (docs/observability.md).
         """
+        if self._tg is None:
+            raise RunnerClosedError(
+                "HookRunner is not open: use `async with runner:` before fire()"
+            )
+        event_id = os.urandom(16).hex()
+        started = time.time()
+        with self._telemetry.fire_span(event, payload, event_id) as scope:
+            outcome = await self._fire(event, payload)
+            scope.finish(outcome)
+        if self.ledger is not None:
+            await self.ledger.record(event, payload, outcome, event_id=event_id,
+                                     started_at=started, ended_at=time.time(),
+                                     trace_id=scope.trace_id)
+        return outcome
+
+    async def _fire(self, event: str, payload: Mapping[str, Any]) -> EventOutcome:
         if self._tg is None:
             raise RunnerClosedError(
                 "HookRunner is not open: use `async with runner:` before fire()"
@@ -260,6 +313,14 @@ class HookRunner:
 
     # -- one hook ----------------------------------------------------------
     async def _run_hook(self, spec: HookSpec, payload: dict[str, Any]) -> HookResult:
+        # The hook's span is the current span while it runs: _env() passes it on as
+        # TRACEPARENT, and the result lands on the span and in the metrics.
+        with self._telemetry.hook_span(spec, payload) as scope:
+            result = await self._run_hook_timed(spec, payload)
+            scope.finish(result)
+        return result
+
+    async def _run_hook_timed(self, spec: HookSpec, payload: dict[str, Any]) -> HookResult:
         started = time.time()
         t0 = time.perf_counter()
         try:
@@ -334,6 +395,7 @@ class HookRunner:
         else:
             env.pop("HOOK_PAYLOAD", None)
             env["HOOK_PAYLOAD_TRUNCATED"] = "1"
+        self._telemetry.inject(env)  # TRACEPARENT/TRACESTATE of this hook's span
         env_file = None
         if spec.event == "SessionStart":
             if self._env_dir is None:
@@ -348,6 +410,11 @@ class HookRunner:
         """Run the hook's process. (Python hooks get a warm worker here when enabled.)"""
         assert spec.argv is not None
         async with self._limiter:
+            pool = self._pool
+            if (pool is not None and spec.kind == "python" and spec.warm is not False
+                    and pool.handles(spec.argv)):
+                return await pool.run_argv(spec.argv, stdin=stdin, env=env, cwd=cwd,
+                                           timeout=spec.timeout)
             return await run_process(
                 spec.argv, stdin=stdin, env=env, cwd=cwd, timeout=spec.timeout,
                 grace=self.kill_grace, output_limit=self.output_limit, marker=uuid.uuid4().hex,

@@ -1,0 +1,322 @@
+"""``agent-server hooks log | stats | explain``: read the audit ledger, explain matching.
+
+Registered by :func:`agent_server.hooks._cli.add_hooks_commands`; see
+docs/observability.md for examples.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sqlite3
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ._cli import EXIT_OK, _die, _load, _project_arg, _read_payload
+from ._config import HookConfig
+from ._ledger import LedgerError, default_ledger_path, hook_stats, open_ledger, recent_events
+from ._matching import why_not
+from ._spec import HookSpec
+
+__all__ = ["add_observe_commands", "cmd_explain", "cmd_log", "cmd_stats", "parse_since"]
+
+_AGE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$", re.IGNORECASE)
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+def parse_since(value: str, now: float | None = None) -> float:
+    """A ``--since`` value as Unix time: an ISO time (local unless it has an offset) or
+    an age such as ``90s``, ``10m``, ``2h``, ``1d``, ``1w``. ValueError names the value."""
+    m = _AGE.match(value)
+    if m:
+        return (time.time() if now is None else now) - float(m.group(1)) * _UNIT_SECONDS[
+            m.group(2).lower()]
+    try:
+        moment = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise ValueError(
+            f"--since {value!r}: expected an ISO time such as 2025-06-01T14:30 or "
+            "an age such as 10m, 2h, 1d"
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.astimezone()  # local time
+    return moment.timestamp()
+
+
+def _local(ts: float | None) -> str:
+    if ts is None:
+        return "-"
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ts))
+
+
+def _iso(ts: float | None) -> str | None:
+    if ts is None:
+        return None
+    return datetime.fromtimestamp(ts).astimezone().isoformat(timespec="milliseconds")
+
+
+def _short(text: str | None, width: int) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _session(session: str | None) -> str:
+    """A session id short enough for a table: its first 8 characters (``--session``
+    accepts such a prefix)."""
+    if not session:
+        return "-"
+    return session if len(session) <= 12 else session[:8]
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int]) -> list[str]:
+    widths = [len(h) for h in headers]
+    for row in rows:
+        for i, cell in enumerate(row):
+            widths[i] = max(widths[i], len(cell))
+    lines = []
+    for row in (headers, *rows):
+        cells = [c.rjust(widths[i]) if i in right else c.ljust(widths[i]) for i, c in enumerate(row)]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def _db_path(args: argparse.Namespace) -> Path:
+    if args.db:
+        return Path(args.db)
+    return default_ledger_path(Path(args.project_dir))
+
+
+def _filters(args: argparse.Namespace) -> dict[str, Any]:
+    since = None
+    if args.since is not None:
+        try:
+            since = parse_since(args.since)
+        except ValueError as exc:
+            raise SystemExit(_die(str(exc))) from None
+    return {"session": args.session, "event": args.event, "since": since}
+
+
+def _open(args: argparse.Namespace) -> sqlite3.Connection:
+    try:
+        return open_ledger(_db_path(args))
+    except LedgerError as exc:
+        raise SystemExit(_die(str(exc))) from None
+
+
+# -- log ---------------------------------------------------------------------------
+
+def _result_text(event: dict[str, Any]) -> str:
+    if event["blocked"]:
+        return f"BLOCKED ({event['decision']})" if event["decision"] else "BLOCKED"
+    return event["decision"] or "allowed"
+
+
+def cmd_log(args: argparse.Namespace) -> int:
+    """Print the most recent fired events (oldest first) with each hook's result."""
+    if args.limit < 1:
+        return _die(f"--limit {args.limit}: must be at least 1")
+    filters = _filters(args)
+    conn = _open(args)
+    try:
+        events = recent_events(conn, limit=args.limit, **filters)
+    except sqlite3.Error as exc:
+        return _die(f"{_db_path(args)}: cannot read the ledger: {exc}")
+    finally:
+        conn.close()
+    events.reverse()  # oldest first, like tail: the newest ends up next to the prompt
+    if args.json:
+        for e in events:
+            e["time"] = _iso(e["started_at"])
+        print(json.dumps(events, indent=2))
+        return EXIT_OK
+    if not events:
+        print("no events recorded" + (" that match" if any(
+            v is not None for v in filters.values()) else ""))
+        return EXIT_OK
+    headers = ("TIME", "EVENT", "SESSION", "TOOL", "RESULT", "MS", "HOOKS")
+    rows = [(_local(e["started_at"]), e["event"], _session(e["session_id"]),
+             e["tool_name"] or "-", _result_text(e), f"{e['duration_ms']:.1f}",
+             str(e["hook_count"])) for e in events]
+    lines = _table(headers, rows, right={5, 6})
+    print(lines[0])
+    for line, e in zip(lines[1:], events, strict=True):
+        print(line)
+        for h in e["hooks"]:
+            code = "-" if h["exit_code"] is None else str(h["exit_code"])
+            note = h["reason"] or h["error"] or ""
+            ms = "-" if h["status"] == "skipped" else f"{h['duration_ms']:.1f}"
+            print(f"    {h['status']:<8} exit {code:>3} {ms:>9} ms  "
+                  f"{_short(h['name'], 60)}" + (f"  — {_short(note, 100)}" if note else ""))
+    return EXIT_OK
+
+
+# -- stats -------------------------------------------------------------------------
+
+def _pct(rate: float) -> str:
+    return f"{rate * 100:.1f}%"
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    """Per hook: runs, p50/p95 duration, block, error and timeout rates."""
+    filters = _filters(args)
+    conn = _open(args)
+    try:
+        stats = hook_stats(conn, **filters)
+    except sqlite3.Error as exc:
+        return _die(f"{_db_path(args)}: cannot read the ledger: {exc}")
+    finally:
+        conn.close()
+    if args.json:
+        print(json.dumps(stats, indent=2))
+        return EXIT_OK
+    if not stats:
+        print("no hook runs recorded" + (" that match" if any(
+            v is not None for v in filters.values()) else ""))
+        return EXIT_OK
+    headers = ("EVENT", "HOOK", "RUNS", "P50 MS", "P95 MS", "BLOCK", "ERROR", "TIMEOUT")
+    rows = [(s["event"], _short(s["name"], 50), str(s["runs"]), f"{s['p50_ms']:.1f}",
+             f"{s['p95_ms']:.1f}", _pct(s["block_rate"]), _pct(s["error_rate"]),
+             _pct(s["timeout_rate"])) for s in stats]
+    print("\n".join(_table(headers, rows, right={2, 3, 4, 5, 6, 7})))
+    return EXIT_OK
+
+
+# -- explain -----------------------------------------------------------------------
+
+@dataclass
+class Verdict:
+    """Whether one configured entry would run for a payload, and why not."""
+
+    command: str
+    source: str
+    location: str
+    runs: bool
+    kind: str  # "" when it runs; else matcher | object matcher | pattern | if | disabled |
+    #            duplicate | unsupported | invalid
+    why: str
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form for ``explain --json``."""
+        return {"command": self.command, "source": self.source, "location": self.location,
+                "would_run": self.runs, "skip": self.kind or None, "why": self.why or None,
+                "note": self.note or None}
+
+
+def _skip_kind(spec: HookSpec, why: str) -> str:
+    if spec.object_matcher is not None and why.startswith(
+            f"matcher {dict(spec.object_matcher)!r}"):
+        return "object matcher"
+    for prefix, kind in (("matcher ", "matcher"), ("pattern ", "pattern"), ("if ", "if")):
+        if why.startswith(prefix):
+            return kind
+    return "other"
+
+
+def _ignored_kind(why: str) -> str:
+    if why.startswith("duplicate of"):
+        return "duplicate"
+    if "disableAllHooks" in why or "allowManagedHooksOnly" in why:
+        return "disabled"
+    if "not supported" in why:
+        return "unsupported"
+    return "ignored"
+
+
+def _event_paths(event: str) -> tuple[str, ...]:
+    snake = re.sub(r"(?<!^)(?=[A-Z])", "_", event).lower()  # PreToolUse -> pre_tool_use
+    return (f"hooks.{event}", f"hooks.{snake}")
+
+
+def explain(config: HookConfig, event: str, payload: dict[str, Any]) -> list[Verdict]:
+    """A verdict for every entry configured for ``event``: the hooks that load (in
+    registration order), then ignored entries, then invalid ones."""
+    verdicts: list[Verdict] = []
+    for spec in config.hooks.get(event, []):
+        why = why_not(spec, payload)
+        note = "runs in the background (async); its result is ignored" if spec.run_async else ""
+        if why is None:
+            verdicts.append(Verdict(spec.command, spec.source, spec.location, True, "", "", note))
+        else:
+            verdicts.append(Verdict(spec.command, spec.source, spec.location, False,
+                                    _skip_kind(spec, why), why, note))
+    for ig in config.ignored:
+        if ig.event == event:
+            verdicts.append(Verdict(ig.command, ig.source, ig.location, False,
+                                    _ignored_kind(ig.why), ig.why))
+    prefixes = _event_paths(event)
+    for issue in config.errors:
+        if any(issue.path == p or issue.path.startswith((p + "[", p + ".")) for p in prefixes):
+            verdicts.append(Verdict("(invalid entry)", issue.file, issue.path, False, "invalid",
+                                    issue.message + (f" ({issue.hint})" if issue.hint else "")))
+    return verdicts
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    """For every hook configured for EVENT: would it run for the payload, and if not why."""
+    config = _load(args)
+    payload = _read_payload(args, Path(args.project_dir))
+    verdicts = explain(config, args.event, payload)
+    if args.json:
+        print(json.dumps({"event": args.event, "hooks": [v.to_dict() for v in verdicts]},
+                         indent=2))
+        return EXIT_OK
+    subject = args.event
+    tool = payload.get("tool_name")
+    if isinstance(tool, str):
+        subject += f" ({tool})"
+    print(f"{subject}: {sum(v.runs for v in verdicts)} of {len(verdicts)} configured "
+          f"hook(s) would run")
+    for v in verdicts:
+        state = "RUN " if v.runs else "SKIP"
+        print(f"  {state} {_short(v.command, 70)}")
+        print(f"       {v.source} {v.location}")
+        if not v.runs:
+            print(f"       {v.kind}: {v.why}")
+        if v.note:
+            print(f"       note: {v.note}")
+    if not verdicts:
+        print(f"  no hooks are configured for {args.event}")
+    return EXIT_OK
+
+
+# -- registration ------------------------------------------------------------------
+
+def _ledger_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--project-dir", default=os.getcwd(),
+                   help="project folder (default: cwd); the ledger is "
+                        "<project>/.agent-server/hooks.db")
+    p.add_argument("--db", help="ledger file (overrides --project-dir)")
+    p.add_argument("--session", help="only this session (an id or its first characters)")
+    p.add_argument("--event", help="only this event, e.g. PreToolUse")
+    p.add_argument("--since", metavar="T",
+                   help="only events since T: ISO time (2025-06-01T14:30) or age (10m, 2h, 1d)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def add_observe_commands(hsub: Any) -> None:
+    """Add ``log``, ``stats`` and ``explain`` to the ``hooks`` subcommands."""
+    p = hsub.add_parser("log", help="recent fired events and hook runs from the audit ledger")
+    _ledger_args(p)
+    p.add_argument("--limit", type=int, default=20, metavar="N",
+                   help="at most N events (default 20)")
+    p.set_defaults(func=cmd_log)
+
+    p = hsub.add_parser("stats", help="per hook: runs, p50/p95 duration, block/error/timeout "
+                                      "rates (from the audit ledger)")
+    _ledger_args(p)
+    p.set_defaults(func=cmd_stats)
+
+    p = hsub.add_parser("explain", help="would each configured hook run for a payload, "
+                                        "and why not")
+    p.add_argument("event")
+    _project_arg(p)
+    p.add_argument("--payload", metavar="FILE", help="payload JSON file (default: stdin)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_explain)

@@ -1,0 +1,593 @@
+"""The audit ledger: every fired event and every hook result, durably, in SQLite.
+
+    runner = HookRunner.from_project(".", ledger=True)          # <project>/.agent-server/hooks.db
+    runner = HookRunner.from_project(".", ledger=HookLedger(path))
+
+Durability: :meth:`HookLedger.record` returns only after the transaction holding the
+record has committed, so a record whose ``fire()`` returned survives the process being
+killed. The database runs in WAL mode with ``synchronous=NORMAL`` by default: a WAL commit
+is written to the operating system before it returns, which is all a killed *process*
+needs; only a power loss or kernel crash can lose the last commits (the database is never
+corrupted). ``synchronous="FULL"`` adds an fsync per commit and survives power loss too,
+at the cost of one disk flush per group of concurrent fires.
+
+Overhead: SQLite runs on one writer thread per ledger, never on the event loop. A
+``record()`` queues its rows and awaits a future; the writer takes everything queued,
+commits it in one transaction (a group commit: records that arrive during a commit form
+the next group, so concurrent sessions share transactions and never queue behind each
+other's disk writes) and resolves the futures with one ``call_soon_threadsafe`` per event
+loop. Outside asyncio the caller waits on a worker thread instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import queue
+import sqlite3
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Literal
+
+import anyio.to_thread
+
+from ._errors import HookError
+from ._outcome import EventOutcome, HookResult
+
+__all__ = [
+    "DEFAULT_LEDGER_PATH",
+    "SCHEMA_VERSION",
+    "HookLedger",
+    "LedgerError",
+    "default_ledger_path",
+    "hook_stats",
+    "open_ledger",
+    "recent_events",
+]
+
+log = logging.getLogger("agent_server.hooks.ledger")
+
+#: Where ``ledger=True`` puts the database, relative to the project folder.
+DEFAULT_LEDGER_PATH = Path(".agent-server") / "hooks.db"
+#: ``PRAGMA user_version`` of the schema this code writes.
+SCHEMA_VERSION = 1
+#: Default bound on the stdout and on the stderr kept per hook run, in bytes.
+DEFAULT_OUTPUT_LIMIT = 8 * 1024
+
+Synchronous = Literal["NORMAL", "FULL"]
+
+# Few indexes on purpose: every index is another page written per commit. Rows are
+# appended in time order, so "newest first" is the rowid order; hook rows point at their
+# event's rowid and the only index is the one that finds them.
+_SCHEMA = """
+CREATE TABLE events (
+    id          INTEGER PRIMARY KEY,    -- insertion (= time) order
+    event_id    TEXT NOT NULL,          -- random id, also the span attribute hook.event_id
+    event       TEXT NOT NULL,
+    session_id  TEXT,
+    tool_name   TEXT,
+    tool_use_id TEXT,
+    started_at  REAL NOT NULL,          -- Unix time, seconds
+    ended_at    REAL NOT NULL,
+    duration_ms REAL NOT NULL,
+    blocked     INTEGER NOT NULL,       -- 0/1
+    decision    TEXT,
+    reason      TEXT,
+    hook_count  INTEGER NOT NULL,
+    trace_id    TEXT                    -- 32 hex digits when traced
+);
+CREATE TABLE hook_runs (
+    id          INTEGER PRIMARY KEY,
+    event_ref   INTEGER NOT NULL REFERENCES events (id),
+    position    INTEGER NOT NULL,       -- registration order within the event
+    event       TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    command     TEXT NOT NULL,
+    source      TEXT NOT NULL,
+    matcher     TEXT,
+    status      TEXT NOT NULL,          -- ok | blocked | error | timeout | skipped
+    exit_code   INTEGER,
+    started_at  REAL,
+    duration_ms REAL NOT NULL,
+    decision    TEXT,
+    reason      TEXT,
+    error       TEXT,
+    timed_out   INTEGER NOT NULL,
+    stdout      TEXT NOT NULL,          -- first output_limit bytes
+    stderr      TEXT NOT NULL,          -- last output_limit bytes
+    truncated   INTEGER NOT NULL,       -- output was cut (by the runner or the ledger)
+    span_id     TEXT                    -- 16 hex digits when traced
+);
+CREATE INDEX hook_runs_event ON hook_runs (event_ref);
+"""
+
+_INSERT_EVENT = (
+    "INSERT INTO events (id, event_id, event, session_id, tool_name, tool_use_id, started_at,"
+    " ended_at, duration_ms, blocked, decision, reason, hook_count, trace_id)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_INSERT_HOOK = (
+    "INSERT INTO hook_runs (event_ref, position, event, name, command, source, matcher, status,"
+    " exit_code, started_at, duration_ms, decision, reason, error, timed_out, stdout, stderr,"
+    " truncated, span_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+class LedgerError(HookError):
+    """The ledger file is missing, is not a hook ledger, or has a newer schema."""
+
+
+def default_ledger_path(project_dir: str | os.PathLike[str]) -> Path:
+    """``<project>/.agent-server/hooks.db``."""
+    return Path(project_dir) / DEFAULT_LEDGER_PATH
+
+
+def _head(text: str, limit: int) -> tuple[str, bool]:
+    if len(text) * 4 <= limit:  # at most 4 bytes per character: certainly fits
+        return text, False
+    data = text.encode("utf-8", "replace")
+    if len(data) <= limit:
+        return text, False
+    return data[:limit].decode("utf-8", "ignore"), True
+
+
+def _tail(text: str, limit: int) -> tuple[str, bool]:
+    if len(text) * 4 <= limit:
+        return text, False
+    data = text.encode("utf-8", "replace")
+    if len(data) <= limit:
+        return text, False
+    return data[-limit:].decode("utf-8", "ignore"), True
+
+
+def _opt(value: Any) -> str | None:
+    return None if value is None or value == "" else str(value)
+
+
+@dataclass(frozen=True)
+class _Record:
+    event: tuple[Any, ...]
+    hooks: list[tuple[Any, ...]]
+
+
+class _Waiter:
+    """How the writer thread tells one ``record()`` call that its record is durable."""
+
+    __slots__ = ("event", "future", "loop", "ok")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop | None) -> None:
+        self.loop = loop
+        self.future: asyncio.Future[bool] | None = loop.create_future() if loop else None
+        self.event = None if loop else threading.Event()
+        self.ok = False
+
+
+def _resolve(futures: list[tuple[asyncio.Future[bool], bool]]) -> None:
+    for future, ok in futures:
+        if not future.done():  # the awaiting fire() may have been cancelled
+            future.set_result(ok)
+
+
+_STOP = object()
+
+
+class HookLedger:
+    """An append-only SQLite record of fired events and hook results.
+
+    ``path`` is created (with its folder) on first write. ``synchronous`` is SQLite's
+    WAL ``synchronous`` level (see the module docstring); ``output_limit`` bounds the
+    stdout and the stderr stored per hook run, in bytes (the start of stdout, the end
+    of stderr). One instance may be shared by many runners and sessions, from any
+    event loop or thread: one writer thread owns the connection and commits whatever
+    is queued in one transaction.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        synchronous: Synchronous = "NORMAL",
+        output_limit: int = DEFAULT_OUTPUT_LIMIT,
+        busy_timeout: float = 10.0,
+    ) -> None:
+        if synchronous not in ("NORMAL", "FULL"):
+            raise ValueError(f"synchronous must be 'NORMAL' or 'FULL', got {synchronous!r}")
+        self.path = Path(path)
+        self.synchronous: Synchronous = synchronous
+        self.output_limit = output_limit
+        self.busy_timeout = busy_timeout
+        self._queue: queue.SimpleQueue[tuple[_Record, _Waiter] | object] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._thread_lock = threading.Lock()
+        #: Transactions committed so far (fewer than records when fires were grouped).
+        self.commits = 0
+        #: Event records committed so far.
+        self.records = 0
+
+    def __repr__(self) -> str:
+        return f"HookLedger({str(self.path)!r}, synchronous={self.synchronous!r})"
+
+    @classmethod
+    def for_runner(
+        cls,
+        ledger: HookLedger | str | os.PathLike[str] | bool | None,
+        project_dir: Path,
+    ) -> tuple[HookLedger | None, bool]:
+        """Resolve a runner's ``ledger=`` option into ``(ledger, runner_owns_it)``."""
+        if ledger is None or ledger is False:
+            return None, False
+        if ledger is True:
+            return cls(default_ledger_path(project_dir)), True
+        if isinstance(ledger, HookLedger):
+            return ledger, False
+        return cls(ledger), True
+
+    # -- writing ---------------------------------------------------------
+    def _build(
+        self,
+        event: str,
+        payload: Mapping[str, Any],
+        outcome: EventOutcome,
+        event_id: str,
+        started_at: float,
+        ended_at: float,
+        trace_id: str | None,
+    ) -> _Record:
+        limit = self.output_limit
+        hooks: list[tuple[Any, ...]] = []
+        for i, r in enumerate(outcome.hooks):
+            stdout, cut_out = _head(r.stdout, limit)
+            stderr, cut_err = _tail(r.stderr, limit)
+            hooks.append(self._hook_row(i, r, stdout, stderr, r.truncated or cut_out or cut_err))
+        row = (
+            event_id, event, _opt(payload.get("session_id")), _opt(payload.get("tool_name")),
+            _opt(payload.get("tool_use_id")), started_at, ended_at,
+            round((ended_at - started_at) * 1000.0, 3), int(outcome.blocked), outcome.decision,
+            outcome.reason, len(outcome.hooks), trace_id,
+        )
+        return _Record(row, hooks)
+
+    @staticmethod
+    def _hook_row(position: int, r: HookResult, stdout: str, stderr: str,
+                  truncated: bool) -> tuple[Any, ...]:
+        # Without event_ref: the event's rowid is known only when it is inserted.
+        span_id = r.extra.get("span_id")
+        return (
+            position, r.event, r.name, r.command, r.source, r.matcher,
+            r.status.value, r.exit_code, r.started_at or None, round(r.duration_ms, 3),
+            r.decision, r.reason, r.error, int(r.timed_out), stdout, stderr, int(truncated),
+            span_id if isinstance(span_id, str) else None,
+        )
+
+    async def record(
+        self,
+        event: str,
+        payload: Mapping[str, Any],
+        outcome: EventOutcome,
+        *,
+        event_id: str,
+        started_at: float,
+        ended_at: float,
+        trace_id: str | None = None,
+    ) -> bool:
+        """Write one fired event and its hook results; return once it is committed.
+
+        Never raises for a storage problem: it is logged and False is returned (the
+        hooks' outcome matters more than its audit record).
+        """
+        try:
+            rec = self._build(event, payload, outcome, event_id, started_at, ended_at, trace_id)
+        except Exception:
+            log.exception("hook ledger: cannot build the record of %s %s", event, event_id)
+            return False
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None  # another async library: wait on a worker thread instead
+        waiter = _Waiter(loop)
+        self._submit(rec, waiter)
+        if waiter.future is not None:
+            # asyncio: the writer thread resolves the future with call_soon_threadsafe.
+            # A cancelled fire() stops waiting; its record is still written.
+            return await waiter.future
+        assert waiter.event is not None
+        await anyio.to_thread.run_sync(waiter.event.wait)
+        return waiter.ok
+
+    def record_sync(
+        self,
+        event: str,
+        payload: Mapping[str, Any],
+        outcome: EventOutcome,
+        *,
+        event_id: str,
+        started_at: float,
+        ended_at: float,
+        trace_id: str | None = None,
+    ) -> bool:
+        """:meth:`record` for synchronous code (blocks until committed)."""
+        rec = self._build(event, payload, outcome, event_id, started_at, ended_at, trace_id)
+        waiter = _Waiter(None)
+        self._submit(rec, waiter)
+        assert waiter.event is not None
+        waiter.event.wait()
+        return waiter.ok
+
+    def _submit(self, rec: _Record, waiter: _Waiter) -> None:
+        self._queue.put((rec, waiter))
+        thread = self._thread
+        if thread is None or not thread.is_alive():
+            with self._thread_lock:
+                if self._thread is None or not self._thread.is_alive():
+                    self._thread = threading.Thread(
+                        target=self._writer, name=f"hook-ledger {self.path.name}", daemon=True)
+                    self._thread.start()
+
+    def _writer(self) -> None:
+        """The writer thread: take everything queued, commit it in one transaction,
+        tell each waiter. Records that arrive during a commit form the next group."""
+        conn: sqlite3.Connection | None = None  # this thread's own connection
+        while True:
+            first = self._queue.get()
+            items: list[tuple[_Record, _Waiter]] = []
+            stop = first is _STOP
+            if not stop:
+                items.append(first)  # type: ignore[arg-type]
+            while True:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is _STOP:
+                    stop = True
+                else:
+                    items.append(item)  # type: ignore[arg-type]
+            if items:
+                ok = False
+                try:
+                    if conn is None:
+                        conn = self._connect()
+                    self._commit(conn, [rec for rec, _ in items])
+                    ok = True
+                except Exception:
+                    log.exception("hook ledger %s: %d event record(s) could not be written",
+                                  self.path, len(items))
+                    if conn is not None:
+                        with contextlib.suppress(Exception):
+                            conn.close()
+                    conn = None  # reopen for the next group
+                finally:  # whatever happens, nobody is left waiting
+                    self._notify([w for _, w in items], ok)
+            if stop:
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        conn.close()
+                return
+
+    def _commit(self, conn: sqlite3.Connection, batch: list[_Record]) -> None:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Assign the events' rowids here (inside the write lock, so another process
+            # writing the same file cannot take them): two statements per group, not two
+            # per record.
+            last = conn.execute("SELECT max(id) FROM events").fetchone()[0] or 0
+            conn.executemany(_INSERT_EVENT, [(last + i, *rec.event)
+                                             for i, rec in enumerate(batch, 1)])
+            conn.executemany(_INSERT_HOOK, [(last + i, *h) for i, rec in enumerate(batch, 1)
+                                            for h in rec.hooks])
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        self.commits += 1
+        self.records += len(batch)
+
+    @staticmethod
+    def _notify(waiters: list[_Waiter], ok: bool) -> None:
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[bool], bool]]] = {}
+        for w in waiters:
+            w.ok = ok
+            if w.event is not None:
+                w.event.set()
+            elif w.loop is not None and w.future is not None:
+                by_loop.setdefault(w.loop, []).append((w.future, ok))
+        for loop, futures in by_loop.items():  # one wake-up per event loop
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+                loop.call_soon_threadsafe(_resolve, futures)
+
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
+                               check_same_thread=False)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute(f"PRAGMA synchronous={self.synchronous}")
+            self._migrate(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise LedgerError(
+                    f"{self.path}: ledger schema version {version} is newer than this "
+                    f"agent-server understands ({SCHEMA_VERSION})")
+            if version == 0:
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        """Commit anything queued, stop the writer thread and close the connection
+        (a later :meth:`record` starts them again)."""
+        with self._thread_lock:
+            thread, self._thread = self._thread, None
+            if thread is None:
+                return
+            self._queue.put(_STOP)
+        thread.join()
+
+    async def aclose(self) -> None:
+        """:meth:`close` on a worker thread."""
+        await anyio.to_thread.run_sync(self.close)
+
+    def __enter__(self) -> HookLedger:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    async def __aenter__(self) -> HookLedger:
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.aclose()
+
+
+# -- reading (the CLI) -----------------------------------------------------------
+
+def open_ledger(path: str | os.PathLike[str]) -> sqlite3.Connection:
+    """Open a ledger for reading; :class:`LedgerError` with a clear message otherwise."""
+    p = Path(path)
+    if not p.exists():
+        raise LedgerError(f"no hook ledger at {p} (it is created when a runner has "
+                          "ledger=True or ledger=HookLedger(path); pass --db PATH to read "
+                          "another file)")
+    if not p.is_file():
+        raise LedgerError(f"{p}: not a file")
+    try:
+        conn = sqlite3.connect(p.resolve().as_uri() + "?mode=ro", uri=True, timeout=10.0)
+    except sqlite3.Error as exc:
+        raise LedgerError(f"{p}: cannot open: {exc}") from None
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+    except sqlite3.Error as exc:
+        conn.close()
+        raise LedgerError(f"{p}: not a hook ledger ({exc})") from None
+    if version == 0 or not {"events", "hook_runs"} <= tables:
+        conn.close()
+        raise LedgerError(f"{p}: not a hook ledger (no events/hook_runs tables)")
+    if version > SCHEMA_VERSION:
+        conn.close()
+        raise LedgerError(f"{p}: ledger schema version {version} is newer than this "
+                          f"agent-server understands ({SCHEMA_VERSION})")
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+def _filters(session: str | None, event: str | None, since: float | None,
+             alias: str = "e") -> tuple[str, list[Any]]:
+    clauses: list[str] = []
+    params: list[Any] = []
+    if session is not None:  # an id, or its first characters
+        clauses.append(f"substr({alias}.session_id, 1, ?) = ?")
+        params += [len(session), session]
+    if event is not None:
+        clauses.append(f"{alias}.event = ?")
+        params.append(event)
+    if since is not None:
+        clauses.append(f"{alias}.started_at >= ?")
+        params.append(since)
+    return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+
+def recent_events(
+    conn: sqlite3.Connection,
+    *,
+    session: str | None = None,
+    event: str | None = None,
+    since: float | None = None,
+    limit: int = 20,
+) -> list[dict[str, Any]]:
+    """The newest ``limit`` events (newest first), each with its ``hooks`` rows."""
+    where, params = _filters(session, event, since)
+    events = [dict(row) for row in conn.execute(
+        f"SELECT * FROM events e{where} ORDER BY e.id DESC LIMIT ?", [*params, limit])]
+    by_ref: dict[int, dict[str, Any]] = {}
+    for e in events:
+        by_ref[e.pop("id")] = e
+        e["blocked"] = bool(e["blocked"])
+        e["hooks"] = []
+    refs = list(by_ref)
+    for start in range(0, len(refs), 500):
+        chunk = refs[start:start + 500]
+        marks = ",".join("?" * len(chunk))
+        for row in conn.execute(
+            f"SELECT * FROM hook_runs WHERE event_ref IN ({marks}) ORDER BY event_ref, position",
+            chunk,
+        ):
+            hook = dict(row)
+            hook.pop("id", None)
+            hook["timed_out"] = bool(hook["timed_out"])
+            hook["truncated"] = bool(hook["truncated"])
+            by_ref[hook.pop("event_ref")]["hooks"].append(hook)
+    return events
+
+
+def _percentile(sorted_values: list[float], q: float) -> float:
+    """Linear-interpolated percentile of already sorted values (q in 0..100)."""
+    if not sorted_values:
+        return 0.0
+    k = (len(sorted_values) - 1) * q / 100.0
+    lo = int(k)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (k - lo)
+
+
+def hook_stats(
+    conn: sqlite3.Connection,
+    *,
+    session: str | None = None,
+    event: str | None = None,
+    since: float | None = None,
+) -> list[dict[str, Any]]:
+    """Per hook (event and name): runs, p50/p95 duration, block, error and timeout rates.
+
+    Skipped hooks (after an earlier block, or ``async``) are not runs and are left out.
+    """
+    where, params = _filters(session, event, since)
+    extra = " AND " if where else " WHERE "
+    rows = conn.execute(
+        "SELECT h.event, h.name, h.status, h.decision, h.duration_ms FROM hook_runs h"
+        f" JOIN events e ON e.id = h.event_ref{where}{extra}h.status != 'skipped'",
+        params,
+    )
+    groups: dict[tuple[str, str], list[tuple[str, str | None, float]]] = {}
+    for row in rows:
+        groups.setdefault((row["event"], row["name"]), []).append(
+            (row["status"], row["decision"], float(row["duration_ms"])))
+    stats: list[dict[str, Any]] = []
+    for (ev, name), runs in groups.items():
+        durations = sorted(d for _, _, d in runs)
+        n = len(runs)
+        blocks = sum(1 for _, decision, _ in runs if decision in ("deny", "defer", "block"))
+        stats.append({
+            "event": ev,
+            "name": name,
+            "runs": n,
+            "p50_ms": round(_percentile(durations, 50), 3),
+            "p95_ms": round(_percentile(durations, 95), 3),
+            "block_rate": blocks / n,
+            "error_rate": sum(1 for s, _, _ in runs if s == "error") / n,
+            "timeout_rate": sum(1 for s, _, _ in runs if s == "timeout") / n,
+        })
+    stats.sort(key=lambda s: (-s["runs"], s["event"], s["name"]))
+    return stats

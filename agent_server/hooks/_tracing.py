@@ -1,0 +1,700 @@
+"""OpenTelemetry spans and metrics for the HookRunner (docs/observability.md).
+
+One span per fired event (``hooks.fire <Event>``) with one child span per hook that ran
+(``hook <name>``); a histogram of hook durations (``hook.duration``, ms) and a counter of
+hook runs by hook and status (``hook.runs``). The hook's span is the current span while
+its process environment is built, so ``TRACEPARENT``/``TRACESTATE`` let the hook continue
+the trace.
+
+Where telemetry goes, in order of precedence:
+
+1. ``HookRunner(tracer_provider=..., meter_provider=...)``;
+2. the standard variables ``OTEL_TRACES_EXPORTER`` / ``OTEL_METRICS_EXPORTER``
+   (``console``, ``otlp``, ``none``), ``OTEL_EXPORTER_OTLP_ENDPOINT``, ``OTEL_SERVICE_NAME``
+   — the runner then builds an SDK provider with a batching processor (shared by every
+   runner in the process);
+3. otherwise the global OpenTelemetry providers, which are no-ops unless the host
+   installed real ones.
+
+Telemetry never fails or slows a hook: every call into OpenTelemetry is guarded, real
+exporters run behind a batching processor on its own thread, and exporter errors are
+caught and logged once. On the fire's path only the spans are started (their ids go into
+``TRACEPARENT``); attributes, status, events, span ends (with their real end times) and
+metrics are done a moment later when the event loop is idle, and ``HookRunner.aclose()``
+finishes whatever is still queued.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from opentelemetry import context as otel_context
+from opentelemetry import metrics, trace
+from opentelemetry.trace import SpanKind, Status, StatusCode
+from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
+
+from ._outcome import EventOutcome, HookResult, HookStatus
+from ._spec import HookSpec
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace import ReadableSpan
+    from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
+
+__all__ = [
+    "ATTR_BLOCKED",
+    "ATTR_COMMAND",
+    "ATTR_DECISION",
+    "ATTR_DURATION_MS",
+    "ATTR_EVENT",
+    "ATTR_EVENT_ID",
+    "ATTR_EXIT_CODE",
+    "ATTR_MATCHER",
+    "ATTR_NAME",
+    "ATTR_REASON",
+    "ATTR_SESSION_ID",
+    "ATTR_SOURCE",
+    "ATTR_STATUS",
+    "ATTR_TIMED_OUT",
+    "ATTR_TOOL_CALL_ID",
+    "ATTR_TOOL_NAME",
+    "BLOCKED_EVENT",
+    "DURATION_METRIC",
+    "RUNS_METRIC",
+    "FireScope",
+    "HookScope",
+    "HookTelemetry",
+]
+
+log = logging.getLogger("agent_server.hooks.telemetry")
+
+_SCOPE = "agent_server.hooks"
+_VERSION = "0.1.0"
+
+# GenAI semantic-convention names where one exists; the rest under ``hook.``.
+ATTR_SESSION_ID = "gen_ai.conversation.id"
+ATTR_TOOL_NAME = "gen_ai.tool.name"
+ATTR_TOOL_CALL_ID = "gen_ai.tool.call.id"
+ATTR_EVENT = "hook.event"
+ATTR_EVENT_ID = "hook.event_id"
+ATTR_NAME = "hook.name"
+ATTR_COMMAND = "hook.command"
+ATTR_SOURCE = "hook.source"
+ATTR_LOCATION = "hook.location"
+ATTR_DIALECT = "hook.dialect"
+ATTR_MATCHER = "hook.matcher"
+ATTR_STATUS = "hook.status"
+ATTR_EXIT_CODE = "hook.exit_code"
+ATTR_DECISION = "hook.decision"
+ATTR_REASON = "hook.reason"
+ATTR_ERROR = "hook.error"
+ATTR_TIMED_OUT = "hook.timed_out"
+ATTR_DURATION_MS = "hook.duration_ms"
+ATTR_BLOCKED = "hook.blocked"
+ATTR_HOOK_COUNT = "hook.count"
+ATTR_CANCELLED = "hook.cancelled"
+
+#: Span event added to a hook's span when the hook blocked (carries the reason).
+BLOCKED_EVENT = "hook.blocked"
+DURATION_METRIC = "hook.duration"
+RUNS_METRIC = "hook.runs"
+
+_BLOCKING_DECISIONS = frozenset({"deny", "defer", "block"})
+_MAX_TEXT = 2048
+# Bucket boundaries (ms) sized for hooks: sub-millisecond callbacks to 10-minute commands.
+_DURATION_BUCKETS = (1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000,
+                     60000, 120000, 600000)
+_PROPAGATOR = TraceContextTextMapPropagator()
+# Span ends and metrics wait this long (seconds) so they run while the loop is idle, not
+# while a fire() waits for its ledger commit (both need the GIL).
+_DRAIN_DELAY = 0.002
+
+
+def _text(value: str) -> str:
+    return value if len(value) <= _MAX_TEXT else value[:_MAX_TEXT] + "…"
+
+
+class _Warned:
+    """Log each kind of telemetry failure once, then stay quiet."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+
+    def __call__(self, where: str) -> None:
+        if where not in self.seen:
+            self.seen.add(where)
+            log.warning("telemetry error in %s (ignored; hooks are unaffected)", where,
+                        exc_info=True)
+
+
+_warn = _Warned()
+
+
+# -- providers from OTEL_* variables -----------------------------------------------
+
+_env_lock = threading.Lock()
+_env_tracer_providers: dict[tuple[str, ...], trace.TracerProvider | None] = {}
+_env_meter_providers: dict[tuple[str, ...], metrics.MeterProvider | None] = {}
+_ENV_KEYS = (
+    "OTEL_SDK_DISABLED",
+    "OTEL_SERVICE_NAME",
+    "OTEL_RESOURCE_ATTRIBUTES",
+    "OTEL_EXPORTER_OTLP_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_PROTOCOL",
+)
+
+
+def _exporter_names(variable: str) -> list[str] | None:
+    """Names listed in ``variable``; None when it is unset or empty."""
+    raw = os.environ.get(variable, "")
+    names = [n.strip().lower() for n in raw.split(",") if n.strip()]
+    return names or None
+
+
+def _resource() -> Any:
+    from opentelemetry.sdk.resources import SERVICE_NAME, Resource
+
+    resource = Resource.create()
+    if str(resource.attributes.get(SERVICE_NAME, "")).startswith("unknown_service"):
+        resource = resource.merge(Resource({SERVICE_NAME: "agent-server"}))
+    return resource
+
+
+def _otlp_protocol(signal: str) -> str:
+    return (os.environ.get(f"OTEL_EXPORTER_OTLP_{signal}_PROTOCOL")
+            or os.environ.get("OTEL_EXPORTER_OTLP_PROTOCOL") or "http/protobuf").lower()
+
+
+def _span_exporter(name: str) -> SpanExporter | None:
+    """The exporter called ``name`` (OTLP is imported only when asked for)."""
+    if name == "console":
+        from opentelemetry.sdk.trace.export import ConsoleSpanExporter
+
+        # stderr, so a CLI's --json stdout stays parseable.
+        return ConsoleSpanExporter(out=sys.stderr)
+    if name == "otlp":
+        try:
+            if _otlp_protocol("TRACES") == "grpc":
+                from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import (  # type: ignore[import-not-found,unused-ignore]
+                    OTLPSpanExporter,
+                )
+            else:
+                from opentelemetry.exporter.otlp.proto.http.trace_exporter import (  # type: ignore[import-not-found,unused-ignore]
+                    OTLPSpanExporter,
+                )
+        except ImportError:
+            log.warning("OTEL_TRACES_EXPORTER=otlp but the OTLP exporter is not installed; "
+                        "install it with: pip install 'agent-server[otlp]'. Tracing is off.")
+            return None
+        exporter: SpanExporter = OTLPSpanExporter()
+        return exporter
+    log.warning("OTEL_TRACES_EXPORTER: unknown exporter %r ignored (use console, otlp or none)",
+                name)
+    return None
+
+
+def _safe_exporter(inner: SpanExporter) -> SpanExporter:
+    """Wrap ``inner`` so an exporter error is logged once and never propagates."""
+    from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
+
+    class SafeSpanExporter(SpanExporter):
+        def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
+            try:
+                return inner.export(spans)
+            except Exception:
+                _warn(f"span exporter {type(inner).__name__}")
+                return SpanExportResult.FAILURE
+
+        def shutdown(self) -> None:
+            try:
+                inner.shutdown()
+            except Exception:
+                _warn(f"span exporter {type(inner).__name__} shutdown")
+
+        def force_flush(self, timeout_millis: int = 30000) -> bool:
+            try:
+                return inner.force_flush(timeout_millis)
+            except Exception:
+                _warn(f"span exporter {type(inner).__name__} flush")
+                return False
+
+    return SafeSpanExporter()
+
+
+def _build_tracer_provider(names: list[str]) -> trace.TracerProvider | None:
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+    exporters = [e for e in (_span_exporter(n) for n in names if n != "none") if e is not None]
+    if not exporters:
+        return None
+    provider = TracerProvider(resource=_resource())
+    for exporter in exporters:
+        # Batching: export runs on the processor's thread, never on a hook's path.
+        provider.add_span_processor(BatchSpanProcessor(_safe_exporter(exporter)))
+    return provider
+
+
+def _metric_exporter(name: str) -> Any:
+    if name == "console":
+        from opentelemetry.sdk.metrics.export import ConsoleMetricExporter
+
+        return ConsoleMetricExporter(out=sys.stderr)
+    if name == "otlp":
+        try:
+            if _otlp_protocol("METRICS") == "grpc":
+                from opentelemetry.exporter.otlp.proto.grpc.metric_exporter import (  # type: ignore[import-not-found,unused-ignore]
+                    OTLPMetricExporter,
+                )
+            else:
+                from opentelemetry.exporter.otlp.proto.http.metric_exporter import (  # type: ignore[import-not-found,unused-ignore]
+                    OTLPMetricExporter,
+                )
+        except ImportError:
+            log.warning("OTEL_METRICS_EXPORTER=otlp but the OTLP exporter is not installed; "
+                        "install it with: pip install 'agent-server[otlp]'. Metrics are off.")
+            return None
+        return OTLPMetricExporter()
+    log.warning("OTEL_METRICS_EXPORTER: unknown exporter %r ignored (use console, otlp or none)",
+                name)
+    return None
+
+
+def _build_meter_provider(names: list[str]) -> metrics.MeterProvider | None:
+    from opentelemetry.sdk.metrics import MeterProvider
+    from opentelemetry.sdk.metrics.export import PeriodicExportingMetricReader
+
+    exporters = [e for e in (_metric_exporter(n) for n in names if n != "none") if e is not None]
+    if not exporters:
+        return None
+    readers = [PeriodicExportingMetricReader(e) for e in exporters]
+    return MeterProvider(metric_readers=readers, resource=_resource())
+
+
+def _env_key(variable: str) -> tuple[str, ...]:
+    return (os.environ.get(variable, ""), *(os.environ.get(k, "") for k in _ENV_KEYS))
+
+
+def _env_disabled() -> bool:
+    return os.environ.get("OTEL_SDK_DISABLED", "").strip().lower() == "true"
+
+
+def resolve_tracer(provider: trace.TracerProvider | None) -> trace.Tracer | None:
+    """The tracer to use, or None when tracing is off (see the module docstring)."""
+    if provider is not None:
+        return provider.get_tracer(_SCOPE, _VERSION)
+    names = _exporter_names("OTEL_TRACES_EXPORTER")
+    if names is None:
+        # Not configured here: the global provider (a no-op unless the host set one).
+        return trace.get_tracer(_SCOPE, _VERSION)
+    if _env_disabled() or names == ["none"]:
+        return None
+    key = _env_key("OTEL_TRACES_EXPORTER")
+    with _env_lock:
+        if key not in _env_tracer_providers:
+            try:
+                _env_tracer_providers[key] = _build_tracer_provider(names)
+            except Exception:
+                _warn("building the tracer provider from OTEL_* variables")
+                _env_tracer_providers[key] = None
+        built = _env_tracer_providers[key]
+    return None if built is None else built.get_tracer(_SCOPE, _VERSION)
+
+
+def resolve_meter(provider: metrics.MeterProvider | None) -> metrics.Meter | None:
+    """The meter to use, or None when metrics are off."""
+    if provider is not None:
+        return provider.get_meter(_SCOPE, _VERSION)
+    names = _exporter_names("OTEL_METRICS_EXPORTER")
+    if names is None:
+        return metrics.get_meter(_SCOPE, _VERSION)
+    if _env_disabled() or names == ["none"]:
+        return None
+    key = _env_key("OTEL_METRICS_EXPORTER")
+    with _env_lock:
+        if key not in _env_meter_providers:
+            try:
+                _env_meter_providers[key] = _build_meter_provider(names)
+            except Exception:
+                _warn("building the meter provider from OTEL_* variables")
+                _env_meter_providers[key] = None
+        built = _env_meter_providers[key]
+    return None if built is None else built.get_meter(_SCOPE, _VERSION)
+
+
+# -- scopes ----------------------------------------------------------------------
+#
+# Only what a hook needs before it starts is done on the fire's path: starting the spans
+# (their ids go into TRACEPARENT) and activating them. Attributes, status, events, span
+# ends and metrics are queued and done when the event loop next has a moment (while the
+# ledger commits, or while the next hook runs), with the real end times; a runner's
+# ``aclose()`` finishes anything still queued.
+
+def _payload_values(payload: Mapping[str, Any]) -> dict[str, Any]:
+    attrs: dict[str, Any] = {}
+    session = payload.get("session_id")
+    if session:
+        attrs[ATTR_SESSION_ID] = str(session)
+    tool = payload.get("tool_name")
+    if isinstance(tool, str) and tool:
+        attrs[ATTR_TOOL_NAME] = tool
+    call = payload.get("tool_use_id")
+    if isinstance(call, str) and call:
+        attrs[ATTR_TOOL_CALL_ID] = call
+    return attrs
+
+
+def _end_with_exception(span: trace.Span, exc: BaseException | None) -> None:
+    if exc is not None and span.is_recording():
+        if isinstance(exc, Exception):
+            span.record_exception(exc)
+            span.set_status(Status(StatusCode.ERROR, f"{type(exc).__name__}: {exc}"))
+        else:
+            span.set_attribute(ATTR_CANCELLED, True)
+    span.end()
+
+
+class FireScope:
+    """The span of one fired event; the current span while the event's hooks run."""
+
+    __slots__ = ("_attrs", "_finished", "_span", "_telemetry", "_token")
+
+    def __init__(self, telemetry: HookTelemetry, span: trace.Span | None,
+                 attrs: dict[str, Any]) -> None:
+        self._telemetry = telemetry
+        self._span = span
+        self._attrs = attrs
+        self._token: object | None = None
+        self._finished = False
+
+    @property
+    def trace_id(self) -> str | None:
+        """The trace id (32 hex digits) when the span is valid, else None."""
+        if self._span is None:
+            return None
+        try:
+            ctx = self._span.get_span_context()
+            return format(ctx.trace_id, "032x") if ctx.is_valid else None
+        except Exception:
+            _warn("reading the trace id")
+            return None
+
+    def __enter__(self) -> FireScope:
+        if self._span is not None:
+            try:
+                self._token = otel_context.attach(trace.set_span_in_context(self._span))
+            except Exception:
+                _warn("activating the event span")
+        return self
+
+    def finish(self, outcome: EventOutcome) -> None:
+        """Record the combined outcome on the event's span and end it (deferred)."""
+        span = self._span
+        if span is None:
+            return
+        self._finished = True
+        try:
+            if not span.is_recording():
+                return  # a no-op or sampled-out span: nothing to record, end() does nothing
+        except Exception:
+            _warn("recording the event outcome")
+            return
+        end = time.time_ns()
+        attrs = self._attrs
+        attrs[ATTR_BLOCKED] = outcome.blocked
+        attrs[ATTR_HOOK_COUNT] = len(outcome.hooks)
+        if outcome.decision:
+            attrs[ATTR_DECISION] = outcome.decision
+        if outcome.reason:
+            attrs[ATTR_REASON] = _text(outcome.reason)
+
+        def complete() -> None:
+            span.set_attributes(attrs)
+            span.end(end_time=end)
+
+        self._telemetry.defer(complete)
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        span = self._span
+        if span is None:
+            return
+        try:
+            if self._token is not None:
+                otel_context.detach(self._token)  # type: ignore[arg-type]
+            if not self._finished:
+                if span.is_recording():
+                    span.set_attributes(self._attrs)
+                _end_with_exception(span, exc)
+        except Exception:
+            _warn("ending the event span")
+
+
+class HookScope:
+    """The span of one hook run (current while the hook's environment is built) and
+    the place its metrics are recorded."""
+
+    __slots__ = ("_finished", "_payload_attrs", "_span", "_spec", "_telemetry", "_token")
+
+    def __init__(self, telemetry: HookTelemetry, span: trace.Span | None, spec: HookSpec,
+                 payload_attrs: dict[str, Any]) -> None:
+        self._telemetry = telemetry
+        self._span = span
+        self._spec = spec
+        self._payload_attrs = payload_attrs
+        self._token: object | None = None
+        self._finished = False
+
+    def __enter__(self) -> HookScope:
+        if self._span is not None:
+            try:
+                self._token = otel_context.attach(trace.set_span_in_context(self._span))
+            except Exception:
+                _warn("activating the hook span")
+        return self
+
+    def _spec_attributes(self) -> dict[str, Any]:
+        spec = self._spec
+        attrs: dict[str, Any] = {
+            ATTR_EVENT: spec.event, ATTR_NAME: spec.display_name,
+            ATTR_COMMAND: _text(spec.command), ATTR_SOURCE: spec.source,
+            ATTR_LOCATION: spec.location, ATTR_DIALECT: spec.dialect,
+            **self._payload_attrs,
+        }
+        matcher = spec.matcher or spec.tool_pattern or (
+            str(dict(spec.object_matcher)) if spec.object_matcher else None)
+        if matcher:
+            attrs[ATTR_MATCHER] = matcher
+        return attrs
+
+    def finish(self, result: HookResult) -> None:
+        """Record ``result`` on the span (status, block event) and in the metrics; end
+        the span (deferred)."""
+        span = self._span
+        telemetry = self._telemetry
+        self._finished = True
+        try:
+            recording = span is not None and span.is_recording()
+        except Exception:
+            _warn("recording the hook result")
+            recording = False
+        if span is None or not recording:
+            # No span to finish: only metrics (inline when they go to the global no-op
+            # proxy, which is cheaper than deferring them).
+            if telemetry.metrics_deferred:
+                telemetry.defer(lambda: telemetry.record_metrics(result))
+            else:
+                telemetry.record_metrics(result)
+            return
+        end = time.time_ns()
+        try:
+            ctx = span.get_span_context()
+            result.extra["span_id"] = format(ctx.span_id, "016x")
+            result.extra["trace_id"] = format(ctx.trace_id, "032x")
+        except Exception:
+            _warn("reading the hook span's ids")
+
+        def complete() -> None:
+            telemetry.record_metrics(result)
+            if span.is_recording():
+                attrs = self._spec_attributes()
+                attrs[ATTR_STATUS] = result.status.value
+                attrs[ATTR_TIMED_OUT] = result.timed_out
+                attrs[ATTR_DURATION_MS] = round(result.duration_ms, 3)
+                if result.exit_code is not None:
+                    attrs[ATTR_EXIT_CODE] = result.exit_code
+                if result.decision:
+                    attrs[ATTR_DECISION] = result.decision
+                if result.reason:
+                    attrs[ATTR_REASON] = _text(result.reason)
+                if result.error:
+                    attrs[ATTR_ERROR] = _text(result.error)
+                span.set_attributes(attrs)
+                if result.status in (HookStatus.ERROR, HookStatus.TIMEOUT):
+                    span.set_status(Status(StatusCode.ERROR,
+                                           _text(result.error or result.status.value)))
+                if result.decision in _BLOCKING_DECISIONS:
+                    span.add_event(BLOCKED_EVENT, {ATTR_DECISION: result.decision,
+                                                   ATTR_REASON: _text(result.reason or "")},
+                                   timestamp=end)
+            span.end(end_time=end)
+
+        telemetry.defer(complete)
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        span = self._span
+        if span is None:
+            return
+        try:
+            if self._token is not None:
+                otel_context.detach(self._token)  # type: ignore[arg-type]
+            if not self._finished:
+                if span.is_recording():
+                    span.set_attributes(self._spec_attributes())
+                _end_with_exception(span, exc)
+        except Exception:
+            _warn("ending the hook span")
+
+
+class HookTelemetry:
+    """Tracing and metrics for one :class:`~agent_server.hooks.HookRunner`.
+
+    ``tracer_provider`` / ``meter_provider`` override the ``OTEL_*`` variables and the
+    global providers. Every method is safe to call: telemetry errors are logged once and
+    swallowed.
+    """
+
+    def __init__(
+        self,
+        tracer_provider: trace.TracerProvider | None = None,
+        meter_provider: metrics.MeterProvider | None = None,
+    ) -> None:
+        self._tracer: trace.Tracer | None = None
+        self._duration: metrics.Histogram | None = None
+        self._runs: metrics.Counter | None = None
+        self._pending: deque[Callable[[], None]] = deque()
+        self._drain_scheduled = False
+        #: Metrics go to a real SDK provider (given, or built from OTEL_* variables), so
+        #: recording them is worth moving off the fire's path.
+        self.metrics_deferred = meter_provider is not None or (
+            _exporter_names("OTEL_METRICS_EXPORTER") is not None)
+        try:
+            self._tracer = resolve_tracer(tracer_provider)
+        except Exception:
+            _warn("setting up tracing")
+        # The global provider (nothing configured here): while the host has not installed
+        # one, skip span work entirely; the hook still gets the caller's TRACEPARENT.
+        self._global_tracer = tracer_provider is None and (
+            _exporter_names("OTEL_TRACES_EXPORTER") is None)
+        try:
+            meter = resolve_meter(meter_provider)
+            if meter is not None:
+                self._duration = meter.create_histogram(
+                    DURATION_METRIC, unit="ms", description="Duration of one hook run",
+                    explicit_bucket_boundaries_advisory=_DURATION_BUCKETS,
+                )
+                self._runs = meter.create_counter(
+                    RUNS_METRIC, unit="{run}",
+                    description="Hook runs, by event, hook and status",
+                )
+        except Exception:
+            _warn("setting up metrics")
+            self._duration = self._runs = None
+        if self._runs is None:
+            self.metrics_deferred = False
+
+    @property
+    def tracing(self) -> bool:
+        """False when tracing is switched off (``OTEL_TRACES_EXPORTER=none``)."""
+        return self._tracer is not None
+
+    @property
+    def metrics(self) -> bool:
+        """False when metrics are switched off (``OTEL_METRICS_EXPORTER=none``)."""
+        return self._runs is not None
+
+    # -- deferred work ---------------------------------------------------
+    def defer(self, work: Callable[[], None]) -> None:
+        """Run ``work`` when the event loop is next idle (now, outside asyncio)."""
+        self._pending.append(work)
+        if self._drain_scheduled:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.drain()
+            return
+        self._drain_scheduled = True
+        try:
+            loop.call_later(_DRAIN_DELAY, self.drain)
+        except RuntimeError:  # the loop is closing
+            self.drain()
+
+    def drain(self) -> None:
+        """Finish every queued span end and metric now."""
+        self._drain_scheduled = False
+        pending = self._pending
+        while pending:
+            try:
+                work = pending.popleft()
+            except IndexError:
+                break
+            try:
+                work()
+            except Exception:
+                _warn("finishing a span")
+
+    # -- scopes ----------------------------------------------------------
+    def _active_tracer(self) -> trace.Tracer | None:
+        if self._global_tracer and isinstance(trace.get_tracer_provider(),
+                                              trace.ProxyTracerProvider):
+            return None  # the API default: every span would be a no-op
+        return self._tracer
+
+    def fire_span(self, event: str, payload: Mapping[str, Any], event_id: str) -> FireScope:
+        """A scope for firing ``event``: use as ``with telemetry.fire_span(...) as scope``."""
+        tracer = self._active_tracer()
+        if tracer is None:
+            return FireScope(self, None, {})
+        try:
+            span = tracer.start_span(f"hooks.fire {event}", kind=SpanKind.INTERNAL)
+        except Exception:
+            _warn("starting the event span")
+            return FireScope(self, None, {})
+        attrs = {ATTR_EVENT: event, ATTR_EVENT_ID: event_id, **_payload_values(payload)}
+        return FireScope(self, span, attrs)
+
+    def hook_span(self, spec: HookSpec, payload: Mapping[str, Any]) -> HookScope:
+        """A scope for running one hook, a child of the current (event) span."""
+        span: trace.Span | None = None
+        tracer = self._active_tracer()
+        if tracer is not None:
+            try:
+                span = tracer.start_span(f"hook {spec.display_name}", kind=SpanKind.INTERNAL)
+            except Exception:
+                _warn("starting the hook span")
+                span = None
+        return HookScope(self, span, spec, _payload_values(payload) if span else {})
+
+    def record_metrics(self, result: HookResult) -> None:
+        """Add one run of ``result``'s hook to ``hook.duration`` and ``hook.runs``."""
+        if self._runs is None or self._duration is None:
+            return
+        try:
+            attrs = {ATTR_EVENT: result.event, ATTR_NAME: result.name,
+                     ATTR_STATUS: result.status.value}
+            self._duration.record(result.duration_ms, attrs)
+            self._runs.add(1, attrs)
+        except Exception:
+            _warn("recording metrics")
+
+    @staticmethod
+    def inject(env: dict[str, str]) -> None:
+        """Put the current span's ``TRACEPARENT``/``TRACESTATE`` into ``env``.
+
+        Leaves ``env`` alone when there is no valid current span.
+        """
+        try:
+            carrier: dict[str, str] = {}
+            _PROPAGATOR.inject(carrier)
+        except Exception:
+            _warn("injecting the trace context")
+            return
+        parent = carrier.get("traceparent")
+        if not parent:
+            return
+        env["TRACEPARENT"] = parent
+        state = carrier.get("tracestate")
+        if state:
+            env["TRACESTATE"] = state
+        else:
+            env.pop("TRACESTATE", None)

@@ -1,0 +1,305 @@
+"""The audit ledger: what it stores, durability under SIGKILL, group commits, failures."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from agent_server.hooks import HookLedger, HookRunner, LedgerError
+from agent_server.hooks._ledger import SCHEMA_VERSION, open_ledger, recent_events
+
+pytestmark = pytest.mark.anyio
+
+PAYLOAD = {"session_id": "sess-1", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
+           "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "toolu_1"}
+
+
+def project(tmp_path: Path, hooks: dict[str, Any]) -> Path:
+    (tmp_path / ".claude").mkdir(exist_ok=True)
+    (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+    return tmp_path
+
+
+def cmd(command: str, matcher: str | None = None, **kw: Any) -> dict[str, Any]:
+    group: dict[str, Any] = {"hooks": [{"type": "command", "command": command, **kw}]}
+    if matcher:
+        group["matcher"] = matcher
+    return group
+
+
+def rows(db: Path, sql: str) -> list[sqlite3.Row]:
+    conn = sqlite3.connect(db)
+    conn.row_factory = sqlite3.Row
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+async def test_every_event_and_hook_result_is_recorded(tmp_path: Path) -> None:
+    p = project(tmp_path, {"PreToolUse": [
+        cmd("echo fine"),
+        cmd("echo nope >&2; exit 2", matcher="Bash"),
+        cmd("echo never"),
+    ]})
+    async with HookRunner.from_project(p, user_settings=None, ledger=True) as r:
+        outcome = await r.fire("PreToolUse", PAYLOAD)
+        assert r.ledger is not None
+        db = r.ledger.path
+    assert db == p / ".agent-server" / "hooks.db"  # ledger=True: the default path
+    [event] = rows(db, "SELECT * FROM events")
+    assert (event["event"], event["session_id"], event["tool_name"], event["tool_use_id"]) == (
+        "PreToolUse", "sess-1", "Bash", "toolu_1")
+    assert event["blocked"] == 1 and event["decision"] == "deny"
+    assert event["reason"] == outcome.reason == "[echo nope >&2; exit 2]: nope"
+    assert event["hook_count"] == 3 and event["ended_at"] >= event["started_at"] > 0
+    assert event["trace_id"] is None  # no tracer configured: nothing to link
+    hooks = rows(db, "SELECT * FROM hook_runs ORDER BY position")
+    assert [(h["name"], h["status"], h["exit_code"]) for h in hooks] == [
+        ("echo fine", "ok", 0), ("echo nope >&2; exit 2", "blocked", 2), ("echo never", "skipped", None)]
+    ok, blocker, skipped = hooks
+    assert ok["stdout"] == "fine\n" and ok["source"] == ".claude/settings.json"
+    assert ok["command"] == "echo fine" and ok["duration_ms"] > 0 and ok["timed_out"] == 0
+    assert blocker["matcher"] == "Bash" and blocker["decision"] == "deny"
+    assert blocker["stderr"] == "nope\n" and blocker["reason"] == outcome.reason
+    assert skipped["error"] == "an earlier hook blocked"
+    assert {h["event_ref"] for h in hooks} == {event["id"]}
+    assert len(event["event_id"]) == 32
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    conn.close()
+
+
+async def test_output_is_bounded(tmp_path: Path) -> None:
+    script = "import sys; sys.stdout.write('o' * 20000 + 'END'); sys.stderr.write('START' + 'e' * 20000)"
+    p = project(tmp_path, {"Stop": [cmd(f'{sys.executable} -c "{script}"')]})
+    ledger = HookLedger(tmp_path / "ledger.db", output_limit=8192)
+    async with HookRunner.from_project(p, user_settings=None, ledger=ledger) as r:
+        outcome = await r.fire("Stop", {"session_id": "s"})
+    ledger.close()
+    assert len(outcome.hooks[0].stdout) == 20003  # the outcome itself is not cut
+    [hook] = rows(ledger.path, "SELECT stdout, stderr, truncated FROM hook_runs")
+    assert len(hook["stdout"].encode()) == 8192 and hook["stdout"].startswith("ooo")
+    assert len(hook["stderr"].encode()) == 8192 and hook["stderr"].endswith("eee")
+    assert hook["truncated"] == 1
+
+
+async def test_timeouts_and_errors_are_recorded(tmp_path: Path) -> None:
+    p = project(tmp_path, {"Stop": [cmd("exit 1"), cmd("sleep 30", timeout=0.3)]})
+    db = tmp_path / "l.db"
+    async with HookRunner.from_project(p, user_settings=None, ledger=db, kill_grace=0.2) as r:
+        await r.fire("Stop", {"session_id": "s"})
+    hooks = rows(db, "SELECT status, timed_out, error FROM hook_runs ORDER BY position")
+    assert [(h["status"], h["timed_out"]) for h in hooks] == [("error", 0), ("timeout", 1)]
+    assert hooks[1]["error"] == "timed out after 0.3s"
+
+
+async def test_trace_and_span_ids_link_records_to_traces(tmp_path: Path) -> None:
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    p = project(tmp_path, {"Stop": [cmd("true")]})
+    db = tmp_path / "l.db"
+    async with HookRunner.from_project(p, user_settings=None, ledger=db,
+                                       tracer_provider=provider) as r:
+        await r.fire("Stop", {"session_id": "s"})
+    spans = {s.name: s for s in exporter.get_finished_spans()}
+    [event] = rows(db, "SELECT trace_id, event_id FROM events")
+    [hook] = rows(db, "SELECT span_id FROM hook_runs")
+    assert event["trace_id"] == format(spans["hooks.fire Stop"].context.trace_id, "032x")
+    assert hook["span_id"] == format(spans["hook true"].context.span_id, "016x")
+    root_attrs = spans["hooks.fire Stop"].attributes
+    assert root_attrs is not None and root_attrs["hook.event_id"] == event["event_id"]
+
+
+async def test_concurrent_sessions_share_commits(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    ledger = HookLedger(db)
+    runner = HookRunner(project_dir=tmp_path, ledger=ledger)
+
+    async def hook(payload: dict[str, Any]) -> None:
+        await anyio.sleep(0)
+
+    runner.register("PreToolUse", hook, name="cb")
+    fires = 200
+    async with runner:
+        async def session(i: int) -> None:
+            for _ in range(fires // 20):
+                await runner.fire("PreToolUse", {**PAYLOAD, "session_id": f"s{i}"})
+
+        async with anyio.create_task_group() as tg:
+            for i in range(20):
+                tg.start_soon(session, i)
+    assert ledger.commits < fires  # grouped: one transaction served several fires
+    [[count, sessions]] = rows(db, "SELECT count(*), count(DISTINCT session_id) FROM events")
+    assert (count, sessions) == (fires, 20)
+    ledger.close()
+
+
+CHILD = textwrap.dedent("""
+    import sys, anyio
+    from agent_server.hooks import HookLedger, HookRunner
+
+    async def main(project: str, db: str) -> None:
+        runner = HookRunner.from_project(project, user_settings=None, ledger=HookLedger(db))
+        done = 0
+        async with runner:
+            async def session(i: int) -> None:
+                nonlocal done
+                while True:
+                    await runner.fire("PreToolUse", {"session_id": f"s{i}", "tool_name": "Bash",
+                                                     "tool_input": {"command": "ls"}})
+                    done += 1  # fire() returned: its record must already be durable
+                    sys.stdout.write(f"{done}\\n")
+                    sys.stdout.flush()
+
+            async with anyio.create_task_group() as tg:
+                for i in range(8):
+                    tg.start_soon(session, i)
+
+    anyio.run(main, sys.argv[1], sys.argv[2])
+""")
+
+
+def test_nothing_returned_is_lost_when_the_process_is_killed(tmp_path: Path) -> None:
+    p = project(tmp_path, {"PreToolUse": [cmd("true")]})
+    db = tmp_path / "ledger.db"
+    script = tmp_path / "child.py"
+    script.write_text(CHILD)
+    proc = subprocess.Popen([sys.executable, str(script), str(p), str(db)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=Path(__file__).parents[2])
+    assert proc.stdout is not None
+    reported = 0
+    try:
+        for line in proc.stdout:
+            reported = max(reported, int(line))
+            if reported >= 150:
+                break  # mid-burst: 8 sessions are firing right now
+        else:
+            pytest.fail(f"child ended early: {proc.wait()} {proc.stderr.read() if proc.stderr else ''}")
+        os.kill(proc.pid, signal.SIGKILL)
+        # Lines the child wrote before it died are reported too.
+        for line in proc.stdout:
+            reported = max(reported, int(line))
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    [[count]] = rows(db, "SELECT count(*) FROM events")
+    [[orphans]] = rows(db, "SELECT count(*) FROM hook_runs h LEFT JOIN events e"
+                           " ON e.id = h.event_ref WHERE e.id IS NULL")
+    assert count >= reported >= 150
+    assert orphans == 0  # an event and its hook rows commit together
+    [[hooks]] = rows(db, "SELECT count(*) FROM hook_runs")
+    assert hooks == count
+
+
+async def test_a_ledger_that_cannot_be_written_never_breaks_fire(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    p = project(tmp_path, {"Stop": [cmd("true")]})
+    with caplog.at_level(logging.ERROR, logger="agent_server.hooks.ledger"):
+        async with HookRunner.from_project(p, user_settings=None,
+                                           ledger=blocker / "hooks.db") as r:
+            outcome = await r.fire("Stop", {"session_id": "s"})
+            again = await r.fire("Stop", {"session_id": "s"})
+    assert outcome.hooks[0].status.value == "ok" and again.hooks[0].status.value == "ok"
+    assert "could not be written" in caplog.text
+
+
+async def test_a_newer_schema_is_refused(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    db = tmp_path / "l.db"
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA user_version=99")
+    conn.execute("CREATE TABLE events (x)")
+    conn.execute("CREATE TABLE hook_runs (x)")
+    conn.close()
+    ledger = HookLedger(db)
+    runner = HookRunner(project_dir=tmp_path, ledger=ledger)
+    with caplog.at_level(logging.ERROR, logger="agent_server.hooks.ledger"):
+        async with runner:
+            await runner.fire("Stop", {"session_id": "s"})
+    assert "schema version 99 is newer" in caplog.text
+    with pytest.raises(LedgerError, match="schema version 99 is newer"):
+        open_ledger(db)
+
+
+async def test_reader_sees_records_while_the_writer_is_open(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    async with HookLedger(db, synchronous="FULL") as ledger:
+        runner = HookRunner(project_dir=tmp_path, ledger=ledger)
+        async with runner:
+            await runner.fire("Stop", {"session_id": "abc-123"})
+            conn = open_ledger(db)  # read-only, concurrently with the open writer
+            try:
+                [event] = recent_events(conn, session="abc")  # a session-id prefix
+            finally:
+                conn.close()
+    assert event["session_id"] == "abc-123" and event["hooks"] == []
+
+
+def test_synchronous_must_be_normal_or_full(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="synchronous"):
+        HookLedger(tmp_path / "l.db", synchronous="OFF")  # type: ignore[arg-type]
+
+
+def sample_outcome() -> Any:
+    from agent_server.hooks import EventOutcome, HookResult, HookStatus
+
+    result = HookResult(name="h", command="h", source="s", event="Stop", status=HookStatus.OK,
+                        exit_code=0, stdout="out", duration_ms=1.0)
+    return EventOutcome.combine("Stop", [result])
+
+
+async def test_a_cancelled_fire_still_leaves_its_record(tmp_path: Path) -> None:
+    ledger = HookLedger(tmp_path / "l.db")
+    with anyio.CancelScope() as scope:
+        scope.cancel()  # cancelled before it can wait: the record was queued synchronously
+        await ledger.record("Stop", {"session_id": "s"}, sample_outcome(), event_id="e1",
+                            started_at=1.0, ended_at=2.0)
+    await ledger.aclose()  # commits whatever is queued
+    assert [r["event_id"] for r in rows(ledger.path, "SELECT event_id FROM events")] == ["e1"]
+
+
+def test_records_from_threads_and_successive_event_loops(tmp_path: Path) -> None:
+    import threading
+
+    ledger = HookLedger(tmp_path / "l.db")
+
+    async def one(event_id: str) -> bool:
+        return await ledger.record("Stop", {"session_id": "s"}, sample_outcome(),
+                                   event_id=event_id, started_at=1.0, ended_at=2.0)
+
+    assert anyio.run(one, "loop-1") and anyio.run(one, "loop-2")  # one ledger, two loops
+    oks: list[bool] = []
+    threads = [threading.Thread(target=lambda i=i: oks.append(ledger.record_sync(
+        "Stop", {}, sample_outcome(), event_id=f"t{i}", started_at=1.0, ended_at=2.0)))
+        for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    ledger.close()
+    assert oks == [True] * 4
+    ids = sorted(r["event_id"] for r in rows(ledger.path, "SELECT event_id FROM events"))
+    assert ids == ["loop-1", "loop-2", "t0", "t1", "t2", "t3"]
