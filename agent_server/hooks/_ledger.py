@@ -174,6 +174,9 @@ def _resolve(futures: list[tuple[asyncio.Future[bool], bool]]) -> None:
 
 
 _STOP = object()
+_CHECKPOINT = object()
+# Inline commits leave WAL checkpoints (which fsync) to the writer thread, every so often.
+_CHECKPOINT_EVERY = 256
 
 
 class HookLedger:
@@ -204,6 +207,11 @@ class HookLedger:
         self._queue: queue.SimpleQueue[tuple[_Record, _Waiter] | object] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._thread_lock = threading.Lock()
+        # One connection, used by whoever holds _write_lock: the writer thread, or a
+        # record() that found the writer idle and commits inline (no thread hand-off).
+        self._conn: sqlite3.Connection | None = None
+        self._write_lock = threading.Lock()
+        self._since_checkpoint = 0
         #: Transactions committed so far (fewer than records when fires were grouped).
         self.commits = 0
         #: Event records committed so far.
@@ -285,6 +293,9 @@ class HookLedger:
         except Exception:
             log.exception("hook ledger: cannot build the record of %s %s", event, event_id)
             return False
+        inline = self._commit_inline(rec)
+        if inline is not None:
+            return inline
         try:
             loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
@@ -318,8 +329,37 @@ class HookLedger:
         waiter.event.wait()
         return waiter.ok
 
-    def _submit(self, rec: _Record, waiter: _Waiter) -> None:
-        self._queue.put((rec, waiter))
+    def _commit_inline(self, rec: _Record) -> bool | None:
+        """Commit on the caller's thread when nobody else is writing (a WAL commit
+        without fsync takes tens of microseconds, less than two thread hand-offs).
+        Returns None when the writer is busy: then the record joins its next group."""
+        if not self._queue.empty() or not self._write_lock.acquire(blocking=False):
+            return None
+        try:
+            if self._conn is None:
+                self._conn = self._connect()
+            self._commit(self._conn, [rec])
+            ok = True
+        except Exception:
+            log.exception("hook ledger %s: an event record could not be written", self.path)
+            self._drop_connection()
+            ok = False
+        finally:
+            self._write_lock.release()
+        self._since_checkpoint += 1
+        if self._since_checkpoint >= _CHECKPOINT_EVERY:
+            self._since_checkpoint = 0
+            self._submit(_CHECKPOINT, None)
+        return ok
+
+    def _drop_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
+
+    def _submit(self, rec: object, waiter: _Waiter | None) -> None:
+        self._queue.put(rec if waiter is None else (rec, waiter))
         thread = self._thread
         if thread is None or not thread.is_alive():
             with self._thread_lock:
@@ -331,12 +371,12 @@ class HookLedger:
     def _writer(self) -> None:
         """The writer thread: take everything queued, commit it in one transaction,
         tell each waiter. Records that arrive during a commit form the next group."""
-        conn: sqlite3.Connection | None = None  # this thread's own connection
         while True:
             first = self._queue.get()
             items: list[tuple[_Record, _Waiter]] = []
             stop = first is _STOP
-            if not stop:
+            checkpoint = first is _CHECKPOINT
+            if not (stop or checkpoint):
                 items.append(first)  # type: ignore[arg-type]
             while True:
                 try:
@@ -345,29 +385,30 @@ class HookLedger:
                     break
                 if item is _STOP:
                     stop = True
+                elif item is _CHECKPOINT:
+                    checkpoint = True
                 else:
                     items.append(item)  # type: ignore[arg-type]
-            if items:
-                ok = False
-                try:
-                    if conn is None:
-                        conn = self._connect()
-                    self._commit(conn, [rec for rec, _ in items])
-                    ok = True
-                except Exception:
-                    log.exception("hook ledger %s: %d event record(s) could not be written",
-                                  self.path, len(items))
-                    if conn is not None:
-                        with contextlib.suppress(Exception):
-                            conn.close()
-                    conn = None  # reopen for the next group
-                finally:  # whatever happens, nobody is left waiting
-                    self._notify([w for _, w in items], ok)
-            if stop:
-                if conn is not None:
+            with self._write_lock:
+                if items:
+                    ok = False
+                    try:
+                        if self._conn is None:
+                            self._conn = self._connect()
+                        self._commit(self._conn, [rec for rec, _ in items])
+                        ok = True
+                    except Exception:
+                        log.exception("hook ledger %s: %d event record(s) could not be written",
+                                      self.path, len(items))
+                        self._drop_connection()  # reopen for the next group
+                    finally:  # whatever happens, nobody is left waiting
+                        self._notify([w for _, w in items], ok)
+                if (checkpoint or stop) and self._conn is not None:
                     with contextlib.suppress(Exception):
-                        conn.close()
-                return
+                        self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                if stop:
+                    self._drop_connection()
+                    return
 
     def _commit(self, conn: sqlite3.Connection, batch: list[_Record]) -> None:
         conn.execute("BEGIN IMMEDIATE")
@@ -408,6 +449,7 @@ class HookLedger:
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute(f"PRAGMA synchronous={self.synchronous}")
+            conn.execute("PRAGMA wal_autocheckpoint=0")  # the writer thread checkpoints
             self._migrate(conn)
         except BaseException:
             conn.close()
@@ -437,10 +479,15 @@ class HookLedger:
         (a later :meth:`record` starts them again)."""
         with self._thread_lock:
             thread, self._thread = self._thread, None
-            if thread is None:
-                return
-            self._queue.put(_STOP)
-        thread.join()
+            if thread is not None:
+                self._queue.put(_STOP)
+        if thread is not None:
+            thread.join()
+        with self._write_lock:  # inline commits may have left the connection open
+            if self._conn is not None:
+                with contextlib.suppress(Exception):
+                    self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                self._drop_connection()
 
     async def aclose(self) -> None:
         """:meth:`close` on a worker thread."""

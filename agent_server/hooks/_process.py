@@ -127,7 +127,7 @@ def _signal_group(pgid: int, sig: int) -> bool:
 def _group_members(pgid: int) -> list[psutil.Process]:
     members = []
     for proc in psutil.process_iter(["pid"]):
-        with contextlib.suppress(psutil.Error):
+        with contextlib.suppress(psutil.Error, OSError):
             if os.getpgid(proc.pid) == pgid:
                 members.append(proc)
     return members
