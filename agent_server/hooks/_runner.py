@@ -272,7 +272,8 @@ class HookRunner:
         if self.debug:
             log.info("fire %s payload=%s", event, json.dumps(current, default=str)[:4000])
         results: list[HookResult] = []
-        if self.order_for(event) == "parallel":
+        # One hook needs no task group: parallel and sequential are the same then.
+        if len(specs) > 1 and self.order_for(event) == "parallel":
             slots: list[HookResult | None] = [None] * len(specs)
 
             async def one(i: int, spec: HookSpec) -> None:
