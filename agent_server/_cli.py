@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from . import __version__
 from .hooks._cli import add_hooks_commands
+from .server._serve import add_server_commands
 
 __all__ = ["build_parser", "main"]
 
@@ -20,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"agent-server {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     add_hooks_commands(sub)
+    add_server_commands(sub)
     return parser
 
 

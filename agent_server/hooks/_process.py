@@ -23,7 +23,7 @@ import anyio
 import anyio.abc
 import psutil
 
-__all__ = ["ProcessResult", "enable_orphan_reaping", "run_process"]
+__all__ = ["ProcessResult", "disable_orphan_reaping", "enable_orphan_reaping", "run_process"]
 
 MARKER_ENV = "AGENT_SERVER_HOOK_RUN"
 _CHUNK = 65536
@@ -31,6 +31,17 @@ _CHUNK = 65536
 _SMALL_STDIN = 32768
 _PR_SET_CHILD_SUBREAPER = 36
 _subreaper = False
+_subreaper_users = 0
+
+
+def _set_subreaper(on: bool) -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1 if on else 0, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False
 
 
 def enable_orphan_reaping() -> bool:
@@ -38,19 +49,25 @@ def enable_orphan_reaping() -> bool:
 
     Some inits (containers, sandboxes) never reap orphans, so a killed grandchild would
     stay a zombie. As subreaper, orphans come back to us and :func:`run_process` reaps
-    the ones it killed. Returns whether it is in effect.
+    the ones it killed. Reference-counted: pair each call with
+    :func:`disable_orphan_reaping`; the process stops being a subreaper after the last.
+    Returns whether it is in effect.
     """
-    global _subreaper
+    global _subreaper, _subreaper_users
+    if not _subreaper:
+        _subreaper = _set_subreaper(True)
     if _subreaper:
-        return True
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        _subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        _subreaper = False
+        _subreaper_users += 1
     return _subreaper
+
+
+def disable_orphan_reaping() -> None:
+    """Undo one :func:`enable_orphan_reaping` (the host's own orphans go to init again)."""
+    global _subreaper, _subreaper_users
+    _subreaper_users = max(0, _subreaper_users - 1)
+    if _subreaper_users == 0 and _subreaper:
+        _set_subreaper(False)
+        _subreaper = False
 
 
 @dataclass

@@ -33,7 +33,7 @@ from ._outcome import (
     is_blocking_event,
 )
 from ._pool import DEFAULT_PYTHON_WORKERS, PythonWorkerPool
-from ._process import ProcessResult, enable_orphan_reaping, run_process
+from ._process import ProcessResult, disable_orphan_reaping, enable_orphan_reaping, run_process
 from ._spec import DEFAULT_TIMEOUTS, HookCallback, HookSpec
 from ._tracing import HookTelemetry
 
@@ -119,6 +119,7 @@ class HookRunner:
         self.evidence: deque[dict[str, Any]] = deque(maxlen=1000)
         self._limiter = anyio.CapacityLimiter(max_processes)
         self._reap_orphans = reap_orphans
+        self._reaping = False
         base = dict(os.environ if env is None else env)
         for name in strip_env:
             base.pop(name, None)
@@ -168,8 +169,8 @@ class HookRunner:
     async def __aenter__(self) -> HookRunner:
         if self._closed:
             raise RunnerClosedError("this HookRunner was closed; create a new one")
-        if self._reap_orphans:
-            enable_orphan_reaping()
+        if self._reap_orphans and not self._reaping:
+            self._reaping = enable_orphan_reaping()
         self._tg = anyio.create_task_group()
         await self._tg.__aenter__()
         return self
@@ -199,6 +200,9 @@ class HookRunner:
         finally:
             if self._pool is not None:
                 await self._pool.aclose()  # every warm Python worker ends here
+            if self._reaping:
+                self._reaping = False
+                disable_orphan_reaping()
         if self._env_dir:
             shutil.rmtree(self._env_dir, ignore_errors=True)
             self._env_dir = None

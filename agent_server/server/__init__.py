@@ -1,0 +1,24 @@
+"""The agent server: a Starlette app whose lifespan owns a HookRunner, sessions with
+JSONL transcripts, an agent loop that fires every Claude Code hook event, model
+backends (``scripted``, ``anthropic``), tools, an HTTP/SSE API and a chat page.
+
+    from agent_server.server import create_app, load_settings
+    app = create_app(load_settings(project_dir="."))
+"""
+
+from __future__ import annotations
+
+from ._app import create_app, request_shutdown
+from ._session import ApiError, Session, SessionManager
+from ._settings import Settings, SettingsInvalid, load_settings
+
+__all__ = [
+    "ApiError",
+    "Session",
+    "SessionManager",
+    "Settings",
+    "SettingsInvalid",
+    "create_app",
+    "load_settings",
+    "request_shutdown",
+]

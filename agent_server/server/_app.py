@@ -1,0 +1,379 @@
+"""The Starlette application: JSON API, SSE event streams, the chat page.
+
+The lifespan owns the HookRunner, the model backend and the :class:`SessionManager`;
+leaving it closes every session (SessionEnd) and ends background hooks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import inspect
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from importlib import resources
+from typing import Any, TypeVar
+
+import anyio
+from pydantic import BaseModel, ValidationError
+from starlette.applications import Starlette
+from starlette.datastructures import Headers, QueryParams
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from agent_server import __version__
+from agent_server.hooks import HookRunner
+
+from ._api import ApprovalAnswer, CreateSession, PostMessage, UpdateSession, openapi_spec
+from ._hooks_setup import build_runner
+from ._session import ApiError, Session, SessionManager
+from ._settings import Settings, load_settings
+from .backends import ModelBackend, make_backend
+
+__all__ = ["create_app", "request_shutdown"]
+
+log = logging.getLogger("agent_server.server")
+_M = TypeVar("_M", bound=BaseModel)
+_PUBLIC = ("/health", "/chat", "/openapi.json")
+_END_REASONS = ("other", "logout", "prompt_input_exit", "clear")
+_STATIC = {"chat.js": "text/javascript; charset=utf-8", "chat.css": "text/css; charset=utf-8"}
+
+
+def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, **extra}}, status_code=status)
+
+
+class TokenAuth:
+    """Requires ``Authorization: Bearer <token>`` on every API path (the event stream
+    also takes ``?access_token=`` because EventSource cannot send headers)."""
+
+    def __init__(self, app: ASGIApp, token: str | None) -> None:
+        self.app = app
+        self.token = token
+
+    def _ok(self, scope: Scope) -> bool:
+        assert self.token is not None
+        auth = Headers(scope=scope).get("authorization", "")
+        scheme, _, value = auth.partition(" ")
+        if scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(), self.token.encode()):
+            return True
+        if scope["path"].endswith("/events"):
+            given = QueryParams(scope.get("query_string", b"").decode("latin-1")).get("access_token", "")
+            return bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
+        return False
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or self.token is None:
+            await self.app(scope, receive, send)
+            return
+        path = scope["path"]
+        if path == "/" or any(path == p or path.startswith(p + "/") for p in _PUBLIC) or self._ok(scope):
+            await self.app(scope, receive, send)
+            return
+        response = _error(401, "unauthorized", "missing or wrong bearer token: send "
+                          "'Authorization: Bearer <AGENT_SERVER_API_TOKEN>'")
+        response.headers["WWW-Authenticate"] = "Bearer"
+        await response(scope, receive, send)
+
+
+async def _parse(request: Request, model: type[_M], *, optional: bool = False) -> _M:
+    raw = await request.body()
+    if not raw.strip():
+        if optional:
+            return model()
+        raise ApiError(422, "invalid", f"a JSON body is required ({model.__name__})")
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise ApiError(400, "bad_json", f"request body is not valid JSON: {exc}") from None
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            loc = ".".join(str(p) for p in err.get("loc", ())) or "body"
+            value = err.get("input")
+            shown = f" (got {json.dumps(value)[:80]})" if loc != "body" and value is not None else ""
+            problems.append(f"{loc}: {err.get('msg')}{shown}")
+        raise ApiError(422, "invalid", "; ".join(problems)) from None
+
+
+def _manager(request: Request) -> SessionManager:
+    manager: SessionManager | None = getattr(request.app.state, "manager", None)
+    if manager is None:
+        raise ApiError(503, "unavailable", "the server is not running (lifespan not started)")
+    return manager
+
+
+def _session(request: Request, *, include_closed: bool = False) -> Session:
+    return _manager(request).get(request.path_params["session_id"], include_closed=include_closed)
+
+
+# -- endpoints ----------------------------------------------------------------
+async def health(request: Request) -> Response:
+    """``GET /health``."""
+    settings: Settings = request.app.state.settings
+    manager: SessionManager | None = getattr(request.app.state, "manager", None)
+    return JSONResponse({"status": "ok", "version": __version__, "backend": settings.backend,
+                         "env": settings.env, "project_dir": str(settings.project_dir),
+                         "sessions": len(manager.sessions) if manager else 0})
+
+
+async def list_hooks(request: Request) -> Response:
+    """``GET /hooks``: what is configured, per event, and configuration issues."""
+    runner: HookRunner = _manager(request).runner
+    config = runner.config
+    events = sorted(set(config.hooks) | set(getattr(runner, "_callbacks", {})))
+    return JSONResponse({
+        "files": list(config.files),
+        "order": {e: runner.order_for(e) for e in events},
+        "hooks": {e: [{"name": s.display_name, "command": s.command, "source": s.source,
+                       "location": s.location, "matcher": s.matcher, "timeout": s.timeout}
+                      for s in runner.hooks_for(e)] for e in events},
+        "issues": [{"file": i.file, "path": i.path, "message": i.message, "severity": i.severity}
+                   for i in config.issues],
+    })
+
+
+async def create_session(request: Request) -> Response:
+    """``POST /sessions``."""
+    body = await _parse(request, CreateSession, optional=True)
+    session = await _manager(request).create(body.permission_mode, body.resume)
+    return JSONResponse(session.describe(), status_code=201)
+
+
+async def list_sessions(request: Request) -> Response:
+    """``GET /sessions``."""
+    return JSONResponse({"sessions": [s.describe() for s in _manager(request).sessions.values()]})
+
+
+async def get_session(request: Request) -> Response:
+    """``GET /sessions/{id}``."""
+    session = _session(request, include_closed=True)
+    return JSONResponse(session.describe(messages=request.query_params.get("messages") == "true"))
+
+
+async def patch_session(request: Request) -> Response:
+    """``PATCH /sessions/{id}``."""
+    session = _session(request)
+    body = await _parse(request, UpdateSession)
+    session.set_permission_mode(body.permission_mode)
+    session.events.emit("permission_mode_changed", permission_mode=body.permission_mode)
+    return JSONResponse(session.describe())
+
+
+async def delete_session(request: Request) -> Response:
+    """``DELETE /sessions/{id}``: fires SessionEnd."""
+    reason = request.query_params.get("reason", "other")
+    if reason not in _END_REASONS:
+        raise ApiError(422, "invalid", f"reason must be one of {', '.join(_END_REASONS)}, got {reason!r}")
+    manager = _manager(request)
+    session = manager.get(request.path_params["session_id"])
+    await manager.close(session, reason)
+    return JSONResponse(session.describe())
+
+
+async def post_message(request: Request) -> Response:
+    """``POST /sessions/{id}/messages``."""
+    session = _session(request)
+    body = await _parse(request, PostMessage)
+    start = session.events.last_seq
+    turn = session.submit(body.text)
+    if not body.wait:
+        return JSONResponse({"prompt_id": turn.prompt_id, "session_id": session.id,
+                             "status": "running"}, status_code=202)
+
+    def settled(event: dict[str, Any]) -> bool:
+        return event["seq"] > start and (
+            (event["type"] == "turn_ended" and event.get("prompt_id") == turn.prompt_id)
+            or event["type"] == "approval_required")
+
+    found: dict[str, Any] | None = None
+    with anyio.move_on_after(body.timeout):
+        async for event in session.events.subscribe(start):
+            if settled(event):
+                found = event
+                break
+    if found is None:
+        return JSONResponse({"prompt_id": turn.prompt_id, "session_id": session.id, "status": "running"})
+    if found["type"] == "approval_required":
+        approval = {k: v for k, v in found.items() if k not in ("seq", "type", "time")}
+        return JSONResponse({"prompt_id": turn.prompt_id, "session_id": session.id,
+                             "status": "awaiting_approval", "approval": approval})
+    return JSONResponse({k: v for k, v in found.items() if k not in ("seq", "type", "time")})
+
+
+async def answer_approval(request: Request) -> Response:
+    """``POST /sessions/{id}/approvals/{approval_id}``."""
+    session = _session(request)
+    body = await _parse(request, ApprovalAnswer)
+    approval = session.answer(request.path_params["approval_id"], body.decision, body.message,
+                              body.remember, body.updated_input)
+    return JSONResponse({"approval_id": approval.id, "decision": approval.decision})
+
+
+async def interrupt(request: Request) -> Response:
+    """``POST /sessions/{id}/interrupt``."""
+    return JSONResponse({"interrupted": _session(request).interrupt()})
+
+
+async def events(request: Request) -> Response:
+    """``GET /sessions/{id}/events``: SSE (or JSON history with ``?stream=false``)."""
+    session = _session(request, include_closed=True)
+    raw = request.query_params.get("since") or request.headers.get("last-event-id") or "0"
+    try:
+        since = int(raw)
+    except ValueError:
+        raise ApiError(422, "invalid", f"since must be an integer, got {raw!r}") from None
+    if request.query_params.get("stream") == "false":
+        return JSONResponse({"session_id": session.id, "state": session.state,
+                             "events": session.events.history(since)})
+    stop = _manager(request).shutting_down
+
+    async def stream() -> AsyncIterator[str]:
+        yield "retry: 2000\n\n"
+        async for event in session.events.subscribe(since, stop=stop, heartbeat=15.0):
+            if event["type"] == "ping":
+                yield ": ping\n\n"
+                continue
+            data = json.dumps(event, ensure_ascii=False, default=str)
+            yield f"id: {event['seq']}\nevent: {event['type']}\ndata: {data}\n\n"
+        yield "event: end\ndata: {}\n\n"
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _web_file(name: str) -> str:
+    return resources.files("agent_server").joinpath("web", name).read_text(encoding="utf-8")
+
+
+async def chat_page(request: Request) -> Response:
+    """``GET /chat``."""
+    settings: Settings = request.app.state.settings
+    config = {"env": settings.env, "authRequired": settings.api_token is not None,
+              "version": __version__}
+    html = _web_file("chat.html").replace(
+        "<!--AGENT_SERVER_CONFIG-->",
+        f"<script>window.AGENT_SERVER_CONFIG = {json.dumps(config)};</script>")
+    return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+
+
+async def chat_static(request: Request) -> Response:
+    """``GET /chat/{name}``: the page's script and style."""
+    name = request.path_params["name"]
+    if name not in _STATIC:
+        raise ApiError(404, "not_found", f"no file {name!r}")
+    return Response(_web_file(name), media_type=_STATIC[name], headers={"Cache-Control": "no-store"})
+
+
+async def root(request: Request) -> Response:
+    """``GET /`` redirects to the chat page."""
+    return RedirectResponse("/chat")
+
+
+async def openapi(request: Request) -> Response:
+    """``GET /openapi.json``."""
+    return JSONResponse(openapi_spec(__version__))
+
+
+# -- errors -----------------------------------------------------------------
+async def _api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return _error(exc.status, exc.code, exc.message)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+    message = (f"no route {request.method} {request.url.path}" if exc.status_code == 404
+               else f"{request.method} is not allowed on {request.url.path}" if exc.status_code == 405
+               else str(exc.detail))
+    return _error(exc.status_code, code, message)
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    log.error("unhandled error on %s %s: %s: %s", request.method, request.url.path,
+              type(exc).__name__, exc)
+    return _error(500, "internal", f"internal error: {type(exc).__name__}")
+
+
+def request_shutdown(app: Starlette) -> None:
+    """Tell open event streams to end (call from uvicorn's exit handler; thread-safe)."""
+    manager: SessionManager | None = getattr(app.state, "manager", None)
+    loop: asyncio.AbstractEventLoop | None = getattr(app.state, "loop", None)
+    if manager is not None and loop is not None and not loop.is_closed():
+        loop.call_soon_threadsafe(manager.shutting_down.set)
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    runner: HookRunner | None = None,
+    backend: ModelBackend | None = None,
+    setup: Callable[[HookRunner], Awaitable[Any] | Any] | None = None,
+) -> Starlette:
+    """The agent server as an ASGI app.
+
+    ``settings`` default to the environment (:func:`load_settings`). ``runner`` and
+    ``backend`` replace the ones built from the settings; ``setup(runner)`` runs once the
+    runner is open (e.g. to ``register`` in-process hooks).
+    """
+    settings = settings or load_settings()
+    settings.check_backend()
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        hook_runner = runner or build_runner(settings)
+        model = backend or make_backend(settings)
+        app.state.loop = asyncio.get_running_loop()
+        try:
+            async with hook_runner:
+                if setup is not None:
+                    maybe = setup(hook_runner)
+                    if inspect.isawaitable(maybe):
+                        await maybe
+                async with SessionManager(settings, hook_runner, model) as manager:
+                    app.state.manager = manager
+                    try:
+                        yield
+                    finally:
+                        manager.shutting_down.set()
+                app.state.manager = None
+        finally:
+            await model.aclose()
+
+    routes = [
+        Route("/", root),
+        Route("/health", health),
+        Route("/openapi.json", openapi),
+        Route("/hooks", list_hooks),
+        Route("/chat", chat_page),
+        Route("/chat/{name}", chat_static),
+        Route("/sessions", create_session, methods=["POST"]),
+        Route("/sessions", list_sessions, methods=["GET"]),
+        Route("/sessions/{session_id}", get_session, methods=["GET"]),
+        Route("/sessions/{session_id}", patch_session, methods=["PATCH"]),
+        Route("/sessions/{session_id}", delete_session, methods=["DELETE"]),
+        Route("/sessions/{session_id}/messages", post_message, methods=["POST"]),
+        Route("/sessions/{session_id}/approvals/{approval_id}", answer_approval, methods=["POST"]),
+        Route("/sessions/{session_id}/interrupt", interrupt, methods=["POST"]),
+        Route("/sessions/{session_id}/events", events, methods=["GET"]),
+    ]
+    token = settings.api_token.get_secret_value() if settings.api_token else None
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(TokenAuth, token=token)],
+        exception_handlers={ApiError: _api_error, HTTPException: _http_error,
+                            Exception: _internal_error},
+    )
+    app.state.settings = settings
+    app.state.manager = None
+    return app

@@ -1,0 +1,101 @@
+"""Per-session event log: everything that happens is recorded in order and fanned out to
+any number of subscribers (the SSE stream, tests, the chat page). Late subscribers get
+the history first, so nothing is missed."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import AsyncIterator
+from typing import Any
+
+import anyio
+
+__all__ = ["EventLog"]
+
+
+class EventLog:
+    """An ordered, bounded record of a session's events with live subscriptions.
+
+    Each event is a JSON-able dict with ``seq`` (1, 2, ...), ``type``, ``time`` and the
+    event's own fields.
+    """
+
+    def __init__(self, maxlen: int = 20_000) -> None:
+        self._events: deque[dict[str, Any]] = deque(maxlen=maxlen)
+        self._seq = 0
+        self._changed = anyio.Event()
+        self.closed = False
+
+    @property
+    def last_seq(self) -> int:
+        """The sequence number of the newest event (0 when none)."""
+        return self._seq
+
+    def emit(self, type_: str, **data: Any) -> dict[str, Any]:
+        """Record an event and wake subscribers. Returns the event."""
+        self._seq += 1
+        event = {"seq": self._seq, "type": type_, "time": round(time.time(), 6), **data}
+        self._events.append(event)
+        self._wake()
+        return event
+
+    def _wake(self) -> None:
+        changed, self._changed = self._changed, anyio.Event()
+        changed.set()
+
+    def close(self) -> None:
+        """No more events; subscriptions end after the history is delivered."""
+        self.closed = True
+        self._wake()
+
+    def history(self, since: int = 0) -> list[dict[str, Any]]:
+        """Events with ``seq > since``."""
+        return [e for e in self._events if e["seq"] > since]
+
+    async def subscribe(
+        self, since: int = 0, stop: anyio.Event | None = None, heartbeat: float | None = None
+    ) -> AsyncIterator[dict[str, Any]]:
+        """Yield events with ``seq > since``, then live ones, until the log closes or
+        ``stop`` is set. With ``heartbeat``, a ``{"type": "ping"}`` (not recorded) is
+        yielded after that many idle seconds."""
+        last = since
+        while True:
+            changed = self._changed
+            for event in self.history(last):
+                last = event["seq"]
+                yield event
+            if self.closed or (stop is not None and stop.is_set()):
+                return
+            woke = await self._wait(changed, stop, heartbeat)
+            if not woke:
+                yield {"type": "ping", "time": round(time.time(), 6)}
+
+    @staticmethod
+    async def _wait(changed: anyio.Event, stop: anyio.Event | None, timeout: float | None) -> bool:
+        """Wait for ``changed`` (or ``stop``); False if ``timeout`` passed first."""
+        with anyio.move_on_after(timeout) as scope:
+            if stop is None:
+                await changed.wait()
+            else:
+                async with anyio.create_task_group() as tg:
+
+                    async def _watch_stop() -> None:
+                        await stop.wait()
+                        tg.cancel_scope.cancel()
+
+                    tg.start_soon(_watch_stop)
+                    await changed.wait()
+                    tg.cancel_scope.cancel()
+        return not scope.cancelled_caught
+
+    async def wait_for(self, predicate: Any, timeout: float) -> dict[str, Any]:
+        """The first event (history included) for which ``predicate(event)`` is true.
+
+        Raises ``TimeoutError`` after ``timeout`` seconds.
+        """
+        with anyio.fail_after(timeout):
+            async for event in self.subscribe(0):
+                if predicate(event):
+                    return event
+        raise LookupError("event log closed before a matching event")

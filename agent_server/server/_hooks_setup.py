@@ -1,0 +1,109 @@
+"""Build the server's HookRunner: the project's settings files, or — when the project has
+no ``.claude/settings.json`` — the packaged default settings, with hook paths resolved to
+the repository's (or package's) ``hooks/`` folder."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import shlex
+from pathlib import Path
+from typing import Any
+
+from agent_server.hooks import HookRunner
+from agent_server.hooks._config import default_files, load_files
+
+from ._settings import Settings
+
+__all__ = ["build_runner", "default_settings_text", "hooks_dir", "packaged_default_settings"]
+
+log = logging.getLogger("agent_server.server")
+
+HOOKS_DIR_PLACEHOLDER = "${AGENT_SERVER_HOOKS_DIR}"
+_PROJECT_HOOKS = re.compile(r'\$(?:\{CLAUDE_PROJECT_DIR\}|CLAUDE_PROJECT_DIR)("?)/hooks/')
+# The engine's Python-hook form; the module is relative to <project>/.claude/hooks/.
+_LAUNCHER = re.compile(r"^(\s*(?:uv\s+run\s+)?(?:python3?|python)\s+hook_launcher\.py\s+)(\S+)(.*)$", re.S)
+
+
+def hooks_dir() -> Path | None:
+    """The ready-made hooks folder: the repository's ``hooks/`` next to the package, or
+    ``agent_server/defaults/hooks`` when installed with the hooks as package data."""
+    package = Path(__file__).resolve().parent.parent
+    for candidate in (package.parent / "hooks", package / "defaults" / "hooks"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def packaged_default_settings() -> Path:
+    """The default settings file: the repo's ``hooks/settings.default.json`` if present,
+    else the packaged copy ``agent_server/defaults/settings.json``."""
+    folder = hooks_dir()
+    if folder is not None and (folder / "settings.default.json").is_file():
+        return folder / "settings.default.json"
+    return Path(__file__).resolve().parent.parent / "defaults" / "settings.json"
+
+
+def default_settings_text(project_dir: Path) -> str:
+    """The default settings with hook paths resolved to :func:`hooks_dir`:
+    ``${AGENT_SERVER_HOOKS_DIR}``; ``$CLAUDE_PROJECT_DIR/hooks/`` when the project has no
+    ``hooks/`` folder of its own; and ``python hook_launcher.py MODULE`` when MODULE is not
+    in the project's ``.claude/hooks/`` but is in the hooks folder."""
+    text = packaged_default_settings().read_text(encoding="utf-8")
+    folder = hooks_dir()
+    if folder is None:
+        return text
+    data: Any = json.loads(text)
+    own = (project_dir / "hooks").is_dir()
+    project_hooks = project_dir / ".claude" / "hooks"
+
+    def launcher(m: re.Match[str]) -> str:
+        module = m.group(2)
+        if os.path.isabs(module) or (project_hooks / module).exists() or not (folder / module).exists():
+            return m.group(0)
+        return f"{m.group(1)}{shlex.quote(str(folder / module))}{m.group(3)}"
+
+    def fix(value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.replace(HOOKS_DIR_PLACEHOLDER, str(folder))
+            if not own:
+                value = _PROJECT_HOOKS.sub(lambda m: f"{folder}{m.group(1)}/", value)
+            return _LAUNCHER.sub(launcher, value)
+        if isinstance(value, list):
+            return [fix(v) for v in value]
+        if isinstance(value, dict):
+            return {k: fix(v) for k, v in value.items()}
+        return value
+
+    return json.dumps(fix(data), indent=2) + "\n"
+
+
+def build_runner(settings: Settings) -> HookRunner:
+    """A HookRunner for ``settings.project_dir`` (not yet entered)."""
+    project = settings.project_dir
+    user = Path.home() / ".claude" / "settings.json" if settings.read_user_settings else None
+    managed_env = os.environ.get("AGENT_SERVER_MANAGED_SETTINGS")
+    managed = Path(managed_env) if managed_env else None
+    files = default_files(project, user, managed)
+    project_file = project / ".claude" / "settings.json"
+    if settings.default_settings_fallback and not project_file.exists() and hooks_dir() is None:
+        log.warning("no %s and no hooks/ folder with the default hooks: running without default "
+                    "hooks (run `agent-server init` to create settings)", project_file)
+    elif settings.default_settings_fallback and not project_file.exists():
+        resolved = settings.data_path / "default-settings.json"
+        resolved.parent.mkdir(parents=True, exist_ok=True)
+        resolved.write_text(default_settings_text(project), encoding="utf-8")
+        files = [(resolved, role) if path == project_file else (path, role) for path, role in files]
+        log.info("no %s: using the packaged default hooks (%s)", project_file, resolved)
+    config = load_files(project, files)
+    for issue in config.issues:
+        (log.error if issue.severity == "error" else log.warning)("hook config %s", issue)
+    if settings.hooks_order is not None:
+        config.default_order = settings.hooks_order
+        config.order.clear()
+    options: dict[str, Any] = {}
+    if settings.hook_ledger:
+        options["ledger"] = settings.data_path / "hooks.db"  # the engine's audit ledger
+    return HookRunner(config, **options)

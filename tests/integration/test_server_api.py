@@ -1,0 +1,272 @@
+"""HTTP API behaviour: errors as JSON naming the field, auth, OpenAPI, settings, the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+
+from agent_server.server import SettingsInvalid, create_app, load_settings
+from tests.integration.server_harness import make_project, running_server, server_settings
+
+pytestmark = pytest.mark.anyio
+
+CLI = [sys.executable, "-m", "agent_server"]
+
+
+async def test_errors_are_json_and_name_the_problem(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    async with running_server(project) as h:
+        c = h.client
+        r = await c.get("/nope")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
+        r = await c.post("/sessions", content=b"{not json")
+        assert r.status_code == 400 and "not valid JSON" in r.json()["error"]["message"]
+        r = await c.post("/sessions", json={"permission_mode": "yolo"})
+        assert r.status_code == 422
+        assert "permission_mode" in r.json()["error"]["message"] and '"yolo"' in r.json()["error"]["message"]
+        r = await c.post("/sessions", json={"bogus": 1})
+        assert r.status_code == 422 and "bogus" in r.json()["error"]["message"]
+        r = await c.get("/sessions/does-not-exist")
+        assert r.status_code == 404 and "does-not-exist" in r.json()["error"]["message"]
+        sid = (await h.create())["session_id"]
+        r = await c.post(f"/sessions/{sid}/messages", json={"text": ""})
+        assert r.status_code == 422 and r.json()["error"]["message"].startswith("text:")
+        r = await c.post(f"/sessions/{sid}/approvals/xyz", json={"decision": "maybe"})
+        assert r.status_code == 422 and "decision" in r.json()["error"]["message"]
+        r = await c.post(f"/sessions/{sid}/approvals/xyz", json={"decision": "allow"})
+        assert r.status_code == 404 and "xyz" in r.json()["error"]["message"]
+        r = await c.patch(f"/sessions/{sid}", json={"permission_mode": "plan"})
+        assert r.status_code == 200 and r.json()["permission_mode"] == "plan"
+        r = await c.delete(f"/sessions/{sid}", params={"reason": "bored"})
+        assert r.status_code == 422 and "reason" in r.json()["error"]["message"]
+        r = await c.get(f"/sessions/{sid}/events", params={"since": "abc", "stream": "false"})
+        assert r.status_code == 422
+        # Busy: a second prompt while the first waits for approval.
+        await h.client.patch(f"/sessions/{sid}", json={"permission_mode": "default"})
+        assert (await h.send(sid, "$ echo x"))["status"] == "awaiting_approval"
+        r = await c.post(f"/sessions/{sid}/messages", json={"text": "again"})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "busy"
+        await h.close(sid, "prompt_input_exit")
+        r = await c.post(f"/sessions/{sid}/messages", json={"text": "late"})
+        assert r.status_code == 404
+        closed = (await c.get(f"/sessions/{sid}")).json()
+        assert closed["state"] == "closed" and closed["closed_reason"] == "prompt_input_exit"
+
+
+async def test_openapi_health_hooks_and_chat_page(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    project.shell_hook("PreToolUse", "true", matcher="Bash")
+    async with running_server(project, env="development") as h:
+        spec = (await h.client.get("/openapi.json")).json()
+        assert spec["openapi"].startswith("3.")
+        assert {"/sessions", "/sessions/{session_id}", "/sessions/{session_id}/messages",
+                "/sessions/{session_id}/approvals/{approval_id}",
+                "/sessions/{session_id}/events"} <= set(spec["paths"])
+        assert "PostMessage" in spec["components"]["schemas"]
+        health = (await h.client.get("/health")).json()
+        assert health["status"] == "ok" and health["backend"] == "scripted"
+        hooks = (await h.client.get("/hooks")).json()
+        assert hooks["hooks"]["PreToolUse"][0]["command"] == "true"
+        page = await h.client.get("/chat")
+        assert 'data-testid="chat-input"' in page.text and '"env": "development"' in page.text
+        assert (await h.client.get("/chat/chat.js")).headers["content-type"].startswith("text/javascript")
+        assert (await h.client.get("/chat/other.js")).status_code == 404
+
+
+async def test_bearer_token_is_required_when_configured(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    async with running_server(project, api_token="s3cret-token", token=None) as h:
+        r = await h.client.post("/sessions", json={})
+        assert r.status_code == 401 and r.headers["www-authenticate"] == "Bearer"
+        r = await h.client.post("/sessions", json={}, headers={"Authorization": "Bearer wrong-token"})
+        assert r.status_code == 401
+        assert (await h.client.get("/health")).status_code == 200
+        assert (await h.client.get("/chat")).status_code == 200
+        r = await h.client.post("/sessions", json={}, headers={"Authorization": "Bearer s3cret-token"})
+        assert r.status_code == 201
+        sid = r.json()["session_id"]
+        r = await h.client.get(f"/sessions/{sid}/events", params={"stream": "false",
+                                                                  "access_token": "s3cret-token"})
+        assert r.status_code == 200
+        r = await h.client.get(f"/sessions/{sid}", params={"access_token": "s3cret-token"})
+        assert r.status_code == 401  # the query token only works for the event stream
+
+
+async def test_asgi_transport_with_lifespan(tmp_path: Path) -> None:
+    """The app also runs in-process (httpx ASGITransport) with its lifespan."""
+    project = make_project(tmp_path)
+    project.hook("SessionEnd")
+    app = create_app(server_settings(project.root, permission_mode="bypassPermissions"))
+    async with app.router.lifespan_context(app), httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app), base_url="http://test") as c:
+        sid = (await c.post("/sessions", json={})).json()["session_id"]
+        r = await c.post(f"/sessions/{sid}/messages", json={"text": "$ echo hi", "wait": True})
+        assert r.json()["status"] == "completed"
+    assert project.payloads("SessionEnd")[0]["session_id"] == sid
+
+
+def test_settings_errors_name_the_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENT_SERVER_PORT", "eighty")
+    with pytest.raises(SettingsInvalid) as err:
+        load_settings(project_dir=tmp_path, _env_file=None)
+    assert "AGENT_SERVER_PORT='eighty'" in str(err.value)
+    monkeypatch.delenv("AGENT_SERVER_PORT")
+    with pytest.raises(SettingsInvalid, match="AGENT_SERVER_API_TOKEN"):
+        load_settings(project_dir=tmp_path, host="0.0.0.0", _env_file=None)
+    ok = load_settings(project_dir=tmp_path, host="0.0.0.0", api_token="long-enough", _env_file=None)
+    assert ok.data_path == tmp_path.resolve() / ".agent-server"
+    with pytest.raises(SettingsInvalid, match="AGENT_SERVER_PROJECT_DIR"):
+        load_settings(project_dir=tmp_path / "missing", _env_file=None)
+    with pytest.raises(SettingsInvalid, match="AGENT_SERVER_PERMISSION_MODE"):
+        load_settings(project_dir=tmp_path, permission_mode="yolo", _env_file=None)
+    monkeypatch.setenv("AGENT_SERVER_ALLOWED_DIRS", "not-json")
+    with pytest.raises(SettingsInvalid, match="AGENT_SERVER_ALLOWED_DIRS"):
+        load_settings(project_dir=tmp_path, _env_file=None)
+    monkeypatch.delenv("AGENT_SERVER_ALLOWED_DIRS")
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    settings = load_settings(project_dir=tmp_path, backend="anthropic", _env_file=None)
+    with pytest.raises(SettingsInvalid, match="AGENT_SERVER_ANTHROPIC_API_KEY"):
+        create_app(settings)
+    (tmp_path / ".env").write_text("AGENT_SERVER_STOP_BLOCK_CAP=4\n")
+    monkeypatch.chdir(tmp_path)
+    assert load_settings(project_dir=tmp_path).stop_block_cap == 4
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_SERVER_")}
+    env["HOME"] = str(tmp_path)  # no user settings
+    return env
+
+
+def test_serve_rejects_bad_settings_without_a_traceback(tmp_path: Path) -> None:
+    env = {**_env(tmp_path), "AGENT_SERVER_PORT": "99999"}
+    proc = subprocess.run([*CLI, "serve", "--project", str(tmp_path)], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "AGENT_SERVER_PORT=99999" in proc.stderr.replace("'", "")
+    assert "Traceback" not in proc.stderr
+    proc = subprocess.run([*CLI, "serve", "--host", "0.0.0.0", "--project", str(tmp_path)],
+                          env=_env(tmp_path), cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "AGENT_SERVER_API_TOKEN" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+async def test_serve_prints_the_url_serves_and_shuts_down(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    project.hook("SessionEnd")
+    proc = subprocess.Popen([*CLI, "serve", "--port", "0", "--project", str(project.root)],
+                            env=_env(tmp_path), cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        with anyio.fail_after(30):
+            line = await anyio.to_thread.run_sync(proc.stdout.readline)
+        assert line.startswith("agent-server listening on http://127.0.0.1:"), line
+        url = line.split()[3]
+        async with httpx.AsyncClient(base_url=url) as c:
+            assert (await c.get("/health")).json()["status"] == "ok"
+            sid = (await c.post("/sessions", json={})).json()["session_id"]
+            # An open event stream must not hold up shutdown.
+            async with c.stream("GET", f"/sessions/{sid}/events") as resp:
+                assert resp.status_code == 200
+                proc.send_signal(signal.SIGINT)
+                with anyio.fail_after(15):
+                    async for _ in resp.aiter_lines():
+                        pass
+        with anyio.fail_after(15):
+            code = await anyio.to_thread.run_sync(proc.wait)
+        assert code in (0, 130)  # uvicorn re-raises the SIGINT after a graceful shutdown
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert [p["session_id"] for p in project.payloads("SessionEnd")] == [sid]
+
+
+def test_init_writes_default_settings_and_serve_falls_back_to_them(tmp_path: Path) -> None:
+    proc = subprocess.run([*CLI, "init", "--project", str(tmp_path)], env=_env(tmp_path),
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    written = tmp_path / ".claude" / "settings.json"
+    assert "hooks" in json.loads(written.read_text())
+    again = subprocess.run([*CLI, "init", "--project", str(tmp_path)], env=_env(tmp_path),
+                           capture_output=True, text=True, timeout=60)
+    assert again.returncode == 1 and "--force" in again.stderr
+
+
+async def test_packaged_default_settings_are_used_without_project_settings(tmp_path: Path) -> None:
+    root = tmp_path / "bare"
+    root.mkdir()
+    async with running_server(root, default_settings_fallback=True,
+                              permission_mode="bypassPermissions") as h:
+        hooks = (await h.client.get("/hooks")).json()
+        assert hooks["files"] == [".agent-server/default-settings.json"]
+        assert hooks["issues"] == []
+        sid = (await h.create())["session_id"]
+        turn = await h.send(sid, "$ rm -rf /")  # the ready-made security hooks are active
+        assert turn["status"] == "completed"
+        (result,) = [b for m in await h.messages(sid) if isinstance(m["content"], list)
+                     for b in m["content"] if b.get("type") == "tool_result"]
+        assert result["is_error"] and result["content"].startswith("PreToolUse:Bash hook error:")
+
+
+def test_packaged_default_settings_match_the_repository_copy() -> None:
+    repo = Path(__file__).resolve().parents[2] / "hooks" / "settings.default.json"
+    packaged = Path(__file__).resolve().parents[2] / "agent_server" / "defaults" / "settings.json"
+    if not repo.exists():
+        pytest.skip("no hooks/settings.default.json in this checkout")
+    assert json.loads(packaged.read_text()) == json.loads(repo.read_text()), (
+        "agent_server/defaults/settings.json is the packaged copy of hooks/settings.default.json: "
+        "cp hooks/settings.default.json agent_server/defaults/settings.json")
+
+async def test_in_process_hooks_registered_at_startup(tmp_path: Path) -> None:
+    seen: list[str] = []
+
+    async def guard(payload: dict[str, Any]) -> dict[str, Any] | None:
+        seen.append(payload["tool_input"]["command"])
+        if "deploy" in payload["tool_input"]["command"]:
+            return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
+                                           "permissionDecisionReason": "no deploys from chat"}}
+        return None
+
+    project = make_project(tmp_path)
+    async with running_server(project, permission_mode="bypassPermissions",
+                              setup=lambda runner: runner.register("PreToolUse", guard, matcher="Bash")) as h:
+        sid = (await h.create())["session_id"]
+        await h.send(sid, "$ echo ok\n$ ./deploy.sh")
+        results = [b["content"] for m in await h.messages(sid) if isinstance(m["content"], list)
+                   for b in m["content"] if b.get("type") == "tool_result"]
+    assert seen == ["echo ok", "./deploy.sh"]
+    assert results == ["ok", "PreToolUse:Bash hook error: no deploys from chat"]
+
+
+def test_default_settings_hook_paths_resolve_to_the_hooks_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from agent_server.server import _hooks_setup
+
+    hooks = tmp_path / "repo" / "hooks"
+    hooks.mkdir(parents=True)
+    default = hooks / "settings.default.json"
+    default.write_text(json.dumps({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": 'python3 "$CLAUDE_PROJECT_DIR/hooks/a.py"'},
+        {"type": "command", "command": 'python3 "$CLAUDE_PROJECT_DIR"/hooks/b.py'},
+        {"type": "command", "command": "python3 ${CLAUDE_PROJECT_DIR}/hooks/c.py"},
+        {"type": "command", "command": "python3 ${AGENT_SERVER_HOOKS_DIR}/d.py"}]}]}}))
+    monkeypatch.setattr(_hooks_setup, "hooks_dir", lambda: hooks)
+    project = tmp_path / "project"
+    project.mkdir()
+    commands = [h["command"] for h in json.loads(_hooks_setup.default_settings_text(project))
+                ["hooks"]["PreToolUse"][0]["hooks"]]
+    assert commands == [f'python3 "{hooks}/a.py"', f'python3 "{hooks}"/b.py',
+                        f"python3 {hooks}/c.py", f"python3 {hooks}/d.py"]
+    (project / "hooks").mkdir()  # a project with its own hooks/ keeps $CLAUDE_PROJECT_DIR
+    assert "$CLAUDE_PROJECT_DIR" in _hooks_setup.default_settings_text(project)
