@@ -109,6 +109,13 @@ class _Capture:
         return b"".join(self.parts)
 
 
+async def _wait_drained(*captures: _Capture) -> None:
+    # Event.wait() yields to the loop even when set; skip it on the common path.
+    for cap in captures:
+        if not cap.done.is_set():
+            await cap.done.wait()
+
+
 async def _drain(stream: anyio.abc.ByteReceiveStream | None, cap: _Capture) -> None:
     try:
         if stream is not None:
@@ -301,8 +308,7 @@ async def run_process(
                 await process.wait()
                 # The leader is done. Pipes still open means something it started holds
                 # them: wait for EOF until the deadline, then end the rest of the tree.
-                await out.done.wait()
-                await err.done.wait()
+                await _wait_drained(out, err)
             if process.returncode is None:
                 result.timed_out = True
             if (
@@ -316,8 +322,7 @@ async def run_process(
                     )
                 # Whatever still held the pipes was just killed; don't wait on it forever.
                 with anyio.move_on_after(grace):
-                    await out.done.wait()
-                    await err.done.wait()
+                    await _wait_drained(out, err)
             tg.cancel_scope.cancel()
     finally:
         with anyio.CancelScope(shield=True):

@@ -414,7 +414,12 @@ class HookRunner:
                        cwd: str) -> ProcessResult:
         """Run the hook's process. (Python hooks get a warm worker here when enabled.)"""
         assert spec.argv is not None
-        async with self._limiter:
+        # A free slot is taken without a trip through the event loop (the common case).
+        try:
+            self._limiter.acquire_nowait()
+        except anyio.WouldBlock:
+            await self._limiter.acquire()
+        try:
             pool = self._pool
             if (pool is not None and spec.kind == "python" and spec.warm is not False
                     and pool.handles(spec.argv)):
@@ -424,6 +429,8 @@ class HookRunner:
                 spec.argv, stdin=stdin, env=env, cwd=cwd, timeout=spec.timeout,
                 grace=self.kill_grace, output_limit=self.output_limit, marker=uuid.uuid4().hex,
             )
+        finally:
+            self._limiter.release()
 
     async def _run_command(self, spec: HookSpec, payload: dict[str, Any]) -> HookResult:
         payload_json = json.dumps(payload, separators=(",", ":"), default=str)
@@ -446,12 +453,13 @@ class HookRunner:
         return result
 
     def _log(self, result: HookResult, payload: Mapping[str, Any]) -> None:
-        log.info(
-            "hook run name=%r event=%s status=%s exit=%s start=%s duration_ms=%.1f",
-            result.name, result.event, result.status.value, result.exit_code,
-            time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(result.started_at)),
-            result.duration_ms,
-        )
+        if log.isEnabledFor(logging.INFO):
+            log.info(
+                "hook run name=%r event=%s status=%s exit=%s start=%s duration_ms=%.1f",
+                result.name, result.event, result.status.value, result.exit_code,
+                time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(result.started_at)),
+                result.duration_ms,
+            )
         if result.status in (HookStatus.ERROR, HookStatus.TIMEOUT):
             tail = result.stderr.strip()[-800:]
             log.warning("hook failed name=%r event=%s: %s%s", result.name, result.event,
