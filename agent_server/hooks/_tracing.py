@@ -287,47 +287,45 @@ def _env_disabled() -> bool:
     return os.environ.get("OTEL_SDK_DISABLED", "").strip().lower() == "true"
 
 
-def resolve_tracer(provider: trace.TracerProvider | None) -> trace.Tracer | None:
-    """The tracer to use, or None when tracing is off (see the module docstring)."""
-    if provider is not None:
-        return provider.get_tracer(_SCOPE, _VERSION)
-    names = _exporter_names("OTEL_TRACES_EXPORTER")
+def _from_env(variable: str, cache: dict[Any, Any], build: Callable[[list[str]], Any],
+              what: str) -> Any:
+    """A provider built once from ``OTEL_*`` variables; False: not configured here,
+    None: turned off (or it failed to build, which is logged once)."""
+    names = _exporter_names(variable)
     if names is None:
-        # Not configured here: the global provider (a no-op unless the host set one).
-        return trace.get_tracer(_SCOPE, _VERSION)
+        return False
     if _env_disabled() or names == ["none"]:
         return None
-    key = _env_key("OTEL_TRACES_EXPORTER")
+    key = _env_key(variable)
     with _env_lock:
-        if key not in _env_tracer_providers:
+        if key not in cache:
             try:
-                _env_tracer_providers[key] = _build_tracer_provider(names)
+                cache[key] = build(names)
             except Exception:
-                _warn("building the tracer provider from OTEL_* variables")
-                _env_tracer_providers[key] = None
-        built = _env_tracer_providers[key]
-    return None if built is None else built.get_tracer(_SCOPE, _VERSION)
+                _warn(f"building the {what} provider from OTEL_* variables")
+                cache[key] = None
+        return cache[key]
+
+
+def resolve_tracer(provider: trace.TracerProvider | None) -> trace.Tracer | None:
+    """The tracer to use, or None when tracing is off (see the module docstring)."""
+    if provider is None:
+        provider = _from_env("OTEL_TRACES_EXPORTER", _env_tracer_providers,
+                             _build_tracer_provider, "tracer")
+        if provider is False:
+            # Not configured here: the global provider (a no-op unless the host set one).
+            return trace.get_tracer(_SCOPE, _VERSION)
+    return None if provider is None else provider.get_tracer(_SCOPE, _VERSION)
 
 
 def resolve_meter(provider: metrics.MeterProvider | None) -> metrics.Meter | None:
     """The meter to use, or None when metrics are off."""
-    if provider is not None:
-        return provider.get_meter(_SCOPE, _VERSION)
-    names = _exporter_names("OTEL_METRICS_EXPORTER")
-    if names is None:
-        return metrics.get_meter(_SCOPE, _VERSION)
-    if _env_disabled() or names == ["none"]:
-        return None
-    key = _env_key("OTEL_METRICS_EXPORTER")
-    with _env_lock:
-        if key not in _env_meter_providers:
-            try:
-                _env_meter_providers[key] = _build_meter_provider(names)
-            except Exception:
-                _warn("building the meter provider from OTEL_* variables")
-                _env_meter_providers[key] = None
-        built = _env_meter_providers[key]
-    return None if built is None else built.get_meter(_SCOPE, _VERSION)
+    if provider is None:
+        provider = _from_env("OTEL_METRICS_EXPORTER", _env_meter_providers,
+                             _build_meter_provider, "meter")
+        if provider is False:
+            return metrics.get_meter(_SCOPE, _VERSION)
+    return None if provider is None else provider.get_meter(_SCOPE, _VERSION)
 
 
 # -- scopes ----------------------------------------------------------------------
