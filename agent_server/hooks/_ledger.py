@@ -416,11 +416,16 @@ class HookLedger:
             # Assign the events' rowids here (inside the write lock, so another process
             # writing the same file cannot take them): two statements per group, not two
             # per record.
-            last = conn.execute("SELECT max(id) FROM events").fetchone()[0] or 0
-            conn.executemany(_INSERT_EVENT, [(last + i, *rec.event)
-                                             for i, rec in enumerate(batch, 1)])
-            conn.executemany(_INSERT_HOOK, [(last + i, *h) for i, rec in enumerate(batch, 1)
-                                            for h in rec.hooks])
+            if len(batch) == 1:  # the inline path: let SQLite pick the rowid
+                (rec,) = batch
+                ref = conn.execute(_INSERT_EVENT, (None, *rec.event)).lastrowid
+                conn.executemany(_INSERT_HOOK, [(ref, *h) for h in rec.hooks])
+            else:
+                last = conn.execute("SELECT max(id) FROM events").fetchone()[0] or 0
+                conn.executemany(_INSERT_EVENT, [(last + i, *rec.event)
+                                                 for i, rec in enumerate(batch, 1)])
+                conn.executemany(_INSERT_HOOK, [(last + i, *h) for i, rec in enumerate(batch, 1)
+                                                for h in rec.hooks])
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
