@@ -113,13 +113,17 @@ async def test_parallel_runs_concurrently_and_combines_in_registration_order(tmp
         cmd(
             f"{wait_for_all(tmp_path, n, names)}"
             if n != "a"
-            else f"while [ ! -e {tmp_path}/c-done ]; do sleep 0.01; done; echo '{deny_a}'"
+            # bounded: 10 s at most, so a broken run fails instead of hanging
+            else f"i=0; while [ ! -e {tmp_path}/c-done ] && [ $i -lt 1000 ]; do i=$((i+1)); sleep 0.01; done; "
+            f"echo '{deny_a}'"
         )
         for n in names
     ]
     # c finishes first; b and c must be running together; a finishes last.
     hooks[2] = cmd(
-        f"{wait_for_all(tmp_path, 'c', ['b', 'c'])}".replace("exit 0;", f"touch {tmp_path}/c-done; echo c >&2; exit 2;")
+        f"{wait_for_all(tmp_path, 'c', ['b', 'c'])}".replace(
+            "exit 0;", f"{{ touch {tmp_path}/c-done; echo c >&2; exit 2; }};"
+        )
     )
     hooks[1] = cmd(wait_for_all(tmp_path, "b", ["b", "c"]))
     p = project(tmp_path, {"PreToolUse": hooks}, hookRunner={"order": {"PreToolUse": "parallel"}})
