@@ -229,6 +229,8 @@ async def _kill_tree(
         victims.setdefault(proc.pid, proc)
     _signal_group(pgid, signal.SIGKILL)
     for proc in [*victims.values(), *(_marked_processes(marker) if marker else [])]:
+        if proc.pid == process.pid:
+            continue  # the leader is anyio's child to reap: its exit status is ours to read
         victims.setdefault(proc.pid, proc)
         with contextlib.suppress(psutil.Error):
             proc.kill()
