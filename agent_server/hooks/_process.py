@@ -177,8 +177,11 @@ def _descendants(pid: int) -> list[psutil.Process]:
         return []
 
 
-def _alive(proc: psutil.Process) -> bool:
+def _alive(proc: psutil.Process | int) -> bool:
+    """Running and not a zombie (a pid that is gone is not alive)."""
     try:
+        if isinstance(proc, int):
+            proc = psutil.Process(proc)
         return proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE
     except psutil.Error:
         return False
@@ -219,7 +222,7 @@ async def _kill_tree(
         deadline = time.monotonic() + grace
         while time.monotonic() < deadline:
             if (
-                not _alive_pid(process.pid)
+                not _alive(process.pid)
                 and not any(_alive(p) for p in victims.values())
                 and not _group_alive(pgid)
             ):
@@ -235,8 +238,10 @@ async def _kill_tree(
         with contextlib.suppress(psutil.Error):
             proc.kill()
     if process.returncode is None:
+        # os.kill, not process.kill(): Popen.send_signal() polls first, which would reap
+        # the zombie leader behind asyncio's back and lose its exit status (255).
         with contextlib.suppress(ProcessLookupError):
-            process.kill()
+            os.kill(process.pid, signal.SIGKILL)
     if _subreaper:
         pending = set(victims)
         with anyio.move_on_after(1.0):
@@ -252,13 +257,6 @@ def _group_alive(pgid: int) -> bool:
     if not _signal_group(pgid, 0):
         return False
     return any(_alive(p) for p in _group_members(pgid))
-
-
-def _alive_pid(pid: int) -> bool:
-    try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-    except psutil.Error:
-        return False
 
 
 async def run_process(
