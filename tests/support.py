@@ -16,3 +16,18 @@ def load_payload(name: str, project_dir: Path | None = None) -> dict[str, Any]:
     text = text.replace("<PROJECT_DIR>", project).replace("<TRANSCRIPT_PATH>", f"{project}/t.jsonl")
     data: dict[str, Any] = json.loads(text)
     return data
+
+
+def project(tmp_path: Path, hooks: dict[str, Any], **extra: Any) -> Path:
+    """A project folder whose ``.claude/settings.json`` holds ``hooks`` (and ``extra`` keys)."""
+    (tmp_path / ".claude").mkdir(exist_ok=True)
+    (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks, **extra}))
+    return tmp_path
+
+
+def cmd(command: str, matcher: str | None = None, **kw: Any) -> dict[str, Any]:
+    """A Claude Code matcher group with one command hook."""
+    group: dict[str, Any] = {"hooks": [{"type": "command", "command": command, **kw}]}
+    if matcher:
+        group["matcher"] = matcher
+    return group

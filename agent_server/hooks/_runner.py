@@ -266,10 +266,6 @@ class HookRunner:
         return outcome
 
     async def _fire(self, event: str, payload: Mapping[str, Any]) -> EventOutcome:
-        if self._tg is None:
-            raise RunnerClosedError(
-                "HookRunner is not open: use `async with runner:` before fire()"
-            )
         current = dict(payload)
         current.setdefault("hook_event_name", event)
         specs = [s for s in self.hooks_for(event) if why_not(s, current) is None]

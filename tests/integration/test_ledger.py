@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import signal
@@ -18,6 +17,7 @@ import pytest
 
 from agent_server.hooks import HookLedger, HookRunner, LedgerError
 from agent_server.hooks._ledger import SCHEMA_VERSION, open_ledger, recent_events
+from tests.support import cmd, project
 
 pytestmark = pytest.mark.anyio
 
@@ -25,17 +25,6 @@ PAYLOAD = {"session_id": "sess-1", "transcript_path": "/tmp/t.jsonl", "cwd": "/t
            "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "toolu_1"}
 
 
-def project(tmp_path: Path, hooks: dict[str, Any]) -> Path:
-    (tmp_path / ".claude").mkdir(exist_ok=True)
-    (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
-    return tmp_path
-
-
-def cmd(command: str, matcher: str | None = None, **kw: Any) -> dict[str, Any]:
-    group: dict[str, Any] = {"hooks": [{"type": "command", "command": command, **kw}]}
-    if matcher:
-        group["matcher"] = matcher
-    return group
 
 
 def rows(db: Path, sql: str) -> list[sqlite3.Row]:

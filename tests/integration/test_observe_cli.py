@@ -15,6 +15,7 @@ import pytest
 
 from agent_server.hooks import HookLedger, HookRunner
 from agent_server.hooks._cli_observe import parse_since
+from tests.support import cmd
 
 ROOT = Path(__file__).parents[2]
 BASH = {"session_id": "aaaa-1111", "transcript_path": "", "cwd": "/tmp", "tool_name": "Bash",
@@ -35,12 +36,6 @@ def write_settings(root: Path, settings: dict[str, Any], name: str = "settings.j
     (root / ".claude" / name).write_text(json.dumps(settings))
     return root
 
-
-def cmd(command: str, matcher: str | None = None, **kw: Any) -> dict[str, Any]:
-    group: dict[str, Any] = {"hooks": [{"type": "command", "command": command, **kw}]}
-    if matcher:
-        group["matcher"] = matcher
-    return group
 
 
 @pytest.fixture(scope="module")

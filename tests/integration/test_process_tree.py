@@ -2,26 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from pathlib import Path
-from typing import Any
 
 import anyio
 import psutil
 import pytest
 
 from agent_server.hooks import HookRunner, HookStatus
-from tests.support import load_payload
+from tests.support import load_payload, project
 
 pytestmark = pytest.mark.anyio
 
-
-def project(tmp_path: Path, hooks: dict[str, Any]) -> Path:
-    (tmp_path / ".claude").mkdir(exist_ok=True)
-    (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
-    return tmp_path
 
 
 def tagged_sleep() -> tuple[str, str]:

@@ -11,22 +11,11 @@ from typing import Any
 import pytest
 
 from agent_server.hooks import HookRunner, HookStatus, RunnerClosedError, parse_env_file
-from tests.support import load_payload
+from tests.support import cmd, load_payload, project
 
 pytestmark = pytest.mark.anyio
 
 
-def project(tmp_path: Path, hooks: dict[str, Any], **extra: Any) -> Path:
-    (tmp_path / ".claude").mkdir(exist_ok=True)
-    (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks, **extra}))
-    return tmp_path
-
-
-def cmd(command: str, matcher: str | None = None, **kw: Any) -> dict[str, Any]:
-    group: dict[str, Any] = {"hooks": [{"type": "command", "command": command, **kw}]}
-    if matcher:
-        group["matcher"] = matcher
-    return group
 
 
 def runner(path: Path, **kw: Any) -> HookRunner:

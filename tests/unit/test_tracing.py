@@ -27,6 +27,7 @@ from opentelemetry.trace import NonRecordingSpan, SpanContext, StatusCode, Trace
 from agent_server.hooks import HookRunner, HookStatus
 from agent_server.hooks import _tracing as tracing
 from agent_server.hooks._tracing import HookTelemetry
+from tests.support import cmd, project
 
 pytestmark = pytest.mark.anyio
 
@@ -34,17 +35,6 @@ PAYLOAD = {"session_id": "sess-1", "transcript_path": "/tmp/t.jsonl", "cwd": "/t
            "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "toolu_1"}
 
 
-def project(tmp_path: Path, hooks: dict[str, Any]) -> Path:
-    (tmp_path / ".claude").mkdir(exist_ok=True)
-    (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
-    return tmp_path
-
-
-def cmd(command: str, matcher: str | None = None, **kw: Any) -> dict[str, Any]:
-    group: dict[str, Any] = {"hooks": [{"type": "command", "command": command, **kw}]}
-    if matcher:
-        group["matcher"] = matcher
-    return group
 
 
 @pytest.fixture
