@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import queue
 import sqlite3
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
@@ -55,16 +55,28 @@ log = logging.getLogger("agent_server.hooks.ledger")
 #: Where ``ledger=True`` puts the database, relative to the project folder.
 DEFAULT_LEDGER_PATH = Path(".agent-server") / "hooks.db"
 #: ``PRAGMA user_version`` of the schema this code writes.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: Default bound on the stdout and on the stderr kept per hook run, in bytes.
 DEFAULT_OUTPUT_LIMIT = 8 * 1024
 
 Synchronous = Literal["NORMAL", "FULL"]
 
-# Few indexes on purpose: every index is another page written per commit. Rows are
-# appended in time order, so "newest first" is the rowid order; hook rows point at their
-# event's rowid and the only index is the one that finds them.
-_SCHEMA = """
+# One row per fired event, its hook results a JSON array in that row: a commit writes one
+# table page, not a page per table and index (the audit record is on fire()'s path).
+# ``hook_runs`` is a view with a row per hook result, for SQL readers. Rows are appended
+# in time order, so "newest first" is the rowid order.
+_HOOK_FIELDS = (
+    "name", "command", "source", "matcher", "status", "exit_code", "started_at",
+    "duration_ms", "decision", "reason", "error", "timed_out", "stdout", "stderr",
+    "truncated", "span_id",
+)
+_HOOK_RUNS_VIEW = (
+    "CREATE VIEW hook_runs AS SELECT e.id AS event_ref, CAST(j.key AS INTEGER) AS position,"
+    " e.event AS event, "
+    + ", ".join(f"json_extract(j.value, '$.{f}') AS {f}" for f in _HOOK_FIELDS)
+    + " FROM events AS e, json_each(e.hooks) AS j"
+)
+_SCHEMA = f"""
 CREATE TABLE events (
     id          INTEGER PRIMARY KEY,    -- insertion (= time) order
     event_id    TEXT NOT NULL,          -- random id, also the span attribute hook.event_id
@@ -79,42 +91,27 @@ CREATE TABLE events (
     decision    TEXT,
     reason      TEXT,
     hook_count  INTEGER NOT NULL,
-    trace_id    TEXT                    -- 32 hex digits when traced
+    trace_id    TEXT,                   -- 32 hex digits when traced
+    hooks       TEXT NOT NULL           -- JSON array of hook results, registration order
 );
-CREATE TABLE hook_runs (
-    id          INTEGER PRIMARY KEY,
-    event_ref   INTEGER NOT NULL REFERENCES events (id),
-    position    INTEGER NOT NULL,       -- registration order within the event
-    event       TEXT NOT NULL,
-    name        TEXT NOT NULL,
-    command     TEXT NOT NULL,
-    source      TEXT NOT NULL,
-    matcher     TEXT,
-    status      TEXT NOT NULL,          -- ok | blocked | error | timeout | skipped
-    exit_code   INTEGER,
-    started_at  REAL,
-    duration_ms REAL NOT NULL,
-    decision    TEXT,
-    reason      TEXT,
-    error       TEXT,
-    timed_out   INTEGER NOT NULL,
-    stdout      TEXT NOT NULL,          -- first output_limit bytes
-    stderr      TEXT NOT NULL,          -- last output_limit bytes
-    truncated   INTEGER NOT NULL,       -- output was cut (by the runner or the ledger)
-    span_id     TEXT                    -- 16 hex digits when traced
+{_HOOK_RUNS_VIEW};
+"""
+# Schema 1 kept hook results in a hook_runs table; opening such a file moves them into
+# events.hooks (same fields) and leaves the view in the table's place.
+_MIGRATE_FROM_1 = f"""
+ALTER TABLE events ADD COLUMN hooks TEXT NOT NULL DEFAULT '[]';
+UPDATE events SET hooks = (
+    SELECT json_group_array(json_object({", ".join(f"'{f}', {f}" for f in _HOOK_FIELDS)}))
+    FROM (SELECT * FROM hook_runs AS h WHERE h.event_ref = events.id ORDER BY h.position)
 );
-CREATE INDEX hook_runs_event ON hook_runs (event_ref);
+DROP TABLE hook_runs;
+{_HOOK_RUNS_VIEW};
 """
 
 _INSERT_EVENT = (
-    "INSERT INTO events (id, event_id, event, session_id, tool_name, tool_use_id, started_at,"
-    " ended_at, duration_ms, blocked, decision, reason, hook_count, trace_id)"
+    "INSERT INTO events (event_id, event, session_id, tool_name, tool_use_id, started_at,"
+    " ended_at, duration_ms, blocked, decision, reason, hook_count, trace_id, hooks)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
-_INSERT_HOOK = (
-    "INSERT INTO hook_runs (event_ref, position, event, name, command, source, matcher, status,"
-    " exit_code, started_at, duration_ms, decision, reason, error, timed_out, stdout, stderr,"
-    " truncated, span_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -149,10 +146,8 @@ def _opt(value: Any) -> str | None:
     return None if value is None or value == "" else str(value)
 
 
-@dataclass(frozen=True)
-class _Record:
-    event: tuple[Any, ...]
-    hooks: list[tuple[Any, ...]]
+# One events row: the values of _INSERT_EVENT, hooks (JSON) last.
+_Record = tuple[Any, ...]
 
 
 class _Waiter:
@@ -247,30 +242,30 @@ class HookLedger:
         trace_id: str | None,
     ) -> _Record:
         limit = self.output_limit
-        hooks: list[tuple[Any, ...]] = []
-        for i, r in enumerate(outcome.hooks):
-            stdout, cut_out = _head(r.stdout, limit)
-            stderr, cut_err = _tail(r.stderr, limit)
-            hooks.append(self._hook_row(i, r, stdout, stderr, r.truncated or cut_out or cut_err))
-        row = (
+        hooks = [self._hook_object(r, limit) for r in outcome.hooks]
+        return (
             event_id, event, _opt(payload.get("session_id")), _opt(payload.get("tool_name")),
             _opt(payload.get("tool_use_id")), started_at, ended_at,
             round((ended_at - started_at) * 1000.0, 3), int(outcome.blocked), outcome.decision,
             outcome.reason, len(outcome.hooks), trace_id,
+            json.dumps(hooks, ensure_ascii=False, separators=(",", ":"), default=str),
         )
-        return _Record(row, hooks)
 
     @staticmethod
-    def _hook_row(position: int, r: HookResult, stdout: str, stderr: str,
-                  truncated: bool) -> tuple[Any, ...]:
-        # Without event_ref: the event's rowid is known only when it is inserted.
+    def _hook_object(r: HookResult, limit: int) -> dict[str, Any]:
+        """One element of ``events.hooks`` (the fields of the ``hook_runs`` view)."""
+        stdout, cut_out = _head(r.stdout, limit)
+        stderr, cut_err = _tail(r.stderr, limit)
         span_id = r.extra.get("span_id")
-        return (
-            position, r.event, r.name, r.command, r.source, r.matcher,
-            r.status.value, r.exit_code, r.started_at or None, round(r.duration_ms, 3),
-            r.decision, r.reason, r.error, int(r.timed_out), stdout, stderr, int(truncated),
-            span_id if isinstance(span_id, str) else None,
-        )
+        return {
+            "name": r.name, "command": r.command, "source": r.source, "matcher": r.matcher,
+            "status": r.status.value, "exit_code": r.exit_code,
+            "started_at": r.started_at or None, "duration_ms": round(r.duration_ms, 3),
+            "decision": r.decision, "reason": r.reason, "error": r.error,
+            "timed_out": int(r.timed_out), "stdout": stdout, "stderr": stderr,
+            "truncated": int(r.truncated or cut_out or cut_err),
+            "span_id": span_id if isinstance(span_id, str) else None,
+        }
 
     async def record(
         self,
@@ -371,6 +366,7 @@ class HookLedger:
     def _writer(self) -> None:
         """The writer thread: take everything queued, commit it in one transaction,
         tell each waiter. Records that arrive during a commit form the next group."""
+        checkpointer: sqlite3.Connection | None = None
         while True:
             first = self._queue.get()
             items: list[tuple[_Record, _Waiter]] = []
@@ -403,34 +399,39 @@ class HookLedger:
                         self._drop_connection()  # reopen for the next group
                     finally:  # whatever happens, nobody is left waiting
                         self._notify([w for _, w in items], ok)
-                if (checkpoint or stop) and self._conn is not None:
-                    with contextlib.suppress(Exception):
-                        self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
                 if stop:
                     self._drop_connection()
-                    return
+            if checkpoint and not stop:  # (close() checkpoints once the writer is gone)
+                checkpointer = self._checkpoint(checkpointer)
+            if stop:
+                if checkpointer is not None:
+                    checkpointer.close()
+                return
+
+    def _checkpoint(self, conn: sqlite3.Connection | None) -> sqlite3.Connection | None:
+        """Copy the WAL into the database on the writer thread's own connection: a
+        PASSIVE checkpoint runs beside commits, so its fsync never holds up a fire()."""
+        try:
+            if conn is None:
+                conn = sqlite3.connect(self.path, timeout=self.busy_timeout,
+                                       isolation_level=None)
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error:
+            log.debug("hook ledger %s: checkpoint skipped", self.path, exc_info=True)
+        return conn
 
     def _commit(self, conn: sqlite3.Connection, batch: list[_Record]) -> None:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            # Assign the events' rowids here (inside the write lock, so another process
-            # writing the same file cannot take them): two statements per group, not two
-            # per record.
-            if len(batch) == 1:  # the inline path: let SQLite pick the rowid
-                (rec,) = batch
-                ref = conn.execute(_INSERT_EVENT, (None, *rec.event)).lastrowid
-                conn.executemany(_INSERT_HOOK, [(ref, *h) for h in rec.hooks])
-            else:
-                last = conn.execute("SELECT max(id) FROM events").fetchone()[0] or 0
-                conn.executemany(_INSERT_EVENT, [(last + i, *rec.event)
-                                                 for i, rec in enumerate(batch, 1)])
-                conn.executemany(_INSERT_HOOK, [(last + i, *h) for i, rec in enumerate(batch, 1)
-                                                for h in rec.hooks])
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+        if len(batch) == 1:
+            conn.execute(_INSERT_EVENT, batch[0])  # one statement: SQLite's autocommit
+        else:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.executemany(_INSERT_EVENT, batch)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
         self.commits += 1
         self.records += len(batch)
 
@@ -469,8 +470,9 @@ class HookLedger:
                 raise LedgerError(
                     f"{self.path}: ledger schema version {version} is newer than this "
                     f"agent-server understands ({SCHEMA_VERSION})")
-            if version == 0:
-                for statement in _SCHEMA.split(";"):
+            if version < SCHEMA_VERSION:
+                script = _SCHEMA if version == 0 else _MIGRATE_FROM_1
+                for statement in script.split(";\n"):
                     if statement.strip():
                         conn.execute(statement)
                 conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
@@ -541,8 +543,24 @@ def open_ledger(path: str | os.PathLike[str]) -> sqlite3.Connection:
         conn.close()
         raise LedgerError(f"{p}: ledger schema version {version} is newer than this "
                           f"agent-server understands ({SCHEMA_VERSION})")
+    if version < SCHEMA_VERSION:  # written by an older agent-server: upgrade it once
+        conn.close()
+        _upgrade(p)
+        return open_ledger(p)
     conn.row_factory = sqlite3.Row
     return conn
+
+
+def _upgrade(path: Path) -> None:
+    ledger = HookLedger(path)
+    try:
+        ledger._drop_connection()
+        ledger._conn = ledger._connect()  # migrates, in one transaction
+    except (sqlite3.Error, LedgerError) as exc:
+        raise LedgerError(f"{path}: cannot upgrade this ledger from an older agent-server "
+                          f"to schema version {SCHEMA_VERSION}: {exc}") from None
+    finally:
+        ledger.close()
 
 
 def _filters(session: str | None, event: str | None, since: float | None,
@@ -561,6 +579,16 @@ def _filters(session: str | None, event: str | None, since: float | None,
     return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
 
+def _hooks_of(row: sqlite3.Row) -> list[dict[str, Any]]:
+    hooks: list[dict[str, Any]] = json.loads(row["hooks"] or "[]")
+    for position, hook in enumerate(hooks):
+        hook["position"] = position
+        hook["event"] = row["event"]
+        hook["timed_out"] = bool(hook.get("timed_out"))
+        hook["truncated"] = bool(hook.get("truncated"))
+    return hooks
+
+
 def recent_events(
     conn: sqlite3.Connection,
     *,
@@ -571,26 +599,14 @@ def recent_events(
 ) -> list[dict[str, Any]]:
     """The newest ``limit`` events (newest first), each with its ``hooks`` rows."""
     where, params = _filters(session, event, since)
-    events = [dict(row) for row in conn.execute(
-        f"SELECT * FROM events e{where} ORDER BY e.id DESC LIMIT ?", [*params, limit])]
-    by_ref: dict[int, dict[str, Any]] = {}
-    for e in events:
-        by_ref[e.pop("id")] = e
+    events: list[dict[str, Any]] = []
+    for row in conn.execute(f"SELECT * FROM events e{where} ORDER BY e.id DESC LIMIT ?",
+                            [*params, limit]):
+        e = dict(row)
+        del e["id"]
         e["blocked"] = bool(e["blocked"])
-        e["hooks"] = []
-    refs = list(by_ref)
-    for start in range(0, len(refs), 500):
-        chunk = refs[start:start + 500]
-        marks = ",".join("?" * len(chunk))
-        for row in conn.execute(
-            f"SELECT * FROM hook_runs WHERE event_ref IN ({marks}) ORDER BY event_ref, position",
-            chunk,
-        ):
-            hook = dict(row)
-            hook.pop("id", None)
-            hook["timed_out"] = bool(hook["timed_out"])
-            hook["truncated"] = bool(hook["truncated"])
-            by_ref[hook.pop("event_ref")]["hooks"].append(hook)
+        e["hooks"] = _hooks_of(row)
+        events.append(e)
     return events
 
 
@@ -616,16 +632,13 @@ def hook_stats(
     Skipped hooks (after an earlier block, or ``async``) are not runs and are left out.
     """
     where, params = _filters(session, event, since)
-    extra = " AND " if where else " WHERE "
-    rows = conn.execute(
-        "SELECT h.event, h.name, h.status, h.decision, h.duration_ms FROM hook_runs h"
-        f" JOIN events e ON e.id = h.event_ref{where}{extra}h.status != 'skipped'",
-        params,
-    )
     groups: dict[tuple[str, str], list[tuple[str, str | None, float]]] = {}
-    for row in rows:
-        groups.setdefault((row["event"], row["name"]), []).append(
-            (row["status"], row["decision"], float(row["duration_ms"])))
+    for row in conn.execute(f"SELECT event, hooks FROM events e{where}", params):
+        for hook in json.loads(row["hooks"] or "[]"):
+            if hook.get("status") != "skipped":
+                groups.setdefault((row["event"], str(hook.get("name"))), []).append(
+                    (hook.get("status"), hook.get("decision"),
+                     float(hook.get("duration_ms") or 0.0)))
     stats: list[dict[str, Any]] = []
     for (ev, name), runs in groups.items():
         durations = sorted(d for _, _, d in runs)

@@ -206,9 +206,18 @@ class HookRunner:
         if self._env_dir:
             shutil.rmtree(self._env_dir, ignore_errors=True)
             self._env_dir = None
-        self._telemetry.drain()  # end any spans still queued
+        self.flush_telemetry()  # end any spans still queued
         if self.ledger is not None and self._owns_ledger:
             await self.ledger.aclose()
+
+    def flush_telemetry(self) -> None:
+        """End the spans and record the metrics still queued, now.
+
+        ``fire()`` finishes its spans and metrics a moment after it returns, while the
+        the event loop's next idle moment (1 ms later) (docs/observability.md); call this when an
+        exporter must have them at once, as ``aclose()`` does.
+        """
+        self._telemetry.drain()
 
     # -- registration ----------------------------------------------------
     def register(

@@ -33,14 +33,14 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from opentelemetry import context as otel_context
 from opentelemetry import metrics, trace
+from opentelemetry.metrics import CallbackOptions, Observation
 from opentelemetry.trace import SpanKind, Status, StatusCode
-from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
 from ._outcome import EventOutcome, HookResult, HookStatus
 from ._spec import HookSpec
@@ -112,10 +112,9 @@ _MAX_TEXT = 2048
 # Bucket boundaries (ms) sized for hooks: sub-millisecond callbacks to 10-minute commands.
 _DURATION_BUCKETS = (1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000,
                      60000, 120000, 600000)
-_PROPAGATOR = TraceContextTextMapPropagator()
-# Span ends and metrics wait this long (seconds) so they run while the loop is idle, not
-# while a fire() waits for its ledger commit (both need the GIL).
-_DRAIN_DELAY = 0.002
+# Span ends, attributes and metrics are finished this long (seconds) after fire()
+# returns: off the caller's path, while the loop waits for the agent's next step.
+_DRAIN_DELAY = 0.001
 
 
 def _text(value: str) -> str:
@@ -558,7 +557,11 @@ class HookTelemetry:
     ) -> None:
         self._tracer: trace.Tracer | None = None
         self._duration: metrics.Histogram | None = None
-        self._runs: metrics.Counter | None = None
+        self._runs: metrics.ObservableCounter | None = None
+        # Runs are tallied here and reported by the counter's callback at collection:
+        # a dict increment per hook instead of an SDK measurement.
+        self._run_counts: dict[tuple[str, str, str], int] = {}
+        self._metric_attrs: dict[tuple[str, str, str], dict[str, str]] = {}
         self._pending: deque[Callable[[], None]] = deque()
         self._drain_scheduled = False
         #: Metrics go to a real SDK provider (given, or built from OTEL_* variables), so
@@ -580,8 +583,8 @@ class HookTelemetry:
                     DURATION_METRIC, unit="ms", description="Duration of one hook run",
                     explicit_bucket_boundaries_advisory=_DURATION_BUCKETS,
                 )
-                self._runs = meter.create_counter(
-                    RUNS_METRIC, unit="{run}",
+                self._runs = meter.create_observable_counter(
+                    RUNS_METRIC, callbacks=[self._observe_runs], unit="{run}",
                     description="Hook runs, by event, hook and status",
                 )
         except Exception:
@@ -602,7 +605,7 @@ class HookTelemetry:
 
     # -- deferred work ---------------------------------------------------
     def defer(self, work: Callable[[], None]) -> None:
-        """Run ``work`` when the event loop is next idle (now, outside asyncio)."""
+        """Run ``work`` in a moment, after fire() has returned (now, outside asyncio)."""
         self._pending.append(work)
         if self._drain_scheduled:
             return
@@ -613,13 +616,16 @@ class HookTelemetry:
             return
         self._drain_scheduled = True
         try:
-            loop.call_later(_DRAIN_DELAY, self.drain)
+            loop.call_later(_DRAIN_DELAY, self._drain_timer)
         except RuntimeError:  # the loop is closing
             self.drain()
 
+    def _drain_timer(self) -> None:
+        self._drain_scheduled = False
+        self.drain()
+
     def drain(self) -> None:
         """Finish every queued span end and metric now."""
-        self._drain_scheduled = False
         pending = self._pending
         while pending:
             try:
@@ -667,13 +673,21 @@ class HookTelemetry:
         """Add one run of ``result``'s hook to ``hook.duration`` and ``hook.runs``."""
         if self._runs is None or self._duration is None:
             return
+        key = (result.event, result.name, result.status.value)
+        self._run_counts[key] = self._run_counts.get(key, 0) + 1
+        attrs = self._metric_attrs.get(key)
+        if attrs is None:
+            attrs = self._metric_attrs[key] = {ATTR_EVENT: key[0], ATTR_NAME: key[1],
+                                               ATTR_STATUS: key[2]}
         try:
-            attrs = {ATTR_EVENT: result.event, ATTR_NAME: result.name,
-                     ATTR_STATUS: result.status.value}
             self._duration.record(result.duration_ms, attrs)
-            self._runs.add(1, attrs)
         except Exception:
             _warn("recording metrics")
+
+    def _observe_runs(self, options: CallbackOptions) -> Iterable[Observation]:
+        """``hook.runs`` at collection time: the cumulative tally per hook and status."""
+        for key, count in list(self._run_counts.items()):
+            yield Observation(count, self._metric_attrs[key])
 
     @staticmethod
     def inject(env: dict[str, str]) -> None:
@@ -682,16 +696,15 @@ class HookTelemetry:
         Leaves ``env`` alone when there is no valid current span.
         """
         try:
-            carrier: dict[str, str] = {}
-            _PROPAGATOR.inject(carrier)
+            ctx = trace.get_current_span().get_span_context()
+            if not ctx.is_valid:
+                return
+            # The W3C traceparent header, as TraceContextTextMapPropagator writes it.
+            env["TRACEPARENT"] = f"00-{ctx.trace_id:032x}-{ctx.span_id:016x}-{ctx.trace_flags:02x}"
+            state = ctx.trace_state.to_header() if ctx.trace_state else ""
         except Exception:
             _warn("injecting the trace context")
             return
-        parent = carrier.get("traceparent")
-        if not parent:
-            return
-        env["TRACEPARENT"] = parent
-        state = carrier.get("tracestate")
         if state:
             env["TRACESTATE"] = state
         else:

@@ -292,3 +292,61 @@ def test_records_from_threads_and_successive_event_loops(tmp_path: Path) -> None
     assert oks == [True] * 4
     ids = sorted(r["event_id"] for r in rows(ledger.path, "SELECT event_id FROM events"))
     assert ids == ["loop-1", "loop-2", "t0", "t1", "t2", "t3"]
+
+
+# The schema-1 layout (hook results in their own table), as agent-server 0.1 wrote it.
+_SCHEMA_1 = """
+CREATE TABLE events (id INTEGER PRIMARY KEY, event_id TEXT NOT NULL, event TEXT NOT NULL,
+    session_id TEXT, tool_name TEXT, tool_use_id TEXT, started_at REAL NOT NULL,
+    ended_at REAL NOT NULL, duration_ms REAL NOT NULL, blocked INTEGER NOT NULL, decision TEXT,
+    reason TEXT, hook_count INTEGER NOT NULL, trace_id TEXT);
+CREATE TABLE hook_runs (id INTEGER PRIMARY KEY, event_ref INTEGER NOT NULL REFERENCES events (id),
+    position INTEGER NOT NULL, event TEXT NOT NULL, name TEXT NOT NULL, command TEXT NOT NULL,
+    source TEXT NOT NULL, matcher TEXT, status TEXT NOT NULL, exit_code INTEGER, started_at REAL,
+    duration_ms REAL NOT NULL, decision TEXT, reason TEXT, error TEXT, timed_out INTEGER NOT NULL,
+    stdout TEXT NOT NULL, stderr TEXT NOT NULL, truncated INTEGER NOT NULL, span_id TEXT);
+CREATE INDEX hook_runs_event ON hook_runs (event_ref);
+INSERT INTO events VALUES (1, 'e1', 'PreToolUse', 's1', 'Bash', 't1', 10.0, 10.5, 500.0, 1,
+    'deny', 'no', 2, NULL);
+INSERT INTO hook_runs VALUES (1, 1, 1, 'PreToolUse', 'second', 'b', 'src', 'Bash', 'blocked', 2,
+    10.1, 3.0, 'deny', 'no', NULL, 0, '', 'no', 0, NULL);
+INSERT INTO hook_runs VALUES (2, 1, 0, 'PreToolUse', 'first', 'a', 'src', NULL, 'ok', 0,
+    10.0, 1.5, NULL, NULL, NULL, 0, 'out', '', 1, 'abcd');
+PRAGMA user_version=1;
+"""
+
+
+@pytest.mark.parametrize("opened_by", ["reader", "writer"])
+async def test_a_schema_1_ledger_is_upgraded_without_losing_rows(tmp_path: Path,
+                                                                  opened_by: str) -> None:
+    db = tmp_path / "old.db"
+    conn = sqlite3.connect(db)
+    conn.executescript(_SCHEMA_1)
+    conn.close()
+    if opened_by == "writer":
+        async with HookLedger(db) as ledger:
+            assert await ledger.record("Stop", {"session_id": "s2"}, sample_outcome(),
+                                       event_id="e2", started_at=11.0, ended_at=11.1)
+    reader = open_ledger(db)  # the CLI's path: upgrades a schema-1 file, then reads it
+    try:
+        events = recent_events(reader)
+        assert reader.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    finally:
+        reader.close()
+    old = events[-1]
+    assert (old["event_id"], old["blocked"], old["reason"]) == ("e1", True, "no")
+    assert [(h["position"], h["name"], h["status"], h["exit_code"], h["truncated"], h["span_id"])
+            for h in old["hooks"]] == [(0, "first", "ok", 0, True, "abcd"),
+                                       (1, "second", "blocked", 2, False, None)]
+    assert len(events) == (2 if opened_by == "writer" else 1)
+    # SQL readers still find one row per hook result in hook_runs (now a view).
+    assert [(h["event_ref"], h["position"], h["name"]) for h in rows(
+        db, "SELECT * FROM hook_runs WHERE event_ref = 1 ORDER BY position")] == [
+        (1, 0, "first"), (1, 1, "second")]
+
+
+def test_an_unreadable_ledger_is_reported_with_its_path(tmp_path: Path) -> None:
+    db = tmp_path / "junk.db"
+    db.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(LedgerError, match=str(db)):
+        open_ledger(db)
