@@ -98,7 +98,7 @@ async def burst(runner: HookRunner, sessions: int, per_session: int) -> list[flo
     return latencies
 
 
-async def main(rounds: int, sessions: int, command: str) -> int:
+async def main(rounds: int, sessions: int, command: str, gap: float) -> int:
     for name in [n for n in os.environ if n.startswith("OTEL_")]:
         del os.environ[name]
     exporter = DropExporter()
@@ -121,6 +121,7 @@ async def main(rounds: int, sessions: int, command: str) -> int:
         }
         single: dict[str, list[float]] = {k: [] for k in options}
         concurrent: dict[str, list[float]] = {k: [] for k in options}
+        paced: dict[str, list[float]] = {k: [] for k in options}
         async with contextlib.AsyncExitStack() as stack:
             runners = {k: await stack.enter_async_context(
                 HookRunner.from_project(project, user_settings=None, **v))
@@ -135,6 +136,11 @@ async def main(rounds: int, sessions: int, command: str) -> int:
                     block = [await one(runner) for _ in range(BLOCK)]
                     block[-1] += flush(runner)
                     single[name] += block
+                    paced_block = []
+                    for _ in range(BLOCK):
+                        paced_block.append(await one(runner))
+                        await anyio.sleep(gap)  # the agent's own step between two events
+                    paced[name] += paced_block
             for i in range(max(rounds // 30, 3)):
                 for name in order if i % 2 == 0 else reversed(order):
                     runner = runners[name]
@@ -155,7 +161,8 @@ async def main(rounds: int, sessions: int, command: str) -> int:
     names = list(options)
     print(f"{'ms (ratio to off)':<30}" + "".join(f"{n:>18}" for n in names))
     gated: dict[str, float] = {}
-    for label, data in (("1 fire at a time", single),
+    for label, data in ((f"1 fire every {gap * 1000:g} ms", paced),
+                        ("1 fire at a time", single),
                         (f"{sessions} sessions at once", concurrent)):
         for stat, fn in (("median", statistics.median), ("mean", statistics.fmean)):
             off = fn(data["off"])
@@ -176,6 +183,8 @@ if __name__ == "__main__":
     parser.add_argument("--rounds", type=int, default=600,
                         help="fires per runner, one at a time (default: 600)")
     parser.add_argument("--sessions", type=int, default=16)
+    parser.add_argument("--gap", type=float, default=2.0,
+                        help="ms between fires in the paced case (default: 2)")
     parser.add_argument("--command", default="true", help="the hook's command (default: true)")
     args = parser.parse_args()
-    sys.exit(anyio.run(main, args.rounds, args.sessions, args.command))
+    sys.exit(anyio.run(main, args.rounds, args.sessions, args.command, args.gap / 1000.0))

@@ -3,32 +3,33 @@
     runner = HookRunner.from_project(".", ledger=True)          # <project>/.agent-server/hooks.db
     runner = HookRunner.from_project(".", ledger=HookLedger(path))
 
-Durability: :meth:`HookLedger.record` returns only after the transaction holding the
-record has committed, so a record whose ``fire()`` returned survives the process being
-killed. The database runs in WAL mode with ``synchronous=NORMAL`` by default: a WAL commit
-is written to the operating system before it returns, which is all a killed *process*
-needs; only a power loss or kernel crash can lose the last commits (the database is never
-corrupted). ``synchronous="FULL"`` adds an fsync per commit and survives power loss too,
-at the cost of one disk flush per group of concurrent fires.
+Durability: :meth:`HookLedger.record` returns once the record is in the ledger's journal,
+a file of JSON lines under ``<db>.pending/`` that only this ledger appends to. One
+``write()`` puts it in the operating system's hands, which is all a killed *process*
+needs: nothing whose ``fire()`` returned is lost. A writer thread moves journaled records
+into the SQLite database (WAL) a few milliseconds later, many per transaction, off the
+fire's path; the next ledger or ``hooks log`` to open the database replays a journal
+whose process died first. ``synchronous="NORMAL"`` (the default) survives a killed
+process; ``"FULL"`` adds an fsync of the journal per record (on a worker thread) and of
+the database per commit, and survives power loss too.
 
-Overhead: SQLite runs on one writer thread per ledger, never on the event loop. A
-``record()`` queues its rows and awaits a future; the writer takes everything queued,
-commits it in one transaction (a group commit: records that arrive during a commit form
-the next group, so concurrent sessions share transactions and never queue behind each
-other's disk writes) and resolves the futures with one ``call_soon_threadsafe`` per event
-loop. Outside asyncio the caller waits on a worker thread instead.
+Why a journal in front of SQLite: a SQLite commit costs about eight system calls (locks
+and page writes), an append one; on a fire of a millisecond that difference is the
+ledger's whole overhead (docs/observability.md).
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+import errno
+import fcntl
+import functools
 import json
 import logging
 import os
-import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
@@ -76,6 +77,10 @@ _HOOK_RUNS_VIEW = (
     + ", ".join(f"json_extract(j.value, '$.{f}') AS {f}" for f in _HOOK_FIELDS)
     + " FROM events AS e, json_each(e.hooks) AS j"
 )
+# event_id: a record replayed from a journal twice is stored once. started_at: "newest
+# first" (records replayed after a crash arrive late, so rowids are not time order).
+_INDEXES = """CREATE UNIQUE INDEX events_event_id ON events (event_id);
+CREATE INDEX events_started_at ON events (started_at);"""
 _SCHEMA = f"""
 CREATE TABLE events (
     id          INTEGER PRIMARY KEY,    -- insertion (= time) order
@@ -94,6 +99,7 @@ CREATE TABLE events (
     trace_id    TEXT,                   -- 32 hex digits when traced
     hooks       TEXT NOT NULL           -- JSON array of hook results, registration order
 );
+{_INDEXES}
 {_HOOK_RUNS_VIEW};
 """
 # Schema 1 kept hook results in a hook_runs table; opening such a file moves them into
@@ -105,14 +111,25 @@ UPDATE events SET hooks = (
     FROM (SELECT * FROM hook_runs AS h WHERE h.event_ref = events.id ORDER BY h.position)
 );
 DROP TABLE hook_runs;
+{_INDEXES}
 {_HOOK_RUNS_VIEW};
 """
 
 _INSERT_EVENT = (
-    "INSERT INTO events (event_id, event, session_id, tool_name, tool_use_id, started_at,"
+    "INSERT OR IGNORE INTO events (event_id, event, session_id, tool_name, tool_use_id, started_at,"
     " ended_at, duration_ms, blocked, decision, reason, hook_count, trace_id, hooks)"
     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
+
+_EVENT_COLUMNS = 14  # the values of _INSERT_EVENT: one journal line
+
+_JOURNAL_SUFFIX = ".jsonl"
+# The writer thread waits this long (s) after a record so a burst shares one commit.
+_INGEST_DELAY = 0.05
+# After a failed commit (disk full, database locked), the next attempt waits this long.
+_RETRY_DELAY = 0.5
+# A journal whose records are all in the database is emptied once it is this big.
+_TRUNCATE_AT = 1 << 20
 
 
 class LedgerError(HookError):
@@ -146,43 +163,15 @@ def _opt(value: Any) -> str | None:
     return None if value is None or value == "" else str(value)
 
 
-# One events row: the values of _INSERT_EVENT, hooks (JSON) last.
-_Record = tuple[Any, ...]
-
-
-class _Waiter:
-    """How the writer thread tells one ``record()`` call that its record is durable."""
-
-    __slots__ = ("event", "future", "loop", "ok")
-
-    def __init__(self, loop: asyncio.AbstractEventLoop | None) -> None:
-        self.loop = loop
-        self.future: asyncio.Future[bool] | None = loop.create_future() if loop else None
-        self.event = None if loop else threading.Event()
-        self.ok = False
-
-
-def _resolve(futures: list[tuple[asyncio.Future[bool], bool]]) -> None:
-    for future, ok in futures:
-        if not future.done():  # the awaiting fire() may have been cancelled
-            future.set_result(ok)
-
-
-_STOP = object()
-_CHECKPOINT = object()
-# Inline commits leave WAL checkpoints (which fsync) to the writer thread, every so often.
-_CHECKPOINT_EVERY = 256
-
-
 class HookLedger:
     """An append-only SQLite record of fired events and hook results.
 
     ``path`` is created (with its folder) on first write. ``synchronous`` is SQLite's
-    WAL ``synchronous`` level (see the module docstring); ``output_limit`` bounds the
-    stdout and the stderr stored per hook run, in bytes (the start of stdout, the end
-    of stderr). One instance may be shared by many runners and sessions, from any
-    event loop or thread: one writer thread owns the connection and commits whatever
-    is queued in one transaction.
+    WAL ``synchronous`` level, also applied to the journal (see the module docstring);
+    ``output_limit`` bounds the stdout and the stderr stored per hook run, in bytes (the
+    start of stdout, the end of stderr). One instance may be shared by many runners and
+    sessions, from any event loop or thread; several processes may share one database
+    (each appends to its own journal).
     """
 
     def __init__(
@@ -199,18 +188,22 @@ class HookLedger:
         self.synchronous: Synchronous = synchronous
         self.output_limit = output_limit
         self.busy_timeout = busy_timeout
-        self._queue: queue.SimpleQueue[tuple[_Record, _Waiter] | object] = queue.SimpleQueue()
-        self._thread: threading.Thread | None = None
-        self._thread_lock = threading.Lock()
-        # One connection, used by whoever holds _write_lock: the writer thread, or a
-        # record() that found the writer idle and commits inline (no thread hand-off).
+        # The journal: its descriptor, and how much of it is written / in SQLite.
+        self._journal_lock = threading.Lock()
+        self._fd: int | None = None
+        self._journal: Path | None = None
+        self._written = 0
+        self._ingested = 0
+        # The database connection, used by the writer thread, flush() and close().
+        self._db_lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
-        self._write_lock = threading.Lock()
-        self._since_checkpoint = 0
-        #: Transactions committed so far (fewer than records when fires were grouped).
-        self.commits = 0
-        #: Event records committed so far.
+        self._wake = threading.Event()
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+        #: Event records appended so far (each durable when its record() returned).
         self.records = 0
+        #: SQLite transactions that moved records from the journal into the database.
+        self.commits = 0
 
     def __repr__(self) -> str:
         return f"HookLedger({str(self.path)!r}, synchronous={self.synchronous!r})"
@@ -240,16 +233,16 @@ class HookLedger:
         started_at: float,
         ended_at: float,
         trace_id: str | None,
-    ) -> _Record:
+    ) -> list[Any]:
+        """The values of one ``events`` row; ``hooks`` (last) still a list."""
         limit = self.output_limit
-        hooks = [self._hook_object(r, limit) for r in outcome.hooks]
-        return (
+        return [
             event_id, event, _opt(payload.get("session_id")), _opt(payload.get("tool_name")),
             _opt(payload.get("tool_use_id")), started_at, ended_at,
             round((ended_at - started_at) * 1000.0, 3), int(outcome.blocked), outcome.decision,
             outcome.reason, len(outcome.hooks), trace_id,
-            json.dumps(hooks, ensure_ascii=False, separators=(",", ":"), default=str),
-        )
+            [self._hook_object(r, limit) for r in outcome.hooks],
+        ]
 
     @staticmethod
     def _hook_object(r: HookResult, limit: int) -> dict[str, Any]:
@@ -278,32 +271,18 @@ class HookLedger:
         ended_at: float,
         trace_id: str | None = None,
     ) -> bool:
-        """Write one fired event and its hook results; return once it is committed.
+        """Write one fired event and its hook results; return once it is durable.
 
         Never raises for a storage problem: it is logged and False is returned (the
         hooks' outcome matters more than its audit record).
         """
-        try:
-            rec = self._build(event, payload, outcome, event_id, started_at, ended_at, trace_id)
-        except Exception:
-            log.exception("hook ledger: cannot build the record of %s %s", event, event_id)
-            return False
-        inline = self._commit_inline(rec)
-        if inline is not None:
-            return inline
-        try:
-            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None  # another async library: wait on a worker thread instead
-        waiter = _Waiter(loop)
-        self._submit(rec, waiter)
-        if waiter.future is not None:
-            # asyncio: the writer thread resolves the future with call_soon_threadsafe.
-            # A cancelled fire() stops waiting; its record is still written.
-            return await waiter.future
-        assert waiter.event is not None
-        await anyio.to_thread.run_sync(waiter.event.wait)
-        return waiter.ok
+        if self.synchronous == "FULL":
+            # The fsync waits on a worker thread, not on the event loop.
+            return await anyio.to_thread.run_sync(functools.partial(
+                self.record_sync, event, payload, outcome, event_id=event_id,
+                started_at=started_at, ended_at=ended_at, trace_id=trace_id))
+        return self.record_sync(event, payload, outcome, event_id=event_id,
+                                started_at=started_at, ended_at=ended_at, trace_id=trace_id)
 
     def record_sync(
         self,
@@ -316,137 +295,123 @@ class HookLedger:
         ended_at: float,
         trace_id: str | None = None,
     ) -> bool:
-        """:meth:`record` for synchronous code (blocks until committed)."""
-        rec = self._build(event, payload, outcome, event_id, started_at, ended_at, trace_id)
-        waiter = _Waiter(None)
-        self._submit(rec, waiter)
-        assert waiter.event is not None
-        waiter.event.wait()
-        return waiter.ok
-
-    def _commit_inline(self, rec: _Record) -> bool | None:
-        """Commit on the caller's thread when nobody else is writing (a WAL commit
-        without fsync takes tens of microseconds, less than two thread hand-offs).
-        Returns None when the writer is busy: then the record joins its next group."""
-        if not self._queue.empty() or not self._write_lock.acquire(blocking=False):
-            return None
+        """:meth:`record` for synchronous code."""
         try:
+            row = self._build(event, payload, outcome, event_id, started_at, ended_at, trace_id)
+            line = (json.dumps(row, separators=(",", ":"), default=str) + "\n").encode()
+        except Exception:
+            log.exception("hook ledger: cannot build the record of %s %s", event, event_id)
+            return False
+        try:
+            self._append(line)
+        except Exception as exc:
+            log.error("hook ledger %s: the record of %s %s could not be written: %s",
+                      self.path, event, event_id, exc,
+                      exc_info=not isinstance(exc, (OSError, sqlite3.Error, LedgerError)))
+            return False
+        if not self._wake.is_set():
+            self._wake.set()  # the writer thread moves it into SQLite in a moment
+        return True
+
+    def _append(self, line: bytes) -> None:
+        with self._journal_lock:
+            if self._fd is None:
+                self._open_journal()
+            fd = self._fd
+            assert fd is not None
+            written = os.write(fd, line)
+            if written != len(line):  # disk full mid-record: end the torn line
+                with contextlib.suppress(OSError):
+                    os.write(fd, b"\n")
+                self._written = os.fstat(fd).st_size  # ingestion skips the torn line
+                raise OSError(errno.ENOSPC, "short write to the ledger journal")
+            if self.synchronous == "FULL":
+                os.fdatasync(fd)
+            self._written += written
+            self.records += 1
+
+    def _open_journal(self) -> None:
+        """First record: check the database (schema, writable), then start a journal
+        of our own and the writer thread."""
+        if self._stopping:
+            raise LedgerError(f"{self.path}: the ledger is closed")
+        with self._db_lock:
             if self._conn is None:
                 self._conn = self._connect()
-            self._commit(self._conn, [rec])
-            ok = True
-        except Exception:
-            log.exception("hook ledger %s: an event record could not be written", self.path)
-            self._drop_connection()
-            ok = False
-        finally:
-            self._write_lock.release()
-        self._since_checkpoint += 1
-        if self._since_checkpoint >= _CHECKPOINT_EVERY:
-            self._since_checkpoint = 0
-            self._submit(_CHECKPOINT, None)
-        return ok
+        folder = pending_folder(self.path)
+        folder.mkdir(parents=True, exist_ok=True)
+        name = f"{os.getpid()}-{os.urandom(6).hex()}"
+        # Locked before it gets the name recovery looks for: a live journal is never
+        # taken for an orphan.
+        temp = folder / f"{name}.new"
+        fd = os.open(temp, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            journal = folder / f"{name}{_JOURNAL_SUFFIX}"
+            os.rename(temp, journal)
+        except BaseException:
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            raise
+        self._fd, self._journal, self._written, self._ingested = fd, journal, 0, 0
+        self._thread = threading.Thread(target=self._writer, daemon=True,
+                                        name=f"hook-ledger {self.path.name}")
+        self._thread.start()
+
+    def _writer(self) -> None:
+        """Move journaled records into SQLite, a batch at a time; first replay the
+        journals of processes that died before they could."""
+        with self._db_lock:
+            try:
+                if self._conn is not None:
+                    replay_journals(self._conn, self.path, skip=self._journal)
+            except Exception as exc:  # they stay on disk for the next open
+                log.error("hook ledger %s: cannot replay the journals in %s: %s", self.path,
+                          pending_folder(self.path), exc)
+        while True:
+            self._wake.wait()
+            if not self._stopping:
+                time.sleep(_INGEST_DELAY)  # let the records of a burst share a commit
+            self._wake.clear()
+            if self._stopping:
+                return  # close() ingests the rest on its own thread
+            try:
+                self.flush()
+            except Exception as exc:  # kept in the journal; retried with the next batch
+                log.error("hook ledger %s: cannot move records into the database yet "
+                          "(they are safe in %s): %s", self.path, self._journal, exc)
+                time.sleep(_RETRY_DELAY)
+
+    def flush(self) -> None:
+        """Move every record appended so far into the database, now (on this thread).
+
+        Records are durable once :meth:`record` returns; this only makes them visible
+        to SQL readers at once instead of a few milliseconds later.
+        """
+        with self._db_lock:
+            with self._journal_lock:
+                fd, start, end = self._fd, self._ingested, self._written
+            if fd is None or end <= start:
+                return
+            data = os.pread(fd, end - start, start)
+            rows = _parse_journal(data, self._journal)
+            if self._conn is None:
+                self._conn = self._connect()
+            if rows:
+                _insert(self._conn, rows)
+                self.commits += 1
+            with self._journal_lock:
+                self._ingested = end
+                if end == self._written and end >= _TRUNCATE_AT:
+                    os.ftruncate(fd, 0)  # all of it is in SQLite: start the journal over
+                    self._written = self._ingested = 0
 
     def _drop_connection(self) -> None:
         conn, self._conn = self._conn, None
         if conn is not None:
             with contextlib.suppress(Exception):
                 conn.close()
-
-    def _submit(self, rec: object, waiter: _Waiter | None) -> None:
-        self._queue.put(rec if waiter is None else (rec, waiter))
-        thread = self._thread
-        if thread is None or not thread.is_alive():
-            with self._thread_lock:
-                if self._thread is None or not self._thread.is_alive():
-                    self._thread = threading.Thread(
-                        target=self._writer, name=f"hook-ledger {self.path.name}", daemon=True)
-                    self._thread.start()
-
-    def _writer(self) -> None:
-        """The writer thread: take everything queued, commit it in one transaction,
-        tell each waiter. Records that arrive during a commit form the next group."""
-        checkpointer: sqlite3.Connection | None = None
-        while True:
-            first = self._queue.get()
-            items: list[tuple[_Record, _Waiter]] = []
-            stop = first is _STOP
-            checkpoint = first is _CHECKPOINT
-            if not (stop or checkpoint):
-                items.append(first)  # type: ignore[arg-type]
-            while True:
-                try:
-                    item = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if item is _STOP:
-                    stop = True
-                elif item is _CHECKPOINT:
-                    checkpoint = True
-                else:
-                    items.append(item)  # type: ignore[arg-type]
-            with self._write_lock:
-                if items:
-                    ok = False
-                    try:
-                        if self._conn is None:
-                            self._conn = self._connect()
-                        self._commit(self._conn, [rec for rec, _ in items])
-                        ok = True
-                    except Exception:
-                        log.exception("hook ledger %s: %d event record(s) could not be written",
-                                      self.path, len(items))
-                        self._drop_connection()  # reopen for the next group
-                    finally:  # whatever happens, nobody is left waiting
-                        self._notify([w for _, w in items], ok)
-                if stop:
-                    self._drop_connection()
-            if checkpoint and not stop:  # (close() checkpoints once the writer is gone)
-                checkpointer = self._checkpoint(checkpointer)
-            if stop:
-                if checkpointer is not None:
-                    checkpointer.close()
-                return
-
-    def _checkpoint(self, conn: sqlite3.Connection | None) -> sqlite3.Connection | None:
-        """Copy the WAL into the database on the writer thread's own connection: a
-        PASSIVE checkpoint runs beside commits, so its fsync never holds up a fire()."""
-        try:
-            if conn is None:
-                conn = sqlite3.connect(self.path, timeout=self.busy_timeout,
-                                       isolation_level=None)
-            conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        except sqlite3.Error:
-            log.debug("hook ledger %s: checkpoint skipped", self.path, exc_info=True)
-        return conn
-
-    def _commit(self, conn: sqlite3.Connection, batch: list[_Record]) -> None:
-        if len(batch) == 1:
-            conn.execute(_INSERT_EVENT, batch[0])  # one statement: SQLite's autocommit
-        else:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                conn.executemany(_INSERT_EVENT, batch)
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-        self.commits += 1
-        self.records += len(batch)
-
-    @staticmethod
-    def _notify(waiters: list[_Waiter], ok: bool) -> None:
-        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[bool], bool]]] = {}
-        for w in waiters:
-            w.ok = ok
-            if w.event is not None:
-                w.event.set()
-            elif w.loop is not None and w.future is not None:
-                by_loop.setdefault(w.loop, []).append((w.future, ok))
-        for loop, futures in by_loop.items():  # one wake-up per event loop
-            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
-                loop.call_soon_threadsafe(_resolve, futures)
 
     def _connect(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -455,7 +420,6 @@ class HookLedger:
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute(f"PRAGMA synchronous={self.synchronous}")
-            conn.execute("PRAGMA wal_autocheckpoint=0")  # the writer thread checkpoints
             self._migrate(conn)
         except BaseException:
             conn.close()
@@ -482,19 +446,41 @@ class HookLedger:
             raise
 
     def close(self) -> None:
-        """Commit anything queued, stop the writer thread and close the connection
-        (a later :meth:`record` starts them again)."""
-        with self._thread_lock:
+        """Move what the journal still holds into the database, stop the writer
+        thread, remove the journal and close (a later :meth:`record` starts again).
+
+        If the database cannot take the records now, the journal is kept and replayed
+        the next time this ledger is opened (by a runner or ``hooks log``)."""
+        self._stopping = True
+        try:
             thread, self._thread = self._thread, None
             if thread is not None:
-                self._queue.put(_STOP)
-        if thread is not None:
-            thread.join()
-        with self._write_lock:  # inline commits may have left the connection open
-            if self._conn is not None:
-                with contextlib.suppress(Exception):
-                    self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                self._wake.set()
+                thread.join()
+            try:
+                self.flush()
+                moved = True
+            except Exception as exc:
+                log.error("hook ledger %s: records kept in %s, replayed when the ledger is "
+                          "next opened: %s", self.path, self._journal, exc)
+                moved = False
+            with self._journal_lock:
+                fd, journal = self._fd, self._journal
+                self._fd = self._journal = None
+                self._written = self._ingested = 0
+            if fd is not None:
+                if moved and journal is not None:
+                    with contextlib.suppress(OSError):
+                        os.unlink(journal)
+                os.close(fd)  # (drops the lock: a kept journal is now an orphan to replay)
+            with self._db_lock:
+                if self._conn is not None:
+                    with contextlib.suppress(Exception):
+                        self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
                 self._drop_connection()
+        finally:
+            self._wake.clear()
+            self._stopping = False
 
     async def aclose(self) -> None:
         """:meth:`close` on a worker thread."""
@@ -515,11 +501,102 @@ class HookLedger:
         await self.aclose()
 
 
+# -- journals ----------------------------------------------------------------------
+
+def pending_folder(db: str | os.PathLike[str]) -> Path:
+    """Where the journals of the ledger at ``db`` live: ``<db>.pending/``."""
+    p = Path(db)
+    return p.with_name(p.name + ".pending")
+
+
+def _parse_journal(data: bytes, source: Path | None) -> list[tuple[Any, ...]]:
+    """The events rows in ``data`` (complete lines of a journal); bad lines are logged
+    and skipped (a line torn by a full disk, or a file edited by hand)."""
+    rows: list[tuple[Any, ...]] = []
+    for number, line in enumerate(data.split(b"\n"), 1):
+        if not line.strip():
+            continue
+        try:
+            values = json.loads(line)
+            if not isinstance(values, list) or len(values) != _EVENT_COLUMNS:
+                raise ValueError(f"expected a list of {_EVENT_COLUMNS} values")
+            values[-1] = json.dumps(values[-1], separators=(",", ":"))
+        except ValueError as exc:
+            log.warning("hook ledger journal %s, line %d skipped: %s", source, number, exc)
+            continue
+        rows.append(tuple(values))
+    return rows
+
+
+def _insert(conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.executemany(_INSERT_EVENT, rows)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def replay_journals(conn: sqlite3.Connection, db: Path, *, skip: Path | None = None) -> int:
+    """Copy the records of every journal beside ``db`` into it; returns how many.
+
+    A journal whose owner is gone (its lock is free) is removed once copied. A live
+    one is read up to its last complete line and left to its owner. Event ids are
+    unique, so a record copied twice is stored once.
+    """
+    try:
+        journals = sorted(pending_folder(db).glob(f"*{_JOURNAL_SUFFIX}"))
+    except OSError:
+        return 0
+    copied = 0
+    for journal in journals:
+        if journal == skip:
+            continue
+        try:
+            fd = os.open(journal, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            continue  # its owner just finished with it
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                orphan = True
+            except OSError:
+                orphan = False
+            data = os.pread(fd, os.fstat(fd).st_size, 0)
+            rows = _parse_journal(data[: data.rfind(b"\n") + 1], journal)
+            if rows:
+                _insert(conn, rows)
+                copied += len(rows)
+            if orphan:
+                os.unlink(journal)
+        finally:
+            os.close(fd)
+    return copied
+
+
 # -- reading (the CLI) -----------------------------------------------------------
 
 def open_ledger(path: str | os.PathLike[str]) -> sqlite3.Connection:
-    """Open a ledger for reading; :class:`LedgerError` with a clear message otherwise."""
+    """Open a ledger for reading; :class:`LedgerError` with a clear message otherwise.
+
+    Records still in journals (written a moment ago, or by a process that died) are
+    copied into the database first, and a database from an older agent-server is
+    upgraded; both need write access, else the reader sees what the database holds.
+    """
     p = Path(path)
+    conn, version = _open_read_only(p)
+    has_journals = any(pending_folder(p).glob(f"*{_JOURNAL_SUFFIX}"))
+    if version < SCHEMA_VERSION or has_journals:
+        conn.close()
+        _catch_up(p, upgrade=version < SCHEMA_VERSION)
+        conn, version = _open_read_only(p)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+def _open_read_only(p: Path) -> tuple[sqlite3.Connection, int]:
     if not p.exists():
         raise LedgerError(f"no hook ledger at {p} (it is created when a runner has "
                           "ledger=True or ledger=HookLedger(path); pass --db PATH to read "
@@ -543,24 +620,28 @@ def open_ledger(path: str | os.PathLike[str]) -> sqlite3.Connection:
         conn.close()
         raise LedgerError(f"{p}: ledger schema version {version} is newer than this "
                           f"agent-server understands ({SCHEMA_VERSION})")
-    if version < SCHEMA_VERSION:  # written by an older agent-server: upgrade it once
-        conn.close()
-        _upgrade(p)
-        return open_ledger(p)
-    conn.row_factory = sqlite3.Row
-    return conn
+    return conn, version
 
 
-def _upgrade(path: Path) -> None:
+def _catch_up(path: Path, *, upgrade: bool) -> None:
+    """Upgrade an older schema (an error if that fails) and replay journals (a warning)."""
     ledger = HookLedger(path)
     try:
-        ledger._drop_connection()
-        ledger._conn = ledger._connect()  # migrates, in one transaction
-    except (sqlite3.Error, LedgerError) as exc:
-        raise LedgerError(f"{path}: cannot upgrade this ledger from an older agent-server "
-                          f"to schema version {SCHEMA_VERSION}: {exc}") from None
+        conn = ledger._connect()  # migrates, in one transaction
+    except (sqlite3.Error, OSError, LedgerError) as exc:
+        if upgrade:
+            raise LedgerError(f"{path}: cannot upgrade this ledger from an older agent-server "
+                              f"to schema version {SCHEMA_VERSION}: {exc}") from None
+        log.warning("hook ledger %s: records still in %s are not shown (%s)", path,
+                    pending_folder(path), exc)
+        return
+    try:
+        replay_journals(conn, path)
+    except (sqlite3.Error, OSError) as exc:
+        log.warning("hook ledger %s: records still in %s are not shown (%s)", path,
+                    pending_folder(path), exc)
     finally:
-        ledger.close()
+        conn.close()
 
 
 def _filters(session: str | None, event: str | None, since: float | None,
@@ -600,8 +681,8 @@ def recent_events(
     """The newest ``limit`` events (newest first), each with its ``hooks`` rows."""
     where, params = _filters(session, event, since)
     events: list[dict[str, Any]] = []
-    for row in conn.execute(f"SELECT * FROM events e{where} ORDER BY e.id DESC LIMIT ?",
-                            [*params, limit]):
+    sql = f"SELECT * FROM events e{where} ORDER BY e.started_at DESC, e.id DESC LIMIT ?"
+    for row in conn.execute(sql, [*params, limit]):
         e = dict(row)
         del e["id"]
         e["blocked"] = bool(e["blocked"])

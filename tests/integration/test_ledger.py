@@ -16,7 +16,7 @@ import anyio
 import pytest
 
 from agent_server.hooks import HookLedger, HookRunner, LedgerError
-from agent_server.hooks._ledger import SCHEMA_VERSION, open_ledger, recent_events
+from agent_server.hooks._ledger import SCHEMA_VERSION, open_ledger, pending_folder, recent_events
 from tests.support import cmd, project
 
 pytestmark = pytest.mark.anyio
@@ -118,6 +118,7 @@ async def test_trace_and_span_ids_link_records_to_traces(tmp_path: Path) -> None
 
 
 async def test_concurrent_sessions_share_commits(tmp_path: Path) -> None:
+    """Records go to the journal at once and into SQLite in batches (many per commit)."""
     db = tmp_path / "l.db"
     ledger = HookLedger(db)
     runner = HookRunner(project_dir=tmp_path, ledger=ledger)
@@ -135,7 +136,8 @@ async def test_concurrent_sessions_share_commits(tmp_path: Path) -> None:
         async with anyio.create_task_group() as tg:
             for i in range(20):
                 tg.start_soon(session, i)
-    assert ledger.records == fires and ledger.commits <= fires
+    ledger.flush()  # what is still in the journal, into SQLite now
+    assert ledger.records == fires and 1 <= ledger.commits < fires / 4
     [[count, sessions]] = rows(db, "SELECT count(*), count(DISTINCT session_id) FROM events")
     assert (count, sessions) == (fires, 20)
     ledger.close()
@@ -192,13 +194,15 @@ def test_nothing_returned_is_lost_when_the_process_is_killed(tmp_path: Path) -> 
             proc.kill()
         proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL
-    [[count]] = rows(db, "SELECT count(*) FROM events")
-    [[orphans]] = rows(db, "SELECT count(*) FROM hook_runs h LEFT JOIN events e"
-                           " ON e.id = h.event_ref WHERE e.id IS NULL")
-    assert count >= reported >= 150
-    assert orphans == 0  # an event and its hook rows commit together
+    # The dead process's journal still holds what it had not moved into SQLite yet; the
+    # next reader (here `hooks log`'s open_ledger) replays it, then removes it.
+    assert list(pending_folder(db).glob("*.jsonl"))
+    open_ledger(db).close()
+    assert not list(pending_folder(db).glob("*.jsonl"))
+    [[count, distinct]] = rows(db, "SELECT count(*), count(DISTINCT event_id) FROM events")
+    assert count == distinct >= reported >= 150
     [[hooks]] = rows(db, "SELECT count(*) FROM hook_runs")
-    assert hooks == count
+    assert hooks == count  # an event and its hook results are one row
 
 
 async def test_a_ledger_that_cannot_be_written_never_breaks_fire(
