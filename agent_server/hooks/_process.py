@@ -16,7 +16,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import anyio
@@ -269,8 +269,13 @@ async def run_process(
     grace: float = 1.5,
     output_limit: int = 1 << 20,
     marker: str = "",
+    while_running: Callable[[], object] | None = None,
 ) -> ProcessResult:
     """Run ``argv`` to completion or deadline and return what it produced.
+
+    ``while_running`` is called once the process has started and has its stdin: the
+    event loop would only wait for the process now, so short bookkeeping (the
+    runner's deferred span ends) costs no latency there. Its errors are ignored.
 
     Never raises for the hook's own failures (missing file, crash, timeout): those are
     in the result. If the *caller* is cancelled, the tree is still ended and the leader
@@ -304,6 +309,9 @@ async def run_process(
                 await _feed(process.stdin, stdin)
             else:
                 tg.start_soon(_feed, process.stdin, stdin)
+            if while_running is not None:
+                with contextlib.suppress(Exception):
+                    while_running()
             with anyio.move_on_after(timeout):
                 await process.wait()
                 # The leader is done. Pipes still open means something it started holds

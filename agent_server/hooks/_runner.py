@@ -433,6 +433,7 @@ class HookRunner:
             return await run_process(
                 spec.argv, stdin=stdin, env=env, cwd=cwd, timeout=spec.timeout,
                 grace=self.kill_grace, output_limit=self.output_limit, marker=uuid.uuid4().hex,
+                while_running=self._telemetry.drain_some,
             )
         finally:
             self._limiter.release()

@@ -115,6 +115,9 @@ _DURATION_BUCKETS = (1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 100
 # Span ends, attributes and metrics are finished this long (seconds) after fire()
 # returns: off the caller's path, while the loop waits for the agent's next step.
 _DRAIN_DELAY = 0.001
+# At most this many queued items are finished while one hook process starts (about one
+# fire's worth: its event span and a few hook spans), so a burst's backlog never delays it.
+_DRAIN_BATCH = 4
 
 
 def _text(value: str) -> str:
@@ -329,11 +332,121 @@ def resolve_meter(provider: metrics.MeterProvider | None) -> metrics.Meter | Non
 
 # -- scopes ----------------------------------------------------------------------
 #
-# Only what a hook needs before it starts is done on the fire's path: starting the spans
-# (their ids go into TRACEPARENT) and activating them. Attributes, status, events, span
-# ends and metrics are queued and done when the event loop next has a moment (while the
-# ledger commits, or while the next hook runs), with the real end times; a runner's
+# Only what a hook needs before it starts is done on the fire's path: the ids of its
+# span and of the event's span (they go into TRACEPARENT), made current. With the
+# OpenTelemetry SDK the spans themselves are made later, with those very ids, their real
+# start and end times and every attribute at once: when the event loop next has a
+# moment (while the next hook process starts, or 1 ms after the fire returned). Other
+# tracers get their spans started on the path and finished later. A runner's
 # ``aclose()`` finishes anything still queued.
+
+_RANDOM_TRACE_ID = int(getattr(trace.TraceFlags, "RANDOM_TRACE_ID", 0))
+
+
+class _PresetIds:
+    """Wraps an SDK tracer's id generator so that a span made after the fact gets the
+    ids its hook was already given in ``TRACEPARENT`` (per thread; anything not preset
+    comes from the wrapped generator)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self._local = threading.local()
+
+    def preset(self, trace_id: int | None, span_id: int | None) -> None:
+        self._local.ids = (trace_id, span_id)
+
+    def _preset(self) -> tuple[int | None, int | None]:
+        ids: tuple[int | None, int | None] = getattr(self._local, "ids", (None, None))
+        return ids
+
+    def generate_trace_id(self) -> int:
+        trace_id, span_id = self._preset()
+        if trace_id is None:
+            return int(self.inner.generate_trace_id())
+        self._local.ids = (None, span_id)
+        return trace_id
+
+    def generate_span_id(self) -> int:
+        trace_id, span_id = self._preset()
+        if span_id is None:
+            return int(self.inner.generate_span_id())
+        self._local.ids = (trace_id, None)
+        return span_id
+
+    def __getattr__(self, name: str) -> Any:  # is_trace_id_random, and whatever comes next
+        return getattr(self.inner, name)
+
+
+def _late_ids(tracer: trace.Tracer) -> _PresetIds | None:
+    """The preset-id generator of an SDK tracer (installed once), or None for a tracer
+    whose spans cannot be made after the fact."""
+    if type(tracer).__module__ != "opentelemetry.sdk.trace":
+        return None
+    ids = getattr(tracer, "id_generator", None)
+    if ids is None or getattr(tracer, "sampler", None) is None:
+        return None
+    if not isinstance(ids, _PresetIds):
+        ids = _PresetIds(ids)
+        tracer.id_generator = ids  # type: ignore[attr-defined]
+    return ids
+
+
+class _SpanPlan:
+    """One span of a fire: started now (``span``), or to be made later by ``make()``
+    with the ids and sampling decision fixed now (``current`` carries them)."""
+
+    __slots__ = ("current", "ids", "name", "parent", "recording", "root", "span", "start",
+                 "tracer")
+
+    def __init__(self, tracer: trace.Tracer, ids: _PresetIds | None, name: str) -> None:
+        self.tracer = tracer
+        self.ids = ids
+        self.name = name
+        self.start = time.time_ns()
+        self.span: trace.Span | None = None
+        self.parent: otel_context.Context | None = None
+        self.root = False
+        if ids is None:
+            self.span = tracer.start_span(name, kind=SpanKind.INTERNAL, start_time=self.start)
+            self.current: trace.Span = self.span
+            self.recording = self.span.is_recording()
+            return
+        # What the SDK's Tracer.start_span decides, decided now for the ids in TRACEPARENT.
+        self.parent = otel_context.get_current()
+        parent = trace.get_current_span(self.parent).get_span_context()
+        self.root = not parent.is_valid
+        trace_id = ids.inner.generate_trace_id() if self.root else parent.trace_id
+        sampled = tracer.sampler.should_sample(  # type: ignore[attr-defined]
+            self.parent, trace_id, name, SpanKind.INTERNAL, None, ())
+        flags = trace.TraceFlags.SAMPLED if sampled.decision.is_sampled() else 0
+        random_id = (ids.is_trace_id_random() if self.root
+                     else getattr(parent.trace_flags, "random_trace_id", False))
+        if random_id:
+            flags |= _RANDOM_TRACE_ID
+        self.recording = bool(sampled.decision.is_recording())
+        self.current = trace.NonRecordingSpan(trace.SpanContext(
+            trace_id, ids.inner.generate_span_id(), is_remote=False,
+            trace_flags=trace.TraceFlags(flags), trace_state=sampled.trace_state))
+
+    def make(self) -> trace.Span | None:
+        """The span, made now if it was planned (None when sampled out)."""
+        if self.span is not None or not self.recording:
+            return self.span
+        ids = self.ids
+        assert ids is not None
+        ctx = self.current.get_span_context()
+        ids.preset(ctx.trace_id if self.root else None, ctx.span_id)
+        try:
+            span = self.tracer.start_span(self.name, context=self.parent,
+                                          kind=SpanKind.INTERNAL, start_time=self.start)
+        finally:
+            ids.preset(None, None)
+        made = span.get_span_context()
+        if span.is_recording() and (made.span_id, made.trace_id) != (ctx.span_id, ctx.trace_id):
+            _warn("making a span with the ids given to its hook")  # a hook saw other ids
+        self.span = span
+        return span
+
 
 def _payload_values(payload: Mapping[str, Any]) -> dict[str, Any]:
     attrs: dict[str, Any] = {}
@@ -349,61 +462,101 @@ def _payload_values(payload: Mapping[str, Any]) -> dict[str, Any]:
     return attrs
 
 
-def _end_with_exception(span: trace.Span, exc: BaseException | None) -> None:
-    if exc is not None and span.is_recording():
+def _end(plan: _SpanPlan, attrs: dict[str, Any], end: int,
+         more: Callable[[trace.Span], None] | None = None) -> None:
+    """Deferred work: make the span if planned, record ``attrs`` (and ``more``), end it."""
+    span = plan.make()
+    if span is None:
+        return
+    if span.is_recording():
+        span.set_attributes(attrs)
+        if more is not None:
+            more(span)
+    span.end(end_time=end)
+
+
+def _with_exception(exc: BaseException | None) -> Callable[[trace.Span], None] | None:
+    if exc is None:
+        return None
+
+    def record(span: trace.Span) -> None:
         if isinstance(exc, Exception):
             span.record_exception(exc)
             span.set_status(Status(StatusCode.ERROR, f"{type(exc).__name__}: {exc}"))
         else:
             span.set_attribute(ATTR_CANCELLED, True)
-    span.end()
+
+    return record
 
 
-class FireScope:
-    """The span of one fired event; the current span while the event's hooks run."""
+class _Scope:
+    """What the event and hook scopes share: a planned span, current while in use."""
 
-    __slots__ = ("_attrs", "_finished", "_span", "_telemetry", "_token")
+    __slots__ = ("_finished", "_plan", "_telemetry", "_token")
 
-    def __init__(self, telemetry: HookTelemetry, span: trace.Span | None,
-                 attrs: dict[str, Any]) -> None:
+    def __init__(self, telemetry: HookTelemetry, plan: _SpanPlan | None) -> None:
         self._telemetry = telemetry
-        self._span = span
-        self._attrs = attrs
+        self._plan = plan
         self._token: object | None = None
         self._finished = False
+
+    def _enter(self, what: str) -> None:
+        if self._plan is not None:
+            try:
+                self._token = otel_context.attach(trace.set_span_in_context(self._plan.current))
+            except Exception:
+                _warn(f"activating the {what} span")
+
+    def _exit(self, what: str, attrs: Callable[[], dict[str, Any]],
+              exc: BaseException | None) -> None:
+        plan = self._plan
+        if plan is None:
+            return
+        try:
+            if self._token is not None:
+                otel_context.detach(self._token)  # type: ignore[arg-type]
+            if not self._finished and plan.recording:
+                # Cancelled or failed before finish(): the span still ends, marked so.
+                self._telemetry.defer(lambda: _end(plan, attrs(), time.time_ns(),
+                                                   _with_exception(exc)))
+        except Exception:
+            _warn(f"ending the {what} span")
+
+
+class FireScope(_Scope):
+    """The span of one fired event; the current span while the event's hooks run."""
+
+    __slots__ = ("_attrs",)
+
+    def __init__(self, telemetry: HookTelemetry, plan: _SpanPlan | None,
+                 attrs: dict[str, Any]) -> None:
+        super().__init__(telemetry, plan)
+        self._attrs = attrs
 
     @property
     def trace_id(self) -> str | None:
         """The trace id (32 hex digits) when the span is valid, else None."""
-        if self._span is None:
+        if self._plan is None:
             return None
         try:
-            ctx = self._span.get_span_context()
+            ctx = self._plan.current.get_span_context()
             return format(ctx.trace_id, "032x") if ctx.is_valid else None
         except Exception:
             _warn("reading the trace id")
             return None
 
     def __enter__(self) -> FireScope:
-        if self._span is not None:
-            try:
-                self._token = otel_context.attach(trace.set_span_in_context(self._span))
-            except Exception:
-                _warn("activating the event span")
+        self._enter("event")
         return self
 
     def finish(self, outcome: EventOutcome) -> None:
         """Record the combined outcome on the event's span and end it (deferred)."""
-        span = self._span
-        if span is None:
+        plan = self._plan
+        if plan is None:
             return
         self._finished = True
-        try:
-            if not span.is_recording():
-                return  # a no-op or sampled-out span: nothing to record, end() does nothing
-        except Exception:
-            _warn("recording the event outcome")
-            return
+        if not plan.recording:
+            return  # a no-op or sampled-out span: nothing to record
         end = time.time_ns()
         attrs = self._attrs
         attrs[ATTR_BLOCKED] = outcome.blocked
@@ -412,50 +565,27 @@ class FireScope:
             attrs[ATTR_DECISION] = outcome.decision
         if outcome.reason:
             attrs[ATTR_REASON] = _text(outcome.reason)
-
-        def complete() -> None:
-            span.set_attributes(attrs)
-            span.end(end_time=end)
-
-        self._telemetry.defer(complete)
+        self._telemetry.defer(lambda: _end(plan, attrs, end))
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
-        span = self._span
-        if span is None:
-            return
-        try:
-            if self._token is not None:
-                otel_context.detach(self._token)  # type: ignore[arg-type]
-            if not self._finished:
-                if span.is_recording():
-                    span.set_attributes(self._attrs)
-                _end_with_exception(span, exc)
-        except Exception:
-            _warn("ending the event span")
+        self._exit("event", lambda: self._attrs, exc)
 
 
-class HookScope:
+class HookScope(_Scope):
     """The span of one hook run (current while the hook's environment is built) and
     the place its metrics are recorded."""
 
-    __slots__ = ("_finished", "_payload_attrs", "_span", "_spec", "_telemetry", "_token")
+    __slots__ = ("_payload_attrs", "_spec")
 
-    def __init__(self, telemetry: HookTelemetry, span: trace.Span | None, spec: HookSpec,
+    def __init__(self, telemetry: HookTelemetry, plan: _SpanPlan | None, spec: HookSpec,
                  payload_attrs: dict[str, Any]) -> None:
-        self._telemetry = telemetry
-        self._span = span
+        super().__init__(telemetry, plan)
         self._spec = spec
         self._payload_attrs = payload_attrs
-        self._token: object | None = None
-        self._finished = False
 
     def __enter__(self) -> HookScope:
-        if self._span is not None:
-            try:
-                self._token = otel_context.attach(trace.set_span_in_context(self._span))
-            except Exception:
-                _warn("activating the hook span")
+        self._enter("hook")
         return self
 
     def _spec_attributes(self) -> dict[str, Any]:
@@ -475,15 +605,10 @@ class HookScope:
     def finish(self, result: HookResult) -> None:
         """Record ``result`` on the span (status, block event) and in the metrics; end
         the span (deferred)."""
-        span = self._span
+        plan = self._plan
         telemetry = self._telemetry
         self._finished = True
-        try:
-            recording = span is not None and span.is_recording()
-        except Exception:
-            _warn("recording the hook result")
-            recording = False
-        if span is None or not recording:
+        if plan is None or not plan.recording:
             # No span to finish: only metrics (inline when they go to the global no-op
             # proxy, which is cheaper than deferring them).
             if telemetry.metrics_deferred:
@@ -493,53 +618,42 @@ class HookScope:
             return
         end = time.time_ns()
         try:
-            ctx = span.get_span_context()
+            ctx = plan.current.get_span_context()
             result.extra["span_id"] = format(ctx.span_id, "016x")
             result.extra["trace_id"] = format(ctx.trace_id, "032x")
         except Exception:
             _warn("reading the hook span's ids")
 
+        def status_and_block(span: trace.Span) -> None:
+            if result.status in (HookStatus.ERROR, HookStatus.TIMEOUT):
+                span.set_status(Status(StatusCode.ERROR,
+                                       _text(result.error or result.status.value)))
+            if result.decision in _BLOCKING_DECISIONS:
+                span.add_event(BLOCKED_EVENT, {ATTR_DECISION: result.decision,
+                                               ATTR_REASON: _text(result.reason or "")},
+                               timestamp=end)
+
         def complete() -> None:
             telemetry.record_metrics(result)
-            if span.is_recording():
-                attrs = self._spec_attributes()
-                attrs[ATTR_STATUS] = result.status.value
-                attrs[ATTR_TIMED_OUT] = result.timed_out
-                attrs[ATTR_DURATION_MS] = round(result.duration_ms, 3)
-                if result.exit_code is not None:
-                    attrs[ATTR_EXIT_CODE] = result.exit_code
-                if result.decision:
-                    attrs[ATTR_DECISION] = result.decision
-                if result.reason:
-                    attrs[ATTR_REASON] = _text(result.reason)
-                if result.error:
-                    attrs[ATTR_ERROR] = _text(result.error)
-                span.set_attributes(attrs)
-                if result.status in (HookStatus.ERROR, HookStatus.TIMEOUT):
-                    span.set_status(Status(StatusCode.ERROR,
-                                           _text(result.error or result.status.value)))
-                if result.decision in _BLOCKING_DECISIONS:
-                    span.add_event(BLOCKED_EVENT, {ATTR_DECISION: result.decision,
-                                                   ATTR_REASON: _text(result.reason or "")},
-                                   timestamp=end)
-            span.end(end_time=end)
+            attrs = self._spec_attributes()
+            attrs[ATTR_STATUS] = result.status.value
+            attrs[ATTR_TIMED_OUT] = result.timed_out
+            attrs[ATTR_DURATION_MS] = round(result.duration_ms, 3)
+            if result.exit_code is not None:
+                attrs[ATTR_EXIT_CODE] = result.exit_code
+            if result.decision:
+                attrs[ATTR_DECISION] = result.decision
+            if result.reason:
+                attrs[ATTR_REASON] = _text(result.reason)
+            if result.error:
+                attrs[ATTR_ERROR] = _text(result.error)
+            _end(plan, attrs, end, status_and_block)
 
         telemetry.defer(complete)
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
-        span = self._span
-        if span is None:
-            return
-        try:
-            if self._token is not None:
-                otel_context.detach(self._token)  # type: ignore[arg-type]
-            if not self._finished:
-                if span.is_recording():
-                    span.set_attributes(self._spec_attributes())
-                _end_with_exception(span, exc)
-        except Exception:
-            _warn("ending the hook span")
+        self._exit("hook", self._spec_attributes, exc)
 
 
 class HookTelemetry:
@@ -568,8 +682,12 @@ class HookTelemetry:
         #: recording them is worth moving off the fire's path.
         self.metrics_deferred = meter_provider is not None or (
             _exporter_names("OTEL_METRICS_EXPORTER") is not None)
+        # SDK tracers: spans are made after the fact with preset ids (see "scopes").
+        self._ids: _PresetIds | None = None
         try:
             self._tracer = resolve_tracer(tracer_provider)
+            if self._tracer is not None:
+                self._ids = _late_ids(self._tracer)
         except Exception:
             _warn("setting up tracing")
         # The global provider (nothing configured here): while the host has not installed
@@ -624,6 +742,20 @@ class HookTelemetry:
         self._drain_scheduled = False
         self.drain()
 
+    def drain_some(self, limit: int = _DRAIN_BATCH) -> None:
+        """Finish up to ``limit`` queued items now: called while a hook process runs,
+        when the event loop would otherwise only wait."""
+        pending = self._pending
+        for _ in range(limit):
+            try:
+                work = pending.popleft()
+            except IndexError:
+                return
+            try:
+                work()
+            except Exception:
+                _warn("finishing a span")
+
     def drain(self) -> None:
         """Finish every queued span end and metric now."""
         pending = self._pending
@@ -644,30 +776,28 @@ class HookTelemetry:
             return None  # the API default: every span would be a no-op
         return self._tracer
 
-    def fire_span(self, event: str, payload: Mapping[str, Any], event_id: str) -> FireScope:
-        """A scope for firing ``event``: use as ``with telemetry.fire_span(...) as scope``."""
+    def _plan(self, name: str) -> _SpanPlan | None:
         tracer = self._active_tracer()
         if tracer is None:
-            return FireScope(self, None, {})
+            return None
         try:
-            span = tracer.start_span(f"hooks.fire {event}", kind=SpanKind.INTERNAL)
+            return _SpanPlan(tracer, self._ids if tracer is self._tracer else None, name)
         except Exception:
-            _warn("starting the event span")
+            _warn(f"starting the span {name!r}")
+            return None
+
+    def fire_span(self, event: str, payload: Mapping[str, Any], event_id: str) -> FireScope:
+        """A scope for firing ``event``: use as ``with telemetry.fire_span(...) as scope``."""
+        plan = self._plan(f"hooks.fire {event}")
+        if plan is None:
             return FireScope(self, None, {})
         attrs = {ATTR_EVENT: event, ATTR_EVENT_ID: event_id, **_payload_values(payload)}
-        return FireScope(self, span, attrs)
+        return FireScope(self, plan, attrs)
 
     def hook_span(self, spec: HookSpec, payload: Mapping[str, Any]) -> HookScope:
         """A scope for running one hook, a child of the current (event) span."""
-        span: trace.Span | None = None
-        tracer = self._active_tracer()
-        if tracer is not None:
-            try:
-                span = tracer.start_span(f"hook {spec.display_name}", kind=SpanKind.INTERNAL)
-            except Exception:
-                _warn("starting the hook span")
-                span = None
-        return HookScope(self, span, spec, _payload_values(payload) if span else {})
+        plan = self._plan(f"hook {spec.display_name}")
+        return HookScope(self, plan, spec, _payload_values(payload) if plan else {})
 
     def record_metrics(self, result: HookResult) -> None:
         """Add one run of ``result``'s hook to ``hook.duration`` and ``hook.runs``."""

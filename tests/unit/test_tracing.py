@@ -7,6 +7,7 @@ import logging
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -412,3 +413,76 @@ def test_a_global_provider_installed_by_the_host_is_used(tmp_path: Path) -> None
                          capture_output=True, text=True, env=env, timeout=60)
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout) == ["hook cb", "hooks.fire Stop"]
+
+
+# -- spans made after the fact (SDK tracers) -------------------------------------------
+
+async def test_spans_keep_their_real_times_though_made_after_the_fire(
+    tmp_path: Path, provider: TracerProvider, exporter: InMemorySpanExporter
+) -> None:
+    p = project(tmp_path, {"Stop": [cmd("sleep 0.2")]})
+    async with runner(p, tracer_provider=provider) as r:
+        t0 = time.time_ns()
+        outcome = await r.fire("Stop", {"session_id": "s"})
+        t1 = time.time_ns()
+        r.flush_telemetry()
+    spans = by_name(exporter.get_finished_spans())
+    root, hook = spans["hooks.fire Stop"], spans["hook sleep 0.2"]
+    assert root.start_time is not None and root.end_time is not None
+    assert hook.start_time is not None and hook.end_time is not None
+    assert t0 <= root.start_time <= hook.start_time < hook.end_time <= root.end_time <= t1
+    assert hook.end_time - hook.start_time >= 150_000_000  # the hook's 0.2 s, not a blip
+    assert outcome.hooks[0].extra["span_id"] == format(hook.context.span_id, "016x")
+
+
+async def test_a_sampler_that_drops_gives_unsampled_context_and_no_spans(
+    tmp_path: Path, exporter: InMemorySpanExporter
+) -> None:
+    from opentelemetry.sdk.trace.sampling import ALWAYS_OFF
+
+    provider = TracerProvider(sampler=ALWAYS_OFF)
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    p = project(tmp_path, {"Stop": [cmd('echo "$TRACEPARENT"')]})
+    async with runner(p, tracer_provider=provider, env={"PATH": "/usr/bin:/bin"}) as r:
+        outcome = await r.fire("Stop", {"session_id": "s"})
+    _, _, flags = parse_traceparent(outcome.hooks[0].stdout)
+    assert not int(flags, 16) & 1  # the hook is told not to record either
+    assert exporter.get_finished_spans() == ()
+    provider.shutdown()
+
+
+async def test_a_callback_hook_continues_the_trace_under_its_own_span(
+    tmp_path: Path, provider: TracerProvider, exporter: InMemorySpanExporter
+) -> None:
+    tracer = provider.get_tracer("my-callback")
+
+    async def cb(payload: dict[str, Any]) -> None:
+        with tracer.start_as_current_span("inside the hook"):
+            return None
+
+    async with runner(tmp_path, tracer_provider=provider) as r:
+        r.register("Stop", cb, name="cb")
+        await r.fire("Stop", {"session_id": "s"})
+    spans = by_name(exporter.get_finished_spans())
+    inner, hook, root = spans["inside the hook"], spans["hook cb"], spans["hooks.fire Stop"]
+    assert inner.parent is not None and inner.parent.span_id == hook.context.span_id
+    assert hook.parent is not None and hook.parent.span_id == root.context.span_id
+    assert inner.context.trace_id == hook.context.trace_id == root.context.trace_id
+
+
+async def test_other_tracers_of_the_same_provider_get_fresh_ids(
+    tmp_path: Path, provider: TracerProvider, exporter: InMemorySpanExporter
+) -> None:
+    p = project(tmp_path, {"Stop": [cmd("true")]})
+    other = provider.get_tracer("host")
+    async with runner(p, tracer_provider=provider) as r:
+        for _ in range(3):
+            with other.start_as_current_span("host step"):
+                await r.fire("Stop", {"session_id": "s"})
+    spans = exporter.get_finished_spans()
+    assert len(spans) == 9
+    assert len({s.context.span_id for s in spans}) == 9  # no id handed out twice
+    for host in (s for s in spans if s.name == "host step"):
+        children = [s for s in spans if s.parent is not None
+                    and s.parent.span_id == host.context.span_id]
+        assert [c.name for c in children] == ["hooks.fire Stop"]
