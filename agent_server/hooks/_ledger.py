@@ -122,6 +122,16 @@ _INSERT_EVENT = (
 )
 
 _EVENT_COLUMNS = 14  # the values of _INSERT_EVENT: one journal line
+# A batch of journal lines, parsed by SQLite itself: the writer thread then holds
+# Python's GIL only to read the bytes, not per record (so it never delays a fire).
+_INSERT_BATCH = (
+    "INSERT OR IGNORE INTO events (event_id, event, session_id, tool_name, tool_use_id,"
+    " started_at, ended_at, duration_ms, blocked, decision, reason, hook_count, trace_id,"
+    " hooks) SELECT "
+    + ", ".join(f"json_extract(value, '$[{i}]')" for i in range(_EVENT_COLUMNS - 1))
+    + f", json(json_extract(value, '$[{_EVENT_COLUMNS - 1}]')) FROM json_each(?)"
+    f" WHERE json_type(value) = 'array' AND json_array_length(value) = {_EVENT_COLUMNS}"
+)
 
 _JOURNAL_SUFFIX = ".jsonl"
 # The writer thread waits this long (s) after a record so a burst shares one commit.
@@ -395,12 +405,10 @@ class HookLedger:
             if fd is None or end <= start:
                 return
             data = os.pread(fd, end - start, start)
-            rows = _parse_journal(data, self._journal)
             if self._conn is None:
                 self._conn = self._connect()
-            if rows:
-                _insert(self._conn, rows)
-                self.commits += 1
+            _insert_lines(self._conn, data, self._journal, start)
+            self.commits += 1
             with self._journal_lock:
                 self._ingested = end
                 if end == self._written and end >= _TRUNCATE_AT:
@@ -509,11 +517,13 @@ def pending_folder(db: str | os.PathLike[str]) -> Path:
     return p.with_name(p.name + ".pending")
 
 
-def _parse_journal(data: bytes, source: Path | None) -> list[tuple[Any, ...]]:
-    """The events rows in ``data`` (complete lines of a journal); bad lines are logged
-    and skipped (a line torn by a full disk, or a file edited by hand)."""
+def _parse_journal(data: bytes, source: Path | None, offset: int = 0) -> list[tuple[Any, ...]]:
+    """The events rows in ``data`` (complete lines of a journal, from byte ``offset``);
+    bad lines are logged and skipped (a line torn by a full disk, or edited by hand)."""
     rows: list[tuple[Any, ...]] = []
-    for number, line in enumerate(data.split(b"\n"), 1):
+    at = offset
+    for line in data.split(b"\n"):
+        start, at = at, at + len(line) + 1
         if not line.strip():
             continue
         try:
@@ -522,10 +532,34 @@ def _parse_journal(data: bytes, source: Path | None) -> list[tuple[Any, ...]]:
                 raise ValueError(f"expected a list of {_EVENT_COLUMNS} values")
             values[-1] = json.dumps(values[-1], separators=(",", ":"))
         except ValueError as exc:
-            log.warning("hook ledger journal %s, line %d skipped: %s", source, number, exc)
+            log.warning("hook ledger journal %s: the line at byte %d is not a record, skipped "
+                        "(%s)", source, start, exc)
             continue
         rows.append(tuple(values))
     return rows
+
+
+def _insert_lines(conn: sqlite3.Connection, data: bytes, source: Path | None,
+                  offset: int) -> None:
+    """Insert the records in ``data`` (complete journal lines) in one transaction,
+    parsed by SQLite; a batch SQLite rejects (a torn line) is parsed line by line."""
+    batch = b"[" + data.rstrip(b"\n").replace(b"\n", b",") + b"]"
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute(_INSERT_BATCH, (batch.decode("utf-8"),))
+            conn.execute("COMMIT")
+            return
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    except (sqlite3.OperationalError, UnicodeDecodeError) as exc:
+        if "JSON" not in str(exc).upper() and not isinstance(exc, UnicodeDecodeError):
+            raise  # locked, disk full...: the batch stays in the journal for a retry
+    rows = _parse_journal(data, source, offset)
+    if rows:
+        _insert(conn, rows)
 
 
 def _insert(conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> None:

@@ -27,6 +27,7 @@ finishes whatever is still queued.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import os
 import sys
@@ -341,6 +342,26 @@ def resolve_meter(provider: metrics.MeterProvider | None) -> metrics.Meter | Non
 # ``aclose()`` finishes anything still queued.
 
 _RANDOM_TRACE_ID = int(getattr(trace.TraceFlags, "RANDOM_TRACE_ID", 0))
+# The span a command hook's TRACEPARENT names. Cheaper than making it OpenTelemetry's
+# current span, which only in-process (callback) hooks need.
+_hook_span: contextvars.ContextVar[trace.Span | None] = contextvars.ContextVar(
+    "agent_server_hook_span", default=None)
+
+
+def _sample(tracer: Any, parent_ctx: otel_context.Context, parent: trace.SpanContext,
+            trace_id: int, name: str) -> tuple[bool, bool, trace.TraceState | None]:
+    """(record, sampled, trace state): what the tracer's sampler decides for a new span.
+    The SDK's default sampler (parent-based, always on) is answered without a call."""
+    sampler = tracer.sampler
+    # (only SDK tracers come here: the SDK is imported already)
+    sampling = sys.modules["opentelemetry.sdk.trace.sampling"]
+    if sampler is sampling.DEFAULT_ON or sampler is sampling.ALWAYS_ON:
+        sampled = (not parent.is_valid or parent.trace_flags.sampled
+                   or sampler is sampling.ALWAYS_ON)
+        return sampled, sampled, parent.trace_state if parent.is_valid else None
+    result = sampler.should_sample(parent_ctx, trace_id, name, SpanKind.INTERNAL, None, ())
+    return (bool(result.decision.is_recording()), bool(result.decision.is_sampled()),
+            result.trace_state)
 
 
 class _PresetIds:
@@ -416,17 +437,15 @@ class _SpanPlan:
         parent = trace.get_current_span(self.parent).get_span_context()
         self.root = not parent.is_valid
         trace_id = ids.inner.generate_trace_id() if self.root else parent.trace_id
-        sampled = tracer.sampler.should_sample(  # type: ignore[attr-defined]
-            self.parent, trace_id, name, SpanKind.INTERNAL, None, ())
-        flags = trace.TraceFlags.SAMPLED if sampled.decision.is_sampled() else 0
+        self.recording, sampled, state = _sample(tracer, self.parent, parent, trace_id, name)
+        flags = trace.TraceFlags.SAMPLED if sampled else 0
         random_id = (ids.is_trace_id_random() if self.root
                      else getattr(parent.trace_flags, "random_trace_id", False))
         if random_id:
             flags |= _RANDOM_TRACE_ID
-        self.recording = bool(sampled.decision.is_recording())
         self.current = trace.NonRecordingSpan(trace.SpanContext(
             trace_id, ids.inner.generate_span_id(), is_remote=False,
-            trace_flags=trace.TraceFlags(flags), trace_state=sampled.trace_state))
+            trace_flags=trace.TraceFlags(flags), trace_state=state))
 
     def make(self) -> trace.Span | None:
         """The span, made now if it was planned (None when sampled out)."""
@@ -492,20 +511,27 @@ def _with_exception(exc: BaseException | None) -> Callable[[trace.Span], None] |
 class _Scope:
     """What the event and hook scopes share: a planned span, current while in use."""
 
-    __slots__ = ("_finished", "_plan", "_telemetry", "_token")
+    __slots__ = ("_finished", "_hook_token", "_plan", "_telemetry", "_token")
 
     def __init__(self, telemetry: HookTelemetry, plan: _SpanPlan | None) -> None:
         self._telemetry = telemetry
         self._plan = plan
         self._token: object | None = None
+        self._hook_token: contextvars.Token[trace.Span | None] | None = None
         self._finished = False
 
-    def _enter(self, what: str) -> None:
-        if self._plan is not None:
-            try:
-                self._token = otel_context.attach(trace.set_span_in_context(self._plan.current))
-            except Exception:
-                _warn(f"activating the {what} span")
+    def _enter(self, what: str, *, current: bool = True) -> None:
+        """Make the span the hooks' (``current``: also OpenTelemetry's) current span."""
+        plan = self._plan
+        if plan is None:
+            return
+        try:
+            if current or plan.ids is None:
+                self._token = otel_context.attach(trace.set_span_in_context(plan.current))
+            else:  # a command hook: only its TRACEPARENT needs the span
+                self._hook_token = _hook_span.set(plan.current)
+        except Exception:
+            _warn(f"activating the {what} span")
 
     def _exit(self, what: str, attrs: Callable[[], dict[str, Any]],
               exc: BaseException | None) -> None:
@@ -515,6 +541,8 @@ class _Scope:
         try:
             if self._token is not None:
                 otel_context.detach(self._token)  # type: ignore[arg-type]
+            if self._hook_token is not None:
+                _hook_span.reset(self._hook_token)
             if not self._finished and plan.recording:
                 # Cancelled or failed before finish(): the span still ends, marked so.
                 self._telemetry.defer(lambda: _end(plan, attrs(), time.time_ns(),
@@ -585,7 +613,8 @@ class HookScope(_Scope):
         self._payload_attrs = payload_attrs
 
     def __enter__(self) -> HookScope:
-        self._enter("hook")
+        # In-process hooks may start spans of their own, under this one.
+        self._enter("hook", current=self._spec.kind == "callback")
         return self
 
     def _spec_attributes(self) -> dict[str, Any]:
@@ -826,7 +855,8 @@ class HookTelemetry:
         Leaves ``env`` alone when there is no valid current span.
         """
         try:
-            ctx = trace.get_current_span().get_span_context()
+            span = _hook_span.get() or trace.get_current_span()
+            ctx = span.get_span_context()
             if not ctx.is_valid:
                 return
             # The W3C traceparent header, as TraceContextTextMapPropagator writes it.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import signal
@@ -15,7 +16,7 @@ from typing import Any
 import anyio
 import pytest
 
-from agent_server.hooks import HookLedger, HookRunner, LedgerError
+from agent_server.hooks import EventOutcome, HookLedger, HookRunner, LedgerError
 from agent_server.hooks._ledger import SCHEMA_VERSION, open_ledger, pending_folder, recent_events
 from tests.support import cmd, project
 
@@ -354,3 +355,42 @@ def test_an_unreadable_ledger_is_reported_with_its_path(tmp_path: Path) -> None:
     db.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(LedgerError, match=str(db)):
         open_ledger(db)
+
+
+def test_a_torn_journal_line_is_skipped_and_the_rest_kept(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A line cut short (disk full) or edited by hand costs that line only, with a warning
+    naming the journal; the records around it still reach the database."""
+    db = tmp_path / "l.db"
+    outcome = EventOutcome.combine("Stop", [])
+    with HookLedger(db) as ledger:
+        for i in range(3):
+            assert ledger.record_sync("Stop", {"session_id": f"s{i}", "note": "é ✓"}, outcome,
+                                      event_id=f"e{i}", started_at=1.0, ended_at=2.0)
+        journal = ledger._journal
+        assert journal is not None
+        torn_at = journal.stat().st_size
+        with open(journal, "ab") as f:  # what a short write leaves, then one more record
+            f.write(b'["e9","Stop","s9",nul\n')
+        ledger._written = journal.stat().st_size
+        assert ledger.record_sync("Stop", {"session_id": "s3"}, outcome, event_id="e3",
+                                  started_at=1.0, ended_at=2.0)
+        with caplog.at_level(logging.WARNING, logger="agent_server.hooks.ledger"):
+            ledger.flush()
+    assert f"{journal.name}: the line at byte {torn_at} is not a record, skipped" in caplog.text
+    assert [tuple(r) for r in rows(db, "SELECT event_id, session_id, hooks FROM events"
+                                       " ORDER BY event_id")] == [
+        ("e0", "s0", "[]"), ("e1", "s1", "[]"), ("e2", "s2", "[]"), ("e3", "s3", "[]")]
+
+
+async def test_text_survives_the_journal_exactly(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    p = project(tmp_path, {"Stop": [cmd("printf 'caf\\303\\251 \\342\\234\\223 \"q\"\\\\n' >&2; exit 2")]})
+    async with HookRunner.from_project(p, user_settings=None, ledger=db) as r:
+        outcome = await r.fire("Stop", {"session_id": "sé"})
+    [[session, hooks]] = rows(db, "SELECT session_id, hooks FROM events")
+    assert session == "sé"
+    [hook] = json.loads(hooks)
+    assert hook["stderr"] == outcome.hooks[0].stderr and "café ✓ \"q\"" in hook["stderr"]
+    assert hook["reason"] == outcome.hooks[0].reason
