@@ -19,8 +19,12 @@ drift affects all alike. Cases:
 * **1 fire every --gap ms** (gated): fire() latency when the agent does something
   between two events, as every agent does (a tool call, a model turn). Span ends and
   ledger ingestion are deferred to such moments by design.
-* **back to back**: fires with no pause, in blocks of 20 whose last fire also pays for
-  finishing the block's queued spans. The event loop is busy all the time, so this shows
+
+Both run in blocks of 20 fires per runner; the last fire of a block also pays, on the
+event loop, for finishing what the block left queued (span ends, metrics, and moving
+ledger records into SQLite, which normally happens on the ledger's own thread), so no
+runner's deferred work is charged to another.
+* **back to back**: fires with no pause. The event loop is busy all the time, so this shows
   the CPU that observability costs; with it, the loop thread's CPU per fire.
 * **--sessions concurrent sessions**, each firing (latency per fire; CPU-bound on 2 cores).
 
@@ -86,9 +90,12 @@ async def one(runner: HookRunner) -> float:
 
 
 def flush(runner: HookRunner) -> float:
-    """Finish the spans and metrics a block left queued; their cost (ms) is the block's."""
+    """Finish the spans, metrics and ledger batches a block left queued, on the loop:
+    their cost (ms) is the block's, not the next runner's."""
     t0 = time.perf_counter()
     runner.flush_telemetry()
+    if runner.ledger is not None:
+        runner.ledger.flush()
     return (time.perf_counter() - t0) * 1000.0
 
 
@@ -142,6 +149,16 @@ async def main(rounds: int, sessions: int, command: str, gap: float) -> int:
             for r in runners.values():  # warm-up
                 for _ in range(10):
                     await one(r)
+            # Each case in its own phase, so one case's leftovers never land in another.
+            for i in range(max(rounds // BLOCK, 2)):
+                for name in order if i % 2 == 0 else reversed(order):
+                    runner = runners[name]
+                    block = []
+                    for _ in range(BLOCK):
+                        block.append(await one(runner))
+                        await anyio.sleep(gap)  # the agent's own step between two events
+                    block[-1] += flush(runner)
+                    paced[name] += block
             for i in range(max(rounds // BLOCK, 2)):
                 for name in order if i % 2 == 0 else reversed(order):
                     runner = runners[name]
@@ -150,11 +167,6 @@ async def main(rounds: int, sessions: int, command: str, gap: float) -> int:
                     block[-1] += flush(runner)
                     cpu[name].append((time.thread_time() - cpu0) * 1000.0 / BLOCK)
                     single[name] += block
-                    paced_block = []
-                    for _ in range(BLOCK):
-                        paced_block.append(await one(runner))
-                        await anyio.sleep(gap)  # the agent's own step between two events
-                    paced[name] += paced_block
             for i in range(max(rounds // 30, 3)):
                 for name in order if i % 2 == 0 else reversed(order):
                     runner = runners[name]

@@ -122,15 +122,39 @@ _INSERT_EVENT = (
 )
 
 _EVENT_COLUMNS = 14  # the values of _INSERT_EVENT: one journal line
+# Journal times are integer microseconds; the database keeps seconds and milliseconds.
+_EVENT_SCALE = {5: 1e6, 6: 1e6, 7: 1e3}  # started_at, ended_at (s), duration_ms
+_HOOK_SCALE = {6: 1e6, 7: 1e3}  # a hook's started_at (s), duration_ms
+
+
+def _hook_number(i: int) -> str:
+    """SQL for field ``i`` of a journaled hook, as its JSON value: scaled fields become
+    decimal numbers written from the integer (a REAL would print only 15 digits)."""
+    x = f"json_extract(h.value, '$[{i}]')"
+    if i not in _HOOK_SCALE:
+        return x
+    unit, digits = int(_HOOK_SCALE[i]), len(str(int(_HOOK_SCALE[i]))) - 1
+    return f"iif({x} IS NULL, NULL, json(printf('%d.%0{digits}d', {x} / {unit}, {x} % {unit})))"
+# One encoder for every journal line (json.dumps with options builds one per call); the
+# values are plain JSON types, and ``default=`` would slow every line down, so only a
+# line that holds something else is encoded again with ``str`` for it.
+_encode = json.JSONEncoder(separators=(",", ":")).encode
+_encode_any = json.JSONEncoder(separators=(",", ":"), default=str).encode
 # A batch of journal lines, parsed by SQLite itself: the writer thread then holds
 # Python's GIL only to read the bytes, not per record (so it never delays a fire).
 _INSERT_BATCH = (
     "INSERT OR IGNORE INTO events (event_id, event, session_id, tool_name, tool_use_id,"
     " started_at, ended_at, duration_ms, blocked, decision, reason, hook_count, trace_id,"
     " hooks) SELECT "
-    + ", ".join(f"json_extract(value, '$[{i}]')" for i in range(_EVENT_COLUMNS - 1))
-    + f", json(json_extract(value, '$[{_EVENT_COLUMNS - 1}]')) FROM json_each(?)"
-    f" WHERE json_type(value) = 'array' AND json_array_length(value) = {_EVENT_COLUMNS}"
+    + ", ".join(f"json_extract(r.value, '$[{i}]')" + (f" / {_EVENT_SCALE[i]!r}"
+                                                       if i in _EVENT_SCALE else "")
+                for i in range(_EVENT_COLUMNS - 1))
+    + ", (SELECT json_group_array(json_object("
+    + ", ".join(f"'{f}', {_hook_number(i)}" for i, f in enumerate(_HOOK_FIELDS))
+    + ")) FROM (SELECT j.value AS value FROM json_each(json_extract(r.value,"
+    f" '$[{_EVENT_COLUMNS - 1}]')) AS j ORDER BY j.key) AS h)"
+    " FROM json_each(?) AS r WHERE json_type(r.value) = 'array'"
+    f" AND json_array_length(r.value) = {_EVENT_COLUMNS}"
 )
 
 _JOURNAL_SUFFIX = ".jsonl"
@@ -244,31 +268,31 @@ class HookLedger:
         ended_at: float,
         trace_id: str | None,
     ) -> list[Any]:
-        """The values of one ``events`` row; ``hooks`` (last) still a list."""
+        """One journal line's values: the ``events`` row, times in integer microseconds
+        (cheaper to encode than floats; SQLite divides), ``hooks`` (last) still a list."""
         limit = self.output_limit
+        start, end = round(started_at * 1e6), round(ended_at * 1e6)
         return [
             event_id, event, _opt(payload.get("session_id")), _opt(payload.get("tool_name")),
-            _opt(payload.get("tool_use_id")), started_at, ended_at,
-            round((ended_at - started_at) * 1000.0, 3), int(outcome.blocked), outcome.decision,
-            outcome.reason, len(outcome.hooks), trace_id,
-            [self._hook_object(r, limit) for r in outcome.hooks],
+            _opt(payload.get("tool_use_id")), start, end, end - start, int(outcome.blocked),
+            outcome.decision, outcome.reason, len(outcome.hooks), trace_id,
+            [self._hook_values(r, limit) for r in outcome.hooks],
         ]
 
     @staticmethod
-    def _hook_object(r: HookResult, limit: int) -> dict[str, Any]:
-        """One element of ``events.hooks`` (the fields of the ``hook_runs`` view)."""
+    def _hook_values(r: HookResult, limit: int) -> list[Any]:
+        """One hook result, its values in ``_HOOK_FIELDS`` order (positional in the
+        journal: less to build and encode on the fire's path; objects in SQLite)."""
         stdout, cut_out = _head(r.stdout, limit)
         stderr, cut_err = _tail(r.stderr, limit)
         span_id = r.extra.get("span_id")
-        return {
-            "name": r.name, "command": r.command, "source": r.source, "matcher": r.matcher,
-            "status": r.status.value, "exit_code": r.exit_code,
-            "started_at": r.started_at or None, "duration_ms": round(r.duration_ms, 3),
-            "decision": r.decision, "reason": r.reason, "error": r.error,
-            "timed_out": int(r.timed_out), "stdout": stdout, "stderr": stderr,
-            "truncated": int(r.truncated or cut_out or cut_err),
-            "span_id": span_id if isinstance(span_id, str) else None,
-        }
+        return [
+            r.name, r.command, r.source, r.matcher, r.status.value, r.exit_code,
+            round(r.started_at * 1e6) if r.started_at else None, round(r.duration_ms * 1e3),
+            r.decision, r.reason, r.error,
+            int(r.timed_out), stdout, stderr, int(r.truncated or cut_out or cut_err),
+            span_id if isinstance(span_id, str) else None,
+        ]
 
     async def record(
         self,
@@ -308,7 +332,11 @@ class HookLedger:
         """:meth:`record` for synchronous code."""
         try:
             row = self._build(event, payload, outcome, event_id, started_at, ended_at, trace_id)
-            line = (json.dumps(row, separators=(",", ":"), default=str) + "\n").encode()
+            try:
+                text = _encode(row)
+            except TypeError:
+                text = _encode_any(row)
+            line = (text + "\n").encode()
         except Exception:
             log.exception("hook ledger: cannot build the record of %s %s", event, event_id)
             return False
@@ -530,8 +558,15 @@ def _parse_journal(data: bytes, source: Path | None, offset: int = 0) -> list[tu
             values = json.loads(line)
             if not isinstance(values, list) or len(values) != _EVENT_COLUMNS:
                 raise ValueError(f"expected a list of {_EVENT_COLUMNS} values")
-            values[-1] = json.dumps(values[-1], separators=(",", ":"))
-        except ValueError as exc:
+            for i, scale in _EVENT_SCALE.items():
+                values[i] = None if values[i] is None else values[i] / scale
+            hooks = [dict(zip(_HOOK_FIELDS, h, strict=True)) for h in values[-1]]
+            for hook in hooks:
+                for i, scale in _HOOK_SCALE.items():
+                    field = _HOOK_FIELDS[i]
+                    hook[field] = None if hook[field] is None else hook[field] / scale
+            values[-1] = json.dumps(hooks, separators=(",", ":"))
+        except (ValueError, TypeError) as exc:
             log.warning("hook ledger journal %s: the line at byte %d is not a record, skipped "
                         "(%s)", source, start, exc)
             continue

@@ -342,26 +342,14 @@ def resolve_meter(provider: metrics.MeterProvider | None) -> metrics.Meter | Non
 # ``aclose()`` finishes anything still queued.
 
 _RANDOM_TRACE_ID = int(getattr(trace.TraceFlags, "RANDOM_TRACE_ID", 0))
-# The span a command hook's TRACEPARENT names. Cheaper than making it OpenTelemetry's
-# current span, which only in-process (callback) hooks need.
-_hook_span: contextvars.ContextVar[trace.Span | None] = contextvars.ContextVar(
-    "agent_server_hook_span", default=None)
-
-
-def _sample(tracer: Any, parent_ctx: otel_context.Context, parent: trace.SpanContext,
-            trace_id: int, name: str) -> tuple[bool, bool, trace.TraceState | None]:
-    """(record, sampled, trace state): what the tracer's sampler decides for a new span.
-    The SDK's default sampler (parent-based, always on) is answered without a call."""
-    sampler = tracer.sampler
-    # (only SDK tracers come here: the SDK is imported already)
-    sampling = sys.modules["opentelemetry.sdk.trace.sampling"]
-    if sampler is sampling.DEFAULT_ON or sampler is sampling.ALWAYS_ON:
-        sampled = (not parent.is_valid or parent.trace_flags.sampled
-                   or sampler is sampling.ALWAYS_ON)
-        return sampled, sampled, parent.trace_state if parent.is_valid else None
-    result = sampler.should_sample(parent_ctx, trace_id, name, SpanKind.INTERNAL, None, ())
-    return (bool(result.decision.is_recording()), bool(result.decision.is_sampled()),
-            result.trace_state)
+# Spans planned for later (SDK tracers), found without OpenTelemetry's context machinery:
+# the fire's span (the parent of its hooks' spans) and the span a command hook's
+# TRACEPARENT names. Only in-process (callback) hooks get theirs made OpenTelemetry's
+# current span, since only they can start spans of their own under it.
+_fire_plan: contextvars.ContextVar[_SpanPlan | None] = contextvars.ContextVar(
+    "agent_server_fire_plan", default=None)
+_hook_plan: contextvars.ContextVar[_SpanPlan | None] = contextvars.ContextVar(
+    "agent_server_hook_plan", default=None)
 
 
 class _PresetIds:
@@ -372,6 +360,7 @@ class _PresetIds:
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self._local = threading.local()
+        self.random_trace_ids = bool(getattr(inner, "is_trace_id_random", lambda: False)())
 
     def preset(self, trace_id: int | None, span_id: int | None) -> None:
         self._local.ids = (trace_id, span_id)
@@ -394,7 +383,10 @@ class _PresetIds:
         self._local.ids = (trace_id, None)
         return span_id
 
-    def __getattr__(self, name: str) -> Any:  # is_trace_id_random, and whatever comes next
+    def is_trace_id_random(self) -> bool:
+        return self.random_trace_ids
+
+    def __getattr__(self, name: str) -> Any:  # whatever a later SDK asks of a generator
         return getattr(self.inner, name)
 
 
@@ -413,39 +405,81 @@ def _late_ids(tracer: trace.Tracer) -> _PresetIds | None:
 
 
 class _SpanPlan:
-    """One span of a fire: started now (``span``), or to be made later by ``make()``
-    with the ids and sampling decision fixed now (``current`` carries them)."""
+    """One span of a fire: started now (``span``; other tracers), or made later by
+    ``make()`` with the ids and sampling decision fixed now (SDK tracers)."""
 
-    __slots__ = ("current", "ids", "name", "parent", "recording", "root", "span", "start",
-                 "tracer")
+    __slots__ = ("_current", "flags", "ids", "name", "parent", "parent_plan", "recording",
+                 "root", "span", "span_id", "start", "state", "trace_id", "tracer")
 
-    def __init__(self, tracer: trace.Tracer, ids: _PresetIds | None, name: str) -> None:
+    def __init__(self, tracer: trace.Tracer, ids: _PresetIds | None, name: str,
+                 parent_plan: _SpanPlan | None = None) -> None:
         self.tracer = tracer
         self.ids = ids
         self.name = name
         self.start = time.time_ns()
         self.span: trace.Span | None = None
+        self._current: trace.Span | None = None
         self.parent: otel_context.Context | None = None
+        self.parent_plan = parent_plan
         self.root = False
+        self.state: trace.TraceState | None = None
         if ids is None:
-            self.span = tracer.start_span(name, kind=SpanKind.INTERNAL, start_time=self.start)
-            self.current: trace.Span = self.span
-            self.recording = self.span.is_recording()
+            span = tracer.start_span(name, kind=SpanKind.INTERNAL, start_time=self.start)
+            self.span = self._current = span
+            self.recording = span.is_recording()
+            ctx = span.get_span_context()
+            self.trace_id, self.span_id = ctx.trace_id, ctx.span_id
+            self.flags, self.state = int(ctx.trace_flags), ctx.trace_state
             return
-        # What the SDK's Tracer.start_span decides, decided now for the ids in TRACEPARENT.
-        self.parent = otel_context.get_current()
-        parent = trace.get_current_span(self.parent).get_span_context()
-        self.root = not parent.is_valid
-        trace_id = ids.inner.generate_trace_id() if self.root else parent.trace_id
-        self.recording, sampled, state = _sample(tracer, self.parent, parent, trace_id, name)
-        flags = trace.TraceFlags.SAMPLED if sampled else 0
-        random_id = (ids.is_trace_id_random() if self.root
-                     else getattr(parent.trace_flags, "random_trace_id", False))
-        if random_id:
-            flags |= _RANDOM_TRACE_ID
-        self.current = trace.NonRecordingSpan(trace.SpanContext(
-            trace_id, ids.inner.generate_span_id(), is_remote=False,
-            trace_flags=trace.TraceFlags(flags), trace_state=state))
+        state: trace.TraceState | None
+        # What the SDK's Tracer.start_span would decide, decided now: the ids go into
+        # TRACEPARENT before the hook starts.
+        sampling = sys.modules["opentelemetry.sdk.trace.sampling"]  # loaded: an SDK tracer
+        sampler = tracer.sampler  # type: ignore[attr-defined]
+        default = sampler is sampling.DEFAULT_ON
+        if parent_plan is not None:
+            trace_id = parent_plan.trace_id
+            parent_sampled = bool(parent_plan.flags & trace.TraceFlags.SAMPLED)
+            state = parent_plan.state
+            random_id = bool(parent_plan.flags & _RANDOM_TRACE_ID)
+            if not default:
+                self.parent = parent_plan.context()
+        else:
+            self.parent = otel_context.get_current()
+            parent = trace.get_current_span(self.parent).get_span_context()
+            self.root = not parent.is_valid
+            if self.root:
+                trace_id = ids.inner.generate_trace_id()
+                parent_sampled, state, random_id = True, None, ids.random_trace_ids
+            else:
+                trace_id = parent.trace_id
+                parent_sampled, state = parent.trace_flags.sampled, parent.trace_state
+                random_id = bool(getattr(parent.trace_flags, "random_trace_id", False))
+        if default:  # parent-based, always on: answered without a call
+            self.recording = sampled = parent_sampled
+        else:
+            result = sampler.should_sample(self.parent, trace_id, name, SpanKind.INTERNAL,
+                                           None, ())
+            self.recording = bool(result.decision.is_recording())
+            sampled = bool(result.decision.is_sampled())
+            state = result.trace_state
+        self.trace_id, self.span_id = trace_id, int(ids.inner.generate_span_id())
+        self.state = state
+        self.flags = ((trace.TraceFlags.SAMPLED if sampled else 0)
+                      | (_RANDOM_TRACE_ID if random_id else 0))
+
+    @property
+    def current(self) -> trace.Span:
+        """The span as OpenTelemetry sees it now (a non-recording stand-in until made)."""
+        if self._current is None:
+            self._current = trace.NonRecordingSpan(trace.SpanContext(
+                self.trace_id, self.span_id, is_remote=False,
+                trace_flags=trace.TraceFlags(self.flags), trace_state=self.state))
+        return self._current
+
+    def context(self) -> otel_context.Context:
+        """The OpenTelemetry context with this span current (a child's parent)."""
+        return trace.set_span_in_context(self.current, self.parent)
 
     def make(self) -> trace.Span | None:
         """The span, made now if it was planned (None when sampled out)."""
@@ -453,18 +487,22 @@ class _SpanPlan:
             return self.span
         ids = self.ids
         assert ids is not None
-        ctx = self.current.get_span_context()
-        ids.preset(ctx.trace_id if self.root else None, ctx.span_id)
+        parent = self.parent_plan.context() if self.parent_plan is not None else self.parent
+        ids.preset(self.trace_id if self.root else None, self.span_id)
         try:
-            span = self.tracer.start_span(self.name, context=self.parent,
+            span = self.tracer.start_span(self.name, context=parent,
                                           kind=SpanKind.INTERNAL, start_time=self.start)
         finally:
             ids.preset(None, None)
         made = span.get_span_context()
-        if span.is_recording() and (made.span_id, made.trace_id) != (ctx.span_id, ctx.trace_id):
+        if span.is_recording() and (made.span_id, made.trace_id) != (self.span_id, self.trace_id):
             _warn("making a span with the ids given to its hook")  # a hook saw other ids
         self.span = span
         return span
+
+    def traceparent(self) -> str:
+        """The W3C ``traceparent`` of this span."""
+        return f"00-{self.trace_id:032x}-{self.span_id:016x}-{self.flags & 0xFF:02x}"
 
 
 def _payload_values(payload: Mapping[str, Any]) -> dict[str, Any]:
@@ -511,25 +549,28 @@ def _with_exception(exc: BaseException | None) -> Callable[[trace.Span], None] |
 class _Scope:
     """What the event and hook scopes share: a planned span, current while in use."""
 
-    __slots__ = ("_finished", "_hook_token", "_plan", "_telemetry", "_token")
+    __slots__ = ("_finished", "_plan", "_plan_token", "_plan_var", "_telemetry", "_token")
 
     def __init__(self, telemetry: HookTelemetry, plan: _SpanPlan | None) -> None:
         self._telemetry = telemetry
         self._plan = plan
         self._token: object | None = None
-        self._hook_token: contextvars.Token[trace.Span | None] | None = None
+        self._plan_var: contextvars.ContextVar[_SpanPlan | None] | None = None
+        self._plan_token: contextvars.Token[_SpanPlan | None] | None = None
         self._finished = False
 
-    def _enter(self, what: str, *, current: bool = True) -> None:
-        """Make the span the hooks' (``current``: also OpenTelemetry's) current span."""
+    def _enter(self, what: str, var: contextvars.ContextVar[_SpanPlan | None], *,
+               otel: bool = False) -> None:
+        """Make the span current: in ``var`` when it is made later, and in
+        OpenTelemetry's context when started now or when ``otel``."""
         plan = self._plan
         if plan is None:
             return
         try:
-            if current or plan.ids is None:
+            if plan.ids is not None:
+                self._plan_var, self._plan_token = var, var.set(plan)
+            if otel or plan.ids is None:
                 self._token = otel_context.attach(trace.set_span_in_context(plan.current))
-            else:  # a command hook: only its TRACEPARENT needs the span
-                self._hook_token = _hook_span.set(plan.current)
         except Exception:
             _warn(f"activating the {what} span")
 
@@ -541,8 +582,8 @@ class _Scope:
         try:
             if self._token is not None:
                 otel_context.detach(self._token)  # type: ignore[arg-type]
-            if self._hook_token is not None:
-                _hook_span.reset(self._hook_token)
+            if self._plan_var is not None and self._plan_token is not None:
+                self._plan_var.reset(self._plan_token)
             if not self._finished and plan.recording:
                 # Cancelled or failed before finish(): the span still ends, marked so.
                 self._telemetry.defer(lambda: _end(plan, attrs(), time.time_ns(),
@@ -567,14 +608,14 @@ class FireScope(_Scope):
         if self._plan is None:
             return None
         try:
-            ctx = self._plan.current.get_span_context()
-            return format(ctx.trace_id, "032x") if ctx.is_valid else None
+            trace_id = self._plan.trace_id
+            return format(trace_id, "032x") if trace_id else None
         except Exception:
             _warn("reading the trace id")
             return None
 
     def __enter__(self) -> FireScope:
-        self._enter("event")
+        self._enter("event", _fire_plan)
         return self
 
     def finish(self, outcome: EventOutcome) -> None:
@@ -614,7 +655,7 @@ class HookScope(_Scope):
 
     def __enter__(self) -> HookScope:
         # In-process hooks may start spans of their own, under this one.
-        self._enter("hook", current=self._spec.kind == "callback")
+        self._enter("hook", _hook_plan, otel=self._spec.kind == "callback")
         return self
 
     def _spec_attributes(self) -> dict[str, Any]:
@@ -647,9 +688,8 @@ class HookScope(_Scope):
             return
         end = time.time_ns()
         try:
-            ctx = plan.current.get_span_context()
-            result.extra["span_id"] = format(ctx.span_id, "016x")
-            result.extra["trace_id"] = format(ctx.trace_id, "032x")
+            result.extra["span_id"] = format(plan.span_id, "016x")
+            result.extra["trace_id"] = format(plan.trace_id, "032x")
         except Exception:
             _warn("reading the hook span's ids")
 
@@ -805,12 +845,18 @@ class HookTelemetry:
             return None  # the API default: every span would be a no-op
         return self._tracer
 
-    def _plan(self, name: str) -> _SpanPlan | None:
+    def _plan(self, name: str, *, child: bool = False) -> _SpanPlan | None:
         tracer = self._active_tracer()
         if tracer is None:
             return None
         try:
-            return _SpanPlan(tracer, self._ids if tracer is self._tracer else None, name)
+            if tracer is self._tracer and self._ids is not None:
+                # A hook's span: the child of its fire's span, when that is planned too.
+                parent = _fire_plan.get() if child else None
+                if parent is not None and parent.tracer is not tracer:
+                    parent = None  # another runner's fire (a nested one): use the context
+                return _SpanPlan(tracer, self._ids, name, parent)
+            return _SpanPlan(tracer, None, name)
         except Exception:
             _warn(f"starting the span {name!r}")
             return None
@@ -825,7 +871,7 @@ class HookTelemetry:
 
     def hook_span(self, spec: HookSpec, payload: Mapping[str, Any]) -> HookScope:
         """A scope for running one hook, a child of the current (event) span."""
-        plan = self._plan(f"hook {spec.display_name}")
+        plan = self._plan(f"hook {spec.display_name}", child=True)
         return HookScope(self, plan, spec, _payload_values(payload) if plan else {})
 
     def record_metrics(self, result: HookResult) -> None:
@@ -854,9 +900,17 @@ class HookTelemetry:
 
         Leaves ``env`` alone when there is no valid current span.
         """
+        plan = _hook_plan.get()
+        if plan is not None:
+            env["TRACEPARENT"] = plan.traceparent()
+            state = plan.state.to_header() if plan.state else ""
+            if state:
+                env["TRACESTATE"] = state
+            else:
+                env.pop("TRACESTATE", None)
+            return
         try:
-            span = _hook_span.get() or trace.get_current_span()
-            ctx = span.get_span_context()
+            ctx = trace.get_current_span().get_span_context()
             if not ctx.is_valid:
                 return
             # The W3C traceparent header, as TraceContextTextMapPropagator writes it.

@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
@@ -379,18 +380,26 @@ def test_a_torn_journal_line_is_skipped_and_the_rest_kept(
         with caplog.at_level(logging.WARNING, logger="agent_server.hooks.ledger"):
             ledger.flush()
     assert f"{journal.name}: the line at byte {torn_at} is not a record, skipped" in caplog.text
-    assert [tuple(r) for r in rows(db, "SELECT event_id, session_id, hooks FROM events"
-                                       " ORDER BY event_id")] == [
-        ("e0", "s0", "[]"), ("e1", "s1", "[]"), ("e2", "s2", "[]"), ("e3", "s3", "[]")]
+    assert [tuple(r) for r in rows(db, "SELECT event_id, session_id, hooks, started_at,"
+                                       " ended_at, duration_ms FROM events ORDER BY event_id")] == [
+        (f"e{i}", f"s{i}", "[]", 1.0, 2.0, 1000.0) for i in range(4)]
 
 
 async def test_text_survives_the_journal_exactly(tmp_path: Path) -> None:
     db = tmp_path / "l.db"
     p = project(tmp_path, {"Stop": [cmd("printf 'caf\\303\\251 \\342\\234\\223 \"q\"\\\\n' >&2; exit 2")]})
     async with HookRunner.from_project(p, user_settings=None, ledger=db) as r:
+        t0 = time.time()
         outcome = await r.fire("Stop", {"session_id": "sé"})
-    [[session, hooks]] = rows(db, "SELECT session_id, hooks FROM events")
+        t1 = time.time()
+    [[session, hooks, started, ended, ms]] = rows(
+        db, "SELECT session_id, hooks, started_at, ended_at, duration_ms FROM events")
     assert session == "sé"
+    assert t0 <= started <= ended <= t1 + 1e-6
+    assert ms == pytest.approx((ended - started) * 1000.0, abs=0.002)
     [hook] = json.loads(hooks)
+    result = outcome.hooks[0]
+    assert hook["started_at"] == pytest.approx(result.started_at, abs=1e-6)
+    assert hook["duration_ms"] == pytest.approx(result.duration_ms, abs=0.001)
     assert hook["stderr"] == outcome.hooks[0].stderr and "café ✓ \"q\"" in hook["stderr"]
     assert hook["reason"] == outcome.hooks[0].reason
