@@ -213,9 +213,9 @@ class HookRunner:
     def flush_telemetry(self) -> None:
         """End the spans and record the metrics still queued, now.
 
-        ``fire()`` finishes its spans and metrics a moment after it returns, while the
-        the event loop's next idle moment (1 ms later) (docs/observability.md); call this when an
-        exporter must have them at once, as ``aclose()`` does.
+        ``fire()`` finishes its spans and metrics a moment after it returns, at the event
+        loop's next free moment (docs/observability.md); call this when an exporter must
+        have them at once, as ``aclose()`` does.
         """
         self._telemetry.drain()
 

@@ -18,10 +18,13 @@ Where telemetry goes, in order of precedence:
 
 Telemetry never fails or slows a hook: every call into OpenTelemetry is guarded, real
 exporters run behind a batching processor on its own thread, and exporter errors are
-caught and logged once. On the fire's path only the spans are started (their ids go into
-``TRACEPARENT``); attributes, status, events, span ends (with their real end times) and
-metrics are done a moment later when the event loop is idle, and ``HookRunner.aclose()``
-finishes whatever is still queued.
+caught and logged once. On the fire's path only the spans' ids and sampling decision are
+fixed (the ids go into ``TRACEPARENT``). With the SDK's tracer the spans themselves are
+made a moment later, with those ids, their real start and end times, attributes, status
+and events; other tracers get their spans started on the path and finished later. That
+deferred work and the metrics run when the event loop has a moment (while the next hook
+process starts, or 1 ms after the fire), and ``HookRunner.aclose()`` finishes whatever
+is still queued (docs/observability.md).
 """
 
 from __future__ import annotations
@@ -363,25 +366,23 @@ class _PresetIds:
         self.random_trace_ids = bool(getattr(inner, "is_trace_id_random", lambda: False)())
 
     def preset(self, trace_id: int | None, span_id: int | None) -> None:
-        self._local.ids = (trace_id, span_id)
+        self._local.ids = [trace_id, span_id]
 
-    def _preset(self) -> tuple[int | None, int | None]:
-        ids: tuple[int | None, int | None] = getattr(self._local, "ids", (None, None))
-        return ids
+    def _take(self, which: int) -> int | None:
+        """The preset id (0: trace, 1: span), used up; None when there is none."""
+        ids: list[int | None] | None = getattr(self._local, "ids", None)
+        if ids is None:
+            return None
+        value, ids[which] = ids[which], None
+        return value
 
     def generate_trace_id(self) -> int:
-        trace_id, span_id = self._preset()
-        if trace_id is None:
-            return int(self.inner.generate_trace_id())
-        self._local.ids = (None, span_id)
-        return trace_id
+        preset = self._take(0)
+        return int(self.inner.generate_trace_id()) if preset is None else preset
 
     def generate_span_id(self) -> int:
-        trace_id, span_id = self._preset()
-        if span_id is None:
-            return int(self.inner.generate_span_id())
-        self._local.ids = (trace_id, None)
-        return span_id
+        preset = self._take(1)
+        return int(self.inner.generate_span_id()) if preset is None else preset
 
     def is_trace_id_random(self) -> bool:
         return self.random_trace_ids
