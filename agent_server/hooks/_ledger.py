@@ -7,11 +7,11 @@ Durability: :meth:`HookLedger.record` returns once the record is in the ledger's
 a file of JSON lines under ``<db>.pending/`` that only this ledger appends to. One
 ``write()`` puts it in the operating system's hands, which is all a killed *process*
 needs: nothing whose ``fire()`` returned is lost. A writer thread moves journaled records
-into the SQLite database (WAL) a few milliseconds later, many per transaction, off the
-fire's path; the next ledger or ``hooks log`` to open the database replays a journal
-whose process died first. ``synchronous="NORMAL"`` (the default) survives a killed
-process; ``"FULL"`` adds an fsync of the journal per record (on a worker thread) and of
-the database per commit, and survives power loss too.
+into the SQLite database (WAL) about 50 ms later, many per transaction, off the fire's
+path; the next ledger or ``hooks log`` to open the database replays a journal whose
+process died first. ``synchronous="NORMAL"`` (the default) survives a killed process;
+``"FULL"`` adds an fdatasync of the journal per record (on a worker thread) and syncs
+SQLite's WAL before a journal is emptied or removed, and survives power loss too.
 
 Why a journal in front of SQLite: a SQLite commit costs about eight system calls (locks
 and page writes), an append one; on a fire of a millisecond that difference is the
@@ -200,8 +200,8 @@ def _opt(value: Any) -> str | None:
 class HookLedger:
     """An append-only SQLite record of fired events and hook results.
 
-    ``path`` is created (with its folder) on first write. ``synchronous`` is SQLite's
-    WAL ``synchronous`` level, also applied to the journal (see the module docstring);
+    ``path`` is created (with its folder) on first write. ``synchronous``: ``"NORMAL"``
+    survives a killed process, ``"FULL"`` power loss too (see the module docstring);
     ``output_limit`` bounds the stdout and the stderr stored per hook run, in bytes (the
     start of stdout, the end of stderr). One instance may be shared by many runners and
     sessions, from any event loop or thread; several processes may share one database
@@ -440,6 +440,8 @@ class HookLedger:
             with self._journal_lock:
                 self._ingested = end
                 if end == self._written and end >= _TRUNCATE_AT:
+                    if self.synchronous == "FULL":
+                        _sync_wal(self._conn)  # on disk before its journal copy is gone
                     os.ftruncate(fd, 0)  # all of it is in SQLite: start the journal over
                     self._written = self._ingested = 0
 
@@ -455,7 +457,9 @@ class HookLedger:
                                check_same_thread=False)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute(f"PRAGMA synchronous={self.synchronous}")
+            # NORMAL even for a FULL ledger: there the journal is the durable copy (an
+            # fdatasync per record), and the WAL is synced before a journal is emptied.
+            conn.execute("PRAGMA synchronous=NORMAL")
             self._migrate(conn)
         except BaseException:
             conn.close()
@@ -504,15 +508,16 @@ class HookLedger:
                 fd, journal = self._fd, self._journal
                 self._fd = self._journal = None
                 self._written = self._ingested = 0
-            if fd is not None:
-                if moved and journal is not None:
-                    with contextlib.suppress(OSError):
-                        os.unlink(journal)
-                os.close(fd)  # (drops the lock: a kept journal is now an orphan to replay)
             with self._db_lock:
-                if self._conn is not None:
-                    with contextlib.suppress(Exception):
-                        self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                if fd is not None:
+                    if moved and journal is not None and self._conn is not None:
+                        try:
+                            _sync_wal(self._conn)
+                            os.unlink(journal)
+                        except (OSError, sqlite3.Error) as exc:  # replayed next time
+                            log.warning("hook ledger %s: journal %s kept: %s", self.path,
+                                        journal, exc)
+                    os.close(fd)  # (drops the lock: a kept journal is an orphan to replay)
                 self._drop_connection()
         finally:
             self._wake.clear()
@@ -608,6 +613,12 @@ def _insert(conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> None:
         raise
 
 
+def _sync_wal(conn: sqlite3.Connection) -> None:
+    """Checkpoint: SQLite syncs the WAL to disk first (synchronous=NORMAL), so every
+    committed record is on disk before the journal that also holds it goes away."""
+    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+
 def replay_journals(conn: sqlite3.Connection, db: Path, *, skip: Path | None = None) -> int:
     """Copy the records of every journal beside ``db`` into it; returns how many.
 
@@ -639,6 +650,7 @@ def replay_journals(conn: sqlite3.Connection, db: Path, *, skip: Path | None = N
                 _insert(conn, rows)
                 copied += len(rows)
             if orphan:
+                _sync_wal(conn)
                 os.unlink(journal)
         finally:
             os.close(fd)

@@ -562,16 +562,16 @@ class _Scope:
 
     def _enter(self, what: str, var: contextvars.ContextVar[_SpanPlan | None], *,
                otel: bool = False) -> None:
-        """Make the span current: in ``var`` when it is made later, and in
-        OpenTelemetry's context when started now or when ``otel``."""
+        """Make the span current: in OpenTelemetry's context when it was started now or
+        when ``otel`` (code may start spans under it), else only in ``var``."""
         plan = self._plan
         if plan is None:
             return
         try:
-            if plan.ids is not None:
-                self._plan_var, self._plan_token = var, var.set(plan)
             if otel or plan.ids is None:
                 self._token = otel_context.attach(trace.set_span_in_context(plan.current))
+            else:
+                self._plan_var, self._plan_token = var, var.set(plan)
         except Exception:
             _warn(f"activating the {what} span")
 
