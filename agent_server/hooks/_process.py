@@ -310,8 +310,10 @@ async def run_process(
             else:
                 tg.start_soon(_feed, process.stdin, stdin)
             if while_running is not None:
-                with contextlib.suppress(Exception):
+                try:  # noqa: SIM105 (no context manager per hook on this path)
                     while_running()
+                except Exception:  # bookkeeping never breaks a hook
+                    pass
             with anyio.move_on_after(timeout):
                 await process.wait()
                 # The leader is done. Pipes still open means something it started holds

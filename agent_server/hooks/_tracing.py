@@ -816,11 +816,8 @@ class HookTelemetry:
         """Finish up to ``limit`` queued items now: called while a hook process runs,
         when the event loop would otherwise only wait."""
         pending = self._pending
-        for _ in range(limit):
-            try:
-                work = pending.popleft()
-            except IndexError:
-                return
+        for _ in range(min(limit, len(pending))):
+            work = pending.popleft()
             try:
                 work()
             except Exception:
