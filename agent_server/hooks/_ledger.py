@@ -157,6 +157,12 @@ _INSERT_BATCH = (
     f" AND json_array_length(r.value) = {_EVENT_COLUMNS}"
 )
 
+# A journal line ["u", event_id, position, hook values]: an async hook's final result.
+_UPDATE_MARK = "u"
+_UPDATE_PREFIX = b'["u",'
+_UPDATE_HOOK = ("UPDATE events SET hooks = json_set(hooks, '$[' || ? || ']', json(?))"
+                " WHERE event_id = ?")
+
 _JOURNAL_SUFFIX = ".jsonl"
 # The writer thread waits this long (s) after a record so a burst shares one commit.
 _INGEST_DELAY = 0.05
@@ -332,19 +338,46 @@ class HookLedger:
         """:meth:`record` for synchronous code."""
         try:
             row = self._build(event, payload, outcome, event_id, started_at, ended_at, trace_id)
-            try:
-                text = _encode(row)
-            except TypeError:
-                text = _encode_any(row)
-            line = (text + "\n").encode()
         except Exception:
             log.exception("hook ledger: cannot build the record of %s %s", event, event_id)
+            return False
+        return self._write(row, "the record of", event_id)
+
+    async def record_result(self, event_id: str, position: int, result: HookResult) -> bool:
+        """Put the final result of an ``async: true`` hook in place of its placeholder:
+        hook ``position`` of the event ``event_id``, recorded when the event returned.
+        Durable on return, like :meth:`record`; never raises."""
+        if self.synchronous == "FULL":
+            return await anyio.to_thread.run_sync(self.record_result_sync, event_id, position,
+                                                  result)
+        return self.record_result_sync(event_id, position, result)
+
+    def record_result_sync(self, event_id: str, position: int, result: HookResult) -> bool:
+        """:meth:`record_result` for synchronous code."""
+        try:
+            line = [_UPDATE_MARK, event_id, position,
+                    self._hook_values(result, self.output_limit)]
+        except Exception:
+            log.exception("hook ledger: cannot build the result of a hook of %s", event_id)
+            return False
+        return self._write(line, f"the result of hook {position} of", event_id)
+
+    def _write(self, values: list[Any], what: str, event_id: str) -> bool:
+        """Append one journal line; False (logged) when that fails."""
+        try:
+            try:
+                text = _encode(values)
+            except TypeError:
+                text = _encode_any(values)
+            line = (text + "\n").encode()
+        except Exception:
+            log.exception("hook ledger: cannot encode %s %s", what, event_id)
             return False
         try:
             self._append(line)
         except Exception as exc:
-            log.error("hook ledger %s: the record of %s %s could not be written: %s",
-                      self.path, event, event_id, exc,
+            log.error("hook ledger %s: %s %s could not be written: %s", self.path, what,
+                      event_id, exc,
                       exc_info=not isinstance(exc, (OSError, sqlite3.Error, LedgerError)))
             return False
         if not self._wake.is_set():
@@ -550,44 +583,63 @@ def pending_folder(db: str | os.PathLike[str]) -> Path:
     return p.with_name(p.name + ".pending")
 
 
-def _parse_journal(data: bytes, source: Path | None, offset: int = 0) -> list[tuple[Any, ...]]:
-    """The events rows in ``data`` (complete lines of a journal, from byte ``offset``);
-    bad lines are logged and skipped (a line torn by a full disk, or edited by hand)."""
-    rows: list[tuple[Any, ...]] = []
+_Row = tuple[Any, ...]
+_Update = tuple[int, str, str]  # position, hook object (JSON), event id
+
+
+def _hook_json(values: list[Any]) -> str:
+    """A journaled hook's values as the JSON object stored in ``events.hooks``."""
+    hook = dict(zip(_HOOK_FIELDS, values, strict=True))
+    for i, scale in _HOOK_SCALE.items():
+        field = _HOOK_FIELDS[i]
+        hook[field] = None if hook[field] is None else hook[field] / scale
+    return json.dumps(hook, separators=(",", ":"))
+
+
+def _parse_journal(data: bytes, source: Path | None, offset: int = 0, *,
+                   events: bool = True) -> tuple[list[_Row], list[_Update]]:
+    """The events rows and async-hook results in ``data`` (complete lines of a journal,
+    from byte ``offset``; only the results when not ``events``). Bad lines are logged
+    and skipped (a line torn by a full disk, or edited by hand)."""
+    rows: list[_Row] = []
+    updates: list[_Update] = []
     at = offset
     for line in data.split(b"\n"):
         start, at = at, at + len(line) + 1
-        if not line.strip():
+        if not line.strip() or not (events or line.startswith(_UPDATE_PREFIX)):
             continue
         try:
             values = json.loads(line)
+            if (isinstance(values, list) and len(values) == 4
+                    and values[0] == _UPDATE_MARK):
+                updates.append((int(values[2]), _hook_json(values[3]), str(values[1])))
+                continue
             if not isinstance(values, list) or len(values) != _EVENT_COLUMNS:
                 raise ValueError(f"expected a list of {_EVENT_COLUMNS} values")
             for i, scale in _EVENT_SCALE.items():
                 values[i] = None if values[i] is None else values[i] / scale
-            hooks = [dict(zip(_HOOK_FIELDS, h, strict=True)) for h in values[-1]]
-            for hook in hooks:
-                for i, scale in _HOOK_SCALE.items():
-                    field = _HOOK_FIELDS[i]
-                    hook[field] = None if hook[field] is None else hook[field] / scale
-            values[-1] = json.dumps(hooks, separators=(",", ":"))
+            values[-1] = "[" + ",".join(_hook_json(h) for h in values[-1]) + "]"
         except (ValueError, TypeError) as exc:
             log.warning("hook ledger journal %s: the line at byte %d is not a record, skipped "
                         "(%s)", source, start, exc)
             continue
         rows.append(tuple(values))
-    return rows
+    return rows, updates
 
 
 def _insert_lines(conn: sqlite3.Connection, data: bytes, source: Path | None,
                   offset: int) -> None:
     """Insert the records in ``data`` (complete journal lines) in one transaction,
-    parsed by SQLite; a batch SQLite rejects (a torn line) is parsed line by line."""
+    parsed by SQLite (async-hook results, rare, by Python); a batch SQLite rejects (a
+    torn line) is parsed line by line."""
     batch = b"[" + data.rstrip(b"\n").replace(b"\n", b",") + b"]"
     try:
         conn.execute("BEGIN IMMEDIATE")
         try:
             conn.execute(_INSERT_BATCH, (batch.decode("utf-8"),))
+            if _UPDATE_PREFIX in data:
+                _, updates = _parse_journal(data, source, offset, events=False)
+                conn.executemany(_UPDATE_HOOK, updates)
             conn.execute("COMMIT")
             return
         except BaseException:
@@ -597,15 +649,14 @@ def _insert_lines(conn: sqlite3.Connection, data: bytes, source: Path | None,
     except (sqlite3.OperationalError, UnicodeDecodeError) as exc:
         if "JSON" not in str(exc).upper() and not isinstance(exc, UnicodeDecodeError):
             raise  # locked, disk full...: the batch stays in the journal for a retry
-    rows = _parse_journal(data, source, offset)
-    if rows:
-        _insert(conn, rows)
+    _insert(conn, *_parse_journal(data, source, offset))
 
 
-def _insert(conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> None:
+def _insert(conn: sqlite3.Connection, rows: list[_Row], updates: list[_Update]) -> None:
     conn.execute("BEGIN IMMEDIATE")
     try:
         conn.executemany(_INSERT_EVENT, rows)
+        conn.executemany(_UPDATE_HOOK, updates)  # after: they refer to those rows
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
@@ -645,9 +696,9 @@ def replay_journals(conn: sqlite3.Connection, db: Path, *, skip: Path | None = N
             except OSError:
                 orphan = False
             data = os.pread(fd, os.fstat(fd).st_size, 0)
-            rows = _parse_journal(data[: data.rfind(b"\n") + 1], journal)
-            if rows:
-                _insert(conn, rows)
+            rows, updates = _parse_journal(data[: data.rfind(b"\n") + 1], journal)
+            if rows or updates:
+                _insert(conn, rows, updates)
                 copied += len(rows)
             if orphan:
                 _sync_wal(conn)

@@ -265,16 +265,24 @@ class HookRunner:
             )
         event_id = os.urandom(16).hex()
         started = time.time()
-        with self._telemetry.fire_span(event, payload, event_id) as scope:
-            outcome = await self._fire(event, payload)
-            scope.finish(outcome)
-        if self.ledger is not None:
-            await self.ledger.record(event, payload, outcome, event_id=event_id,
-                                     started_at=started, ended_at=time.time(),
-                                     trace_id=scope.trace_id)
+        # Background (async: true) hooks put their final result in the ledger once the
+        # event's own record is there: they wait on an event made when the first starts.
+        recorded: list[anyio.Event] = []
+        try:
+            with self._telemetry.fire_span(event, payload, event_id) as scope:
+                outcome = await self._fire(event, payload, event_id, recorded)
+                scope.finish(outcome)
+            if self.ledger is not None:
+                await self.ledger.record(event, payload, outcome, event_id=event_id,
+                                         started_at=started, ended_at=time.time(),
+                                         trace_id=scope.trace_id)
+        finally:
+            if recorded:
+                recorded[0].set()
         return outcome
 
-    async def _fire(self, event: str, payload: Mapping[str, Any]) -> EventOutcome:
+    async def _fire(self, event: str, payload: Mapping[str, Any], event_id: str,
+                    recorded: list[anyio.Event]) -> EventOutcome:
         current = dict(payload)
         current.setdefault("hook_event_name", event)
         specs = [s for s in self.hooks_for(event) if why_not(s, current) is None]
@@ -291,7 +299,7 @@ class HookRunner:
             async with anyio.create_task_group() as tg:
                 for i, spec in enumerate(specs):
                     if spec.run_async:
-                        slots[i] = self._start_background(spec, current)
+                        slots[i] = self._start_background(spec, current, event_id, i, recorded)
                     else:
                         tg.start_soon(one, i, spec)
             results = [r for r in slots if r is not None]
@@ -299,7 +307,8 @@ class HookRunner:
             stop = is_blocking_event(event)
             for i, spec in enumerate(specs):
                 if spec.run_async:
-                    results.append(self._start_background(spec, current))
+                    results.append(self._start_background(spec, current, event_id,
+                                                          len(results), recorded))
                     continue
                 result = await self._run_hook(spec, current)
                 results.append(result)
@@ -316,10 +325,32 @@ class HookRunner:
         outcome.env_files = [r.env_file for r in results if r.env_file]
         return outcome
 
-    def _start_background(self, spec: HookSpec, payload: dict[str, Any]) -> HookResult:
+    def _start_background(self, spec: HookSpec, payload: dict[str, Any], event_id: str,
+                          position: int, recorded: list[anyio.Event]) -> HookResult:
         assert self._tg is not None
-        self._tg.start_soon(self._run_hook, spec, payload)
+        if self.ledger is not None and not recorded:
+            recorded.append(anyio.Event())
+        self._tg.start_soon(self._run_background, spec, payload, event_id, position,
+                            recorded[0] if recorded else None)
         return HookResult.for_spec(spec, HookStatus.SKIPPED, error="async: runs in the background, result ignored")
+
+    async def _run_background(self, spec: HookSpec, payload: dict[str, Any], event_id: str,
+                              position: int, recorded: anyio.Event | None) -> None:
+        """Run an ``async: true`` hook; its result replaces its placeholder in the ledger
+        (an error result when the runner closes first)."""
+        try:
+            result = await self._run_hook(spec, payload)
+        except BaseException:
+            if self.ledger is not None and recorded is not None:
+                with anyio.CancelScope(shield=True), anyio.move_on_after(1.0):
+                    await recorded.wait()
+                    await self.ledger.record_result(event_id, position, failed_result(
+                        spec, HookStatus.ERROR, "async: the runner closed before the hook "
+                        "finished (its process tree was ended)"))
+            raise
+        if self.ledger is not None and recorded is not None:
+            await recorded.wait()
+            await self.ledger.record_result(event_id, position, result)
 
     # -- one hook ----------------------------------------------------------
     async def _run_hook(self, spec: HookSpec, payload: dict[str, Any]) -> HookResult:

@@ -17,7 +17,14 @@ from typing import Any
 import anyio
 import pytest
 
-from agent_server.hooks import EventOutcome, HookLedger, HookRunner, LedgerError
+from agent_server.hooks import (
+    EventOutcome,
+    HookLedger,
+    HookResult,
+    HookRunner,
+    HookStatus,
+    LedgerError,
+)
 from agent_server.hooks._ledger import SCHEMA_VERSION, open_ledger, pending_folder, recent_events
 from tests.support import cmd, project
 
@@ -403,3 +410,74 @@ async def test_text_survives_the_journal_exactly(tmp_path: Path) -> None:
     assert hook["duration_ms"] == pytest.approx(result.duration_ms, abs=0.001)
     assert hook["stderr"] == outcome.hooks[0].stderr and "café ✓ \"q\"" in hook["stderr"]
     assert hook["reason"] == outcome.hooks[0].reason
+
+
+async def test_async_hooks_results_replace_their_placeholders(tmp_path: Path) -> None:
+    """An ``async: true`` hook's final result lands in its event's row once it finishes:
+    both ordering modes, a fast and a slow one, and the rest of the row unchanged."""
+    db = tmp_path / "l.db"
+    for order in ("sequential", "parallel"):
+        p = project(tmp_path, {"PostToolUse": [
+            cmd("echo sync"),
+            {"hooks": [{"type": "command", "command": "echo quick; exit 3", "async": True}]},
+            {"hooks": [{"type": "command", "command": "sleep 0.3; echo slow", "async": True}]},
+        ]}, hookRunner={"order": order})
+        async with HookRunner.from_project(p, user_settings=None, ledger=db) as r:
+            outcome = await r.fire("PostToolUse", {"session_id": order})
+            assert [h.status for h in outcome.hooks] == [
+                HookStatus.OK, HookStatus.SKIPPED, HookStatus.SKIPPED]
+            with anyio.fail_after(10):  # until both background hooks are in the ledger
+                while True:
+                    assert r.ledger is not None
+                    r.ledger.flush()
+                    [[hooks]] = rows(db, "SELECT hooks FROM events WHERE session_id = "
+                                         f"'{order}'")
+                    if all(h["status"] != "skipped" for h in json.loads(hooks)):
+                        break
+                    await anyio.sleep(0.05)
+        sync, quick, slow = json.loads(hooks)
+        assert (sync["status"], sync["stdout"]) == ("ok", "sync\n")
+        assert (quick["status"], quick["exit_code"], quick["stdout"]) == ("error", 3, "quick\n")
+        assert (slow["status"], slow["exit_code"], slow["stdout"]) == ("ok", 0, "slow\n")
+        assert slow["duration_ms"] >= 250
+        [[count]] = rows(db, f"SELECT hook_count FROM events WHERE session_id = '{order}'")
+        assert count == 3
+
+
+async def test_an_async_hook_cut_off_by_closing_is_recorded_as_such(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    p = project(tmp_path, {"Stop": [
+        {"hooks": [{"type": "command", "command": "sleep 30", "async": True}]}]})
+    async with HookRunner.from_project(p, user_settings=None, ledger=db, kill_grace=0.2) as r:
+        await r.fire("Stop", {"session_id": "s"})
+    [[hooks]] = rows(db, "SELECT hooks FROM events")
+    [hook] = json.loads(hooks)
+    assert hook["status"] == "error"
+    assert "runner closed before the hook finished" in hook["error"]
+
+
+def test_async_results_survive_the_fallback_parser(tmp_path: Path) -> None:
+    """A batch with a torn line goes through Python's parser: results still apply."""
+    db = tmp_path / "l.db"
+    spec = HookRunner(project_dir=tmp_path).register("Stop", _noop, name="bg")
+    placeholder = HookResult.for_spec(spec, HookStatus.SKIPPED, error="async: …")
+    final = HookResult.for_spec(spec, HookStatus.OK)
+    final.stdout, final.duration_ms, final.started_at = "done", 12.5, 1700000000.25
+    with HookLedger(db) as ledger:
+        ledger.record_sync("Stop", {}, EventOutcome.combine("Stop", [placeholder]),
+                           event_id="e1", started_at=1.0, ended_at=2.0)
+        journal = ledger._journal
+        assert journal is not None
+        with open(journal, "ab") as f:
+            f.write(b'["torn\n')
+        ledger._written = journal.stat().st_size
+        ledger.record_result_sync("e1", 0, final)
+        ledger.flush()
+    [[hooks]] = rows(db, "SELECT hooks FROM events")
+    [hook] = json.loads(hooks)
+    assert (hook["status"], hook["stdout"], hook["duration_ms"], hook["started_at"]) == (
+        "ok", "done", 12.5, 1700000000.25)
+
+
+async def _noop(payload: dict[str, Any]) -> None:
+    return None
