@@ -29,7 +29,6 @@ import logging
 import os
 import sqlite3
 import threading
-import time
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
@@ -238,6 +237,7 @@ class HookLedger:
         self._db_lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
         self._wake = threading.Event()
+        self._stop = threading.Event()  # ends the writer thread's waits at once
         self._stopping = False
         self._thread: threading.Thread | None = None
         #: Event records appended so far (each durable when its record() returned).
@@ -440,19 +440,25 @@ class HookLedger:
             except Exception as exc:  # they stay on disk for the next open
                 log.error("hook ledger %s: cannot replay the journals in %s: %s", self.path,
                           pending_folder(self.path), exc)
+        failing = False
         while True:
             self._wake.wait()
-            if not self._stopping:
-                time.sleep(_INGEST_DELAY)  # let the records of a burst share a commit
+            if self._stop.wait(_INGEST_DELAY):  # a burst's records share one commit
+                return  # close() moves the rest on its own thread
             self._wake.clear()
-            if self._stopping:
-                return  # close() ingests the rest on its own thread
             try:
                 self.flush()
-            except Exception as exc:  # kept in the journal; retried with the next batch
-                log.error("hook ledger %s: cannot move records into the database yet "
-                          "(they are safe in %s): %s", self.path, self._journal, exc)
-                time.sleep(_RETRY_DELAY)
+                if failing:
+                    log.warning("hook ledger %s: records reach the database again", self.path)
+                failing = False
+            except Exception as exc:  # kept in the journal, retried until they get in
+                (log.debug if failing else log.error)(
+                    "hook ledger %s: cannot move records into the database yet (they are "
+                    "safe in %s; retrying): %s", self.path, self._journal, exc)
+                failing = True
+                if self._stop.wait(_RETRY_DELAY):
+                    return
+                self._wake.set()
 
     def flush(self) -> None:
         """Move every record appended so far into the database, now (on this thread).
@@ -525,6 +531,7 @@ class HookLedger:
         If the database cannot take the records now, the journal is kept and replayed
         the next time this ledger is opened (by a runner or ``hooks log``)."""
         self._stopping = True
+        self._stop.set()
         try:
             thread, self._thread = self._thread, None
             if thread is not None:
@@ -554,6 +561,7 @@ class HookLedger:
                 self._drop_connection()
         finally:
             self._wake.clear()
+            self._stop.clear()
             self._stopping = False
 
     async def aclose(self) -> None:

@@ -481,3 +481,38 @@ def test_async_results_survive_the_fallback_parser(tmp_path: Path) -> None:
 
 async def _noop(payload: dict[str, Any]) -> None:
     return None
+
+
+def test_a_locked_database_is_retried_until_the_records_get_in(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    db = tmp_path / "l.db"
+    outcome = EventOutcome.combine("Stop", [])
+    ledger = HookLedger(db, busy_timeout=0.05)
+
+    def record(event_id: str) -> None:
+        assert ledger.record_sync("Stop", {}, outcome, event_id=event_id, started_at=1.0,
+                                  ended_at=2.0)
+
+    def wait_for(condition: Any) -> None:
+        deadline = time.monotonic() + 10
+        while not condition():
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+
+    record("e0")
+    ledger.flush()
+    locker = sqlite3.connect(db, isolation_level=None)
+    locker.execute("BEGIN EXCLUSIVE")  # another process holds the write lock
+    with caplog.at_level(logging.WARNING, logger="agent_server.hooks.ledger"):
+        record("e1")  # durable in the journal all the same
+        wait_for(lambda: "cannot move records into the database yet" in caplog.text)
+        locker.execute("ROLLBACK")
+        locker.close()
+        # No new record, no close(): the writer retries on its own.
+        wait_for(lambda: rows(db, "SELECT count(*) FROM events")[0][0] == 2)
+        wait_for(lambda: "records reach the database again" in caplog.text)
+    assert caplog.text.count("cannot move records into the database yet") == 1  # not spam
+    t0 = time.monotonic()
+    ledger.close()
+    assert time.monotonic() - t0 < 1.0  # the writer's waits end at once
