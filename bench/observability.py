@@ -42,7 +42,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +99,27 @@ def flush(runner: HookRunner) -> float:
     return (time.perf_counter() - t0) * 1000.0
 
 
+def interleaved(runners: dict[str, HookRunner], rounds: int) -> Iterator[tuple[str, HookRunner]]:
+    """Every runner once per round, the order reversed every other round (drift hits all)."""
+    order = list(runners)
+    for i in range(rounds):
+        for name in order if i % 2 == 0 else reversed(order):
+            yield name, runners[name]
+
+
+async def block(runner: HookRunner, gap: float) -> tuple[list[float], float]:
+    """BLOCK fires ``gap`` s apart: their latencies (ms; the last also pays for what the
+    block left queued) and the loop thread's CPU per fire (ms)."""
+    cpu0 = time.thread_time()
+    latencies = []
+    for _ in range(BLOCK):
+        latencies.append(await one(runner))
+        if gap:
+            await anyio.sleep(gap)  # the agent's own step between two events
+    latencies[-1] += flush(runner)
+    return latencies, (time.thread_time() - cpu0) * 1000.0 / BLOCK
+
+
 async def burst(runner: HookRunner, sessions: int, per_session: int) -> list[float]:
     """``sessions`` tasks fire concurrently; returns every fire's latency (ms)."""
     latencies: list[float] = []
@@ -145,34 +166,21 @@ async def main(rounds: int, sessions: int, command: str, gap: float) -> int:
             runners = {k: await stack.enter_async_context(
                 HookRunner.from_project(project, user_settings=None, **v))
                 for k, v in options.items()}
-            order = list(runners)
             for r in runners.values():  # warm-up
                 for _ in range(10):
                     await one(r)
             # Each case in its own phase, so one case's leftovers never land in another.
-            for i in range(max(rounds // BLOCK, 2)):
-                for name in order if i % 2 == 0 else reversed(order):
-                    runner = runners[name]
-                    block = []
-                    for _ in range(BLOCK):
-                        block.append(await one(runner))
-                        await anyio.sleep(gap)  # the agent's own step between two events
-                    block[-1] += flush(runner)
-                    paced[name] += block
-            for i in range(max(rounds // BLOCK, 2)):
-                for name in order if i % 2 == 0 else reversed(order):
-                    runner = runners[name]
-                    cpu0 = time.thread_time()
-                    block = [await one(runner) for _ in range(BLOCK)]
-                    block[-1] += flush(runner)
-                    cpu[name].append((time.thread_time() - cpu0) * 1000.0 / BLOCK)
-                    single[name] += block
-            for i in range(max(rounds // 30, 3)):
-                for name in order if i % 2 == 0 else reversed(order):
-                    runner = runners[name]
-                    latencies = await burst(runner, sessions, 5)
-                    latencies[-1] += flush(runner)
-                    concurrent[name] += latencies
+            blocks = max(rounds // BLOCK, 2)
+            for name, runner in interleaved(runners, blocks):
+                paced[name] += (await block(runner, gap))[0]
+            for name, runner in interleaved(runners, blocks):
+                latencies, cpu_ms = await block(runner, 0.0)
+                single[name] += latencies
+                cpu[name].append(cpu_ms)
+            for name, runner in interleaved(runners, max(rounds // 30, 3)):
+                latencies = await burst(runner, sessions, 5)
+                latencies[-1] += flush(runner)
+                concurrent[name] += latencies
         tracer_provider.force_flush()
         grouped = ledgers["on"]
         commits, records = grouped.commits, grouped.records

@@ -29,7 +29,7 @@ import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
@@ -114,13 +114,14 @@ DROP TABLE hook_runs;
 {_HOOK_RUNS_VIEW};
 """
 
-_INSERT_EVENT = (
-    "INSERT OR IGNORE INTO events (event_id, event, session_id, tool_name, tool_use_id, started_at,"
-    " ended_at, duration_ms, blocked, decision, reason, hook_count, trace_id, hooks)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+# The columns an event record fills, in journal-line order (``hooks`` last).
+_EVENT_FIELDS = (
+    "event_id", "event", "session_id", "tool_name", "tool_use_id", "started_at", "ended_at",
+    "duration_ms", "blocked", "decision", "reason", "hook_count", "trace_id", "hooks",
 )
-
-_EVENT_COLUMNS = 14  # the values of _INSERT_EVENT: one journal line
+_EVENT_COLUMNS = len(_EVENT_FIELDS)
+_INSERT_INTO = f"INSERT OR IGNORE INTO events ({', '.join(_EVENT_FIELDS)})"
+_INSERT_EVENT = f"{_INSERT_INTO} VALUES ({', '.join('?' * _EVENT_COLUMNS)})"
 # Journal times are integer microseconds; the database keeps seconds and milliseconds.
 _EVENT_SCALE = {5: 1e6, 6: 1e6, 7: 1e3}  # started_at, ended_at (s), duration_ms
 _HOOK_SCALE = {6: 1e6, 7: 1e3}  # a hook's started_at (s), duration_ms
@@ -134,6 +135,8 @@ def _hook_number(i: int) -> str:
         return x
     unit, digits = int(_HOOK_SCALE[i]), len(str(int(_HOOK_SCALE[i]))) - 1
     return f"iif({x} IS NULL, NULL, json(printf('%d.%0{digits}d', {x} / {unit}, {x} % {unit})))"
+
+
 # One encoder for every journal line (json.dumps with options builds one per call); the
 # values are plain JSON types, and ``default=`` would slow every line down, so only a
 # line that holds something else is encoded again with ``str`` for it.
@@ -142,9 +145,7 @@ _encode_any = json.JSONEncoder(separators=(",", ":"), default=str).encode
 # A batch of journal lines, parsed by SQLite itself: the writer thread then holds
 # Python's GIL only to read the bytes, not per record (so it never delays a fire).
 _INSERT_BATCH = (
-    "INSERT OR IGNORE INTO events (event_id, event, session_id, tool_name, tool_use_id,"
-    " started_at, ended_at, duration_ms, blocked, decision, reason, hook_count, trace_id,"
-    " hooks) SELECT "
+    f"{_INSERT_INTO} SELECT "
     + ", ".join(f"json_extract(r.value, '$[{i}]')" + (f" / {_EVENT_SCALE[i]!r}"
                                                        if i in _EVENT_SCALE else "")
                 for i in range(_EVENT_COLUMNS - 1))
@@ -237,8 +238,7 @@ class HookLedger:
         self._db_lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
         self._wake = threading.Event()
-        self._stop = threading.Event()  # ends the writer thread's waits at once
-        self._stopping = False
+        self._stop = threading.Event()  # set while closing: ends the writer's waits at once
         self._thread: threading.Thread | None = None
         #: Event records appended so far (each durable when its record() returned).
         self.records = 0
@@ -404,7 +404,7 @@ class HookLedger:
     def _open_journal(self) -> None:
         """First record: check the database (schema, writable), then start a journal
         of our own and the writer thread."""
-        if self._stopping:
+        if self._stop.is_set():
             raise LedgerError(f"{self.path}: the ledger is closed")
         with self._db_lock:
             if self._conn is None:
@@ -506,8 +506,7 @@ class HookLedger:
         return conn
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(conn):
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise LedgerError(
@@ -519,10 +518,6 @@ class HookLedger:
                     if statement.strip():
                         conn.execute(statement)
                 conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
 
     def close(self) -> None:
         """Move what the journal still holds into the database, stop the writer
@@ -530,7 +525,6 @@ class HookLedger:
 
         If the database cannot take the records now, the journal is kept and replayed
         the next time this ledger is opened (by a runner or ``hooks log``)."""
-        self._stopping = True
         self._stop.set()
         try:
             thread, self._thread = self._thread, None
@@ -562,7 +556,6 @@ class HookLedger:
         finally:
             self._wake.clear()
             self._stop.clear()
-            self._stopping = False
 
     async def aclose(self) -> None:
         """:meth:`close` on a worker thread."""
@@ -642,29 +635,27 @@ def _insert_lines(conn: sqlite3.Connection, data: bytes, source: Path | None,
     torn line) is parsed line by line."""
     batch = b"[" + data.rstrip(b"\n").replace(b"\n", b",") + b"]"
     try:
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(conn):
             conn.execute(_INSERT_BATCH, (batch.decode("utf-8"),))
             if _UPDATE_PREFIX in data:
                 _, updates = _parse_journal(data, source, offset, events=False)
                 conn.executemany(_UPDATE_HOOK, updates)
-            conn.execute("COMMIT")
-            return
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
+        return
     except (sqlite3.OperationalError, UnicodeDecodeError) as exc:
         if "JSON" not in str(exc).upper() and not isinstance(exc, UnicodeDecodeError):
             raise  # locked, disk full...: the batch stays in the journal for a retry
-    _insert(conn, *_parse_journal(data, source, offset))
-
-
-def _insert(conn: sqlite3.Connection, rows: list[_Row], updates: list[_Update]) -> None:
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    rows, updates = _parse_journal(data, source, offset)
+    with _transaction(conn):
         conn.executemany(_INSERT_EVENT, rows)
         conn.executemany(_UPDATE_HOOK, updates)  # after: they refer to those rows
+
+
+@contextlib.contextmanager
+def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction (taken at once, so a busy database fails here, early)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
@@ -678,8 +669,8 @@ def _sync_wal(conn: sqlite3.Connection) -> None:
     conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
 
-def replay_journals(conn: sqlite3.Connection, db: Path, *, skip: Path | None = None) -> int:
-    """Copy the records of every journal beside ``db`` into it; returns how many.
+def replay_journals(conn: sqlite3.Connection, db: Path, *, skip: Path | None = None) -> None:
+    """Copy the records of every journal beside ``db`` into it.
 
     A journal whose owner is gone (its lock is free) is removed once copied. A live
     one is read up to its last complete line and left to its owner. Event ids are
@@ -688,8 +679,7 @@ def replay_journals(conn: sqlite3.Connection, db: Path, *, skip: Path | None = N
     try:
         journals = sorted(pending_folder(db).glob(f"*{_JOURNAL_SUFFIX}"))
     except OSError:
-        return 0
-    copied = 0
+        return
     for journal in journals:
         if journal == skip:
             continue
@@ -704,16 +694,14 @@ def replay_journals(conn: sqlite3.Connection, db: Path, *, skip: Path | None = N
             except OSError:
                 orphan = False
             data = os.pread(fd, os.fstat(fd).st_size, 0)
-            rows, updates = _parse_journal(data[: data.rfind(b"\n") + 1], journal)
-            if rows or updates:
-                _insert(conn, rows, updates)
-                copied += len(rows)
+            complete = data[: data.rfind(b"\n") + 1]
+            if complete:
+                _insert_lines(conn, complete, journal, 0)
             if orphan:
                 _sync_wal(conn)
                 os.unlink(journal)
         finally:
             os.close(fd)
-    return copied
 
 
 # -- reading (the CLI) -----------------------------------------------------------

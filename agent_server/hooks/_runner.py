@@ -338,19 +338,19 @@ class HookRunner:
                               position: int, recorded: anyio.Event | None) -> None:
         """Run an ``async: true`` hook; its result replaces its placeholder in the ledger
         (an error result when the runner closes first)."""
+        async def record(result: HookResult) -> None:
+            if self.ledger is not None and recorded is not None:
+                await recorded.wait()  # the event's own record first
+                await self.ledger.record_result(event_id, position, result)
+
         try:
             result = await self._run_hook(spec, payload)
         except BaseException:
-            if self.ledger is not None and recorded is not None:
-                with anyio.CancelScope(shield=True), anyio.move_on_after(1.0):
-                    await recorded.wait()
-                    await self.ledger.record_result(event_id, position, failed_result(
-                        spec, HookStatus.ERROR, "async: the runner closed before the hook "
-                        "finished (its process tree was ended)"))
+            with anyio.CancelScope(shield=True), anyio.move_on_after(1.0):
+                await record(failed_result(spec, HookStatus.ERROR, "async: the runner closed "
+                                           "before the hook finished (its process tree was ended)"))
             raise
-        if self.ledger is not None and recorded is not None:
-            await recorded.wait()
-            await self.ledger.record_result(event_id, position, result)
+        await record(result)
 
     # -- one hook ----------------------------------------------------------
     async def _run_hook(self, spec: HookSpec, payload: dict[str, Any]) -> HookResult:

@@ -501,10 +501,6 @@ class _SpanPlan:
         self.span = span
         return span
 
-    def traceparent(self) -> str:
-        """The W3C ``traceparent`` of this span."""
-        return f"00-{self.trace_id:032x}-{self.span_id:016x}-{self.flags & 0xFF:02x}"
-
 
 def _payload_values(payload: Mapping[str, Any]) -> dict[str, Any]:
     attrs: dict[str, Any] = {}
@@ -606,14 +602,9 @@ class FireScope(_Scope):
     @property
     def trace_id(self) -> str | None:
         """The trace id (32 hex digits) when the span is valid, else None."""
-        if self._plan is None:
+        if self._plan is None or not self._plan.trace_id:
             return None
-        try:
-            trace_id = self._plan.trace_id
-            return format(trace_id, "032x") if trace_id else None
-        except Exception:
-            _warn("reading the trace id")
-            return None
+        return format(self._plan.trace_id, "032x")
 
     def __enter__(self) -> FireScope:
         self._enter("event", _fire_plan)
@@ -688,11 +679,8 @@ class HookScope(_Scope):
                 telemetry.record_metrics(result)
             return
         end = time.time_ns()
-        try:
-            result.extra["span_id"] = format(plan.span_id, "016x")
-            result.extra["trace_id"] = format(plan.trace_id, "032x")
-        except Exception:
-            _warn("reading the hook span's ids")
+        result.extra["span_id"] = format(plan.span_id, "016x")
+        result.extra["trace_id"] = format(plan.trace_id, "032x")
 
         def status_and_block(span: trace.Span) -> None:
             if result.status in (HookStatus.ERROR, HookStatus.TIMEOUT):
@@ -825,16 +813,8 @@ class HookTelemetry:
 
     def drain(self) -> None:
         """Finish every queued span end and metric now."""
-        pending = self._pending
-        while pending:
-            try:
-                work = pending.popleft()
-            except IndexError:
-                break
-            try:
-                work()
-            except Exception:
-                _warn("finishing a span")
+        while self._pending:  # (finishing one item may queue another)
+            self.drain_some(len(self._pending))
 
     # -- scopes ----------------------------------------------------------
     def _active_tracer(self) -> trace.Tracer | None:
@@ -898,26 +878,24 @@ class HookTelemetry:
 
         Leaves ``env`` alone when there is no valid current span.
         """
-        plan = _hook_plan.get()
-        if plan is not None:
-            env["TRACEPARENT"] = plan.traceparent()
-            state = plan.state.to_header() if plan.state else ""
-            if state:
-                env["TRACESTATE"] = state
-            else:
-                env.pop("TRACESTATE", None)
-            return
+        plan = _hook_plan.get()  # a command hook's planned span, else OpenTelemetry's
         try:
-            ctx = trace.get_current_span().get_span_context()
-            if not ctx.is_valid:
-                return
-            # The W3C traceparent header, as TraceContextTextMapPropagator writes it.
-            env["TRACEPARENT"] = f"00-{ctx.trace_id:032x}-{ctx.span_id:016x}-{ctx.trace_flags:02x}"
-            state = ctx.trace_state.to_header() if ctx.trace_state else ""
+            if plan is not None:
+                trace_id, span_id, flags, state = (plan.trace_id, plan.span_id, plan.flags,
+                                                   plan.state)
+            else:
+                ctx = trace.get_current_span().get_span_context()
+                if not ctx.is_valid:
+                    return
+                trace_id, span_id, flags, state = (ctx.trace_id, ctx.span_id,
+                                                   int(ctx.trace_flags), ctx.trace_state)
+            header = state.to_header() if state else ""
         except Exception:
             _warn("injecting the trace context")
             return
-        if state:
-            env["TRACESTATE"] = state
+        # The W3C traceparent header, as TraceContextTextMapPropagator writes it.
+        env["TRACEPARENT"] = f"00-{trace_id:032x}-{span_id:016x}-{flags & 0xFF:02x}"
+        if header:
+            env["TRACESTATE"] = header
         else:
             env.pop("TRACESTATE", None)
