@@ -240,6 +240,7 @@ class HookLedger:
         self._wake = threading.Event()
         self._stop = threading.Event()  # set while closing: ends the writer's waits at once
         self._thread: threading.Thread | None = None
+        self._close_lock = threading.Lock()  # one close() at a time: each resets _stop
         #: Event records appended so far (each durable when its record() returned).
         self.records = 0
         #: SQLite transactions that moved records from the journal into the database.
@@ -446,6 +447,10 @@ class HookLedger:
             if self._stop.wait(_INGEST_DELAY):  # a burst's records share one commit
                 return  # close() moves the rest on its own thread
             self._wake.clear()
+            # close() sets _stop before _wake: if it came between the wait above and the
+            # clear, its wake-up is gone and only this check ends the thread.
+            if self._stop.is_set():
+                return
             try:
                 self.flush()
                 if failing:
@@ -525,6 +530,10 @@ class HookLedger:
 
         If the database cannot take the records now, the journal is kept and replayed
         the next time this ledger is opened (by a runner or ``hooks log``)."""
+        with self._close_lock:
+            self._close()
+
+    def _close(self) -> None:
         self._stop.set()
         try:
             thread, self._thread = self._thread, None

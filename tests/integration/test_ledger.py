@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -284,8 +285,6 @@ async def test_a_cancelled_fire_still_leaves_its_record(tmp_path: Path) -> None:
 
 
 def test_records_from_threads_and_successive_event_loops(tmp_path: Path) -> None:
-    import threading
-
     ledger = HookLedger(tmp_path / "l.db")
 
     async def one(event_id: str) -> bool:
@@ -516,3 +515,53 @@ def test_a_locked_database_is_retried_until_the_records_get_in(
     t0 = time.monotonic()
     ledger.close()
     assert time.monotonic() - t0 < 1.0  # the writer's waits end at once
+
+
+def test_close_arriving_as_the_writer_wakes_still_ends_it(tmp_path: Path) -> None:
+    """close() landing between the writer's wait and its clear of the wake-up must still
+    stop the writer (CI once hung forever here: the wake-up was cleared, the thread slept
+    on, and close() joined it). The race is forced, not hoped for."""
+    ledger = HookLedger(tmp_path / "l.db")
+
+    class WakeRacedByClose(threading.Event):
+        writer_clearing = threading.Event()
+        close_woke = threading.Event()
+
+        def clear(self) -> None:
+            if threading.current_thread().name.startswith("hook-ledger"):
+                self.writer_clearing.set()
+                self.close_woke.wait(5)  # hold the writer here until close() has woken it
+            super().clear()
+
+        def set(self) -> None:
+            super().set()
+            if ledger._stop.is_set():
+                self.close_woke.set()
+
+    wake = WakeRacedByClose()
+    ledger._wake = wake
+    assert ledger.record_sync("Stop", {"session_id": "s"}, sample_outcome(), event_id="e1",
+                              started_at=1.0, ended_at=2.0)
+    assert wake.writer_clearing.wait(5)
+    closer = threading.Thread(target=ledger.close, daemon=True)
+    closer.start()
+    closer.join(10)
+    assert not closer.is_alive(), "close() hangs: the writer thread never ended"
+    assert wake.close_woke.is_set()
+    assert [r["event_id"] for r in rows(tmp_path / "l.db", "SELECT event_id FROM events")] == [
+        "e1"]
+
+
+def test_concurrent_closes_end_together(tmp_path: Path) -> None:
+    ledger = HookLedger(tmp_path / "l.db")
+    for i in range(20):
+        assert ledger.record_sync("Stop", {"session_id": "s"}, sample_outcome(),
+                                  event_id=f"e{i}", started_at=1.0, ended_at=2.0)
+        closers = [threading.Thread(target=ledger.close, daemon=True) for _ in range(3)]
+        for t in closers:
+            t.start()
+        for t in closers:
+            t.join(10)
+        assert not any(t.is_alive() for t in closers)
+    [[count]] = rows(tmp_path / "l.db", "SELECT count(*) FROM events")
+    assert count == 20
