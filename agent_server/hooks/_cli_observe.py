@@ -1,4 +1,5 @@
-"""``agent-server hooks log | stats | explain``: read the audit ledger, explain matching.
+"""``agent-server hooks log | stats | prune | explain``: read and trim the audit ledger,
+explain matching.
 
 Registered by :func:`agent_server.hooks._cli.add_hooks_commands`; see
 docs/observability.md for examples.
@@ -20,11 +21,20 @@ from typing import Any
 
 from ._cli import EXIT_OK, _die, _load, _project_arg, _read_payload
 from ._config import HookConfig
-from ._ledger import LedgerError, default_ledger_path, hook_stats, open_ledger, recent_events
+from ._ledger import (
+    HookLedger,
+    LedgerError,
+    default_ledger_path,
+    hook_stats,
+    open_ledger,
+    recent_events,
+)
 from ._matching import why_not
 from ._spec import HookSpec
 
-__all__ = ["add_observe_commands", "cmd_explain", "cmd_log", "cmd_stats", "parse_since"]
+__all__ = [
+    "add_observe_commands", "cmd_explain", "cmd_log", "cmd_prune", "cmd_stats", "parse_since",
+]
 
 _AGE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$", re.IGNORECASE)
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -187,6 +197,38 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- prune -------------------------------------------------------------------------
+
+def cmd_prune(args: argparse.Namespace) -> int:
+    """Delete the events (and their hook results) older than ``--older-than``."""
+    try:
+        before = parse_since(args.older_than)
+    except ValueError as exc:
+        return _die(str(exc).replace("--since", "--older-than", 1))
+    db = _db_path(args)
+    conn = _open(args)  # a clear error for a missing or foreign file; replays journals
+    try:
+        [[count]] = conn.execute("SELECT count(*) FROM events WHERE started_at < ?",
+                                 (before,)).fetchall()
+    except sqlite3.Error as exc:
+        return _die(f"{db}: cannot read the ledger: {exc}")
+    finally:
+        conn.close()
+    when = _local(before)
+    if args.dry_run:
+        print(f"{count} events older than {when} would be deleted from {db}")
+        return EXIT_OK
+    ledger = HookLedger(db)
+    try:
+        deleted = ledger.prune(before)
+    except (sqlite3.Error, OSError, LedgerError) as exc:
+        return _die(f"{db}: cannot delete from the ledger: {exc}")
+    finally:
+        ledger.close()
+    print(f"deleted {deleted} events older than {when} from {db}")
+    return EXIT_OK
+
+
 # -- explain -----------------------------------------------------------------------
 
 @dataclass
@@ -288,11 +330,15 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 # -- registration ------------------------------------------------------------------
 
-def _ledger_args(p: argparse.ArgumentParser) -> None:
+def _ledger_file_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--project-dir", default=os.getcwd(),
                    help="project folder (default: cwd); the ledger is "
                         "<project>/.agent-server/hooks.db")
     p.add_argument("--db", help="ledger file (overrides --project-dir)")
+
+
+def _ledger_args(p: argparse.ArgumentParser) -> None:
+    _ledger_file_args(p)
     p.add_argument("--session", help="only this session (an id or its first characters)")
     p.add_argument("--event", help="only this event, e.g. PreToolUse")
     p.add_argument("--since", metavar="T",
@@ -301,7 +347,7 @@ def _ledger_args(p: argparse.ArgumentParser) -> None:
 
 
 def add_observe_commands(hsub: Any) -> None:
-    """Add ``log``, ``stats`` and ``explain`` to the ``hooks`` subcommands."""
+    """Add ``log``, ``stats``, ``prune`` and ``explain`` to the ``hooks`` subcommands."""
     p = hsub.add_parser("log", help="recent fired events and hook runs from the audit ledger")
     _ledger_args(p)
     p.add_argument("--limit", type=int, default=20, metavar="N",
@@ -312,6 +358,14 @@ def add_observe_commands(hsub: Any) -> None:
                                       "rates (from the audit ledger)")
     _ledger_args(p)
     p.set_defaults(func=cmd_stats)
+
+    p = hsub.add_parser("prune", help="delete old events from the audit ledger")
+    p.add_argument("--older-than", required=True, metavar="T",
+                   help="delete events that started before T: an age (30d, 12h, 2w) or an "
+                        "ISO time (2025-06-01T14:30)")
+    _ledger_file_args(p)
+    p.add_argument("--dry-run", action="store_true", help="only count what would be deleted")
+    p.set_defaults(func=cmd_prune)
 
     p = hsub.add_parser("explain", help="would each configured hook run for a payload, "
                                         "and why not")

@@ -29,6 +29,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
@@ -170,6 +171,12 @@ _INGEST_DELAY = 0.05
 _RETRY_DELAY = 0.5
 # A journal whose records are all in the database is emptied once it is this big.
 _TRUNCATE_AT = 1 << 20
+# A ledger with a retention deletes older events when its writer starts and then this
+# often (s), at most this many rows per transaction (other writers wait on a long one).
+_PRUNE_EVERY = 3600.0
+_PRUNE_CHUNK = 5000
+_PRUNE = ("DELETE FROM events WHERE id IN (SELECT id FROM events WHERE started_at < ? "
+          f"LIMIT {_PRUNE_CHUNK})")
 
 
 class LedgerError(HookError):
@@ -209,7 +216,9 @@ class HookLedger:
     ``path`` is created (with its folder) on first write. ``synchronous``: ``"NORMAL"``
     survives a killed process, ``"FULL"`` power loss too (see the module docstring);
     ``output_limit`` bounds the stdout and the stderr stored per hook run, in bytes (the
-    start of stdout, the end of stderr). One instance may be shared by many runners and
+    start of stdout, the end of stderr). ``retention`` (seconds), when given, keeps the
+    database from growing forever: events that started longer ago than that are deleted
+    when the writer thread starts and then hourly (see :meth:`prune`). One instance may be shared by many runners and
     sessions, from any event loop or thread; several processes may share one database
     (each appends to its own journal).
     """
@@ -221,9 +230,14 @@ class HookLedger:
         synchronous: Synchronous = "NORMAL",
         output_limit: int = DEFAULT_OUTPUT_LIMIT,
         busy_timeout: float = 10.0,
+        retention: float | None = None,
     ) -> None:
         if synchronous not in ("NORMAL", "FULL"):
             raise ValueError(f"synchronous must be 'NORMAL' or 'FULL', got {synchronous!r}")
+        if retention is not None and not retention > 0:  # (NaN too)
+            raise ValueError(f"retention must be a positive number of seconds, got {retention!r}")
+        self.retention = retention
+        self._pruned_at: float | None = None  # time.monotonic() of the last retention pass
         self.path = Path(path)
         self.synchronous: Synchronous = synchronous
         self.output_limit = output_limit
@@ -441,6 +455,7 @@ class HookLedger:
             except Exception as exc:  # they stay on disk for the next open
                 log.error("hook ledger %s: cannot replay the journals in %s: %s", self.path,
                           pending_folder(self.path), exc)
+        self._apply_retention()
         failing = False
         while True:
             self._wake.wait()
@@ -456,6 +471,7 @@ class HookLedger:
                 if failing:
                     log.warning("hook ledger %s: records reach the database again", self.path)
                 failing = False
+                self._apply_retention()
             except Exception as exc:  # kept in the journal, retried until they get in
                 (log.debug if failing else log.error)(
                     "hook ledger %s: cannot move records into the database yet (they are "
@@ -488,6 +504,44 @@ class HookLedger:
                         _sync_wal(self._conn)  # on disk before its journal copy is gone
                     os.ftruncate(fd, 0)  # all of it is in SQLite: start the journal over
                     self._written = self._ingested = 0
+
+    def prune(self, before: float) -> int:
+        """Delete the events that started before ``before`` (Unix time), with their hook
+        results; return how many.
+
+        Records still in journals (this ledger's, and those of processes that died) are
+        moved into the database first, so an old one cannot come back later. Deleted
+        rows' pages are reused by new records; the file does not shrink.
+        """
+        self.flush()
+        deleted = 0
+        with self._db_lock:
+            if self._conn is None:
+                self._conn = self._connect()
+                replay_journals(self._conn, self.path, skip=self._journal)
+            while True:  # in chunks: other writers wait on one transaction, not on all
+                with _transaction(self._conn):
+                    count = self._conn.execute(_PRUNE, (before,)).rowcount
+                deleted += count
+                if count < _PRUNE_CHUNK:
+                    return deleted
+
+    def _apply_retention(self) -> None:
+        """On the writer thread: :meth:`prune` by ``retention``, at most hourly."""
+        now = time.monotonic()
+        if self.retention is None or (
+                self._pruned_at is not None and now - self._pruned_at < _PRUNE_EVERY):
+            return
+        self._pruned_at = now
+        try:
+            deleted = self.prune(time.time() - self.retention)
+        except Exception as exc:  # tried again in an hour; recording goes on
+            log.error("hook ledger %s: cannot delete events older than its retention "
+                      "(%g s): %s", self.path, self.retention, exc)
+            return
+        if deleted:
+            log.info("hook ledger %s: deleted %d events older than %g s", self.path, deleted,
+                     self.retention)
 
     def _drop_connection(self) -> None:
         conn, self._conn = self._conn, None

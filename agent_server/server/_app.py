@@ -347,7 +347,11 @@ def create_app(
                         manager.shutting_down.set()
                 app.state.manager = None
         finally:
-            await model.aclose()
+            try:
+                if runner is None and hook_runner.ledger is not None:
+                    await hook_runner.ledger.aclose()  # (one it did not own: a retention)
+            finally:
+                await model.aclose()
 
     routes = [
         Route("/", root),

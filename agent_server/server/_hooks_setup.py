@@ -12,7 +12,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from agent_server.hooks import HookRunner
+from agent_server.hooks import HookLedger, HookRunner
 from agent_server.hooks._config import default_files, load_files
 
 from ._settings import Settings
@@ -105,5 +105,8 @@ def build_runner(settings: Settings) -> HookRunner:
         config.order.clear()
     options: dict[str, Any] = {}
     if settings.hook_ledger:
-        options["ledger"] = settings.data_path / "hooks.db"  # the engine's audit ledger
+        db = settings.data_path / "hooks.db"  # the engine's audit ledger
+        days = settings.hook_ledger_retention_days
+        # With a retention the ledger is built here; the lifespan closes it after the runner.
+        options["ledger"] = db if days is None else HookLedger(db, retention=days * 86400.0)
     return HookRunner(config, **options)

@@ -68,6 +68,10 @@ class Settings(BaseSettings):
     hooks_order: Literal["sequential", "parallel"] | None = Field(
         None, description="Override the hook order of every event.")
     hook_ledger: bool = Field(True, description="Record every hook run in <data_dir>/hooks.db.")
+    hook_ledger_retention_days: float | None = Field(
+        None, gt=0, allow_inf_nan=False,
+        description="Delete ledger events older than this many days (at start, then hourly); "
+                    "unset keeps everything.")
     read_user_settings: bool = Field(
         True, description="Also load hooks from ~/.claude/settings.json.")
     stop_block_cap: int = Field(

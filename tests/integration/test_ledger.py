@@ -565,3 +565,59 @@ def test_concurrent_closes_end_together(tmp_path: Path) -> None:
         assert not any(t.is_alive() for t in closers)
     [[count]] = rows(tmp_path / "l.db", "SELECT count(*) FROM events")
     assert count == 20
+
+
+def _event_ids(db: Path) -> list[str]:
+    return [r["event_id"] for r in rows(db, "SELECT event_id FROM events ORDER BY started_at")]
+
+
+def test_prune_deletes_older_events_including_journaled_ones(tmp_path: Path) -> None:
+    db, now = tmp_path / "l.db", time.time()
+    with HookLedger(db) as ledger:
+        for i, age in enumerate((30, 20, 2, 0.5)):  # days
+            ledger.record_sync("Stop", {"session_id": "s"}, sample_outcome(), event_id=f"e{i}",
+                               started_at=now - age * 86400, ended_at=now - age * 86400 + 1)
+        ledger.flush()
+        ledger.record_sync("Stop", {}, sample_outcome(), event_id="journaled",
+                           started_at=now - 40 * 86400, ended_at=now - 40 * 86400)
+        # Still only in the journal: prune moves it in first, so it cannot come back later.
+        assert ledger.prune(now - 7 * 86400) == 3
+        assert ledger.prune(now - 7 * 86400) == 0
+    assert _event_ids(db) == ["e2", "e3"]
+
+
+def test_prune_works_in_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from agent_server.hooks import _ledger
+
+    monkeypatch.setattr(_ledger, "_PRUNE_CHUNK", 2)
+    monkeypatch.setattr(_ledger, "_PRUNE", _ledger._PRUNE.replace("LIMIT 5000", "LIMIT 2"))
+    db = tmp_path / "l.db"
+    with HookLedger(db) as ledger:
+        for i in range(5):
+            ledger.record_sync("Stop", {}, sample_outcome(), event_id=f"e{i}",
+                               started_at=float(i), ended_at=float(i))
+        assert ledger.prune(4.0) == 4
+    assert _event_ids(db) == ["e4"]
+
+
+def test_retention_deletes_old_events_on_the_writer_thread(tmp_path: Path) -> None:
+    db, now = tmp_path / "l.db", time.time()
+    with HookLedger(db) as ledger:  # an earlier run, without a retention
+        ledger.record_sync("Stop", {}, sample_outcome(), event_id="old",
+                           started_at=now - 3 * 86400, ended_at=now - 3 * 86400)
+    ledger = HookLedger(db, retention=86400)
+    try:
+        ledger.record_sync("Stop", {}, sample_outcome(), event_id="new", started_at=now,
+                           ended_at=now)
+        deadline = time.monotonic() + 10
+        while _event_ids(db) != ["new"]:  # the writer thread prunes, then moves "new" in
+            assert time.monotonic() < deadline, _event_ids(db)
+            time.sleep(0.02)
+    finally:
+        ledger.close()
+
+
+@pytest.mark.parametrize("value", [0, -1.0, float("nan")])
+def test_retention_must_be_positive(tmp_path: Path, value: float) -> None:
+    with pytest.raises(ValueError, match="retention must be a positive number of seconds"):
+        HookLedger(tmp_path / "l.db", retention=value)

@@ -13,7 +13,7 @@ from typing import Any
 import anyio
 import pytest
 
-from agent_server.hooks import HookLedger, HookRunner
+from agent_server.hooks import EventOutcome, HookLedger, HookRunner
 from agent_server.hooks._cli_observe import parse_since
 from tests.support import cmd
 
@@ -249,3 +249,37 @@ def test_unreachable_otlp_collector_does_not_fail_hooks(tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["hooks"][0]["status"] == "ok"
     assert time.monotonic() - t0 < 30
+
+
+def test_prune_deletes_old_events_and_dry_run_only_counts(tmp_path: Path) -> None:
+    db, now = tmp_path / "hooks.db", time.time()
+    outcome = EventOutcome.combine("Stop", [])
+    with HookLedger(db) as ledger:
+        for name, age in (("ancient", 90), ("old", 10), ("recent", 1)):  # days
+            ledger.record_sync("Stop", {"session_id": name}, outcome, event_id=name,
+                               started_at=now - age * 86400, ended_at=now - age * 86400)
+
+    def sessions() -> list[str]:
+        return [e["session_id"] for e in json.loads(
+            cli("hooks", "log", "--db", str(db), "--json").stdout)]
+
+    res = cli("hooks", "prune", "--db", str(db), "--older-than", "1w", "--dry-run")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("2 events older than ") and "would be deleted" in res.stdout
+    assert sessions() == ["ancient", "old", "recent"]
+    res = cli("hooks", "prune", "--db", str(db), "--older-than", "1w")
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.startswith("deleted 2 events older than ") and str(db) in res.stdout
+    assert sessions() == ["recent"]
+
+
+def test_prune_errors_name_the_value_and_the_file(tmp_path: Path) -> None:
+    res = cli("hooks", "prune", "--db", str(tmp_path / "none.db"), "--older-than", "30d")
+    assert res.returncode == 1
+    assert f"no hook ledger at {tmp_path / 'none.db'}" in res.stderr
+    res = cli("hooks", "prune", "--db", str(tmp_path / "none.db"), "--older-than", "soon")
+    assert res.returncode == 1
+    assert "--older-than 'soon': expected an ISO time" in res.stderr
+    assert "Traceback" not in res.stderr
+    res = cli("hooks", "prune", "--db", str(tmp_path / "none.db"))
+    assert res.returncode == 2 and "--older-than" in res.stderr

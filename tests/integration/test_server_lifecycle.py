@@ -4,14 +4,19 @@ against the recorded Claude Code payloads."""
 from __future__ import annotations
 
 import json
+import sqlite3
+import time
 from pathlib import Path
 
 import pytest
 
+from agent_server.hooks import EventOutcome, HookLedger
+from agent_server.server import SettingsInvalid
 from tests.integration.server_harness import (
     assert_shape,
     make_project,
     running_server,
+    server_settings,
     sse_events,
 )
 
@@ -358,3 +363,29 @@ async def test_server_shutdown_fires_session_end(tmp_path: Path) -> None:
     ends = project.payloads("SessionEnd")
     assert sorted(e["session_id"] for e in ends) == sorted([a, b])
     assert {e["reason"] for e in ends} == {"other"}
+
+
+async def test_ledger_retention_drops_old_events_and_the_ledger_closes_with_the_server(
+        tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    project.hook("SessionStart")
+    db = project.root / ".agent-server" / "hooks.db"
+    long_ago = time.time() - 5 * 86400
+    with HookLedger(db) as ledger:  # a run of five days ago
+        ledger.record_sync("Stop", {"session_id": "old"}, EventOutcome.combine("Stop", []),
+                           event_id="old", started_at=long_ago, ended_at=long_ago)
+    async with running_server(project, hook_ledger_retention_days=2) as h:
+        sid = (await h.create())["session_id"]
+    conn = sqlite3.connect(db)
+    try:
+        sessions = {row[0] for row in conn.execute("SELECT session_id FROM events")}
+    finally:
+        conn.close()
+    assert sessions == {sid}  # the old one pruned; SessionStart/End of this run kept
+    assert not list((db.parent / "hooks.db.pending").iterdir())  # closed: journal gone
+
+
+@pytest.mark.parametrize("days", [0, -1, float("inf")])
+def test_ledger_retention_setting_is_checked(tmp_path: Path, days: float) -> None:
+    with pytest.raises(SettingsInvalid, match="AGENT_SERVER_HOOK_LEDGER_RETENTION_DAYS="):
+        server_settings(tmp_path, hook_ledger_retention_days=days)
