@@ -523,7 +523,7 @@ class HookLedger:
                 with _transaction(self._conn):
                     count = self._conn.execute(_PRUNE, (before,)).rowcount
                 deleted += count
-                if count < _PRUNE_CHUNK:
+                if count < _PRUNE_CHUNK or self._stop.is_set():  # closing: the rest next time
                     return deleted
 
     def _apply_retention(self) -> None:
