@@ -173,7 +173,7 @@ def cmd_fire(args: argparse.Namespace) -> int:
     payload = _read_payload(args, Path(args.project_dir))
 
     async def go() -> EventOutcome:
-        async with HookRunner(config) as runner:
+        async with HookRunner(config, ledger=args.ledger) as runner:
             return await runner.fire(args.event, payload)
 
     outcome = anyio.run(go)
@@ -233,6 +233,9 @@ def add_hooks_commands(sub: Any) -> argparse._SubParsersAction[argparse.Argument
     _project_arg(p)
     p.add_argument("--payload", help="payload file (default: stdin)")
     p.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    p.add_argument("--ledger", nargs="?", const=True, metavar="PATH",
+                   help="also record the event in the audit ledger: "
+                        "<project>/.agent-server/hooks.db, or PATH")
     p.set_defaults(func=cmd_fire)
 
     p = hsub.add_parser("test-pattern", help="does Tool(arg-glob) match TOOL with ARG?")
