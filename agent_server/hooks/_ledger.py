@@ -218,9 +218,9 @@ class HookLedger:
     ``output_limit`` bounds the stdout and the stderr stored per hook run, in bytes (the
     start of stdout, the end of stderr). ``retention`` (seconds), when given, keeps the
     database from growing forever: events that started longer ago than that are deleted
-    when the writer thread starts and then hourly (see :meth:`prune`). One instance may be shared by many runners and
-    sessions, from any event loop or thread; several processes may share one database
-    (each appends to its own journal).
+    when the writer thread starts and then hourly (see :meth:`prune`). One instance may
+    be shared by many runners and sessions, from any event loop or thread; several
+    processes may share one database (each appends to its own journal).
     """
 
     def __init__(
