@@ -594,31 +594,46 @@ class HookLedger:
             if thread is not None:
                 self._wake.set()
                 thread.join()
-            try:
-                self.flush()
-                moved = True
-            except Exception as exc:
-                log.error("hook ledger %s: records kept in %s, replayed when the ledger is "
-                          "next opened: %s", self.path, self._journal, exc)
-                moved = False
-            with self._journal_lock:
-                fd, journal = self._fd, self._journal
-                self._fd = self._journal = None
-                self._written = self._ingested = 0
             with self._db_lock:
-                if fd is not None:
-                    if moved and journal is not None and self._conn is not None:
-                        try:
-                            _sync_wal(self._conn)
-                            os.unlink(journal)
-                        except (OSError, sqlite3.Error) as exc:  # replayed next time
-                            log.warning("hook ledger %s: journal %s kept: %s", self.path,
-                                        journal, exc)
-                    os.close(fd)  # (drops the lock: a kept journal is an orphan to replay)
-                self._drop_connection()
+                # Detached first: from here on a record() cannot land in this journal (it
+                # is refused while closing), so none can be appended after the last
+                # ingestion and then removed with the file.
+                with self._journal_lock:
+                    fd, journal = self._fd, self._journal
+                    start, end = self._ingested, self._written
+                    self._fd = self._journal = None
+                    self._written = self._ingested = 0
+                try:
+                    if fd is not None and journal is not None:
+                        self._ingest_and_remove(fd, journal, start, end)
+                finally:
+                    if fd is not None:
+                        os.close(fd)  # (drops the lock: a kept journal is an orphan to replay)
+                    self._drop_connection()
         finally:
             self._wake.clear()
             self._stop.clear()
+
+    def _ingest_and_remove(self, fd: int, journal: Path, start: int, end: int) -> None:
+        """close(): move the journal's last records into SQLite, then remove it; if the
+        database cannot take them, keep it (replayed when the ledger is next opened)."""
+        try:
+            if end > start:
+                data = os.pread(fd, end - start, start)
+                if self._conn is None:
+                    self._conn = self._connect()
+                _insert_lines(self._conn, data, journal, start)
+                self.commits += 1
+        except Exception as exc:
+            log.error("hook ledger %s: records kept in %s, replayed when the ledger is "
+                      "next opened: %s", self.path, journal, exc)
+            return
+        try:
+            if self._conn is not None:
+                _sync_wal(self._conn)  # on disk before the journal's copy is gone
+            os.unlink(journal)
+        except (OSError, sqlite3.Error) as exc:  # replayed next time
+            log.warning("hook ledger %s: journal %s kept: %s", self.path, journal, exc)
 
     async def aclose(self) -> None:
         """:meth:`close` on a worker thread."""

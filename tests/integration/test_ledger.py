@@ -621,3 +621,33 @@ def test_retention_deletes_old_events_on_the_writer_thread(tmp_path: Path) -> No
 def test_retention_must_be_positive(tmp_path: Path, value: float) -> None:
     with pytest.raises(ValueError, match="retention must be a positive number of seconds"):
         HookLedger(tmp_path / "l.db", retention=value)
+
+
+def test_a_record_racing_close_is_stored_or_refused_never_dropped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """A record appended while close() moves the journal into SQLite either gets in or
+    is refused (False, logged); it is never acknowledged and then lost with the journal."""
+    from agent_server.hooks import _ledger
+
+    db = tmp_path / "l.db"
+    ledger = HookLedger(db)
+    returned: dict[str, bool] = {}
+    real_insert = _ledger._insert_lines
+
+    def insert_then_race(*args: Any, **kwargs: Any) -> Any:
+        result = real_insert(*args, **kwargs)
+        if ledger._stop.is_set() and "late" not in returned:  # close() is ingesting
+            returned["late"] = ledger.record_sync("Stop", {}, sample_outcome(),
+                                                  event_id="late", started_at=3.0, ended_at=4.0)
+        return result
+
+    monkeypatch.setattr(_ledger, "_insert_lines", insert_then_race)
+    assert ledger.record_sync("Stop", {}, sample_outcome(), event_id="first", started_at=1.0,
+                              ended_at=2.0)
+    with caplog.at_level(logging.ERROR, logger="agent_server.hooks.ledger"):
+        ledger.close()
+    assert "late" in returned  # the race happened
+    assert ("late" in _event_ids(db)) == returned["late"]
+    assert _event_ids(db)[0] == "first"
+    if not returned["late"]:
+        assert "the ledger is closed" in caplog.text
