@@ -56,7 +56,7 @@ log = logging.getLogger("agent_server.hooks.ledger")
 #: Where ``ledger=True`` puts the database, relative to the project folder.
 DEFAULT_LEDGER_PATH = Path(".agent-server") / "hooks.db"
 #: ``PRAGMA user_version`` of the schema this code writes.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: Default bound on the stdout and on the stderr kept per hook run, in bytes.
 DEFAULT_OUTPUT_LIMIT = 8 * 1024
 
@@ -81,6 +81,11 @@ _HOOK_RUNS_VIEW = (
 # first" (records replayed after a crash arrive late, so rowids are not time order).
 _INDEXES = """CREATE UNIQUE INDEX events_event_id ON events (event_id);
 CREATE INDEX events_started_at ON events (started_at);"""
+# Key/value state of the ledger itself: ``pruned_before`` (Unix seconds), the newest
+# cutoff a prune used. Records older than it are not inserted again when a journal that
+# still holds them is replayed (a pruned event must not come back).
+_STATE_TABLE = "CREATE TABLE ledger_state (key TEXT PRIMARY KEY, value) WITHOUT ROWID"
+_PRUNED_BEFORE = "ifnull((SELECT value FROM ledger_state WHERE key = 'pruned_before'), 0)"
 _SCHEMA = f"""
 CREATE TABLE events (
     id          INTEGER PRIMARY KEY,    -- insertion (= time) order
@@ -101,6 +106,7 @@ CREATE TABLE events (
 );
 {_INDEXES}
 {_HOOK_RUNS_VIEW};
+{_STATE_TABLE};
 """
 # Schema 1 kept hook results in a hook_runs table; opening such a file moves them into
 # events.hooks (same fields) and leaves the view in the table's place.
@@ -114,6 +120,8 @@ DROP TABLE hook_runs;
 {_INDEXES}
 {_HOOK_RUNS_VIEW};
 """
+# Schema 2 had no ledger_state.
+_MIGRATE_FROM_2 = f"{_STATE_TABLE};\n"
 
 # The columns an event record fills, in journal-line order (``hooks`` last).
 _EVENT_FIELDS = (
@@ -122,7 +130,8 @@ _EVENT_FIELDS = (
 )
 _EVENT_COLUMNS = len(_EVENT_FIELDS)
 _INSERT_INTO = f"INSERT OR IGNORE INTO events ({', '.join(_EVENT_FIELDS)})"
-_INSERT_EVENT = f"{_INSERT_INTO} VALUES ({', '.join('?' * _EVENT_COLUMNS)})"
+_INSERT_EVENT = (f"{_INSERT_INTO} SELECT {', '.join(f'?{i + 1}' for i in range(_EVENT_COLUMNS))}"
+                 f" WHERE ?{_EVENT_FIELDS.index('started_at') + 1} >= {_PRUNED_BEFORE}")
 # Journal times are integer microseconds; the database keeps seconds and milliseconds.
 _EVENT_SCALE = {5: 1e6, 6: 1e6, 7: 1e3}  # started_at, ended_at (s), duration_ms
 _HOOK_SCALE = {6: 1e6, 7: 1e3}  # a hook's started_at (s), duration_ms
@@ -156,6 +165,8 @@ _INSERT_BATCH = (
     f" '$[{_EVENT_COLUMNS - 1}]')) AS j ORDER BY j.key) AS h)"
     " FROM json_each(?) AS r WHERE json_type(r.value) = 'array'"
     f" AND json_array_length(r.value) = {_EVENT_COLUMNS}"
+    f" AND json_extract(r.value, '$[{_EVENT_FIELDS.index('started_at')}]')"
+    f" >= {_PRUNED_BEFORE} * {_EVENT_SCALE[_EVENT_FIELDS.index('started_at')]!r}"
 )
 
 # A journal line ["u", event_id, position, hook values]: an async hook's final result.
@@ -177,6 +188,8 @@ _PRUNE_EVERY = 3600.0
 _PRUNE_CHUNK = 5000
 _PRUNE = ("DELETE FROM events WHERE id IN (SELECT id FROM events WHERE started_at < ? "
           f"LIMIT {_PRUNE_CHUNK})")
+_SET_PRUNED_BEFORE = ("INSERT INTO ledger_state (key, value) VALUES ('pruned_before', ?) "
+                      "ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)")
 
 
 class LedgerError(HookError):
@@ -332,10 +345,12 @@ class HookLedger:
         hooks' outcome matters more than its audit record).
         """
         if self.synchronous == "FULL":
-            # The fsync waits on a worker thread, not on the event loop.
-            return await anyio.to_thread.run_sync(functools.partial(
-                self.record_sync, event, payload, outcome, event_id=event_id,
-                started_at=started_at, ended_at=ended_at, trace_id=trace_id))
+            # The fsync waits on a worker thread, not on the event loop; shielded, so a
+            # cancelled fire still leaves its record (as in NORMAL mode).
+            with anyio.CancelScope(shield=True):
+                return await anyio.to_thread.run_sync(functools.partial(
+                    self.record_sync, event, payload, outcome, event_id=event_id,
+                    started_at=started_at, ended_at=ended_at, trace_id=trace_id))
         return self.record_sync(event, payload, outcome, event_id=event_id,
                                 started_at=started_at, ended_at=ended_at, trace_id=trace_id)
 
@@ -363,8 +378,9 @@ class HookLedger:
         hook ``position`` of the event ``event_id``, recorded when the event returned.
         Durable on return, like :meth:`record`; never raises."""
         if self.synchronous == "FULL":
-            return await anyio.to_thread.run_sync(self.record_result_sync, event_id, position,
-                                                  result)
+            with anyio.CancelScope(shield=True):
+                return await anyio.to_thread.run_sync(self.record_result_sync, event_id,
+                                                      position, result)
         return self.record_result_sync(event_id, position, result)
 
     def record_result_sync(self, event_id: str, position: int, result: HookResult) -> bool:
@@ -400,6 +416,10 @@ class HookLedger:
         return True
 
     def _append(self, line: bytes) -> None:
+        if self._fd is None:
+            # First record: check the database (schema, writable) now, before the journal
+            # lock (the lock order is _db_lock, then _journal_lock).
+            self._check_database()
         with self._journal_lock:
             if self._fd is None:
                 self._open_journal()
@@ -411,19 +431,25 @@ class HookLedger:
                     os.write(fd, b"\n")
                 self._written = os.fstat(fd).st_size  # ingestion skips the torn line
                 raise OSError(errno.ENOSPC, "short write to the ledger journal")
+            # Counted before the sync: the line is in the file whatever fdatasync says,
+            # and ingestion reads by these offsets.
+            self._written += written
             if self.synchronous == "FULL":
                 os.fdatasync(fd)
-            self._written += written
             self.records += 1
 
-    def _open_journal(self) -> None:
-        """First record: check the database (schema, writable), then start a journal
-        of our own and the writer thread."""
+    def _check_database(self) -> None:
         if self._stop.is_set():
             raise LedgerError(f"{self.path}: the ledger is closed")
         with self._db_lock:
             if self._conn is None:
                 self._conn = self._connect()
+
+    def _open_journal(self) -> None:
+        """Start a journal of our own and the writer thread (under ``_journal_lock``,
+        which close() also takes to find the thread: none starts unseen)."""
+        if self._stop.is_set():
+            raise LedgerError(f"{self.path}: the ledger is closed")
         folder = pending_folder(self.path)
         folder.mkdir(parents=True, exist_ok=True)
         name = f"{os.getpid()}-{os.urandom(6).hex()}"
@@ -441,9 +467,17 @@ class HookLedger:
                 os.unlink(temp)
             raise
         self._fd, self._journal, self._written, self._ingested = fd, journal, 0, 0
-        self._thread = threading.Thread(target=self._writer, daemon=True,
-                                        name=f"hook-ledger {self.path.name}")
-        self._thread.start()
+        thread = threading.Thread(target=self._writer, daemon=True,
+                                  name=f"hook-ledger {self.path.name}")
+        try:
+            thread.start()
+        except BaseException:  # (can't start new thread): no journal without a writer
+            self._fd = self._journal = None
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(journal)
+            raise
+        self._thread = thread
 
     def _writer(self) -> None:
         """Move journaled records into SQLite, a batch at a time; first replay the
@@ -500,8 +534,6 @@ class HookLedger:
             with self._journal_lock:
                 self._ingested = end
                 if end == self._written and end >= _TRUNCATE_AT:
-                    if self.synchronous == "FULL":
-                        _sync_wal(self._conn)  # on disk before its journal copy is gone
                     os.ftruncate(fd, 0)  # all of it is in SQLite: start the journal over
                     self._written = self._ingested = 0
 
@@ -521,6 +553,8 @@ class HookLedger:
                 replay_journals(self._conn, self.path, skip=self._journal)
             while True:  # in chunks: other writers wait on one transaction, not on all
                 with _transaction(self._conn):
+                    if not deleted:  # so that no replayed journal line brings one back
+                        self._conn.execute(_SET_PRUNED_BEFORE, (before,))
                     count = self._conn.execute(_PRUNE, (before,)).rowcount
                 deleted += count
                 if count < _PRUNE_CHUNK or self._stop.is_set():  # closing: the rest next time
@@ -555,9 +589,10 @@ class HookLedger:
                                check_same_thread=False)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
-            # NORMAL even for a FULL ledger: there the journal is the durable copy (an
-            # fdatasync per record), and the WAL is synced before a journal is emptied.
-            conn.execute("PRAGMA synchronous=NORMAL")
+            # FULL: every batch commit syncs the WAL (once per batch, off the fire's path),
+            # so a journal emptied or removed after a commit has its records on disk. A
+            # checkpoint would not do: it syncs nothing while a reader holds a snapshot.
+            conn.execute(f"PRAGMA synchronous={self.synchronous}")
             self._migrate(conn)
         except BaseException:
             conn.close()
@@ -572,7 +607,8 @@ class HookLedger:
                     f"{self.path}: ledger schema version {version} is newer than this "
                     f"agent-server understands ({SCHEMA_VERSION})")
             if version < SCHEMA_VERSION:
-                script = _SCHEMA if version == 0 else _MIGRATE_FROM_1
+                script = {0: _SCHEMA, 1: _MIGRATE_FROM_1 + _MIGRATE_FROM_2,
+                          2: _MIGRATE_FROM_2}[version]
                 for statement in script.split(";\n"):
                     if statement.strip():
                         conn.execute(statement)
@@ -590,7 +626,8 @@ class HookLedger:
     def _close(self) -> None:
         self._stop.set()
         try:
-            thread, self._thread = self._thread, None
+            with self._journal_lock:  # a first record() starting a writer has finished
+                thread, self._thread = self._thread, None
             if thread is not None:
                 self._wake.set()
                 thread.join()
@@ -629,10 +666,8 @@ class HookLedger:
                       "next opened: %s", self.path, journal, exc)
             return
         try:
-            if self._conn is not None:
-                _sync_wal(self._conn)  # on disk before the journal's copy is gone
-            os.unlink(journal)
-        except (OSError, sqlite3.Error) as exc:  # replayed next time
+            os.unlink(journal)  # (FULL: its records' commit synced the WAL)
+        except OSError as exc:  # replayed next time
             log.warning("hook ledger %s: journal %s kept: %s", self.path, journal, exc)
 
     async def aclose(self) -> None:
@@ -741,10 +776,18 @@ def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
         raise
 
 
-def _sync_wal(conn: sqlite3.Connection) -> None:
-    """Checkpoint: SQLite syncs the WAL to disk first (synchronous=NORMAL), so every
-    committed record is on disk before the journal that also holds it goes away."""
-    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+def _sync_wal(db: Path) -> None:
+    """Put every committed transaction of ``db`` on disk: fsync its WAL (the replaying
+    connection may commit with synchronous=NORMAL, and the journal it replaces may come
+    from a FULL ledger)."""
+    try:
+        fd = os.open(f"{db}-wal", os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return  # nothing committed since the last checkpoint (which synced the database)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def replay_journals(conn: sqlite3.Connection, db: Path, *, skip: Path | None = None) -> None:
@@ -776,7 +819,7 @@ def replay_journals(conn: sqlite3.Connection, db: Path, *, skip: Path | None = N
             if complete:
                 _insert_lines(conn, complete, journal, 0)
             if orphan:
-                _sync_wal(conn)
+                _sync_wal(db)  # its records on disk before the copy in the journal goes
                 os.unlink(journal)
         finally:
             os.close(fd)

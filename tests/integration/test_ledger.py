@@ -651,3 +651,228 @@ def test_a_record_racing_close_is_stored_or_refused_never_dropped(
     assert _event_ids(db)[0] == "first"
     if not returned["late"]:
         assert "the ledger is closed" in caplog.text
+
+
+# -- races and failures found by a concurrency review ------------------------------
+
+WAIT = 5.0  # bound on every wait below
+
+
+def _rec(ledger: HookLedger, event_id: str, started_at: float = 1.0) -> bool:
+    return ledger.record_sync("Stop", {"session_id": "s"}, sample_outcome(), event_id=event_id,
+                              started_at=started_at, ended_at=started_at + 1)
+
+
+class _OrderedLock:
+    """A lock that, on ``with`` in the thread named in ``before``, first runs that hook:
+    to make two threads take two locks in a chosen order."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.before: dict[str, Any] = {}
+
+    def __enter__(self) -> _OrderedLock:
+        hook = self.before.pop(threading.current_thread().name, None)
+        if hook is not None:
+            hook()
+        self._lock.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
+
+
+@pytest.mark.parametrize("other", ["close", "flush"])
+def test_a_first_record_and_close_or_flush_take_the_locks_in_one_order(
+        tmp_path: Path, other: str) -> None:
+    """A first record() (no journal yet) and a close()/flush() at the same moment: each
+    holding one lock and waiting for the other's would hang both for ever."""
+    ledger = HookLedger(tmp_path / "l.db")
+    assert _rec(ledger, "e0")
+    ledger.close()  # reused: the next record() starts a new journal
+    db_lock, journal_lock = _OrderedLock(), _OrderedLock()
+    ledger._db_lock, ledger._journal_lock = db_lock, journal_lock  # type: ignore[assignment]
+    recorder_in, other_in = threading.Event(), threading.Event()
+
+    def recorder_takes_db_lock() -> None:
+        recorder_in.set()
+        other_in.wait(WAIT)
+
+    def other_takes_journal_lock() -> None:
+        other_in.set()
+        recorder_in.wait(WAIT)
+
+    db_lock.before["recorder"] = recorder_takes_db_lock
+    journal_lock.before["other"] = other_takes_journal_lock
+    done: dict[str, bool] = {}
+    threads = [threading.Thread(target=lambda: done.setdefault("r", _rec(ledger, "e1")),
+                                name="recorder", daemon=True),
+               threading.Thread(target=getattr(ledger, other), name="other", daemon=True)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(WAIT + 5)
+    assert not any(t.is_alive() for t in threads), "deadlock"
+    assert done["r"] is True
+    ledger.close()
+    assert _event_ids(tmp_path / "l.db") == ["e0", "e1"]
+
+
+def test_a_writer_started_while_close_runs_is_joined(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from agent_server.hooks import _ledger
+
+    db = tmp_path / "l.db"
+    ledger = HookLedger(db, retention=86400)
+    in_open, release = threading.Event(), threading.Event()
+    real_pending = _ledger.pending_folder
+
+    def pending(path: Any) -> Path:  # inside _open_journal, past its closed check
+        if threading.current_thread().name == "recorder":
+            in_open.set()
+            release.wait(WAIT)
+        return real_pending(path)
+
+    monkeypatch.setattr(_ledger, "pending_folder", pending)
+    done: dict[str, bool] = {}
+    now = time.time()  # (not older than the retention)
+    recorder = threading.Thread(target=lambda: done.setdefault("r", _rec(ledger, "e1", now)),
+                                name="recorder", daemon=True)
+    recorder.start()
+    assert in_open.wait(WAIT)
+    closer = threading.Thread(target=ledger.close, name="closer", daemon=True)
+    closer.start()
+    deadline = time.monotonic() + WAIT
+    while not ledger._stop.is_set():  # close() has begun
+        assert time.monotonic() < deadline
+        time.sleep(0.001)
+    release.set()
+    recorder.join(WAIT)
+    closer.join(WAIT)
+    assert not recorder.is_alive() and not closer.is_alive()
+    assert done["r"] is True
+    assert not [t for t in threading.enumerate() if t.name.startswith("hook-ledger l.db")]
+    assert ledger._conn is None and ledger._fd is None
+    assert _event_ids(db) == ["e1"]
+
+
+def test_a_writer_that_cannot_start_leaves_no_journal(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "l.db"
+    ledger = HookLedger(db)
+    real_start = threading.Thread.start
+    failures = [RuntimeError("can't start new thread")]
+
+    def start(thread: threading.Thread) -> None:
+        if thread.name.startswith("hook-ledger") and failures:
+            raise failures.pop()
+        real_start(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    assert _rec(ledger, "e0") is False  # refused, logged
+    assert not list(pending_folder(db).iterdir())
+    assert _rec(ledger, "e1") is True  # the next one starts a writer
+    ledger.close()
+    assert _event_ids(db) == ["e1"]
+
+
+def test_full_a_failed_fdatasync_does_not_shift_later_records(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "l.db"
+    ledger = HookLedger(db, synchronous="FULL")
+    assert _rec(ledger, "e0")
+    real = os.fdatasync
+    failures = [OSError(5, "Input/output error")]
+
+    def fdatasync(fd: int) -> None:
+        if failures:
+            raise failures.pop()
+        real(fd)
+
+    monkeypatch.setattr(os, "fdatasync", fdatasync)
+    assert _rec(ledger, "e1") is False  # not known to be on disk: reported as not written
+    assert _rec(ledger, "e2") is True
+    ledger.close()
+    assert "e2" in _event_ids(db)  # (e1 is in the file, so it may be stored too)
+
+
+@pytest.mark.parametrize("journal", ["live", "orphan"])
+def test_a_pruned_event_does_not_come_back_from_a_journal(tmp_path: Path, journal: str) -> None:
+    db, now = tmp_path / "l.db", time.time()
+    ledger = HookLedger(db)
+    assert _rec(ledger, "old", now - 40 * 86400)
+    assert _rec(ledger, "new", now)
+    assert ledger.prune(now - 7 * 86400) == 1
+    if journal == "orphan":  # its owner died: the journal (with "old") stays behind
+        assert ledger._journal is not None
+        kept = ledger._journal.read_bytes()
+        ledger.close()
+        (pending_folder(db) / "999999-dead.jsonl").write_bytes(kept)
+    open_ledger(db).close()  # `hooks log` replays journals
+    assert _event_ids(db) == ["new"]
+    assert not list(pending_folder(db).glob("999999-*"))  # an orphan is replayed, then gone
+    ledger.close()
+    assert _event_ids(db) == ["new"]
+
+
+def test_full_commits_sync_the_wal_and_orphans_are_synced_before_removal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """FULL: the journal may be emptied once its records are committed, so commits must
+    reach the disk (synchronous=FULL; a checkpoint syncs nothing while a reader holds a
+    snapshot). A replayed orphan journal goes only after the WAL is fsynced."""
+    for mode, level in (("FULL", 2), ("NORMAL", 1)):
+        ledger = HookLedger(tmp_path / f"{mode}.db", synchronous=mode)  # type: ignore[arg-type]
+        assert _rec(ledger, "e1")
+        assert ledger._conn is not None
+        assert ledger._conn.execute("PRAGMA synchronous").fetchone()[0] == level
+        ledger.close()
+    db = tmp_path / "o.db"
+    with HookLedger(db) as ledger:
+        assert _rec(ledger, "e0")
+    (pending_folder(db) / "999999-dead.jsonl").write_text(
+        json.dumps(["e9", "Stop", None, None, None, 1, 2, 1, 0, None, None, 0, None, []]) + "\n")
+    calls: list[str] = []
+    real_fsync, real_unlink = os.fsync, os.unlink
+
+    def fsync(fd: int) -> None:
+        calls.append("fsync " + os.readlink(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    def unlink(path: Any, *args: Any, **kwargs: Any) -> None:
+        calls.append(f"unlink {path}")
+        real_unlink(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "unlink", unlink)
+    open_ledger(db).close()
+    assert sorted(_event_ids(db)) == ["e0", "e9"]
+    removal = calls.index(f"unlink {pending_folder(db) / '999999-dead.jsonl'}")
+    assert f"fsync {db}-wal" in calls[:removal]
+
+
+async def test_full_a_cancelled_fire_still_leaves_its_record(tmp_path: Path) -> None:
+    ledger = HookLedger(tmp_path / "l.db", synchronous="FULL")
+    with anyio.CancelScope() as scope:
+        scope.cancel()
+        await ledger.record("Stop", {"session_id": "s"}, sample_outcome(), event_id="e1",
+                            started_at=1.0, ended_at=2.0)
+    await ledger.aclose()
+    assert _event_ids(ledger.path) == ["e1"]
+
+
+def test_a_schema_2_ledger_gains_its_state_table(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    with HookLedger(db) as ledger:
+        assert _rec(ledger, "e0")
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TABLE ledger_state")
+    conn.execute("PRAGMA user_version=2")
+    conn.close()
+    reader = open_ledger(db)  # upgrades
+    try:
+        assert reader.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    finally:
+        reader.close()
+    with HookLedger(db) as ledger:
+        assert ledger.prune(10.0) == 1  # uses ledger_state
+    assert rows(db, "SELECT value FROM ledger_state WHERE key = 'pruned_before'")[0][0] == 10.0
