@@ -36,14 +36,14 @@ import os
 import sys
 import threading
 import time
+import weakref
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from opentelemetry import context as otel_context
 from opentelemetry import metrics, trace
-from opentelemetry.metrics import CallbackOptions, Observation
 from opentelemetry.trace import SpanKind, Status, StatusCode
 
 from ._outcome import EventOutcome, HookResult, HookStatus
@@ -122,6 +122,15 @@ _DRAIN_DELAY = 0.001
 # At most this many queued items are finished while one hook process starts (about one
 # fire's worth: its event span and a few hook spans), so a burst's backlog never delays it.
 _DRAIN_BATCH = 4
+
+
+def _finish_all(pending: deque[Callable[[], None]]) -> None:
+    """Run every queued item of a telemetry object that is gone."""
+    while pending:
+        try:
+            pending.popleft()()
+        except Exception:
+            _warn("finishing a span")
 
 
 def _text(value: str) -> str:
@@ -396,13 +405,24 @@ def _late_ids(tracer: trace.Tracer) -> _PresetIds | None:
     whose spans cannot be made after the fact."""
     if type(tracer).__module__ != "opentelemetry.sdk.trace":
         return None
-    ids = getattr(tracer, "id_generator", None)
-    if ids is None or getattr(tracer, "sampler", None) is None:
-        return None
-    if not isinstance(ids, _PresetIds):
-        ids = _PresetIds(ids)
-        tracer.id_generator = ids  # type: ignore[attr-defined]
-    return ids
+    with _WRAPPING:  # two runners set up at once on one tracer: one wrapper
+        ids = getattr(tracer, "id_generator", None)
+        if ids is None or getattr(tracer, "sampler", None) is None:
+            return None
+        if not isinstance(ids, _PresetIds):
+            ids = _PresetIds(ids)
+            tracer.id_generator = ids  # type: ignore[attr-defined]
+        return ids
+
+
+_WRAPPING = threading.Lock()
+
+
+def _enabled(tracer: trace.Tracer) -> bool:
+    """False for an SDK tracer switched off by its provider's (experimental) tracer
+    configurator: it makes no spans, so no ids may be planned for it."""
+    check = getattr(tracer, "_is_enabled", None)
+    return True if check is None else bool(check())
 
 
 class _SpanPlan:
@@ -582,9 +602,10 @@ class _Scope:
             if self._plan_var is not None and self._plan_token is not None:
                 self._plan_var.reset(self._plan_token)
             if not self._finished and plan.recording:
-                # Cancelled or failed before finish(): the span still ends, marked so.
-                self._telemetry.defer(lambda: _end(plan, attrs(), time.time_ns(),
-                                                   _with_exception(exc)))
+                # Cancelled or failed before finish(): the span still ends (now, not
+                # when the queue drains), marked so.
+                end, extra = time.time_ns(), _with_exception(exc)
+                self._telemetry.defer(lambda: _end(plan, attrs(), end, extra))
         except Exception:
             _warn(f"ending the {what} span")
 
@@ -729,13 +750,17 @@ class HookTelemetry:
     ) -> None:
         self._tracer: trace.Tracer | None = None
         self._duration: metrics.Histogram | None = None
-        self._runs: metrics.ObservableCounter | None = None
-        # Runs are tallied here and reported by the counter's callback at collection:
-        # a dict increment per hook instead of an SDK measurement.
-        self._run_counts: dict[tuple[str, str, str], int] = {}
+        # A plain counter (added to in the deferred work): an observable one would be
+        # registered once per meter, so a second runner sharing the provider lost its runs.
+        self._runs: metrics.Counter | None = None
         self._metric_attrs: dict[tuple[str, str, str], dict[str, str]] = {}
         self._pending: deque[Callable[[], None]] = deque()
-        self._drain_scheduled = False
+        # The event loop a drain is scheduled on (None: none is); a loop that ended
+        # before its timer ran is not waited for (see defer()).
+        self._drain_loop: asyncio.AbstractEventLoop | None = None
+        # A runner dropped without aclose() still ends its queued spans (at the latest
+        # when the interpreter exits).
+        weakref.finalize(self, _finish_all, self._pending)
         #: Metrics go to a real SDK provider (given, or built from OTEL_* variables), so
         #: recording them is worth moving off the fire's path.
         self.metrics_deferred = meter_provider is not None or (
@@ -759,9 +784,8 @@ class HookTelemetry:
                     DURATION_METRIC, unit="ms", description="Duration of one hook run",
                     explicit_bucket_boundaries_advisory=_DURATION_BUCKETS,
                 )
-                self._runs = meter.create_observable_counter(
-                    RUNS_METRIC, callbacks=[self._observe_runs], unit="{run}",
-                    description="Hook runs, by event, hook and status",
+                self._runs = meter.create_counter(
+                    RUNS_METRIC, unit="{run}", description="Hook runs, by event, hook and status",
                 )
         except Exception:
             _warn("setting up metrics")
@@ -783,21 +807,22 @@ class HookTelemetry:
     def defer(self, work: Callable[[], None]) -> None:
         """Run ``work`` in a moment, after fire() has returned (now, outside asyncio)."""
         self._pending.append(work)
-        if self._drain_scheduled:
-            return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             self.drain()
             return
-        self._drain_scheduled = True
+        if self._drain_loop is loop:
+            return  # this loop's timer will take it
+        self._drain_loop = loop  # (another loop's timer may never run: it ended)
         try:
             loop.call_later(_DRAIN_DELAY, self._drain_timer)
         except RuntimeError:  # the loop is closing
+            self._drain_loop = None
             self.drain()
 
     def _drain_timer(self) -> None:
-        self._drain_scheduled = False
+        self._drain_loop = None
         self.drain()
 
     def drain_some(self, limit: int = _DRAIN_BATCH) -> None:
@@ -828,7 +853,7 @@ class HookTelemetry:
         if tracer is None:
             return None
         try:
-            if tracer is self._tracer and self._ids is not None:
+            if tracer is self._tracer and self._ids is not None and _enabled(tracer):
                 # A hook's span: the child of its fire's span, when that is planned too.
                 parent = _fire_plan.get() if child else None
                 if parent is not None and parent.tracer is not tracer:
@@ -857,20 +882,15 @@ class HookTelemetry:
         if self._runs is None or self._duration is None:
             return
         key = (result.event, result.name, result.status.value)
-        self._run_counts[key] = self._run_counts.get(key, 0) + 1
         attrs = self._metric_attrs.get(key)
         if attrs is None:
             attrs = self._metric_attrs[key] = {ATTR_EVENT: key[0], ATTR_NAME: key[1],
                                                ATTR_STATUS: key[2]}
         try:
+            self._runs.add(1, attrs)
             self._duration.record(result.duration_ms, attrs)
         except Exception:
             _warn("recording metrics")
-
-    def _observe_runs(self, options: CallbackOptions) -> Iterable[Observation]:
-        """``hook.runs`` at collection time: the cumulative tally per hook and status."""
-        for key, count in list(self._run_counts.items()):
-            yield Observation(count, self._metric_attrs[key])
 
     @staticmethod
     def inject(env: dict[str, str]) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from opentelemetry import trace
 from opentelemetry.sdk.metrics import MeterProvider
@@ -486,3 +487,85 @@ async def test_other_tracers_of_the_same_provider_get_fresh_ids(
         children = [s for s in spans if s.parent is not None
                     and s.parent.span_id == host.context.span_id]
         assert [c.name for c in children] == ["hooks.fire Stop"]
+
+
+# -- found by a review of the deferred telemetry ------------------------------------
+
+def test_a_cancelled_span_ends_when_it_was_cancelled_not_when_drained(
+        tmp_path: Path, provider: TracerProvider, exporter: InMemorySpanExporter) -> None:
+    p = project(tmp_path, {"Stop": [cmd("sleep 5")]})
+
+    async def main() -> int:
+        async with runner(p, tracer_provider=provider, kill_grace=0.2) as r:
+            with anyio.move_on_after(0.3):
+                await r.fire("Stop", {"session_id": "s"})
+            cancelled_at = time.time_ns()
+            time.sleep(0.3)  # holds the loop: the queued span ends cannot run before this
+            r.flush_telemetry()
+        return cancelled_at
+
+    cancelled_at = anyio.run(main)
+    spans = by_name(exporter.get_finished_spans())
+    assert spans["hooks.fire Stop"].attributes["hook.cancelled"] is True  # type: ignore[index]
+    for span in spans.values():
+        assert span.end_time is not None and span.end_time <= cancelled_at
+
+
+def test_runners_sharing_a_meter_provider_count_every_run(tmp_path: Path) -> None:
+    reader = InMemoryMetricReader()
+    meters = MeterProvider(metric_readers=[reader])
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a = project(tmp_path / "a", {"Stop": [cmd("true")]})
+    b = project(tmp_path / "b", {"Stop": [cmd("true")]})
+
+    async def main() -> None:
+        async with runner(a, meter_provider=meters) as r1, runner(b, meter_provider=meters) as r2:
+            await r1.fire("Stop", {"session_id": "s"})
+            await r2.fire("Stop", {"session_id": "s"})
+            await r2.fire("Stop", {"session_id": "s"})
+
+    anyio.run(main)
+    data = reader.get_metrics_data()
+    assert data is not None
+    found = {m.name: m for rm in data.resource_metrics for sm in rm.scope_metrics
+             for m in sm.metrics}
+    meters.shutdown()
+    assert sum(dp.count for dp in found["hook.duration"].data.data_points) == 3  # type: ignore[attr-defined]
+    assert sum(dp.value for dp in found["hook.runs"].data.data_points) == 3  # type: ignore[attr-defined]
+
+
+def test_spans_of_a_loop_that_ended_without_aclose_are_not_stuck(
+        tmp_path: Path, provider: TracerProvider, exporter: InMemorySpanExporter) -> None:
+    p = project(tmp_path, {"Stop": [cmd("true")]})
+    r = runner(p, tracer_provider=provider)
+
+    async def main() -> None:
+        await r.__aenter__()
+        await r.fire("Stop", {"session_id": "s"})  # its span ends wait for a 1 ms timer
+
+    anyio.run(main)  # ... that never runs: the loop is gone
+    ran: list[int] = []
+    r._telemetry.defer(lambda: ran.append(1))  # outside a loop: now, with the rest
+    assert ran == [1]
+    assert len(exporter.get_finished_spans()) == 2
+
+
+def test_a_tracer_switched_off_by_its_provider_plans_no_ids(tmp_path: Path) -> None:
+    try:  # the SDK's tracer configurator is experimental (private names)
+        from opentelemetry.sdk.trace import _TracerConfig  # type: ignore[attr-defined]
+        provider = TracerProvider(_tracer_configurator=lambda scope: _TracerConfig(  # type: ignore[call-arg]
+            is_enabled=scope.name != "agent_server.hooks"))
+    except (ImportError, TypeError):
+        pytest.skip("this opentelemetry-sdk has no tracer configurator")
+    exporter = InMemorySpanExporter()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    p = project(tmp_path, {"Stop": [cmd('echo "[$TRACEPARENT]"')]})
+
+    async def main() -> Any:
+        async with runner(p, tracer_provider=provider) as r:
+            return await r.fire("Stop", {"session_id": "s"})
+
+    outcome = anyio.run(main)
+    assert exporter.get_finished_spans() == ()
+    assert outcome.hooks[0].stdout.strip() == "[]"  # no span, so no TRACEPARENT of ours
