@@ -327,7 +327,10 @@ class HookRunner:
 
     def _start_background(self, spec: HookSpec, payload: dict[str, Any], event_id: str,
                           position: int, recorded: list[anyio.Event]) -> HookResult:
-        assert self._tg is not None
+        if self._tg is None:
+            # aclose() ran while an earlier hook of this event was still running.
+            return failed_result(spec, HookStatus.ERROR,
+                                 "async: the runner was closed; the hook was not started")
         if self.ledger is not None and not recorded:
             recorded.append(anyio.Event())
         self._tg.start_soon(self._run_background, spec, payload, event_id, position,

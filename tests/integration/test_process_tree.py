@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import subprocess
 import time
 import uuid
+from asyncio import unix_events
 from pathlib import Path
+from typing import Any
 
 import anyio
 import psutil
 import pytest
 
 from agent_server.hooks import HookRunner, HookStatus
+from agent_server.hooks._process import (
+    ProcessResult,
+    disable_orphan_reaping,
+    enable_orphan_reaping,
+    run_process,
+)
 from tests.support import load_payload, project
 
 pytestmark = pytest.mark.anyio
@@ -142,3 +153,167 @@ async def test_cancelled_fire_still_ends_the_tree(tmp_path: Path) -> None:
         with anyio.move_on_after(0.3):
             await runner.fire("Stop", load_payload("Stop", p))
     await no_leftovers(tag)
+
+
+# -- run_process directly: cancellation, daemons, forking escapees, pid reuse ----------
+
+
+async def wait_for_pid_file(path: Path, seconds: float = 3.0) -> int:
+    """The pid a hook wrote to ``path``, once that process runs."""
+    with anyio.fail_after(seconds):
+        while True:
+            text = path.read_text().strip() if path.exists() else ""
+            if text and psutil.pid_exists(int(text)):
+                return int(text)
+            await anyio.sleep(0.01)
+
+
+def kill_leftovers(tag: str) -> None:
+    for proc in leftovers(tag):
+        with contextlib.suppress(psutil.Error):
+            proc.kill()
+    for child in psutil.Process().children():
+        with contextlib.suppress(psutil.Error, OSError):
+            if child.status() == psutil.STATUS_ZOMBIE:
+                os.waitpid(child.pid, os.WNOHANG)
+
+
+async def test_cancel_after_leader_exit_ends_grandchild_holding_stdout(tmp_path: Path) -> None:
+    sleep, tag = tagged_sleep()
+    pid_file = tmp_path / "pid"
+    try:
+        with anyio.fail_after(5):
+            async with anyio.create_task_group() as tg:
+
+                async def run() -> None:
+                    await run_process(["sh", "-c", f"{sleep} & echo $! > {pid_file}; exit 0"],
+                                      stdin=b"{}\n", env=dict(os.environ), cwd=str(tmp_path),
+                                      timeout=30, marker=uuid.uuid4().hex)
+
+                tg.start_soon(run)
+                await wait_for_pid_file(pid_file)
+                while any(p.name() == "sh" and pid_file.name in " ".join(p.cmdline())
+                          for p in psutil.Process().children()):
+                    await anyio.sleep(0.01)  # until the leader exited (and was reaped)
+                tg.cancel_scope.cancel()
+        await no_leftovers(tag)
+    finally:
+        kill_leftovers(tag)
+
+
+@pytest.mark.parametrize("shape", [
+    "setsid {sleep} >/dev/null 2>&1 </dev/null & echo $! > {pid}; exit 0",
+    "( setsid sh -c 'echo $$ > {pid}; exec {sleep}' >/dev/null 2>&1 </dev/null & ); exit 0",
+])
+async def test_daemon_that_left_the_session_is_ended_after_normal_exit(
+    tmp_path: Path, shape: str
+) -> None:
+    sleep, tag = tagged_sleep()
+    pid_file = tmp_path / "pid"
+    command = shape.format(sleep=sleep, pid=pid_file)
+    reaping = enable_orphan_reaping()
+    try:
+        with anyio.fail_after(5):
+            result = await run_process(["sh", "-c", command], stdin=b"{}\n",
+                                       env=dict(os.environ), cwd=str(tmp_path), timeout=5,
+                                       marker=uuid.uuid4().hex)
+        assert result.exit_code == 0 and not result.timed_out
+        await no_leftovers(tag)  # neither running nor our zombie
+    finally:
+        if reaping:
+            disable_orphan_reaping()
+        kill_leftovers(tag)
+
+
+async def test_forking_escapee_is_ended_with_everything_it_forks(tmp_path: Path) -> None:
+    sleep, tag = tagged_sleep()
+    inner = f"trap '' TERM; while :; do {sleep} & done"
+    try:
+        with anyio.fail_after(8):
+            result = await run_process(["sh", "-c", f'setsid sh -c "{inner}" & wait'],
+                                       stdin=b"{}\n", env=dict(os.environ), cwd=str(tmp_path),
+                                       timeout=0.5, grace=0.3, marker=uuid.uuid4().hex)
+        assert result.timed_out
+        await no_leftovers(tag)
+    finally:
+        for _ in range(5):
+            kill_leftovers(tag)
+
+
+NS_LAST_PID = Path("/proc/sys/kernel/ns_last_pid")
+
+
+@pytest.mark.skipif(not os.access(NS_LAST_PID, os.W_OK), reason="needs a writable ns_last_pid")
+async def test_recycled_leader_pid_is_never_signalled(tmp_path: Path) -> None:
+    sleep, tag = tagged_sleep()
+    other_sleep, other_tag = tagged_sleep()
+    pid_file = tmp_path / "leader"
+    victim: subprocess.Popen[bytes] | None = None
+    try:
+        with anyio.fail_after(8):
+            async with anyio.create_task_group() as tg:
+                results: list[ProcessResult] = []
+
+                async def run() -> None:
+                    # The escapee keeps stdout, so the tree is ended after the leader left.
+                    results.append(await run_process(
+                        ["sh", "-c", f"echo $$ > {pid_file}; setsid {sleep} & sleep 0.3"],
+                        stdin=b"{}\n", env=dict(os.environ), cwd=str(tmp_path), timeout=1,
+                        grace=0.3, marker=uuid.uuid4().hex))
+
+                tg.start_soon(run)
+                leader = await wait_for_pid_file(pid_file)
+                while psutil.pid_exists(leader):  # exited and reaped
+                    await anyio.sleep(0.01)
+                # An unrelated job in its own session gets the leader's pid (and group id).
+                for _ in range(50):
+                    NS_LAST_PID.write_text(str(leader - 1))
+                    victim = subprocess.Popen(["sh", "-c", f"{other_sleep} & wait"],
+                                              start_new_session=True)
+                    if victim.pid == leader:
+                        break
+                    victim.kill()
+                    victim.wait()
+                    victim = None
+                if victim is None:
+                    pytest.skip("could not get the recycled pid")
+                while not leftovers(other_tag):
+                    await anyio.sleep(0.01)
+        assert results[0].exit_code == 0
+        assert victim.poll() is None and leftovers(other_tag), "an unrelated tree was killed"
+        await no_leftovers(tag)
+    finally:
+        if victim is not None:
+            victim.kill()
+            victim.wait()
+        kill_leftovers(tag)
+        kill_leftovers(other_tag)
+
+
+async def test_cancel_during_spawn_ends_what_the_leader_forked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sleep, tag = tagged_sleep()
+    pid_file = tmp_path / "pid"
+    scopes: list[anyio.CancelScope] = []
+    start = unix_events._UnixSubprocessTransport._start
+
+    def slow_start(self: Any, *args: Any, **kwargs: Any) -> None:
+        start(self, *args, **kwargs)  # forked and exec'd; asyncio connects the pipes next
+        deadline = time.monotonic() + 2
+        while not pid_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)  # a busy loop: meanwhile the hook forks
+        scopes[0].cancel()
+
+    monkeypatch.setattr(unix_events._UnixSubprocessTransport, "_start", slow_start)
+    try:
+        with anyio.fail_after(5), anyio.CancelScope() as scope:
+            scopes.append(scope)
+            await run_process(["sh", "-c", f"{sleep} & echo $! > {pid_file}; wait"],
+                              stdin=b"{}\n", env=dict(os.environ), cwd=str(tmp_path),
+                              timeout=30, marker=uuid.uuid4().hex)
+        monkeypatch.undo()
+        assert scope.cancelled_caught and pid_file.exists()
+        await no_leftovers(tag)
+    finally:
+        kill_leftovers(tag)

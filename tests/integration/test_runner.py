@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from agent_server.hooks import HookRunner, HookStatus, RunnerClosedError, parse_env_file
@@ -379,3 +380,29 @@ async def test_every_run_is_logged_and_failures_carry_the_stderr_tail(
     assert "event=Stop" in failure and "exit 5" in failure and "the-tail" in failure
     assert any(m.startswith("fire Stop payload=") for m in caplog.messages)  # HOOK_DEBUG
     assert any("stdout=" in m for m in caplog.messages if m.startswith("hook output"))
+
+
+async def test_async_hook_after_the_runner_closed_mid_event_is_an_error_result(
+    tmp_path: Path,
+) -> None:
+    started, go = tmp_path / "started", tmp_path / "go"
+    wait_for_go = f"touch {started}; i=0; while [ ! -e {go} ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done"
+    p = project(tmp_path, {"Stop": [cmd(wait_for_go), {"hooks": [
+        {"type": "command", "command": "true", "async": True}]}]})
+    outcomes: list[Any] = []
+    with anyio.fail_after(8):
+        async with anyio.create_task_group() as tg:
+            r = runner(p)
+            await r.__aenter__()
+
+            async def fire() -> None:
+                outcomes.append(await r.fire("Stop", load_payload("Stop", p)))
+
+            tg.start_soon(fire)
+            while not started.exists():
+                await anyio.sleep(0.01)
+            await r.aclose()  # while the first hook still runs
+            go.touch()
+    first, second = outcomes[0].hooks
+    assert first.status is HookStatus.OK
+    assert second.status is HookStatus.ERROR and "closed" in (second.error or "")
