@@ -46,7 +46,7 @@ payload is not sent twice). Only ``module`` is required.
 Reply (worker → runner)::
 
     {"exit": 0}                                  the hook's exit status
-    {"exit": 0, "leftover": 1}                   it left child processes running
+    {"exit": 0, "leftover": 1}                   it left processes or threads running
     {"exit": 1, "spawn_error": "cannot chdir"}   the call could not start
 
 Without ``--stdout-fd`` (inline mode, for trying it by hand or from other tools) the
@@ -54,9 +54,13 @@ worker keeps both files to itself and adds ``"stdout"`` and ``"stderr"`` (text, 
 bounded) to each reply.
 
 A worker that got ``leftover`` is retired by the runner (its whole process tree ended),
-like a cold hook whose process group outlives it. EOF on the request pipe ends the
-worker with status 0. A module is re-imported when its file's ``mtime_ns`` or size
-changes; modules the hook imports itself stay cached in the worker.
+like a cold hook whose process group outlives it. On Linux the worker is a child
+subreaper, so orphaned descendants (``cmd &``, double fork) re-parent to it and count
+as leftover. EOF on the request pipe ends the worker with status 0. A module is
+re-imported when its file's ``mtime_ns`` or size changes. After each call the worker
+puts ``sys.path`` back, drops from ``sys.modules`` the modules the call imported from
+outside the interpreter's libraries (the hook's helpers; the hook module keeps its own
+references), cancels interval timers and restores its start-up signal handlers.
 """
 
 from __future__ import annotations
@@ -94,6 +98,7 @@ __all__ = [
 
 _THIS_FILE = os.path.abspath(__file__)
 _PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
 
 Loader = Callable[[Path], ModuleType]
 
@@ -148,7 +153,10 @@ class ModuleCache:
     """Modules a worker imported, re-imported when the file's mtime_ns or size changes."""
 
     def __init__(self) -> None:
-        self._entries: dict[str, tuple[int, int, ModuleType]] = {}
+        self._entries: dict[str, tuple[int, int, ModuleType, str]] = {}
+        #: The module last loaded and its folder (for the worker's per-call cleanup).
+        self.module: ModuleType | None = None
+        self.folder: str | None = None
 
     def load(self, path: Path) -> ModuleType:
         """The module for ``path``, imported now if new or changed since last time."""
@@ -160,10 +168,18 @@ class ModuleCache:
             raise HookModuleError(f"hook module not found: {path}") from None
         hit = self._entries.get(key)
         if hit is not None and hit[0] == st.st_mtime_ns and hit[1] == st.st_size:
-            return hit[2]
+            # The worker undoes both after every call; a warm call sees what a cold one
+            # does (its folder on sys.path, itself in sys.modules).
+            module, folder = hit[2], hit[3]
+            sys.modules[module.__name__] = module
+            if folder not in sys.path:
+                sys.path.insert(0, folder)
+            self.module, self.folder = module, folder
+            return module
         self._entries.pop(key, None)
-        module = load_module(path)
-        self._entries[key] = (st.st_mtime_ns, st.st_size, module)
+        folder = self.folder = str(path.parent)
+        module = self.module = load_module(path)
+        self._entries[key] = (st.st_mtime_ns, st.st_size, module, folder)
         return module
 
 
@@ -258,6 +274,17 @@ def run_hook(module_arg: str, args: Sequence[str], raw: str,
 # -- warm worker ---------------------------------------------------------------
 
 
+def _set_child_subreaper() -> None:
+    """Linux: orphaned descendants of a hook (``cmd &``, double fork, setsid) re-parent to
+    the worker instead of init, so they count as leftover children and end with it."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
 def _set_parent_death_signal() -> None:
     """Linux: die with the runner, even if it is killed (EOF on fd 0 covers the rest)."""
     if not sys.platform.startswith("linux"):
@@ -308,6 +335,19 @@ class Worker:
         self.cache = ModuleCache()
         self._stdout = sys.stdout
         self._stderr = sys.stderr
+        import threading
+
+        self._threads = threading.active_count
+        # The C module: signal.getsignal() costs ~1 us per signal (its enum lookup).
+        try:
+            self._signal: Any = importlib.import_module("_signal")
+        except ImportError:
+            self._signal = importlib.import_module("signal")
+        # Handlers as at start, restored after every call (None: not set from Python).
+        self._handlers = {sig: h for sig in self._signal.valid_signals()
+                          if (h := self._signal.getsignal(sig)) is not None}
+        self._library = _library_roots()
+        self._roots: dict[str, tuple[str, ...]] = {}
 
     # -- one call --------------------------------------------------------
     def handle(self, request: Mapping[str, Any]) -> dict[str, Any]:
@@ -332,16 +372,75 @@ class Worker:
             except OSError as exc:
                 return {"exit": 1, "spawn_error": f"cannot chdir to {cwd!r}: {exc.strerror}"}
         os.dup2(self.null_fd, 0)
-        status = run_hook(module, list(request.get("args") or ()), raw, self.cache.load)
-        self._flush()
+        self.cache.module = self.cache.folder = None
+        path_list, path_before = sys.path, list(sys.path)
+        modules_before = set(sys.modules)
+        threads_before = self._threads()
+        try:
+            status = run_hook(module, list(request.get("args") or ()), raw, self.cache.load)
+            self._flush()
+            # Threads it left running would write into later calls' output: retire.
+            leftover = _leftover_children() + max(0, self._threads() - threads_before)
+        finally:
+            self._reset_signals()
+            if sys.path is not path_list:
+                sys.path = path_list
+            if path_list != path_before:
+                path_list[:] = path_before
+            self._forget_modules(modules_before, self.cache.module, self.cache.folder)
         reply: dict[str, Any] = {"exit": status}
-        leftover = _leftover_children()
         if leftover:
             reply["leftover"] = leftover
         if self.inline:
             reply["stdout"] = _read_all(self.out_fd)
             reply["stderr"] = _read_all(self.err_fd)
         return reply
+
+    def _reset_signals(self) -> None:
+        """Cancel the call's interval timers (a pending ``alarm`` would hit a later call)
+        and put back the signal handlers the worker started with."""
+        sig_module = self._signal
+        for timer in (sig_module.ITIMER_REAL, sig_module.ITIMER_VIRTUAL,
+                      sig_module.ITIMER_PROF):
+            sig_module.setitimer(timer, 0)
+        for sig, handler in self._handlers.items():
+            if sig_module.getsignal(sig) != handler:
+                with contextlib.suppress(OSError, ValueError, TypeError):
+                    sig_module.signal(sig, handler)
+
+    def _forget_modules(self, before: set[str], hook: ModuleType | None,
+                        folder: str | None) -> None:
+        """Drop the modules the call imported from outside the interpreter's libraries
+        (its own helpers), so another hook's ``import common`` finds its own file. The
+        hook module keeps references to what it imported at module level."""
+        modules = sys.modules
+        new = modules.keys() - before
+        if hook is not None and hook.__name__ in new and modules[hook.__name__] is hook:
+            del modules[hook.__name__]  # the hook itself: registered again by every call
+            new.discard(hook.__name__)
+        if not new:
+            return
+        key = folder or ""
+        roots = self._roots.get(key)
+        if roots is None:  # a library folder that holds the hook does not count
+            where = os.path.abspath(key) if key else ""
+            roots = self._roots[key] = tuple(
+                r.rstrip(os.sep) + os.sep for r in self._library if not _under(where, r))
+        for name in new:
+            module = modules.get(name)
+            spec = getattr(module, "__spec__", None)
+            origin = getattr(spec, "origin", None)
+            if spec is not None and not spec.has_location:
+                locations = list(getattr(spec, "submodule_search_locations", None) or ())
+                if not locations:
+                    continue  # built-in, frozen or synthetic: nothing to re-read
+                origin = locations[0]  # a namespace package
+            elif not isinstance(origin, str):
+                origin = getattr(module, "__file__", None)
+            if not isinstance(origin, str) or origin.endswith(_EXTENSIONS):
+                continue  # extension modules cannot be imported twice safely
+            if not os.path.abspath(origin).startswith(roots):
+                modules.pop(name, None)
 
     def _fresh_files(self) -> None:
         for fd, target in ((self.out_fd, 1), (self.err_fd, 2)):
@@ -401,6 +500,30 @@ class Worker:
         return 0
 
 
+_EXTENSIONS = (".so", ".pyd", ".dll", ".dylib")
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _library_roots() -> list[str]:
+    """Where the interpreter's libraries live: the stdlib and site-packages folders and
+    the start-up ``sys.path`` (less the launcher's own folder, ``sys.path[0]``)."""
+    import sysconfig
+
+    paths = sysconfig.get_paths()
+    found = [paths.get(k) for k in ("stdlib", "platstdlib", "purelib", "platlib")]
+    found += sys.path[1:]
+    roots: list[str] = []
+    for entry in found:
+        if entry:
+            root = os.path.abspath(entry)
+            if root not in roots:
+                roots.append(root)
+    return roots
+
+
 def _temp_fd() -> int:
     """A private (close-on-exec) descriptor of an anonymous temporary file."""
     import tempfile
@@ -436,6 +559,7 @@ def serve(stdout_fd: int | None = None) -> int:
     """Run the warm worker until EOF on the request pipe (``stdout_fd``: see the module
     docstring; without it the call's output is sent inline in the reply)."""
     _set_parent_death_signal()
+    _set_child_subreaper()
     return Worker(stdout_fd).serve_forever()
 
 

@@ -15,10 +15,12 @@ Rules:
 * Workers lead their own session and process group, get the runner's base environment
   (plus a marker, see ``_process.MARKER_ENV``) and start in the project directory.
 * A worker that times out, crashes, breaks the protocol, is cancelled mid-call or leaves
-  child processes behind is ended with its whole process tree (``_process._kill_tree``)
-  and replaced by a new one when next needed.
+  child processes or threads behind is ended with its whole process tree
+  (``_process._kill_tree``) and replaced by a new one when next needed.
 * :meth:`PythonWorkerPool.aclose` ends every worker: idle ones get EOF and exit, busy
-  ones are killed.
+  ones are killed, and ones still starting are waited for and killed (a call whose
+  worker finished starting after the close gets the pool-closed error; the hook never
+  runs).
 """
 
 from __future__ import annotations
@@ -156,6 +158,10 @@ class PythonWorkerPool:
         self._workers: set[_Worker] = set()
         self._slots: anyio.Semaphore | None = None
         self._closed = False
+        #: Spawns in flight (inside the shielded ``_spawn``, not yet seen by a caller);
+        #: :meth:`aclose` waits for them so it never misses a worker being born.
+        self._spawning = 0
+        self._spawns_done: anyio.Event | None = None
         #: How many workers were started (for tests and diagnostics).
         self.started = 0
 
@@ -225,6 +231,9 @@ class PythonWorkerPool:
                     worker, error = await self._spawn()
                 if worker is None:
                     result.spawn_error = error
+                    return result
+                if self._closed:  # aclose() ran during the spawn: the finally retires it
+                    result.spawn_error = "the Python worker pool is closed"
                     return result
             worker.calls += 1
             worker.clipped_out = worker.clipped_err = False
@@ -314,6 +323,15 @@ class PythonWorkerPool:
 
     # -- worker lifecycle -----------------------------------------------------
     async def _spawn(self) -> tuple[_Worker | None, str | None]:
+        self._spawning += 1
+        try:
+            return await self._open_worker()
+        finally:
+            self._spawning -= 1
+            if not self._spawning and self._spawns_done is not None:
+                self._spawns_done.set()
+
+    async def _open_worker(self) -> tuple[_Worker | None, str | None]:
         out = tempfile.TemporaryFile()  # noqa: SIM115 - owned by the worker
         err = tempfile.TemporaryFile()  # noqa: SIM115
         marker = uuid.uuid4().hex
@@ -361,6 +379,13 @@ class PythonWorkerPool:
     async def aclose(self) -> None:
         """End every worker (idle ones exit on EOF, busy ones are killed). Idempotent."""
         self._closed = True
+        if self._spawning:
+            # A worker still being started is not in _workers yet; wait (bounded) until it
+            # is, so it is killed below. Past the bound, the caller's own check retires it.
+            if self._spawns_done is None or self._spawns_done.is_set():
+                self._spawns_done = anyio.Event()
+            with anyio.CancelScope(shield=True), anyio.move_on_after(_CLOSE_WAIT):
+                await self._spawns_done.wait()
         idle, self._idle = self._idle, []
         busy = [w for w in self._workers if w not in idle]
         with anyio.CancelScope(shield=True):

@@ -201,3 +201,121 @@ def run(payload):
     assert result.stdout == b"z" * limit and result.stdout_truncated
     allocated = eval(report.read_text())
     assert len(allocated) == 5 and max(allocated) <= 4 * limit, allocated
+
+
+def live_workers() -> list[int]:
+    """This process's ``hook_launcher.py --serve`` children that are still running."""
+    pids = []
+    for child in psutil.Process().children():
+        try:
+            if "--serve" in child.cmdline() and not gone(child.pid):
+                pids.append(child.pid)
+        except psutil.Error:
+            pass
+    return pids
+
+
+async def test_aclose_during_spawn_ends_the_starting_worker(tmp_path: Path) -> None:
+    started = tmp_path / "started"
+    path = tmp_path / "mark.py"
+    path.write_text(f"def run(payload):\n    open({str(started)!r}, 'w').close()\n")
+    pool = make_pool(tmp_path, size=1)
+    results: list[Any] = []
+
+    async def first() -> None:
+        results.append(await call(pool, str(path), {}))
+
+    with anyio.fail_after(20):
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(first)
+            await anyio.sleep(0)  # the call is now in _spawn (shielded open_process)
+            await pool.aclose()
+            survivors = live_workers()  # aclose() returned: nothing may be running
+    assert pool.started == 1 and survivors == [] and pool.pids == []
+    assert results[0].spawn_error == "the Python worker pool is closed"
+    assert not started.exists()
+
+
+async def test_backgrounded_grandchild_is_ended_with_its_worker(tmp_path: Path) -> None:
+    """``cmd &`` re-parents the job to the worker (subreaper): it is leftover."""
+    pidfile = tmp_path / "bg.pid"
+    path = tmp_path / "bg.py"
+    path.write_text(f"""
+import os
+def run(payload):
+    os.system("setsid sleep 30 >/dev/null 2>&1 </dev/null & echo $! > {pidfile}")
+    return os.getpid()
+""")
+    pool = make_pool(tmp_path, size=1)
+    job = 0
+    try:
+        with anyio.fail_after(20):
+            result = await call(pool, str(path), {})
+        job = int(pidfile.read_text())
+        assert result.exit_code == 0
+        assert gone(job) and gone(int(result.stdout)) and pool.pids == []
+    finally:
+        if job and not gone(job):
+            os.kill(job, signal.SIGKILL)
+        await pool.aclose()
+
+
+async def test_timers_and_signal_handlers_do_not_outlive_the_call(tmp_path: Path) -> None:
+    (tmp_path / "arm.py").write_text("""
+import signal
+def run(payload):
+    signal.setitimer(signal.ITIMER_REAL, 0.2)  # would kill the worker in the next call
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+""")
+    (tmp_path / "wait.py").write_text("""
+import os, signal, time
+def run(payload):
+    time.sleep(0.4)
+    return {"pid": os.getpid(), "term": signal.getsignal(signal.SIGTERM) == signal.SIG_DFL}
+""")
+    pool = make_pool(tmp_path, size=1)
+    try:
+        with anyio.fail_after(20):
+            armed = await call(pool, str(tmp_path / "arm.py"), {})
+            waited = await call(pool, str(tmp_path / "wait.py"), {})
+    finally:
+        await pool.aclose()
+    assert armed.exit_code == 0
+    assert waited.exit_code == 0, waited
+    assert json.loads(waited.stdout)["term"] is True  # SIGTERM handler put back
+    assert pool.started == 1  # the same worker survived the pending timer
+
+
+async def test_helper_modules_stay_with_their_hook_folder(tmp_path: Path) -> None:
+    for sub in ("a", "b"):
+        (tmp_path / sub).mkdir()
+        (tmp_path / sub / "common.py").write_text(f"WHO = {sub!r}\n")
+        (tmp_path / sub / "x.py").write_text(
+            "import common\nCALLS = []\ndef run(payload):\n"
+            "    CALLS.append(1)\n    return [common.WHO, len(CALLS)]\n")
+    pool = make_pool(tmp_path, size=1)
+    try:
+        with anyio.fail_after(20):
+            out = [json.loads((await call(pool, str(tmp_path / sub / "x.py"), {})).stdout)
+                   for sub in ("a", "b", "a")]
+    finally:
+        await pool.aclose()
+    # b gets its own helper; a stays warm (module state kept) with its own.
+    assert out == [["a", 1], ["b", 1], ["a", 2]] and pool.started == 1
+
+
+async def test_thread_left_running_retires_the_worker(tmp_path: Path) -> None:
+    path = tmp_path / "thread.py"
+    path.write_text("""
+import os, threading, time
+def run(payload):
+    threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+    return os.getpid()
+""")
+    pool = make_pool(tmp_path, size=1)
+    try:
+        with anyio.fail_after(20):
+            result = await call(pool, str(path), {})
+        assert result.exit_code == 0 and gone(int(result.stdout)) and pool.pids == []
+    finally:
+        await pool.aclose()
