@@ -266,23 +266,42 @@ async def _kill_tree(
     def leader_ours() -> bool:
         return process.returncode is None
 
-    def collect() -> None:
+    def collect() -> list[psutil.Process]:
         found: list[psutil.Process] = []
         if leader_ours():
             found += [*_descendants(process.pid), *_group_members(pgid)]
         if marker:
             found += _marked_processes(marker)
+        found = [proc for proc in found if proc.pid != process.pid]
         for proc in found:
-            if proc.pid != process.pid:
-                victims.setdefault(proc.pid, proc)
+            victims.setdefault(proc.pid, proc)
+        return found
 
-    collect()
-    if polite:
-        if leader_ours():
-            _signal_group(pgid, signal.SIGTERM)
-        for proc in victims.values():
+    def signal_all(found: list[psutil.Process], sig: signal.Signals) -> set[int]:
+        """``sig`` to the leader's group (while ours), to the groups of ``found`` (a
+        forking escapee leads one: killpg reaches what no scan has seen yet, and a
+        fork storm of thousands costs a few calls), and to those left in our group."""
+        groups = {pgid} if leader_ours() else set()
+        singles: list[psutil.Process] = []
+        for proc in found:
+            try:  # (just scanned: still that process)
+                group = os.getpgid(proc.pid)
+            except OSError:
+                continue
+            if group == own_group:
+                singles.append(proc)
+            else:
+                groups.add(group)
+        for group in groups:
+            _signal_group(group, sig)
+        for proc in singles:
             with contextlib.suppress(psutil.Error):
-                proc.terminate()
+                proc.send_signal(sig)
+        return groups
+
+    found = collect()
+    if polite:
+        signal_all(found, signal.SIGTERM)
         deadline = time.monotonic() + grace
         while time.monotonic() < deadline:
             if not any(_alive(p) for p in victims.values()) and not (
@@ -290,27 +309,12 @@ async def _kill_tree(
             ):
                 break
             await anyio.sleep(0.02)
+        found = collect()
     groups: set[int] = set()
     deadline = time.monotonic() + _RESCAN_LIMIT
     while True:
-        collect()
         # Only groups seen this round: one emptied earlier may have a recycled id now.
-        round_groups: set[int] = set()
-        if leader_ours():
-            round_groups.add(pgid)
-            _signal_group(pgid, signal.SIGKILL)
-        for proc in victims.values():
-            with contextlib.suppress(psutil.Error, OSError):
-                # is_running() checks identity, so the pid is still this process here.
-                if proc.is_running():
-                    round_groups.add(os.getpgid(proc.pid))
-                proc.kill()
-        # A marked process may lead a group (setsid) whose members keep forking:
-        # killpg reaches the ones no scan has seen yet.
-        round_groups.discard(own_group)
-        for group in round_groups:
-            _signal_group(group, signal.SIGKILL)
-        groups |= round_groups
+        groups |= signal_all(found, signal.SIGKILL)
         if leader_ours():
             # os.kill, not process.kill(): Popen.send_signal() polls first, which would
             # reap the zombie leader behind asyncio's back and lose its exit status.
@@ -318,9 +322,10 @@ async def _kill_tree(
                 os.kill(process.pid, signal.SIGKILL)
         if not marker or time.monotonic() >= deadline:
             break
-        if not any(_alive(p) for p in _marked_processes(marker)):
-            break
         await anyio.sleep(0.01)
+        found = collect()  # anything forked since the last scan?
+        if not any(_alive(p) for p in found):
+            break
     if _subreaper:
         pending = set(victims)
         with anyio.move_on_after(1.0):
