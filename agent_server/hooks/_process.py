@@ -158,6 +158,20 @@ def _group_members(pgid: int) -> list[psutil.Process]:
     return members
 
 
+def _needle(marker: str) -> bytes:
+    return f"{MARKER_ENV}={marker}\0".encode()
+
+
+def _carries(pid: str, needle: bytes) -> bool:
+    """Whether process ``pid``'s environment holds ``needle`` (Linux /proc)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            data = f.read()
+    except OSError:
+        return False
+    return data.startswith(needle) or b"\0" + needle in data
+
+
 def _marked_processes(marker: str) -> list[psutil.Process]:
     """Processes whose environment carries this run's marker (they left the group).
 
@@ -167,16 +181,9 @@ def _marked_processes(marker: str) -> list[psutil.Process]:
     found = []
     me = os.getpid()
     if sys.platform.startswith("linux") and os.path.isdir("/proc"):
-        needle = f"{MARKER_ENV}={marker}\0".encode()
+        needle = _needle(marker)
         for name in os.listdir("/proc"):
-            if not name.isdigit() or int(name) == me:
-                continue
-            try:
-                with open(f"/proc/{name}/environ", "rb") as f:
-                    data = f.read()
-            except OSError:
-                continue
-            if data.startswith(needle) or b"\0" + needle in data:
+            if name.isdigit() and int(name) != me and _carries(name, needle):
                 with contextlib.suppress(psutil.Error):
                     found.append(psutil.Process(int(name)))
         return found
@@ -362,7 +369,7 @@ def _adopted(marker: str) -> bool:
     """With the subreaper on: one of this process's children carries ``marker``."""
     if not (_subreaper and marker):
         return False
-    needle = f"{MARKER_ENV}={marker}\0".encode()
+    needle = _needle(marker)
     try:
         tasks = os.listdir("/proc/self/task")
     except OSError:
@@ -373,14 +380,8 @@ def _adopted(marker: str) -> bool:
                 children = f.read().split()
         except OSError:
             continue
-        for child in children:
-            try:
-                with open(f"/proc/{child}/environ", "rb") as f:
-                    data = f.read()
-            except OSError:
-                continue
-            if data.startswith(needle) or b"\0" + needle in data:
-                return True
+        if any(_carries(child, needle) for child in children):
+            return True
     return False
 
 
