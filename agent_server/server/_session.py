@@ -113,6 +113,7 @@ class Session:
         self.env_files: list[str] = []
         self.turn: Turn | None = None
         self._idle_scope: anyio.CancelScope | None = None
+        self._closing: anyio.Event | None = None  # set once a close() has finished
         self._idle_generation = 0
         settings = manager.settings
         ctx = ToolContext(
@@ -370,9 +371,22 @@ class Session:
         await self.start("clear")
 
     async def close(self, reason: str = "other") -> None:
-        """End the running turn (if any), fire SessionEnd and close the event stream."""
+        """End the running turn (if any), fire SessionEnd and close the event stream.
+
+        Once: a second close() (a DELETE racing another, or shutdown) waits for the
+        first instead of firing SessionEnd again."""
+        if self._closing is not None:
+            await self._closing.wait()
+            return
         if self.state == "closed":
             return
+        self._closing = anyio.Event()  # before the first await: a racing close() sees it
+        try:
+            await self._close(reason)
+        finally:
+            self._closing.set()
+
+    async def _close(self, reason: str) -> None:
         turn = self.turn
         if turn is not None:
             turn.cancel()
@@ -541,6 +555,9 @@ class SessionManager:
                 raise ApiError(404, "not_found", f"resume: no transcript for session {resume}")
             idle = max(0, int(time.time() - path.stat().st_mtime))
             session = Session(self, resume, mode, load_messages(path))
+            # An id left behind by /clear (an alias of the session that followed) is
+            # this session's again: its own id wins over the alias from now on.
+            self._aliases.pop(resume, None)
             self.sessions[session.id] = session
             await session.start("resume", extra={"seconds_since_last_response": idle})
             return session
@@ -551,7 +568,8 @@ class SessionManager:
 
     def get(self, session_id: str, *, include_closed: bool = False) -> Session:
         """The session with this id (or an id it had before ``/clear``)."""
-        sid = self._aliases.get(session_id, session_id)
+        sid = session_id if session_id in self.sessions else self._aliases.get(session_id,
+                                                                                session_id)
         session = self.sessions.get(sid)
         if session is None and include_closed:
             session = self._closed.get(session_id) or self._closed.get(sid)

@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from agent_server.server import SettingsInvalid, create_app, load_settings
+from agent_server.server.backends import ModelBackend, ModelReply, ModelRequest
 from tests.integration.server_harness import make_project, running_server, server_settings
 
 pytestmark = pytest.mark.anyio
@@ -270,3 +271,87 @@ def test_default_settings_hook_paths_resolve_to_the_hooks_folder(
                         f"python3 {hooks}/c.py", f"python3 {hooks}/d.py"]
     (project / "hooks").mkdir()  # a project with its own hooks/ keeps $CLAUDE_PROJECT_DIR
     assert "$CLAUDE_PROJECT_DIR" in _hooks_setup.default_settings_text(project)
+
+
+# -- found by a review of the server's lifecycle -------------------------------------
+
+class _SlowToCancel(ModelBackend):
+    """respond() blocks; when cancelled it finishes only once ``release`` is set (so a
+    close() waits on the turn long enough for a second close() to arrive)."""
+
+    name = "slow"
+    model = "slow-model"
+
+    def __init__(self) -> None:
+        self.entered = anyio.Event()
+        self.release = anyio.Event()
+
+    async def respond(self, request: ModelRequest, on_text: Any = None) -> ModelReply:
+        self.entered.set()
+        try:
+            await anyio.sleep_forever()
+        finally:
+            with anyio.CancelScope(shield=True), anyio.move_on_after(5):
+                await self.release.wait()
+        raise AssertionError("unreachable")
+
+    async def summarize(self, messages: Any, instructions: Any) -> str:
+        return "summary"
+
+
+async def test_two_deletes_at_once_fire_session_end_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from agent_server.server import _session
+
+    ends: list[dict[str, Any]] = []
+
+    async def on_end(payload: dict[str, Any]) -> None:
+        ends.append(payload)
+
+    backend = _SlowToCancel()
+    inside = 0
+    both_inside = anyio.Event()
+    real_close = _session.Session.close
+
+    async def counting_close(self: _session.Session, reason: str = "other") -> None:
+        nonlocal inside
+        inside += 1
+        if inside == 2:
+            both_inside.set()
+        await real_close(self, reason)
+
+    monkeypatch.setattr(_session.Session, "close", counting_close)
+    with anyio.fail_after(30):
+        async with running_server(make_project(tmp_path), model_backend=backend,
+                                  setup=lambda r: r.register("SessionEnd", on_end)) as h:
+            sid = (await h.create())["session_id"]
+            await h.send(sid, "hello", wait=False)
+            await backend.entered.wait()
+            codes: list[int] = []
+
+            async def delete() -> None:
+                codes.append((await h.client.delete(f"/sessions/{sid}")).status_code)
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(delete)
+                tg.start_soon(delete)
+                await both_inside.wait()
+                backend.release.set()
+            events = await h.events(sid)
+    assert codes == [200, 200]
+    assert len(ends) == 1
+    assert len([e for e in events if e["type"] == "session_ended"]) == 1
+
+
+async def test_a_session_id_left_by_clear_can_be_resumed(tmp_path: Path) -> None:
+    with anyio.fail_after(20):
+        async with running_server(make_project(tmp_path)) as h:
+            old = (await h.create())["session_id"]
+            await h.send(old, "hello")
+            assert (await h.send(old, "/clear"))["status"] == "completed"
+            cleared = (await h.client.get(f"/sessions/{old}")).json()["session_id"]
+            assert cleared != old  # the old id still reaches the session that followed
+            r = await h.client.post("/sessions", json={"resume": old})
+            assert r.status_code == 201, r.text
+            assert (await h.client.get(f"/sessions/{old}")).json()["session_id"] == old
+            assert (await h.client.get(f"/sessions/{cleared}")).json()["session_id"] == cleared
