@@ -305,11 +305,13 @@ async def _internal_error(request: Request, exc: Exception) -> Response:
 
 
 def request_shutdown(app: Starlette) -> None:
-    """Tell open event streams to end (call from uvicorn's exit handler; thread-safe)."""
+    """Close the sessions, then end open event streams (call from uvicorn's exit handler,
+    before it waits for open connections; thread-safe). See
+    :meth:`SessionManager.begin_shutdown`."""
     manager: SessionManager | None = getattr(app.state, "manager", None)
     loop: asyncio.AbstractEventLoop | None = getattr(app.state, "loop", None)
     if manager is not None and loop is not None and not loop.is_closed():
-        loop.call_soon_threadsafe(manager.shutting_down.set)
+        loop.call_soon_threadsafe(manager.begin_shutdown)
 
 
 def create_app(

@@ -491,6 +491,10 @@ class Session:
         return data
 
 
+# How long open event streams may stay open at shutdown while the sessions close.
+_STREAM_GRACE = 2.0
+
+
 class SessionManager:
     """Owns every session and their background tasks; closes them all on exit
     (each fires SessionEnd)."""
@@ -505,11 +509,14 @@ class SessionManager:
         self._closed: OrderedDict[str, Session] = OrderedDict()
         self._tg: anyio.abc.TaskGroup | None = None
         self.shutting_down = anyio.Event()
+        self._shutdown_requested = anyio.Event()
+        self._closing_all = False
 
     async def __aenter__(self) -> SessionManager:
         self.transcripts_dir.mkdir(parents=True, exist_ok=True)
         self._tg = anyio.create_task_group()
         await self._tg.__aenter__()
+        self._tg.start_soon(self._close_on_request)
         return self
 
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
@@ -522,9 +529,37 @@ class SessionManager:
                 tg.cancel_scope.cancel()
                 await tg.__aexit__(None, None, None)
 
+    def begin_shutdown(self) -> None:
+        """The server is about to stop (call on the event loop, even from a plain loop
+        callback): close every session now, so that open event streams still carry each
+        ``turn_ended`` and ``session_ended``, then tell the streams to end. They are
+        told at the latest after ``_STREAM_GRACE`` seconds, so a slow SessionEnd hook
+        cannot hold the server."""
+        self._shutdown_requested.set()
+
+    async def _close_on_request(self) -> None:
+        await self._shutdown_requested.wait()
+        self._closing_all = True
+
+        async def end_streams_later() -> None:
+            await anyio.sleep(_STREAM_GRACE)
+            self.shutting_down.set()
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(end_streams_later)
+            try:
+                await self._close_all()
+            finally:
+                self.shutting_down.set()
+                tg.cancel_scope.cancel()
+
     async def shutdown(self) -> None:
         """Close every open session (SessionEnd reason ``other``)."""
+        self._closing_all = True
         self.shutting_down.set()
+        await self._close_all()
+
+    async def _close_all(self) -> None:
         for session in list(self.sessions.values()):
             with anyio.CancelScope(shield=True):
                 try:
@@ -540,7 +575,7 @@ class SessionManager:
 
     async def create(self, permission_mode: str | None = None, resume: str | None = None) -> Session:
         """A new session (or a resumed one) that has fired SessionStart."""
-        if self.shutting_down.is_set():
+        if self.shutting_down.is_set() or self._closing_all:
             raise ApiError(503, "unavailable", "the server is shutting down")
         mode = permission_mode or self.settings.permission_mode
         if mode not in PERMISSION_MODES:

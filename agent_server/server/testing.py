@@ -167,6 +167,6 @@ async def serve_app(app: Any, host: str = "127.0.0.1", startup_timeout: float = 
             shutdown = getattr(app, "state", None)
             manager = getattr(shutdown, "manager", None) if shutdown is not None else None
             if manager is not None:
-                manager.shutting_down.set()
+                manager.begin_shutdown()  # as `serve` does on SIGINT/SIGTERM
             server.should_exit = True
     sock.close()

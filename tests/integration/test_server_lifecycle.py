@@ -7,7 +7,10 @@ import json
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
+import anyio
+import httpx
 import pytest
 
 from agent_server.hooks import EventOutcome, HookLedger
@@ -389,3 +392,29 @@ async def test_ledger_retention_drops_old_events_and_the_ledger_closes_with_the_
 def test_ledger_retention_setting_is_checked(tmp_path: Path, days: float) -> None:
     with pytest.raises(SettingsInvalid, match="AGENT_SERVER_HOOK_LEDGER_RETENTION_DAYS="):
         server_settings(tmp_path, hook_ledger_retention_days=days)
+
+
+async def test_shutdown_lets_event_streams_see_the_turn_and_session_end(tmp_path: Path) -> None:
+    """Sessions close before the event streams are told to end: a client following a
+    session awaiting an approval still gets its turn_ended and session_ended."""
+    project = make_project(tmp_path)
+    project.hook("SessionEnd")
+    got: list[dict[str, Any]] = []
+    following = anyio.Event()
+
+    async def follow(url: str, sid: str) -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as client, client.stream(
+                "GET", f"/sessions/{sid}/events") as resp:
+            async for event in sse_events(resp):
+                got.append(event)
+                following.set()
+
+    with anyio.fail_after(20):
+        async with anyio.create_task_group() as tg, running_server(project) as h:
+            sid = (await h.create())["session_id"]
+            assert (await h.send(sid, "$ echo hi > OUT"))["status"] == "awaiting_approval"
+            tg.start_soon(follow, str(h.client.base_url), sid)
+            await following.wait()
+    types = [e["type"] for e in got]
+    assert "turn_ended" in types and types[-1] == "session_ended", types
+    assert len(project.payloads("SessionEnd")) == 1
