@@ -523,19 +523,23 @@ class HookLedger:
         """
         with self._db_lock:
             with self._journal_lock:
-                fd, start, end = self._fd, self._ingested, self._written
-            if fd is None or end <= start:
+                fd, journal, start, end = self._fd, self._journal, self._ingested, self._written
+            if fd is None or journal is None or end <= start:
                 return
-            data = os.pread(fd, end - start, start)
-            if self._conn is None:
-                self._conn = self._connect()
-            _insert_lines(self._conn, data, self._journal, start)
-            self.commits += 1
+            self._ingest(fd, journal, start, end)
             with self._journal_lock:
                 self._ingested = end
                 if end == self._written and end >= _TRUNCATE_AT:
                     os.ftruncate(fd, 0)  # all of it is in SQLite: start the journal over
                     self._written = self._ingested = 0
+
+    def _ingest(self, fd: int, journal: Path, start: int, end: int) -> None:
+        """Insert bytes ``start:end`` of a journal in one transaction (``_db_lock`` held)."""
+        data = os.pread(fd, end - start, start)
+        if self._conn is None:
+            self._conn = self._connect()
+        _insert_lines(self._conn, data, journal, start)
+        self.commits += 1
 
     def prune(self, before: float) -> int:
         """Delete the events that started before ``before`` (Unix time), with their hook
@@ -656,11 +660,7 @@ class HookLedger:
         database cannot take them, keep it (replayed when the ledger is next opened)."""
         try:
             if end > start:
-                data = os.pread(fd, end - start, start)
-                if self._conn is None:
-                    self._conn = self._connect()
-                _insert_lines(self._conn, data, journal, start)
-                self.commits += 1
+                self._ingest(fd, journal, start, end)
         except Exception as exc:
             log.error("hook ledger %s: records kept in %s, replayed when the ledger is "
                       "next opened: %s", self.path, journal, exc)

@@ -176,7 +176,7 @@ def _marked_processes(marker: str) -> list[psutil.Process]:
     """Processes whose environment carries this run's marker (they left the group).
 
     Zombies are not found: their environment is gone. Reads /proc directly on Linux:
-    psutil's environ() parsing is ~50x slower, and this runs after every hook.
+    psutil's environ() parsing is ~50x slower, and a fork storm has thousands to read.
     """
     found = []
     me = os.getpid()
@@ -369,20 +369,16 @@ def _adopted(marker: str) -> bool:
     """With the subreaper on: one of this process's children carries ``marker``."""
     if not (_subreaper and marker):
         return False
-    needle = _needle(marker)
+    # Orphans are re-parented to the main thread (the kernel picks the first live thread,
+    # the leader first), so its list is the only one to read: one file per hook.
+    pid = os.getpid()
     try:
-        tasks = os.listdir("/proc/self/task")
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            children = f.read().split()
     except OSError:
         return False
-    for task in tasks:
-        try:
-            with open(f"/proc/self/task/{task}/children") as f:
-                children = f.read().split()
-        except OSError:
-            continue
-        if any(_carries(child, needle) for child in children):
-            return True
-    return False
+    needle = _needle(marker)
+    return any(_carries(child, needle) for child in children)
 
 
 async def run_process(

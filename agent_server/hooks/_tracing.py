@@ -838,8 +838,7 @@ class HookTelemetry:
 
     def drain(self) -> None:
         """Finish every queued span end and metric now."""
-        while self._pending:  # (finishing one item may queue another)
-            self.drain_some(len(self._pending))
+        _finish_all(self._pending)  # (including items that finishing one queues)
 
     # -- scopes ----------------------------------------------------------
     def _active_tracer(self) -> trace.Tracer | None:

@@ -510,7 +510,6 @@ class SessionManager:
         self._tg: anyio.abc.TaskGroup | None = None
         self.shutting_down = anyio.Event()
         self._shutdown_requested = anyio.Event()
-        self._closing_all = False
 
     async def __aenter__(self) -> SessionManager:
         self.transcripts_dir.mkdir(parents=True, exist_ok=True)
@@ -539,7 +538,6 @@ class SessionManager:
 
     async def _close_on_request(self) -> None:
         await self._shutdown_requested.wait()
-        self._closing_all = True
 
         async def end_streams_later() -> None:
             await anyio.sleep(_STREAM_GRACE)
@@ -555,7 +553,6 @@ class SessionManager:
 
     async def shutdown(self) -> None:
         """Close every open session (SessionEnd reason ``other``)."""
-        self._closing_all = True
         self.shutting_down.set()
         await self._close_all()
 
@@ -575,7 +572,7 @@ class SessionManager:
 
     async def create(self, permission_mode: str | None = None, resume: str | None = None) -> Session:
         """A new session (or a resumed one) that has fired SessionStart."""
-        if self.shutting_down.is_set() or self._closing_all:
+        if self.shutting_down.is_set() or self._shutdown_requested.is_set():
             raise ApiError(503, "unavailable", "the server is shutting down")
         mode = permission_mode or self.settings.permission_mode
         if mode not in PERMISSION_MODES:
