@@ -13,8 +13,10 @@ the same event loop:
 * **on** — telemetry + ledger (the gated case);
 * **on, FULL** — the same with ``synchronous=FULL`` (an fsync per record).
 
-Rounds are interleaved (each round runs every runner once, alternating the order) so
-drift affects all alike. Cases:
+Rounds are interleaved: each round runs every runner once, in orders where each runner
+follows every other equally often (a Williams design), so drift, and what one runner's
+block leaves behind for the next (caches, the kernel writing back a FULL ledger's
+syncs), affects all alike. Cases:
 
 * **1 fire every --gap ms** (gated): fire() latency when the agent does something
   between two events, as every agent does (a tool call, a model turn). Span ends and
@@ -99,12 +101,32 @@ def flush(runner: HookRunner) -> float:
     return (time.perf_counter() - t0) * 1000.0
 
 
+def balanced_orders(n: int) -> list[list[int]]:
+    """Orders of ``n`` runners in which each runner comes right after every other one
+    equally often (a Williams design: ``n`` rows, ``2n`` when ``n`` is odd).
+
+    A block leaves traces for the next one (caches, the kernel still writing back a
+    FULL ledger's syncs); with a fixed order those would land on the same neighbour
+    every time and bias its ratio.
+    """
+    first, low, high = [0], 1, n - 1
+    while len(first) < n:
+        first.append(low)
+        low += 1
+        if len(first) < n:
+            first.append(high)
+            high -= 1
+    rows = [[(x + i) % n for x in first] for i in range(n)]
+    return rows + [row[::-1] for row in rows] if n % 2 else rows
+
+
 def interleaved(runners: dict[str, HookRunner], rounds: int) -> Iterator[tuple[str, HookRunner]]:
-    """Every runner once per round, the order reversed every other round (drift hits all)."""
-    order = list(runners)
+    """Every runner once per round, in balanced orders (drift and carry-over hit all)."""
+    names = list(runners)
+    orders = balanced_orders(len(names))
     for i in range(rounds):
-        for name in order if i % 2 == 0 else reversed(order):
-            yield name, runners[name]
+        for k in orders[i % len(orders)]:
+            yield names[k], runners[names[k]]
 
 
 async def block(runner: HookRunner, gap: float) -> tuple[list[float], float]:

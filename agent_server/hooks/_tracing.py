@@ -429,8 +429,9 @@ class _SpanPlan:
     """One span of a fire: started now (``span``; other tracers), or made later by
     ``make()`` with the ids and sampling decision fixed now (SDK tracers)."""
 
-    __slots__ = ("_current", "flags", "ids", "name", "parent", "parent_plan", "recording",
-                 "root", "span", "span_id", "start", "state", "trace_id", "tracer")
+    __slots__ = ("_current", "attributes_at_start", "flags", "ids", "name", "parent",
+                 "parent_plan", "recording", "root", "span", "span_id", "start", "state",
+                 "trace_id", "tracer")
 
     def __init__(self, tracer: trace.Tracer, ids: _PresetIds | None, name: str,
                  parent_plan: _SpanPlan | None = None) -> None:
@@ -444,6 +445,9 @@ class _SpanPlan:
         self.parent_plan = parent_plan
         self.root = False
         self.state: trace.TraceState | None = None
+        #: The span's attributes may go to start_span (cheaper than set_attributes
+        #: after): only when the sampler ignores them, as it did when this plan was made.
+        self.attributes_at_start = False
         if ids is None:
             span = tracer.start_span(name, kind=SpanKind.INTERNAL, start_time=self.start)
             self.span = self._current = span
@@ -458,6 +462,7 @@ class _SpanPlan:
         sampling = sys.modules["opentelemetry.sdk.trace.sampling"]  # loaded: an SDK tracer
         sampler = tracer.sampler  # type: ignore[attr-defined]
         default = sampler is sampling.DEFAULT_ON
+        self.attributes_at_start = default
         if parent_plan is not None:
             trace_id = parent_plan.trace_id
             parent_sampled = bool(parent_plan.flags & trace.TraceFlags.SAMPLED)
@@ -502,8 +507,9 @@ class _SpanPlan:
         """The OpenTelemetry context with this span current (a child's parent)."""
         return trace.set_span_in_context(self.current, self.parent)
 
-    def make(self) -> trace.Span | None:
-        """The span, made now if it was planned (None when sampled out)."""
+    def make(self, attributes: dict[str, Any] | None = None) -> trace.Span | None:
+        """The span, made now if it was planned (None when sampled out); ``attributes``
+        are given to start_span (only when :attr:`attributes_at_start`)."""
         if self.span is not None or not self.recording:
             return self.span
         ids = self.ids
@@ -511,8 +517,8 @@ class _SpanPlan:
         parent = self.parent_plan.context() if self.parent_plan is not None else self.parent
         ids.preset(self.trace_id if self.root else None, self.span_id)
         try:
-            span = self.tracer.start_span(self.name, context=parent,
-                                          kind=SpanKind.INTERNAL, start_time=self.start)
+            span = self.tracer.start_span(self.name, context=parent, kind=SpanKind.INTERNAL,
+                                          attributes=attributes, start_time=self.start)
         finally:
             ids.preset(None, None)
         made = span.get_span_context()
@@ -539,11 +545,13 @@ def _payload_values(payload: Mapping[str, Any]) -> dict[str, Any]:
 def _end(plan: _SpanPlan, attrs: dict[str, Any], end: int,
          more: Callable[[trace.Span], None] | None = None) -> None:
     """Deferred work: make the span if planned, record ``attrs`` (and ``more``), end it."""
-    span = plan.make()
+    at_start = plan.span is None and plan.attributes_at_start
+    span = plan.make(attrs if at_start else None)
     if span is None:
         return
     if span.is_recording():
-        span.set_attributes(attrs)
+        if not at_start:
+            span.set_attributes(attrs)
         if more is not None:
             more(span)
     span.end(end_time=end)

@@ -569,3 +569,56 @@ def test_a_tracer_switched_off_by_its_provider_plans_no_ids(tmp_path: Path) -> N
     outcome = anyio.run(main)
     assert exporter.get_finished_spans() == ()
     assert outcome.hooks[0].stdout.strip() == "[]"  # no span, so no TRACEPARENT of ours
+
+
+class _StartSeen(SpanProcessor):
+    """Records the attributes each span had when it started."""
+
+    def __init__(self) -> None:
+        self.at_start: dict[str, dict[str, Any]] = {}
+
+    def on_start(self, span: Span, parent_context: Any = None) -> None:
+        self.at_start[span.name] = dict(span.attributes or {})
+
+
+async def test_with_the_default_sampler_attributes_are_given_at_span_start(
+    tmp_path: Path, provider: TracerProvider, exporter: InMemorySpanExporter
+) -> None:
+    # (Cheaper than setting them after; processors' on_start sees them too.)
+    seen = _StartSeen()
+    provider.add_span_processor(seen)
+    p = project(tmp_path, {"PreToolUse": [cmd("exit 0", matcher="Bash")]})
+    async with runner(p, tracer_provider=provider) as r:
+        await r.fire("PreToolUse", PAYLOAD)
+    finished = by_name(exporter.get_finished_spans())
+    for name in ("hooks.fire PreToolUse", "hook exit 0"):
+        assert seen.at_start[name] == dict(finished[name].attributes or {})
+    assert seen.at_start["hook exit 0"]["hook.status"] == "ok"
+
+
+async def test_a_custom_sampler_decides_without_attributes_both_times(
+    tmp_path: Path, exporter: InMemorySpanExporter
+) -> None:
+    # The decision is made when the hook starts (its TRACEPARENT), with no attributes
+    # yet; the span made later must get the same question, or the answers could differ.
+    from opentelemetry.sdk.trace.sampling import ALWAYS_ON, ParentBased, SamplingResult
+
+    asked: list[Any] = []
+
+    class Recording(ParentBased):
+        def should_sample(self, parent_context: Any, trace_id: int, name: str,
+                          kind: Any = None, attributes: Any = None, links: Any = None,
+                          trace_state: Any = None) -> SamplingResult:
+            asked.append(dict(attributes or {}))
+            return super().should_sample(parent_context, trace_id, name, kind, attributes,
+                                         links, trace_state)
+
+    provider = TracerProvider(sampler=Recording(ALWAYS_ON))
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    p = project(tmp_path, {"PreToolUse": [cmd("exit 0", matcher="Bash")]})
+    async with runner(p, tracer_provider=provider) as r:
+        await r.fire("PreToolUse", PAYLOAD)
+    provider.shutdown()
+    assert len(asked) == 4 and all(a == {} for a in asked)  # planned + made, two spans
+    hook = by_name(exporter.get_finished_spans())["hook exit 0"]
+    assert hook.attributes is not None and hook.attributes["hook.status"] == "ok"
