@@ -144,7 +144,9 @@ def openapi_spec(version: str) -> dict[str, Any]:
             },
             "/sessions/{session_id}/events": {
                 "parameters": [_SID, {"name": "since", "in": "query", "schema": {"type": "integer"},
-                                      "description": "Only events with seq > since (also Last-Event-ID)."},
+                                      "description": "Only events with seq > since (also Last-Event-ID). Events the "
+                                                     "session no longer keeps (it keeps the newest 20,000) are "
+                                                     "announced by an events_dropped event (JSON: dropped)."},
                                {"name": "stream", "in": "query", "schema": {"type": "boolean"},
                                 "description": "false: return the history as JSON instead of SSE."}],
                 "get": {"summary": "Server-sent events: every message, tool call/result, hook run "

@@ -232,8 +232,10 @@ async def events(request: Request) -> Response:
     except ValueError:
         raise ApiError(422, "invalid", f"since must be an integer, got {raw!r}") from None
     if request.query_params.get("stream") == "false":
+        gap = session.events.dropped(since)
         return JSONResponse({"session_id": session.id, "state": session.state,
-                             "events": session.events.history(since)})
+                             "events": session.events.history(since),
+                             "dropped": gap and {"from_seq": gap[0], "to_seq": gap[1]}})
     stop = _manager(request).shutting_down
 
     async def stream() -> AsyncIterator[str]:
@@ -243,7 +245,9 @@ async def events(request: Request) -> Response:
                 yield ": ping\n\n"
                 continue
             data = json.dumps(event, ensure_ascii=False, default=str)
-            yield f"id: {event['seq']}\nevent: {event['type']}\ndata: {data}\n\n"
+            # A reconnect (Last-Event-ID) resumes after a reported gap, not before it.
+            seq = event["to_seq"] if event["type"] == "events_dropped" else event["seq"]
+            yield f"id: {seq}\nevent: {event['type']}\ndata: {data}\n\n"
         yield "event: end\ndata: {}\n\n"
 
     return StreamingResponse(stream(), media_type="text/event-stream",

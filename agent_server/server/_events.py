@@ -1,9 +1,11 @@
 """Per-session event log: everything that happens is recorded in order and fanned out to
 any number of subscribers (the SSE stream, tests, the chat page). Late subscribers get
-the history first, so nothing is missed."""
+the history first; events older than the log keeps are reported as dropped, never
+skipped silently."""
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections import deque
 from collections.abc import AsyncIterator
@@ -50,22 +52,47 @@ class EventLog:
         self._wake()
 
     def history(self, since: int = 0) -> list[dict[str, Any]]:
-        """Events with ``seq > since``."""
-        return [e for e in self._events if e["seq"] > since]
+        """Events with ``seq > since`` that are still kept (see :meth:`dropped`)."""
+        # Taken from the end: a follower asks for the last few of up to maxlen events.
+        count = min(self._seq - max(since, 0), len(self._events))
+        if count <= 0:
+            return []
+        newest_first = list(itertools.islice(reversed(self._events), count))
+        newest_first.reverse()
+        return newest_first
+
+    def dropped(self, since: int = 0) -> tuple[int, int] | None:
+        """``(first, last)`` seq of the events after ``since`` that the log no longer
+        keeps (it holds the newest ``maxlen``), or None when none are missing."""
+        first_kept = self._events[0]["seq"] if self._events else self._seq + 1
+        if since + 1 >= first_kept:
+            return None
+        return max(since, 0) + 1, first_kept - 1
 
     async def subscribe(
         self, since: int = 0, stop: anyio.Event | None = None, heartbeat: float | None = None
     ) -> AsyncIterator[dict[str, Any]]:
         """Yield events with ``seq > since``, then live ones, until the log closes or
         ``stop`` is set. With ``heartbeat``, a ``{"type": "ping"}`` (not recorded) is
-        yielded after that many idle seconds."""
+        yielded after that many idle seconds. Events no longer kept (asked for too late,
+        or missed by a subscriber that fell ``maxlen`` events behind) are announced by an
+        ``{"type": "events_dropped", "from_seq", "to_seq"}`` (not recorded) in their place."""
         last = since
         while True:
             changed = self._changed
+            gap = self.dropped(last)
+            if gap is not None:
+                last = gap[1]
+                yield {"type": "events_dropped", "from_seq": gap[0], "to_seq": gap[1],
+                       "time": round(time.time(), 6)}
             for event in self.history(last):
                 last = event["seq"]
                 yield event
-            if self.closed or (stop is not None and stop.is_set()):
+            if stop is not None and stop.is_set():
+                return
+            if last < self._seq:
+                continue  # emitted while the consumer held an event (session_ended...)
+            if self.closed:
                 return
             woke = await self._wait(changed, stop, heartbeat)
             if not woke:

@@ -39,6 +39,8 @@ __all__ = [
 
 log = logging.getLogger("agent_server.server")
 
+# How long closing a session whose start failed may take (its SessionEnd hooks).
+_START_CLEANUP_TIMEOUT = 30.0
 _SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
 _SUMMARY_INTRO = (COMPACT_PREAMBLE + " that ran out of context. The conversation is summarized "
                   "below:\n")
@@ -590,13 +592,29 @@ class SessionManager:
             # An id left behind by /clear (an alias of the session that followed) is
             # this session's again: its own id wins over the alias from now on.
             self._aliases.pop(resume, None)
-            self.sessions[session.id] = session
-            await session.start("resume", extra={"seconds_since_last_response": idle})
+            await self._start(session, "resume", {"seconds_since_last_response": idle})
             return session
         session = Session(self, str(uuid.uuid4()), mode)
-        self.sessions[session.id] = session
-        await session.start("startup")
+        await self._start(session, "startup")
         return session
+
+    async def _start(self, session: Session, source: str,
+                     extra: dict[str, Any] | None = None) -> None:
+        """Register ``session`` and fire its SessionStart. If that fails (an error of
+        ours, not a hook's) or is cancelled, the session does not stay half-open: it is
+        closed like any other (SessionEnd, ``session_ended``), then the error goes on."""
+        self.sessions[session.id] = session
+        try:
+            await session.start(source, extra=extra)
+        except BaseException as exc:
+            log.error("session %s could not start: %s: %s", session.id, type(exc).__name__, exc)
+            with anyio.CancelScope(shield=True), anyio.move_on_after(_START_CLEANUP_TIMEOUT):
+                try:
+                    await self.close(session, "other")
+                except Exception:
+                    log.exception("closing session %s after its failed start failed", session.id)
+            self.sessions.pop(session.id, None)  # (even if close() ran out of time)
+            raise
 
     def get(self, session_id: str, *, include_closed: bool = False) -> Session:
         """The session with this id (or an id it had before ``/clear``)."""

@@ -12,7 +12,7 @@
   const EVENT_TYPES = ["session_started", "session_cleared", "turn_started", "turn_ended", "message",
     "assistant_delta", "tool_call", "tool_input_updated", "tool_result", "hook", "system_message",
     "approval_required", "approval_resolved", "subagent_started", "subagent_stopped", "compacted",
-    "cwd_changed", "permission_mode_changed", "error", "session_ended", "end"];
+    "cwd_changed", "permission_mode_changed", "error", "session_ended", "events_dropped", "end"];
 
   const params = new URLSearchParams(location.search);
   if (params.get("mode")) $("mode").value = params.get("mode");
@@ -202,6 +202,9 @@
       case "compacted": systemNote("Conversation compacted (" + ev.trigger + ")"); break;
       case "cwd_changed": systemNote("cwd: " + ev.new_cwd); break;
       case "error": systemNote("Error: " + ev.message, "error"); break;
+      case "events_dropped":
+        systemNote("Events " + ev.from_seq + "–" + ev.to_seq + " are no longer kept and are not shown", "warning");
+        break;
       case "session_ended":
         setStatus("closed"); systemNote("Session ended (" + ev.reason + ")");
         currentTurn = turnBox("SessionEnd"); break;

@@ -355,3 +355,66 @@ async def test_a_session_id_left_by_clear_can_be_resumed(tmp_path: Path) -> None
             assert r.status_code == 201, r.text
             assert (await h.client.get(f"/sessions/{old}")).json()["session_id"] == old
             assert (await h.client.get(f"/sessions/{cleared}")).json()["session_id"] == cleared
+
+
+async def test_a_session_whose_start_fails_is_closed_not_left_half_open(tmp_path: Path) -> None:
+    # An error of ours (here a model backend whose `model` fails once), not a hook's:
+    # the client gets a 500 naming it, and no session stays registered without its
+    # SessionStart having run; it ends like any other (SessionEnd, session_ended).
+    from agent_server.server.backends.scripted import ScriptedBackend
+
+    class FlakyModel(ScriptedBackend):
+        failures = 1
+
+        @property  # type: ignore[override]
+        def model(self) -> str:
+            if FlakyModel.failures:
+                FlakyModel.failures -= 1
+                raise RuntimeError("model registry unreachable")
+            return "scripted"
+
+    project = make_project(tmp_path)
+    project.hook("SessionEnd")
+    async with running_server(project, model_backend=FlakyModel()) as h:
+        failed = await h.client.post("/sessions", json={})
+        listed = (await h.client.get("/sessions")).json()["sessions"]
+        ok = await h.client.post("/sessions", json={})
+    assert failed.status_code == 500
+    assert failed.json()["error"]["message"] == "internal error: RuntimeError"
+    assert listed == []
+    assert ok.status_code == 201
+    ends = project.calls("SessionEnd")
+    # The failed session's end, then (at shutdown) the good one's.
+    assert len(ends) == 2 and ends[1]["payload"]["session_id"] == ok.json()["session_id"]
+    assert ends[0]["payload"]["session_id"] != ok.json()["session_id"]
+    assert ends[0]["payload"]["reason"] == "other"
+
+
+async def test_event_stream_reports_events_the_session_no_longer_keeps(tmp_path: Path) -> None:
+    async with running_server(make_project(tmp_path)) as h:
+        sid = (await h.create())["session_id"]
+        log = h.app.state.manager.get(sid).events
+        kept = log._events.maxlen
+        assert kept is not None
+        for i in range(kept + 5):  # the oldest events fall out of the log
+            log.emit("system_message", text=f"note {i}", level="info")
+        last = log.last_seq
+        page = (await h.client.get(f"/sessions/{sid}/events",
+                                   params={"stream": "false", "since": 2})).json()
+        lines: list[str] = []
+        async with h.client.stream("GET", f"/sessions/{sid}/events",
+                                   params={"since": 2}) as resp:
+            async for line in resp.aiter_lines():
+                lines.append(line)
+                if line == f"id: {last}":
+                    break
+        resumed = (await h.client.get(f"/sessions/{sid}/events", params={"stream": "false"},
+                                      headers={"Last-Event-ID": str(last - 1)})).json()
+    first_kept = last - kept + 1
+    assert page["dropped"] == {"from_seq": 3, "to_seq": first_kept - 1}
+    assert page["events"][0]["seq"] == first_kept and len(page["events"]) == kept
+    # The stream says so in place, with an id a reconnect resumes after.
+    assert lines[:4] == ["retry: 2000", "", f"id: {first_kept - 1}", "event: events_dropped"]
+    assert json.loads(lines[4][len("data: "):])["from_seq"] == 3
+    assert lines[6] == f"id: {first_kept}"
+    assert resumed["dropped"] is None and [e["seq"] for e in resumed["events"]] == [last]
