@@ -559,12 +559,18 @@ class SessionManager:
         await self._close_all()
 
     async def _close_all(self) -> None:
-        for session in list(self.sessions.values()):
-            with anyio.CancelScope(shield=True):
-                try:
-                    await self.close(session, "other")
-                except Exception:
-                    log.exception("closing session %s failed", session.id)
+        # All at once: each may wait for its turn to end and for its SessionEnd hooks,
+        # and one slow session must not hold back the others' ends.
+        async def close(session: Session) -> None:
+            try:
+                await self.close(session, "other")
+            except Exception:
+                log.exception("closing session %s failed", session.id)
+
+        with anyio.CancelScope(shield=True):
+            async with anyio.create_task_group() as tg:
+                for session in list(self.sessions.values()):
+                    tg.start_soon(close, session)
 
     def spawn(self, func: Callable[..., Coroutine[Any, Any, Any]], *args: Any) -> None:
         """Run ``func(*args)`` in the manager's task group."""

@@ -418,3 +418,26 @@ async def test_event_stream_reports_events_the_session_no_longer_keeps(tmp_path:
     assert json.loads(lines[4][len("data: "):])["from_seq"] == 3
     assert lines[6] == f"id: {first_kept}"
     assert resumed["dropped"] is None and [e["seq"] for e in resumed["events"]] == [last]
+
+
+async def test_shutdown_closes_sessions_at_once_not_one_after_another(tmp_path: Path) -> None:
+    # Each SessionEnd hook waits (bounded) until all three have started: one after
+    # another, the first would give up waiting.
+    started: list[str] = []
+    all_started = anyio.Event()
+    saw_all: list[bool] = []
+
+    async def on_end(payload: dict[str, Any]) -> None:
+        started.append(payload["session_id"])
+        if len(started) == 3:
+            all_started.set()
+        with anyio.move_on_after(5):
+            await all_started.wait()
+        saw_all.append(all_started.is_set())
+
+    with anyio.fail_after(60):
+        async with running_server(make_project(tmp_path),
+                                  setup=lambda r: r.register("SessionEnd", on_end)) as h:
+            sids = {(await h.create())["session_id"] for _ in range(3)}
+    assert set(started) == sids
+    assert saw_all == [True, True, True]
