@@ -30,7 +30,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
@@ -147,10 +147,31 @@ def _hook_number(i: int) -> str:
     return f"iif({x} IS NULL, NULL, json(printf('%d.%0{digits}d', {x} / {unit}, {x} % {unit})))"
 
 
-# One encoder for every journal line (json.dumps with options builds one per call); the
-# values are plain JSON types, and ``default=`` would slow every line down, so only a
-# line that holds something else is encoded again with ``str`` for it.
-_encode = json.JSONEncoder(separators=(",", ":")).encode
+def _line_encoder() -> Callable[[Any], str]:
+    """One encoder for every journal line: the C encoder, built once (json.dumps and
+    JSONEncoder.encode build one per call, and this runs on every fire's path), else
+    JSONEncoder. No circular-reference check: a line is built from plain values here.
+    Anything else raises TypeError (the line is then encoded with ``str`` for it)."""
+    fallback = json.JSONEncoder(separators=(",", ":")).encode
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return fallback
+    try:
+        c_encoder = make(None, None, json.encoder.encode_basestring_ascii, None, ":", ",",
+                         False, False, True)
+
+        def encode(values: Any) -> str:
+            return "".join(c_encoder(values, 0))
+
+        sample = [1, "é\n", None, 1.5, True, [2, "x"]]
+        if encode(sample) != fallback(sample):  # another Python's C encoder: don't guess
+            return fallback
+    except Exception:
+        return fallback
+    return encode
+
+
+_encode = _line_encoder()
 _encode_any = json.JSONEncoder(separators=(",", ":"), default=str).encode
 # A batch of journal lines, parsed by SQLite itself: the writer thread then holds
 # Python's GIL only to read the bytes, not per record (so it never delays a fire).
@@ -202,8 +223,6 @@ def default_ledger_path(project_dir: str | os.PathLike[str]) -> Path:
 
 
 def _head(text: str, limit: int) -> tuple[str, bool]:
-    if len(text) * 4 <= limit:  # at most 4 bytes per character: certainly fits
-        return text, False
     data = text.encode("utf-8", "replace")
     if len(data) <= limit:
         return text, False
@@ -211,8 +230,6 @@ def _head(text: str, limit: int) -> tuple[str, bool]:
 
 
 def _tail(text: str, limit: int) -> tuple[str, bool]:
-    if len(text) * 4 <= limit:
-        return text, False
     data = text.encode("utf-8", "replace")
     if len(data) <= limit:
         return text, False
@@ -317,14 +334,21 @@ class HookLedger:
     def _hook_values(r: HookResult, limit: int) -> list[Any]:
         """One hook result, its values in ``_HOOK_FIELDS`` order (positional in the
         journal: less to build and encode on the fire's path; objects in SQLite)."""
-        stdout, cut_out = _head(r.stdout, limit)
-        stderr, cut_err = _tail(r.stderr, limit)
+        # (Lean on purpose: this runs on every fire's path, with the CPU's caches cold
+        # after waiting for the hook, where each call costs several times its warm cost.)
+        stdout, stderr, cut = r.stdout, r.stderr, r.truncated
+        if len(stdout) * 4 > limit:  # (at most 4 bytes per character: else it fits)
+            stdout, cut_out = _head(stdout, limit)
+            cut = cut or cut_out
+        if len(stderr) * 4 > limit:
+            stderr, cut_err = _tail(stderr, limit)
+            cut = cut or cut_err
         span_id = r.extra.get("span_id")
         return [
-            r.name, r.command, r.source, r.matcher, r.status.value, r.exit_code,
+            r.name, r.command, r.source, r.matcher, r.status, r.exit_code,  # (a StrEnum)
             round(r.started_at * 1e6) if r.started_at else None, round(r.duration_ms * 1e3),
             r.decision, r.reason, r.error,
-            int(r.timed_out), stdout, stderr, int(r.truncated or cut_out or cut_err),
+            int(r.timed_out), stdout, stderr, int(cut),
             span_id if isinstance(span_id, str) else None,
         ]
 
