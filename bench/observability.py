@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import json
 import os
 import statistics
@@ -191,6 +192,10 @@ async def main(rounds: int, sessions: int, command: str, gap: float) -> int:
             for r in runners.values():  # warm-up
                 for _ in range(10):
                     await one(r)
+            # As `agent-server serve` does once started: full collections skip what
+            # setup loaded, so their pauses (tens of ms for this heap on a slow VM, landing
+            # on whichever runner is firing) scale with what the runs make, not with it.
+            gc.freeze()
             # Each case in its own phase, so one case's leftovers never land in another.
             blocks = max(rounds // BLOCK, 2)
             for name, runner in interleaved(runners, blocks):

@@ -441,3 +441,34 @@ async def test_shutdown_closes_sessions_at_once_not_one_after_another(tmp_path: 
             sids = {(await h.create())["session_id"] for _ in range(3)}
     assert set(started) == sids
     assert saw_all == [True, True, True]
+
+
+async def test_serve_freezes_its_startup_heap(tmp_path: Path) -> None:
+    # Full garbage collections then skip what startup loaded: shorter pauses mid-fire.
+    project = make_project(tmp_path)
+    report = tmp_path / "frozen"
+    code = ("import gc, runpy, sys\n"
+            "real_freeze = gc.freeze\n"
+            "def freeze():\n"
+            "    real_freeze()\n"
+            f"    open({str(report)!r}, 'w').write(str(gc.get_freeze_count()))\n"
+            "gc.freeze = freeze\n"
+            "sys.argv = ['agent-server', *sys.argv[1:]]\n"
+            "runpy.run_module('agent_server', run_name='__main__')\n")
+    proc = subprocess.Popen([sys.executable, "-c", code, "serve", "--port", "0", "--project",
+                             str(project.root)], env=_env(tmp_path), cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        with anyio.fail_after(30):
+            line = await anyio.to_thread.run_sync(proc.stdout.readline)
+        assert line.startswith("agent-server listening on"), line
+        frozen = int(report.read_text())  # (written before that line is printed)
+        proc.send_signal(signal.SIGTERM)
+        with anyio.fail_after(15):
+            await anyio.to_thread.run_sync(proc.wait)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert frozen > 10_000  # the modules' objects, at least
