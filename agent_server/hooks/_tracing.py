@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import logging
 import os
 import sys
@@ -666,13 +667,15 @@ class HookScope(_Scope):
     """The span of one hook run (current while the hook's environment is built) and
     the place its metrics are recorded."""
 
-    __slots__ = ("_payload_attrs", "_spec")
+    __slots__ = ("_end", "_payload_attrs", "_result", "_spec")
 
     def __init__(self, telemetry: HookTelemetry, plan: _SpanPlan | None, spec: HookSpec,
                  payload_attrs: dict[str, Any]) -> None:
         super().__init__(telemetry, plan)
         self._spec = spec
         self._payload_attrs = payload_attrs
+        self._result: HookResult | None = None
+        self._end = 0
 
     def __enter__(self) -> HookScope:
         # In-process hooks may start spans of their own, under this one.
@@ -703,40 +706,45 @@ class HookScope(_Scope):
             # No span to finish: only metrics (inline when they go to the global no-op
             # proxy, which is cheaper than deferring them).
             if telemetry.metrics_deferred:
-                telemetry.defer(lambda: telemetry.record_metrics(result))
+                telemetry.defer(functools.partial(telemetry.record_metrics, result))
             else:
                 telemetry.record_metrics(result)
             return
-        end = time.time_ns()
+        self._end = time.time_ns()
+        self._result = result
         result.extra["span_id"] = format(plan.span_id, "016x")
         result.extra["trace_id"] = format(plan.trace_id, "032x")
+        # A bound method, not closures: this runs on the fire's path, caches cold.
+        telemetry.defer(self._complete)
 
-        def status_and_block(span: trace.Span) -> None:
-            if result.status in (HookStatus.ERROR, HookStatus.TIMEOUT):
-                span.set_status(Status(StatusCode.ERROR,
-                                       _text(result.error or result.status.value)))
-            if result.decision in _BLOCKING_DECISIONS:
-                span.add_event(BLOCKED_EVENT, {ATTR_DECISION: result.decision,
-                                               ATTR_REASON: _text(result.reason or "")},
-                               timestamp=end)
+    def _complete(self) -> None:
+        """Deferred: metrics, the span's attributes, status and block event; its end."""
+        result, plan = self._result, self._plan
+        assert result is not None and plan is not None
+        self._telemetry.record_metrics(result)
+        attrs = self._spec_attributes()
+        attrs[ATTR_STATUS] = result.status.value
+        attrs[ATTR_TIMED_OUT] = result.timed_out
+        attrs[ATTR_DURATION_MS] = round(result.duration_ms, 3)
+        if result.exit_code is not None:
+            attrs[ATTR_EXIT_CODE] = result.exit_code
+        if result.decision:
+            attrs[ATTR_DECISION] = result.decision
+        if result.reason:
+            attrs[ATTR_REASON] = _text(result.reason)
+        if result.error:
+            attrs[ATTR_ERROR] = _text(result.error)
+        _end(plan, attrs, self._end, self._status_and_block)
 
-        def complete() -> None:
-            telemetry.record_metrics(result)
-            attrs = self._spec_attributes()
-            attrs[ATTR_STATUS] = result.status.value
-            attrs[ATTR_TIMED_OUT] = result.timed_out
-            attrs[ATTR_DURATION_MS] = round(result.duration_ms, 3)
-            if result.exit_code is not None:
-                attrs[ATTR_EXIT_CODE] = result.exit_code
-            if result.decision:
-                attrs[ATTR_DECISION] = result.decision
-            if result.reason:
-                attrs[ATTR_REASON] = _text(result.reason)
-            if result.error:
-                attrs[ATTR_ERROR] = _text(result.error)
-            _end(plan, attrs, end, status_and_block)
-
-        telemetry.defer(complete)
+    def _status_and_block(self, span: trace.Span) -> None:
+        result = self._result
+        assert result is not None
+        if result.status in (HookStatus.ERROR, HookStatus.TIMEOUT):
+            span.set_status(Status(StatusCode.ERROR, _text(result.error or result.status.value)))
+        if result.decision in _BLOCKING_DECISIONS:
+            span.add_event(BLOCKED_EVENT, {ATTR_DECISION: result.decision,
+                                           ATTR_REASON: _text(result.reason or "")},
+                           timestamp=self._end)
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
