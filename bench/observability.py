@@ -13,10 +13,10 @@ the same event loop:
 * **on** — telemetry + ledger (the gated case);
 * **on, FULL** — the same with ``synchronous=FULL`` (an fsync per record).
 
-Rounds are interleaved: each round runs every runner once, in orders where each runner
-follows every other equally often (a Williams design), so drift, and what one runner's
-block leaves behind for the next (caches, the kernel writing back a FULL ledger's
-syncs), affects all alike. Cases:
+Runners are interleaved block by block, in a cycle where each runner follows every
+other exactly once (the wrap included), so drift, and what one runner's block leaves
+behind for the next (caches, the kernel writing back a FULL ledger's syncs), affects
+all alike. Cases:
 
 * **1 fire every --gap ms** (gated): fire() latency when the agent does something
   between two events, as every agent does (a tool call, a model turn). Span ends and
@@ -102,31 +102,37 @@ def flush(runner: HookRunner) -> float:
     return (time.perf_counter() - t0) * 1000.0
 
 
-def balanced_orders(n: int) -> list[list[int]]:
-    """Orders of ``n`` runners in which each runner comes right after every other one
-    equally often (a Williams design: ``n`` rows, ``2n`` when ``n`` is odd).
+def balanced_sequence(n: int) -> list[int]:
+    """A cyclic order of ``n`` runners in which every runner comes right after every
+    other exactly once per cycle (``n * (n - 1)`` blocks, each runner ``n - 1`` times),
+    the wrap from the last block to the first included: an Eulerian circuit of the
+    complete directed graph.
 
     A block leaves traces for the next one (caches, the kernel still writing back a
     FULL ledger's syncs); with a fixed order those would land on the same neighbour
     every time and bias its ratio.
     """
-    first, low, high = [0], 1, n - 1
-    while len(first) < n:
-        first.append(low)
-        low += 1
-        if len(first) < n:
-            first.append(high)
-            high -= 1
-    rows = [[(x + i) % n for x in first] for i in range(n)]
-    return rows + [row[::-1] for row in rows] if n % 2 else rows
+    if n == 1:
+        return [0]
+    unused = {a: [b for b in range(n) if b != a] for a in range(n)}
+    stack, circuit = [0], []
+    while stack:  # Hierholzer
+        if unused[stack[-1]]:
+            stack.append(unused[stack[-1]].pop())
+        else:
+            circuit.append(stack.pop())
+    circuit.reverse()
+    return circuit[:-1]  # (it ends where it began)
 
 
-def interleaved(runners: dict[str, HookRunner], rounds: int) -> Iterator[tuple[str, HookRunner]]:
-    """Every runner once per round, in balanced orders (drift and carry-over hit all)."""
+def interleaved(runners: dict[str, HookRunner], blocks: int) -> Iterator[tuple[str, HookRunner]]:
+    """At least ``blocks`` blocks per runner, in whole balanced cycles (drift and
+    carry-over hit all runners alike)."""
     names = list(runners)
-    orders = balanced_orders(len(names))
-    for i in range(rounds):
-        for k in orders[i % len(orders)]:
+    cycle = balanced_sequence(len(names))
+    per_cycle = max(len(names) - 1, 1)
+    for _ in range(-(-blocks // per_cycle)):
+        for k in cycle:
             yield names[k], runners[names[k]]
 
 

@@ -245,9 +245,9 @@ async def events(request: Request) -> Response:
                 yield ": ping\n\n"
                 continue
             data = json.dumps(event, ensure_ascii=False, default=str)
-            # A reconnect (Last-Event-ID) resumes after a reported gap, not before it.
-            seq = event["to_seq"] if event["type"] == "events_dropped" else event["seq"]
-            yield f"id: {seq}\nevent: {event['type']}\ndata: {data}\n\n"
+            # (An events_dropped carries the seq of the last event it stands for: a
+            # reconnect with Last-Event-ID resumes after the gap, not before it.)
+            yield f"id: {event['seq']}\nevent: {event['type']}\ndata: {data}\n\n"
         yield "event: end\ndata: {}\n\n"
 
     return StreamingResponse(stream(), media_type="text/event-stream",

@@ -64,32 +64,39 @@ class EventLog:
     def dropped(self, since: int = 0) -> tuple[int, int] | None:
         """``(first, last)`` seq of the events after ``since`` that the log no longer
         keeps (it holds the newest ``maxlen``), or None when none are missing."""
+        since = max(since, 0)
         first_kept = self._events[0]["seq"] if self._events else self._seq + 1
         if since + 1 >= first_kept:
             return None
-        return max(since, 0) + 1, first_kept - 1
+        return since + 1, first_kept - 1
 
     async def subscribe(
         self, since: int = 0, stop: anyio.Event | None = None, heartbeat: float | None = None
     ) -> AsyncIterator[dict[str, Any]]:
         """Yield events with ``seq > since``, then live ones, until the log closes or
-        ``stop`` is set. With ``heartbeat``, a ``{"type": "ping"}`` (not recorded) is
-        yielded after that many idle seconds. Events no longer kept (asked for too late,
-        or missed by a subscriber that fell ``maxlen`` events behind) are announced by an
-        ``{"type": "events_dropped", "from_seq", "to_seq"}`` (not recorded) in their place."""
+        ``stop`` is set (what was emitted by then is still delivered). With
+        ``heartbeat``, a ``{"type": "ping"}`` (not recorded) is yielded after that many
+        idle seconds. Events no longer kept (asked for too late, or missed by a
+        subscriber that fell ``maxlen`` events behind) are announced in their place by
+        ``{"type": "events_dropped", "from_seq", "to_seq"}`` (not recorded), whose
+        ``seq`` is ``to_seq``: everything up to it is accounted for."""
         last = since
+        final = False
         while True:
             changed = self._changed
             gap = self.dropped(last)
             if gap is not None:
                 last = gap[1]
-                yield {"type": "events_dropped", "from_seq": gap[0], "to_seq": gap[1],
-                       "time": round(time.time(), 6)}
+                yield {"seq": last, "type": "events_dropped", "time": round(time.time(), 6),
+                       "from_seq": gap[0], "to_seq": gap[1]}
             for event in self.history(last):
                 last = event["seq"]
                 yield event
-            if stop is not None and stop.is_set():
+            if final:
                 return
+            if stop is not None and stop.is_set():
+                final = True  # one more pass: what came while the consumer held an event
+                continue
             if last < self._seq:
                 continue  # emitted while the consumer held an event (session_ended...)
             if self.closed:

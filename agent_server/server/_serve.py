@@ -56,6 +56,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 # long as the server: frozen, full collections skip it, so their pauses
                 # (which land on whatever runs then, a hook's fire included) scale with
                 # what came after, not with the whole heap.
+                gc.collect()  # (what startup already left as garbage is not kept forever)
                 gc.freeze()
                 port = settings.port
                 for server in self.servers:

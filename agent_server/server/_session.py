@@ -597,8 +597,13 @@ class SessionManager:
             session = Session(self, resume, mode, load_messages(path))
             # An id left behind by /clear (an alias of the session that followed) is
             # this session's again: its own id wins over the alias from now on.
-            self._aliases.pop(resume, None)
-            await self._start(session, "resume", {"seconds_since_last_response": idle})
+            alias = self._aliases.pop(resume, None)
+            try:
+                await self._start(session, "resume", {"seconds_since_last_response": idle})
+            except BaseException:
+                if alias is not None and alias in self.sessions:
+                    self._aliases[resume] = alias  # still leads to the open successor
+                raise
             return session
         session = Session(self, str(uuid.uuid4()), mode)
         await self._start(session, "startup")
@@ -613,7 +618,8 @@ class SessionManager:
         try:
             await session.start(source, extra=extra)
         except BaseException as exc:
-            log.error("session %s could not start: %s: %s", session.id, type(exc).__name__, exc)
+            (log.error if isinstance(exc, Exception) else log.info)(
+                "session %s could not start: %s: %s", session.id, type(exc).__name__, exc)
             with anyio.CancelScope(shield=True), anyio.move_on_after(_START_CLEANUP_TIMEOUT):
                 try:
                     await self.close(session, "other")

@@ -16,6 +16,7 @@ import pytest
 
 from agent_server.server import SettingsInvalid, create_app, load_settings
 from agent_server.server.backends import ModelBackend, ModelReply, ModelRequest
+from agent_server.server.backends.scripted import ScriptedBackend
 from tests.integration.server_harness import make_project, running_server, server_settings
 
 pytestmark = pytest.mark.anyio
@@ -357,25 +358,43 @@ async def test_a_session_id_left_by_clear_can_be_resumed(tmp_path: Path) -> None
             assert (await h.client.get(f"/sessions/{cleared}")).json()["session_id"] == cleared
 
 
+class _FlakyModel(ScriptedBackend):
+    """A backend whose ``model`` fails the next ``failures`` times it is read."""
+
+    def __init__(self, failures: int = 0) -> None:
+        super().__init__()
+        self.failures = failures
+
+    @property  # type: ignore[override]
+    def model(self) -> str:
+        if self.failures:
+            self.failures -= 1
+            raise RuntimeError("model registry unreachable")
+        return "scripted"
+
+
+async def test_a_failed_resume_of_an_id_left_by_clear_keeps_it_leading_to_its_successor(
+        tmp_path: Path) -> None:
+    backend = _FlakyModel()
+    with anyio.fail_after(20):
+        async with running_server(make_project(tmp_path), model_backend=backend) as h:
+            old = (await h.create())["session_id"]
+            assert (await h.send(old, "/clear"))["status"] == "completed"
+            cleared = (await h.client.get(f"/sessions/{old}")).json()["session_id"]
+            backend.failures = 1
+            r = await h.client.post("/sessions", json={"resume": old})
+            assert r.status_code == 500
+            after = (await h.client.get(f"/sessions/{old}")).json()
+    assert after["session_id"] == cleared and after["state"] != "closed"
+
+
 async def test_a_session_whose_start_fails_is_closed_not_left_half_open(tmp_path: Path) -> None:
     # An error of ours (here a model backend whose `model` fails once), not a hook's:
     # the client gets a 500 naming it, and no session stays registered without its
     # SessionStart having run; it ends like any other (SessionEnd, session_ended).
-    from agent_server.server.backends.scripted import ScriptedBackend
-
-    class FlakyModel(ScriptedBackend):
-        failures = 1
-
-        @property  # type: ignore[override]
-        def model(self) -> str:
-            if FlakyModel.failures:
-                FlakyModel.failures -= 1
-                raise RuntimeError("model registry unreachable")
-            return "scripted"
-
     project = make_project(tmp_path)
     project.hook("SessionEnd")
-    async with running_server(project, model_backend=FlakyModel()) as h:
+    async with running_server(project, model_backend=_FlakyModel(failures=1)) as h:
         failed = await h.client.post("/sessions", json={})
         listed = (await h.client.get("/sessions")).json()["sessions"]
         ok = await h.client.post("/sessions", json={})
@@ -472,3 +491,20 @@ async def test_serve_freezes_its_startup_heap(tmp_path: Path) -> None:
             proc.kill()
             proc.wait()
     assert frozen > 10_000  # the modules' objects, at least
+
+
+async def test_waiting_for_a_turn_survives_events_dropped_meanwhile(tmp_path: Path) -> None:
+    # The waiter of `wait: true` falls more than the log keeps behind during the turn.
+    holder: dict[str, Any] = {}
+
+    async def flood(payload: dict[str, Any]) -> None:
+        log = holder["app"].state.manager.get(payload["session_id"]).events
+        for i in range(log._events.maxlen + 5):
+            log.emit("system_message", text=f"note {i}", level="info")
+
+    async with running_server(make_project(tmp_path),
+                              setup=lambda r: r.register("UserPromptSubmit", flood)) as h:
+        holder["app"] = h.app
+        sid = (await h.create())["session_id"]
+        reply = await h.send(sid, "hello")
+    assert reply["status"] == "completed" and reply["final_text"] == "hello"
