@@ -30,7 +30,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
@@ -38,6 +38,7 @@ from typing import Any, Literal
 import anyio.to_thread
 
 from ._errors import HookError
+from ._json import compact_encoder
 from ._outcome import EventOutcome, HookResult
 
 __all__ = [
@@ -147,32 +148,11 @@ def _hook_number(i: int) -> str:
     return f"iif({x} IS NULL, NULL, json(printf('%d.%0{digits}d', {x} / {unit}, {x} % {unit})))"
 
 
-def _line_encoder() -> Callable[[Any], str]:
-    """One encoder for every journal line: the C encoder, built once (json.dumps and
-    JSONEncoder.encode build one per call, and this runs on every fire's path), else
-    JSONEncoder. No circular-reference check: a line is built from plain values here.
-    Anything else raises TypeError (the line is then encoded with ``str`` for it)."""
-    fallback = json.JSONEncoder(separators=(",", ":")).encode
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:
-        return fallback
-    try:
-        c_encoder = make(None, None, json.encoder.encode_basestring_ascii, None, ":", ",",
-                         False, False, True)
-
-        def encode(values: Any) -> str:
-            return "".join(c_encoder(values, 0))
-
-        sample = [1, "é\n", None, 1.5, True, [2, "x"]]
-        if encode(sample) != fallback(sample):  # another Python's C encoder: don't guess
-            return fallback
-    except Exception:
-        return fallback
-    return encode
-
-
-_encode = _line_encoder()
-_encode_any = json.JSONEncoder(separators=(",", ":"), default=str).encode
+# One encoder for every journal line, built once (see _json); the values are plain JSON
+# types, and ``default=`` would slow every line down, so only a line that holds something
+# else is encoded again with ``str`` for it.
+_encode = compact_encoder()
+_encode_any = compact_encoder(default=str)
 # A batch of journal lines, parsed by SQLite itself: the writer thread then holds
 # Python's GIL only to read the bytes, not per record (so it never delays a fire).
 _INSERT_BATCH = (
