@@ -671,6 +671,9 @@ class HookLedger:
             return
         try:
             os.unlink(journal)  # (FULL: its records' commit synced the WAL)
+        except FileNotFoundError:  # removed by someone else (its records are in SQLite)
+            log.warning("hook ledger %s: journal %s was already gone at close", self.path,
+                        journal)
         except OSError as exc:  # replayed next time
             log.warning("hook ledger %s: journal %s kept: %s", self.path, journal, exc)
 

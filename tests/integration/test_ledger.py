@@ -284,6 +284,19 @@ async def test_a_cancelled_fire_still_leaves_its_record(tmp_path: Path) -> None:
     assert [r["event_id"] for r in rows(ledger.path, "SELECT event_id FROM events")] == ["e1"]
 
 
+def test_a_journal_removed_by_someone_else_is_reported_as_gone_not_kept(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    ledger = HookLedger(tmp_path / "l.db")
+    assert ledger.record_sync("Stop", {"session_id": "s"}, sample_outcome(), event_id="e1",
+                              started_at=1.0, ended_at=2.0)
+    (journal,) = pending_folder(ledger.path).iterdir()
+    journal.unlink()  # (a clean-up script, say): the open journal still has the record
+    with caplog.at_level(logging.WARNING):
+        ledger.close()
+    assert "was already gone at close" in caplog.text and " kept" not in caplog.text
+    assert [r["event_id"] for r in rows(ledger.path, "SELECT event_id FROM events")] == ["e1"]
+
+
 def test_records_from_threads_and_successive_event_loops(tmp_path: Path) -> None:
     ledger = HookLedger(tmp_path / "l.db")
 
