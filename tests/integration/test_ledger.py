@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import os
@@ -178,6 +179,24 @@ CHILD = textwrap.dedent("""
 """)
 
 
+def wait_until_unlocked(path: Path, timeout: float) -> None:
+    """Wait (bounded) until nobody holds ``path``'s flock."""
+    deadline = time.monotonic() + timeout
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(fd, fcntl.LOCK_UN)
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise AssertionError(f"{path} still locked after {timeout}s") from None
+                time.sleep(0.01)
+    finally:
+        os.close(fd)
+
+
 def test_nothing_returned_is_lost_when_the_process_is_killed(tmp_path: Path) -> None:
     p = project(tmp_path, {"PreToolUse": [cmd("true")]})
     db = tmp_path / "ledger.db"
@@ -206,7 +225,13 @@ def test_nothing_returned_is_lost_when_the_process_is_killed(tmp_path: Path) -> 
     assert proc.returncode == -signal.SIGKILL
     # The dead process's journal still holds what it had not moved into SQLite yet; the
     # next reader (here `hooks log`'s open_ledger) replays it, then removes it.
-    assert list(pending_folder(db).glob("*.jsonl"))
+    journals = list(pending_folder(db).glob("*.jsonl"))
+    assert journals
+    # A hook process the child forked just before it died holds the journal's lock (its
+    # fd, inherited) until that process execs; under load that can take a while. Until
+    # then a reader copies the journal but leaves it in place (see replay_journals).
+    for journal in journals:
+        wait_until_unlocked(journal, timeout=10)
     open_ledger(db).close()
     assert not list(pending_folder(db).glob("*.jsonl"))
     [[count, distinct]] = rows(db, "SELECT count(*), count(DISTINCT event_id) FROM events")
