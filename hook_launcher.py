@@ -274,26 +274,27 @@ def run_hook(module_arg: str, args: Sequence[str], raw: str,
 # -- warm worker ---------------------------------------------------------------
 
 
-def _set_child_subreaper() -> None:
-    """Linux: orphaned descendants of a hook (``cmd &``, double fork, setsid) re-parent to
-    the worker instead of init, so they count as leftover children and end with it."""
+def _prctl(option: int, value: int) -> None:
+    """Linux ``prctl(option, value)``; nothing elsewhere (or when it is refused)."""
     if not sys.platform.startswith("linux"):
         return
     import ctypes
 
     with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
+
+
+def _set_child_subreaper() -> None:
+    """Linux: orphaned descendants of a hook (``cmd &``, double fork, setsid) re-parent to
+    the worker instead of init, so they count as leftover children and end with it."""
+    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
 
 
 def _set_parent_death_signal() -> None:
     """Linux: die with the runner, even if it is killed (EOF on fd 0 covers the rest)."""
-    if not sys.platform.startswith("linux"):
-        return
-    import ctypes
     import signal
 
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def _text_stream(fd: int, like: Any, line_buffering: bool) -> io.TextIOWrapper:

@@ -207,17 +207,17 @@ def cmd_prune(args: argparse.Namespace) -> int:
         return _die(str(exc).replace("--since", "--older-than", 1))
     db = _db_path(args)
     conn = _open(args)  # a clear error for a missing or foreign file; replays journals
+    when = _local(before)
     try:
-        [[count]] = conn.execute("SELECT count(*) FROM events WHERE started_at < ?",
-                                 (before,)).fetchall()
+        if args.dry_run:
+            [[count]] = conn.execute("SELECT count(*) FROM events WHERE started_at < ?",
+                                     (before,)).fetchall()
+            print(f"{count} events older than {when} would be deleted from {db}")
+            return EXIT_OK
     except sqlite3.Error as exc:
         return _die(f"{db}: cannot read the ledger: {exc}")
     finally:
         conn.close()
-    when = _local(before)
-    if args.dry_run:
-        print(f"{count} events older than {when} would be deleted from {db}")
-        return EXIT_OK
     ledger = HookLedger(db)
     try:
         deleted = ledger.prune(before)

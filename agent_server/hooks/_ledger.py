@@ -442,18 +442,25 @@ class HookLedger:
                 os.fdatasync(fd)
             self.records += 1
 
-    def _check_database(self) -> None:
+    def _check_open(self) -> None:
         if self._stop.is_set():
             raise LedgerError(f"{self.path}: the ledger is closed")
+
+    def _connection(self) -> sqlite3.Connection:
+        """The writing connection, opened on first use (``_db_lock`` held)."""
+        if self._conn is None:
+            self._conn = self._connect()
+        return self._conn
+
+    def _check_database(self) -> None:
+        self._check_open()
         with self._db_lock:
-            if self._conn is None:
-                self._conn = self._connect()
+            self._connection()
 
     def _open_journal(self) -> None:
         """Start a journal of our own and the writer thread (under ``_journal_lock``,
         which close() also takes to find the thread: none starts unseen)."""
-        if self._stop.is_set():
-            raise LedgerError(f"{self.path}: the ledger is closed")
+        self._check_open()  # (again: close() may have begun since _check_database)
         folder = pending_folder(self.path)
         folder.mkdir(parents=True, exist_ok=True)
         name = f"{os.getpid()}-{os.urandom(6).hex()}"
@@ -540,9 +547,7 @@ class HookLedger:
     def _ingest(self, fd: int, journal: Path, start: int, end: int) -> None:
         """Insert bytes ``start:end`` of a journal in one transaction (``_db_lock`` held)."""
         data = os.pread(fd, end - start, start)
-        if self._conn is None:
-            self._conn = self._connect()
-        _insert_lines(self._conn, data, journal, start)
+        _insert_lines(self._connection(), data, journal, start)
         self.commits += 1
 
     def prune(self, before: float) -> int:
@@ -556,14 +561,14 @@ class HookLedger:
         self.flush()
         deleted = 0
         with self._db_lock:
-            if self._conn is None:
-                self._conn = self._connect()
-                replay_journals(self._conn, self.path, skip=self._journal)
+            if self._conn is None:  # (first use: take in what dead processes left too)
+                replay_journals(self._connection(), self.path, skip=self._journal)
+            conn = self._connection()
             while True:  # in chunks: other writers wait on one transaction, not on all
-                with _transaction(self._conn):
+                with _transaction(conn):
                     if not deleted:  # so that no replayed journal line brings one back
-                        self._conn.execute(_SET_PRUNED_BEFORE, (before,))
-                    count = self._conn.execute(_PRUNE, (before,)).rowcount
+                        conn.execute(_SET_PRUNED_BEFORE, (before,))
+                    count = conn.execute(_PRUNE, (before,)).rowcount
                 deleted += count
                 if count < _PRUNE_CHUNK or self._stop.is_set():  # closing: the rest next time
                     return deleted

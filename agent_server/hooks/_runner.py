@@ -275,16 +275,10 @@ class HookRunner:
             with self._telemetry.fire_span(event, payload, event_id) as scope:
                 outcome = await self._fire(event, payload, event_id, recorded)
                 scope.finish(outcome)
-            ledger = self.ledger
-            if ledger is not None:
-                if ledger.synchronous == "FULL":  # (an fsync: waited for on a thread)
-                    await ledger.record(event, payload, outcome, event_id=event_id,
-                                        started_at=started, ended_at=time.time(),
-                                        trace_id=scope.trace_id)
-                else:  # a write() to the journal: no need for a coroutine
-                    ledger.record_sync(event, payload, outcome, event_id=event_id,
-                                       started_at=started, ended_at=time.time(),
-                                       trace_id=scope.trace_id)
+            if self.ledger is not None:
+                await self.ledger.record(event, payload, outcome, event_id=event_id,
+                                         started_at=started, ended_at=time.time(),
+                                         trace_id=scope.trace_id)
         finally:
             if recorded:
                 recorded[0].set()

@@ -401,6 +401,10 @@ class _PresetIds:
         return getattr(self.inner, name)
 
 
+# Held while an SDK tracer's id generator is wrapped (two runners set up at once).
+_WRAPPING = threading.Lock()
+
+
 def _late_ids(tracer: trace.Tracer) -> _PresetIds | None:
     """The preset-id generator of an SDK tracer (installed once), or None for a tracer
     whose spans cannot be made after the fact."""
@@ -414,9 +418,6 @@ def _late_ids(tracer: trace.Tracer) -> _PresetIds | None:
             ids = _PresetIds(ids)
             tracer.id_generator = ids  # type: ignore[attr-defined]
         return ids
-
-
-_WRAPPING = threading.Lock()
 
 
 def _enabled(tracer: trace.Tracer) -> bool:
