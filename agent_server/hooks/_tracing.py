@@ -432,8 +432,8 @@ class _SpanPlan:
     ``make()`` with the ids and sampling decision fixed now (SDK tracers)."""
 
     __slots__ = ("_current", "attributes_at_start", "flags", "ids", "name", "parent",
-                 "parent_plan", "recording", "root", "span", "span_id", "start", "state",
-                 "trace_id", "tracer")
+                 "parent_plan", "payload_attrs", "recording", "root", "span", "span_id",
+                 "start", "state", "trace_id", "tracer")
 
     def __init__(self, tracer: trace.Tracer, ids: _PresetIds | None, name: str,
                  parent_plan: _SpanPlan | None = None) -> None:
@@ -450,6 +450,9 @@ class _SpanPlan:
         #: The span's attributes may go to start_span (cheaper than set_attributes
         #: after): only when the sampler ignores them, as it did when this plan was made.
         self.attributes_at_start = False
+        #: A fire's span attributes from its payload, shared with its hooks' spans (the
+        #: payload a hook gets keeps the fire's session, tool and tool call).
+        self.payload_attrs: dict[str, Any] | None = None
         if ids is None:
             span = tracer.start_span(name, kind=SpanKind.INTERNAL, start_time=self.start)
             self.span = self._current = span
@@ -885,13 +888,18 @@ class HookTelemetry:
         plan = self._plan(f"hooks.fire {event}")
         if plan is None:
             return FireScope(self, None, {})
-        attrs = {ATTR_EVENT: event, ATTR_EVENT_ID: event_id, **_payload_values(payload)}
-        return FireScope(self, plan, attrs)
+        plan.payload_attrs = _payload_values(payload)
+        return FireScope(self, plan, {ATTR_EVENT: event, ATTR_EVENT_ID: event_id,
+                                      **plan.payload_attrs})
 
     def hook_span(self, spec: HookSpec, payload: Mapping[str, Any]) -> HookScope:
         """A scope for running one hook, a child of the current (event) span."""
         plan = self._plan(f"hook {spec.display_name}", child=True)
-        return HookScope(self, plan, spec, _payload_values(payload) if plan else {})
+        if plan is None:
+            return HookScope(self, None, spec, {})
+        parent = plan.parent_plan
+        attrs = parent.payload_attrs if parent is not None else None
+        return HookScope(self, plan, spec, _payload_values(payload) if attrs is None else attrs)
 
     def record_metrics(self, result: HookResult) -> None:
         """Add one run of ``result``'s hook to ``hook.duration`` and ``hook.runs``."""
