@@ -13,6 +13,9 @@ the same event loop:
 * **on** — telemetry + ledger (the gated case);
 * **on, FULL** — the same with ``synchronous=FULL`` (an fsync per record).
 
+Subprocesses are waited for with a pidfd, as ``agent-server serve`` sets up on Python
+3.11 (3.12+ does it by itself), not with asyncio 3.11's thread per subprocess.
+
 Runners are interleaved block by block, in a cycle where each runner follows every
 other exactly once (the wrap included), so drift, and what one runner's block leaves
 behind for the next (caches, the kernel writing back a FULL ledger's syncs), affects
@@ -36,10 +39,11 @@ charged to fire(), as this script did before), not added to a fire's latency.
 **Processes.** The measurement runs in --trials worker processes, one after another
 (``--worker`` runs one and prints JSON), and the report gives the median over them of
 each figure and of each ratio, with every process's own ratios printed first. One
-process's result carries effects of that process alone (address-space layout, string
-hash seed): with 2400 fires per runner in one process, where sampling error is about
-±0.005, the gated ratio still ranged 1.07 to 1.11 from run to run. pyperf runs its
-benchmarks in several processes for the same reason.
+process's result moves by more than its sampling error (with 2400 fires per runner in one
+process, where that error is about ±0.005, the gated ratio ranged 1.07 to 1.11 from run
+to run), partly through state of the process itself (address-space layout, string
+hashing), which the median of several tames; pyperf runs its benchmarks in several
+processes for that reason.
 
 Exits 1 if the median process's on/off (the worse of its median and mean ratio) is above
 1.10 in the gated case. The other cases are reported, not gated.
@@ -68,6 +72,7 @@ from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanExportResult
 
 from agent_server.hooks import HookLedger, HookRunner
+from agent_server.server._platform import install_pidfd_child_watcher
 
 PAYLOAD = {
     "session_id": "bench", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
@@ -188,11 +193,14 @@ async def burst(runner: HookRunner, sessions: int, per_session: int) -> list[flo
     return latencies
 
 
-async def trial(rounds: int, sessions: int, command: str, gap: float) -> dict[str, Any]:
+async def trial(rounds: int, sessions: int, command: str, gap: float,
+                pidfd: bool = True) -> dict[str, Any]:
     """One process's measurement of every case: ``rows`` maps "case, statistic" to each
     runner's value (ms)."""
     for name in [n for n in os.environ if n.startswith("OTEL_")]:
         del os.environ[name]
+    if pidfd:
+        install_pidfd_child_watcher()  # as `agent-server serve` does (bench/agent_loop.py too)
     exporter = DropExporter()
     tracer_provider = TracerProvider()
     tracer_provider.add_span_processor(BatchSpanProcessor(exporter))
@@ -289,7 +297,8 @@ def run_trials(args: argparse.Namespace) -> int:
     for i in range(args.trials):
         proc = subprocess.run(
             [sys.executable, __file__, "--worker", "--rounds", str(args.rounds),
-             "--sessions", str(args.sessions), "--gap", gap_ms, "--command", args.command],
+             "--sessions", str(args.sessions), "--gap", gap_ms, "--command", args.command,
+             *(["--no-pidfd"] if args.no_pidfd else [])],
             capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             print(f"trial {i + 1} failed (exit {proc.returncode}):\n{proc.stderr}",
@@ -351,11 +360,13 @@ if __name__ == "__main__":
     parser.add_argument("--gap", type=float, default=2.0,
                         help="ms between fires in the paced case (default: 2)")
     parser.add_argument("--command", default="true", help="the hook's command (default: true)")
+    parser.add_argument("--no-pidfd", action="store_true",
+                        help="keep asyncio's thread-per-subprocess child watcher (Python 3.11)")
     parser.add_argument("--worker", action="store_true",
                         help="run one trial in this process and print it as JSON")
     args = parser.parse_args()
     if args.worker:
         print(json.dumps(anyio.run(trial, args.rounds, args.sessions, args.command,
-                                   args.gap / 1000.0)))
+                                   args.gap / 1000.0, not args.no_pidfd)))
         sys.exit(0)
     sys.exit(run_trials(args))
