@@ -61,7 +61,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -209,9 +209,9 @@ async def trial(rounds: int, sessions: int, command: str, gap: float,
                                  "meter_provider": meter_provider}
     with tempfile.TemporaryDirectory() as tmp:
         project = make_project(Path(tmp) / "p", command)
-        ledgers = {name: HookLedger(Path(tmp) / f"{name}.db", synchronous=sync)
-                   for name, sync in (("ledger", "NORMAL"), ("on", "NORMAL"),
-                                      ("on, FULL", "FULL"))}
+        ledgers = {name: HookLedger(Path(tmp) / f"{name}.db",
+                                    synchronous="FULL" if name == "on, FULL" else "NORMAL")
+                   for name in ("ledger", "on", "on, FULL")}
         options: dict[str, dict[str, Any]] = {
             "off": {},
             "telemetry": telemetry,
@@ -256,43 +256,41 @@ async def trial(rounds: int, sessions: int, command: str, gap: float,
             ledger.close()
     tracer_provider.shutdown()
     meter_provider.shutdown()
-    rows: dict[str, dict[str, float]] = {}
-    for label, data in ((PACED, paced), (BACK_TO_BACK, single), (CPU, cpu),
-                        (SESSIONS, concurrent)):
-        for stat, fn in (("median", statistics.median), ("mean", statistics.fmean)):
-            rows[f"{label}, {stat}"] = {n: fn(values) for n, values in data.items()}
-    rows[INGESTION] = {n: ingested[n] / len(paced[n]) for n in options}
-    return {"rows": rows, "spans": exporter.spans, "records": records, "commits": commits,
+    cases: dict[str, dict[str, dict[str, float]]] = {
+        case: {stat: {n: fn(values) for n, values in data.items()}
+               for stat, fn in (("median", statistics.median), ("mean", statistics.fmean))}
+        for case, data in ((PACED, paced), (BACK_TO_BACK, single), (CPU, cpu),
+                           (SESSIONS, concurrent))}
+    return {"cases": cases, "ingestion": {n: ingested[n] / len(paced[n]) for n in options},
+            "spans": exporter.spans, "records": records, "commits": commits,
             "fires": {"paced": len(paced["off"]), "back to back": len(single["off"]),
                       "sessions": len(concurrent["off"])}}
 
 
-# Row labels of a trial's result.
-PACED, BACK_TO_BACK, CPU, SESSIONS = ("paced", "back to back", "  loop CPU per fire",
-                                      "sessions at once")
-INGESTION = "  ledger ingestion per fire"
+# The cases of a trial's result.
+PACED, BACK_TO_BACK, CPU, SESSIONS = "paced", "back to back", "loop CPU per fire", "sessions"
+STATS = ("median", "mean")
 
 
-def worst_ratio(rows: dict[str, dict[str, float]], case: str) -> float:
+def worst_ratio(result: dict[str, Any], case: str) -> float:
     """on/off for ``case``, the worse of its median and mean."""
-    return max(rows[f"{case}, {stat}"]["on"] / rows[f"{case}, {stat}"]["off"]
-               for stat in ("median", "mean"))
+    return max(float(result["cases"][case][stat]["on"] / result["cases"][case][stat]["off"])
+               for stat in STATS)
 
 
-def charged_ratio(rows: dict[str, dict[str, float]]) -> float:
+def charged_ratio(result: dict[str, Any]) -> float:
     """Mean on/off in the paced case with the block-end ledger ingestion charged to
     fire() (this script's accounting before 2026-11-22)."""
-    mean, ingest_ms = rows[f"{PACED}, mean"], rows[INGESTION]
-    return (mean["on"] + ingest_ms["on"]) / (mean["off"] + ingest_ms["off"])
+    mean, ingest_ms = result["cases"][PACED]["mean"], result["ingestion"]
+    return float((mean["on"] + ingest_ms["on"]) / (mean["off"] + ingest_ms["off"]))
 
 
 def run_trials(args: argparse.Namespace) -> int:
     """Run ``args.trials`` worker processes one after another and report the median
     trial (each trial's figures are printed too)."""
     gap_ms = f"{args.gap:g}"
-    paced_label = f"1 fire every {gap_ms} ms"
-    labels = {PACED: paced_label, BACK_TO_BACK: BACK_TO_BACK, CPU: CPU,
-              SESSIONS: f"{args.sessions} sessions at once"}
+    labels = {PACED: f"1 fire every {gap_ms} ms", BACK_TO_BACK: BACK_TO_BACK,
+              CPU: f"  {CPU}", SESSIONS: f"{args.sessions} sessions at once"}
     trials: list[dict[str, Any]] = []
     for i in range(args.trials):
         proc = subprocess.run(
@@ -305,47 +303,42 @@ def run_trials(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         result = json.loads(proc.stdout)
-        rows = result["rows"]
         trials.append(result)
-        print(f"trial {i + 1}: on/off {paced_label} {worst_ratio(rows, PACED):.3f} "
-              f"(ingestion charged: {charged_ratio(rows):.3f}); back to back "
-              f"{worst_ratio(rows, BACK_TO_BACK):.3f}; {labels[SESSIONS]} "
-              f"{worst_ratio(rows, SESSIONS):.3f}", flush=True)
+        print(f"trial {i + 1}: on/off {labels[PACED]} {worst_ratio(result, PACED):.3f} "
+              f"(ingestion charged: {charged_ratio(result):.3f}); back to back "
+              f"{worst_ratio(result, BACK_TO_BACK):.3f}; {labels[SESSIONS]} "
+              f"{worst_ratio(result, SESSIONS):.3f}", flush=True)
 
-    first = trials[0]
-    fires = first["fires"]
+    def median(value: Callable[[dict[str, Any]], float]) -> float:
+        return statistics.median(value(t) for t in trials)
+
+    fires = trials[0]["fires"]
     print(f"\nfire() with 1 `{args.command}` hook, {args.trials} processes, each with per "
           f"runner {fires['paced']} fires {gap_ms} ms apart, {fires['back to back']} back to "
           f"back in blocks of {BLOCK}, {fires['sessions']} from {args.sessions} concurrent "
           "sessions. Median over the processes of each figure and of each ratio:\n")
-    names = list(first["rows"][f"{PACED}, median"])
+    names = list(trials[0]["ingestion"])
     print(f"{'ms (ratio to off)':<30}" + "".join(f"{n:>18}" for n in names))
-    for key in first["rows"]:
-        label = key
-        for short, long in labels.items():
-            if key.startswith(short + ","):
-                label = long + key[len(short):]
-        values = {n: statistics.median(t["rows"][key][n] for t in trials) for n in names}
-        if key == INGESTION:
-            print(f"{label:<30}" + "".join(f"{values[n]:>18.3f}" for n in names))
-            continue
-        ratios = {n: statistics.median(t["rows"][key][n] / t["rows"][key]["off"]
-                                       for t in trials) for n in names}
-        print(f"{label:<30}" + "".join(f"{f'{values[n]:.3f} ({ratios[n]:.2f})':>18}"
-                                       for n in names))
+    for case, label in labels.items():
+        for stat in STATS:
+            rows = [t["cases"][case][stat] for t in trials]
+            cells = [f"{statistics.median(r[n] for r in rows):.3f} "
+                     f"({statistics.median(r[n] / r['off'] for r in rows):.2f})" for n in names]
+            print(f"{label + ', ' + stat:<30}" + "".join(f"{c:>18}" for c in cells))
+    print(f"{'  ledger ingestion per fire':<30}" + "".join(
+        f"{statistics.median(t['ingestion'][n] for t in trials):>18.3f}" for n in names))
     print("  (ingestion: what the paced blocks left in the journal, moved into SQLite off "
           "the loop, as in production;\n  the rest was moved by the ledgers' writer threads "
           "while the blocks ran)")
+    first = trials[0]
     print(f"\nspans exported per process: {first['spans']}; 'on' ledger: {first['records']} "
           f"records in {first['commits']} commits (group commit)")
-    gated = statistics.median(worst_ratio(t["rows"], PACED) for t in trials)
-    print(f"if the ingestion were charged to fire(): "
-          f"{statistics.median(charged_ratio(t['rows']) for t in trials):.3f}")
-    print(f"on/off, {paced_label} (gated, median of {args.trials} processes): {gated:.3f} "
+    gated = median(lambda t: worst_ratio(t, PACED))
+    print(f"if the ingestion were charged to fire(): {median(charged_ratio):.3f}")
+    print(f"on/off, {labels[PACED]} (gated, median of {args.trials} processes): {gated:.3f} "
           f"(target <= {TARGET:.2f}); reported only: back to back "
-          f"{statistics.median(worst_ratio(t['rows'], BACK_TO_BACK) for t in trials):.3f}, "
-          f"{labels[SESSIONS]} "
-          f"{statistics.median(worst_ratio(t['rows'], SESSIONS) for t in trials):.3f}")
+          f"{median(lambda t: worst_ratio(t, BACK_TO_BACK)):.3f}, {labels[SESSIONS]} "
+          f"{median(lambda t: worst_ratio(t, SESSIONS)):.3f}")
     return 0 if gated <= TARGET else 1
 
 

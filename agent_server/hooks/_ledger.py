@@ -351,10 +351,9 @@ class HookLedger:
         # path with the CPU's caches cold, where each call costs several times its warm
         # cost.)
         try:
-            limit, hook_values = self.output_limit, self._hook_values
             hooks = []
             for r in outcome.hooks:
-                hooks.append(hook_values(r, limit))
+                hooks.append(self._hook_values(r, self.output_limit))
             start, end = round(started_at * 1e6), round(ended_at * 1e6)
             session = payload.get("session_id")
             tool = payload.get("tool_name")
