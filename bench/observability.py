@@ -305,6 +305,7 @@ STATS = ("median", "mean")
 
 
 def percent(value: float | None) -> str:
+    """A share for printing ("n/a" when it could not be measured)."""
     return "n/a" if value is None else f"{value:.1f}%"
 
 
