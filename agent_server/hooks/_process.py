@@ -162,14 +162,35 @@ def _needle(marker: str) -> bytes:
     return f"{MARKER_ENV}={marker}\0".encode()
 
 
-def _carries(pid: str, needle: bytes) -> bool:
-    """Whether process ``pid``'s environment holds ``needle`` (Linux /proc)."""
+def _environ(pid: str) -> bytes | None:
+    """Process ``pid``'s environment block (Linux /proc); None when it is gone or not
+    readable. A process in the middle of exec() shows an empty one for a moment."""
     try:
         with open(f"/proc/{pid}/environ", "rb") as f:
-            data = f.read()
+            return f.read()
     except OSError:
-        return False
-    return data.startswith(needle) or b"\0" + needle in data
+        return None
+
+
+def _holds(environ: bytes, needle: bytes) -> bool:
+    return environ.startswith(needle) or b"\0" + needle in environ
+
+
+def _carries(pid: str, needle: bytes) -> bool:
+    """Whether process ``pid``'s environment holds ``needle`` (Linux /proc)."""
+    environ = _environ(pid)
+    return environ is not None and _holds(environ, needle)
+
+
+def _exited(pid: str) -> bool:
+    """A zombie (or gone): its environment is empty for good, not for an exec()."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return True
+    # "pid (comm) S ...": comm may hold anything, so the state follows the last ")".
+    return stat[stat.rfind(b")") + 2:][:1] in (b"Z", b"X", b"x")
 
 
 def _marked_processes(marker: str) -> list[psutil.Process]:
@@ -331,7 +352,8 @@ async def _kill_tree(
             break
         await anyio.sleep(0.01)
         found = collect()  # anything forked since the last scan?
-        if not any(_alive(p) for p in found):
+        # (A marked child the scan read in the middle of exec() goes round once more.)
+        if not any(_alive(p) for p in found) and not await _adopted(marker):
             break
     if _subreaper:
         pending = set(victims)
@@ -351,7 +373,7 @@ def _group_alive(pgid: int) -> bool:
     return any(_alive(p) for p in _group_members(pgid))
 
 
-def _leftovers(process: anyio.abc.Process, marker: str) -> bool:
+async def _leftovers(process: anyio.abc.Process, marker: str) -> bool:
     """Whether anything of the tree may still run after the leader exited on its own.
 
     Cheap, as it runs after every hook (a scan of every process's environment costs
@@ -362,11 +384,23 @@ def _leftovers(process: anyio.abc.Process, marker: str) -> bool:
     """
     if process.returncode is None:
         return True
-    return _signal_group(process.pid, 0) or _adopted(marker)
+    return _signal_group(process.pid, 0) or await _adopted(marker)
 
 
-def _adopted(marker: str) -> bool:
-    """With the subreaper on: one of this process's children carries ``marker``."""
+# A child whose environment reads empty may be in the middle of exec() (a daemon going
+# setsid -> sh -> sleep is, often, just as its hook exits): read again this often (s),
+# this many times. Empty for longer, it is a process without an environment.
+_EXEC_SETTLE = 0.001
+_EXEC_RETRIES = 3
+
+
+async def _adopted(marker: str) -> bool:
+    """With the subreaper on: one of this process's children carries ``marker``.
+
+    A live child whose environment reads empty is read again a few times, a millisecond
+    apart: one caught in the middle of exec() shows it again at once (without that, a
+    daemon exec'ing at the moment of the check escaped it).
+    """
     if not (_subreaper and marker):
         return False
     # Orphans are re-parented to the main thread (the kernel picks the first live thread,
@@ -378,7 +412,28 @@ def _adopted(marker: str) -> bool:
     except OSError:
         return False
     needle = _needle(marker)
-    return any(_carries(child, needle) for child in children)
+    unsure = []
+    for child in children:
+        environ = _environ(child)
+        if environ is None:
+            continue
+        if _holds(environ, needle):
+            return True
+        if not environ and not _exited(child):
+            unsure.append(child)
+    for _ in range(_EXEC_RETRIES):
+        if not unsure:
+            return False
+        await anyio.sleep(_EXEC_SETTLE)
+        still = []
+        for child in unsure:
+            environ = _environ(child)
+            if environ and _holds(environ, needle):
+                return True
+            if environ == b"" and not _exited(child):
+                still.append(child)
+        unsure = still
+    return False
 
 
 async def run_process(
@@ -451,7 +506,7 @@ async def run_process(
             if (
                 result.timed_out
                 or not (out.done.is_set() and err.done.is_set())
-                or _leftovers(process, marker)
+                or await _leftovers(process, marker)
             ):
                 with anyio.CancelScope(shield=True):
                     result.killed_descendants = await _kill_tree(
