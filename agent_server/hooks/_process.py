@@ -392,6 +392,10 @@ async def _leftovers(process: anyio.abc.Process, marker: str) -> bool:
 # this many times. Empty for longer, it is a process without an environment.
 _EXEC_SETTLE = 0.001
 _EXEC_RETRIES = 3
+# The hook leaders run_process has started and not yet reaped (pids, as /proc lists
+# them): children of ours but never adopted ones, and one may be mid-exec when another
+# hook's check runs (concurrent fires), which must not make that check wait.
+_LEADERS: set[str] = set()
 
 
 async def _adopted(marker: str) -> bool:
@@ -414,6 +418,8 @@ async def _adopted(marker: str) -> bool:
     needle = _needle(marker)
     unsure = []
     for child in children:
+        if child in _LEADERS:
+            continue
         environ = _environ(child)
         if environ is None:
             continue
@@ -481,6 +487,8 @@ async def run_process(
 
     out, err = _Capture(output_limit), _Capture(output_limit)
     ended = False  # set once the tree is known to be ended (or found empty)
+    leader = str(process.pid)
+    _LEADERS.add(leader)
     try:
         await anyio.lowlevel.checkpoint_if_cancelled()  # a cancel held off by the shield
         async with anyio.create_task_group() as tg:
@@ -528,7 +536,10 @@ async def run_process(
             if process.returncode is None:
                 with anyio.move_on_after(grace + 1.0):
                     await process.wait()
-            await process.aclose()
+            try:
+                await process.aclose()
+            finally:
+                _LEADERS.discard(leader)
     result.exit_code = process.returncode
     result.stdout, result.stderr = out.value(), err.value()
     result.stdout_truncated, result.stderr_truncated = out.truncated, err.truncated

@@ -414,3 +414,41 @@ async def test_adopted_does_not_wait_on_a_zombie_child(monkeypatch: pytest.Monke
             proc.wait()
     finally:
         disable_orphan_reaping()
+
+
+async def test_adopted_skips_hook_leaders_of_other_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A concurrent run's leader is our child too, and may be mid-exec right then: it is
+    never an adopted daemon, so it is not read, let alone waited for."""
+    from agent_server.hooks import _process
+
+    reaping = enable_orphan_reaping()
+    if not reaping:
+        pytest.skip("no child subreaper here")
+    try:
+        with _child({}) as proc:
+            monkeypatch.setattr(_process, "_LEADERS", {str(proc.pid)})
+            real, reads = _process._environ, []
+
+            def counting(pid: str) -> bytes | None:
+                reads.append(pid)
+                return real(pid)
+
+            monkeypatch.setattr(_process, "_environ", counting)
+            assert not await _process._adopted(uuid.uuid4().hex)
+            assert str(proc.pid) not in reads
+    finally:
+        disable_orphan_reaping()
+
+
+async def test_leaders_are_forgotten_once_reaped(tmp_path: Path) -> None:
+    from agent_server.hooks import _process
+
+    before = set(_process._LEADERS)
+    during: list[set[str]] = []
+    result = await run_process(["sh", "-c", "exit 3"], stdin=b"{}\n", env=dict(os.environ),
+                               cwd=str(tmp_path), timeout=5, marker=uuid.uuid4().hex,
+                               while_running=lambda: during.append(set(_process._LEADERS)))
+    assert result.exit_code == 3
+    assert len(during) == 1 and len(during[0] - before) == 1  # known while it ran
+    after = set(_process._LEADERS)
+    assert after == before
