@@ -5,6 +5,9 @@ group; the payload goes to stdin as one line; stdout/stderr are captured up to a
 and the rest drained; at the deadline the group gets SIGTERM, then SIGKILL together
 with every descendant still alive (also those that left the group with ``setsid``);
 the call returns within ``timeout + grace`` even when a grandchild holds the pipes.
+After a normal exit, what is left of the tree is ended too: a member still in the group,
+or (with the subreaper on) a re-parented daemon carrying the run's marker in its
+environment, read again for a moment when caught in the middle of exec().
 """
 
 from __future__ import annotations
