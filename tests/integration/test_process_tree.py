@@ -339,105 +339,91 @@ def _child(env: dict[str, str]) -> Any:
         proc.wait()
 
 
+@pytest.fixture
+def subreaper() -> Any:
+    """This process as the subreaper of orphans for the test (skipped where there is none)."""
+    if not enable_orphan_reaping():
+        pytest.skip("no child subreaper here")
+    yield
+    disable_orphan_reaping()
+
+
+def _environ_reads(monkeypatch: pytest.MonkeyPatch, empty_first: int | None = None) -> list[str]:
+    """Record every environment read of ``_adopted`` (a pid per read); the first read
+    of ``empty_first`` reads empty, as a process in the middle of exec() does."""
+    from agent_server.hooks import _process
+
+    real, reads = _process._environ, []
+
+    def recording(pid: str) -> bytes | None:
+        reads.append(pid)
+        if empty_first is not None and pid == str(empty_first) and reads.count(pid) == 1:
+            return b""
+        return real(pid)
+
+    monkeypatch.setattr(_process, "_environ", recording)
+    return reads
+
+
+@pytest.mark.usefixtures("subreaper")
 async def test_adopted_reads_a_child_again_when_its_environment_reads_empty(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from agent_server.hooks import _process
 
     marker = uuid.uuid4().hex
-    reaping = enable_orphan_reaping()
-    if not reaping:
-        pytest.skip("no child subreaper here")
-    try:
-        with _child({_process.MARKER_ENV: marker}) as proc:
-            real, reads = _process._environ, []
+    with _child({_process.MARKER_ENV: marker}) as proc:
+        reads = _environ_reads(monkeypatch, empty_first=proc.pid)
+        with anyio.fail_after(2):
+            assert await _process._adopted(marker)
+        assert reads.count(str(proc.pid)) == 2  # read again after a moment
 
-            def mid_exec_once(pid: str) -> bytes | None:
-                reads.append(pid)
-                if pid == str(proc.pid) and reads.count(pid) == 1:
-                    return b""  # as a process in the middle of exec() reads
-                return real(pid)
-
-            monkeypatch.setattr(_process, "_environ", mid_exec_once)
-            with anyio.fail_after(2):
-                assert await _process._adopted(marker)
-            assert reads.count(str(proc.pid)) == 2  # read again after a moment
-
-            # Without the second look, the daemon is missed: the failure this fixes.
-            monkeypatch.setattr(_process, "_EXEC_RETRIES", 0)
-            reads.clear()
-            assert not await _process._adopted(marker)
-    finally:
-        disable_orphan_reaping()
+        # Without the second look, the daemon is missed: the failure this fixes.
+        reads = _environ_reads(monkeypatch, empty_first=proc.pid)
+        monkeypatch.setattr(_process, "_EXEC_RETRIES", 0)
+        assert not await _process._adopted(marker)
 
 
+@pytest.mark.usefixtures("subreaper")
 async def test_adopted_is_bounded_for_a_child_without_an_environment() -> None:
     from agent_server.hooks import _process
 
-    reaping = enable_orphan_reaping()
-    if not reaping:
-        pytest.skip("no child subreaper here")
-    try:
-        with _child({}) as proc:  # empty for good: not mid-exec, and not the marked one
-            assert _process._environ(str(proc.pid)) == b""
-            started = time.monotonic()
-            with anyio.fail_after(2):
-                assert not await _process._adopted(uuid.uuid4().hex)
-            took = time.monotonic() - started
-            assert took >= _process._EXEC_SETTLE * _process._EXEC_RETRIES  # it did look again
-    finally:
-        disable_orphan_reaping()
+    with _child({}) as proc:  # empty for good: not mid-exec, and not the marked one
+        assert _process._environ(str(proc.pid)) == b""
+        started = time.monotonic()
+        with anyio.fail_after(2):
+            assert not await _process._adopted(uuid.uuid4().hex)
+        took = time.monotonic() - started
+        assert took >= _process._EXEC_SETTLE * _process._EXEC_RETRIES  # it did look again
 
 
+@pytest.mark.usefixtures("subreaper")
 async def test_adopted_does_not_wait_on_a_zombie_child(monkeypatch: pytest.MonkeyPatch) -> None:
     from agent_server.hooks import _process
 
-    reaping = enable_orphan_reaping()
-    if not reaping:
-        pytest.skip("no child subreaper here")
+    proc = subprocess.Popen(["/bin/true"], env={})
     try:
-        proc = subprocess.Popen(["/bin/true"], env={})
-        try:
-            # Exited, not reaped: a zombie child, whose environment is empty for good.
-            os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
-            assert _process._exited(str(proc.pid))
-            real, reads = _process._environ, []
-
-            def counting(pid: str) -> bytes | None:
-                reads.append(pid)
-                return real(pid)
-
-            monkeypatch.setattr(_process, "_environ", counting)
-            assert not await _process._adopted(uuid.uuid4().hex)
-            assert reads.count(str(proc.pid)) == 1  # no second look: it has exited
-        finally:
-            proc.wait()
+        # Exited, not reaped: a zombie child, whose environment is empty for good.
+        os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
+        assert _process._exited(str(proc.pid))
+        reads = _environ_reads(monkeypatch)
+        assert not await _process._adopted(uuid.uuid4().hex)
+        assert reads.count(str(proc.pid)) == 1  # no second look: it has exited
     finally:
-        disable_orphan_reaping()
+        proc.wait()
 
 
+@pytest.mark.usefixtures("subreaper")
 async def test_adopted_skips_hook_leaders_of_other_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     """A concurrent run's leader is our child too, and may be mid-exec right then: it is
     never an adopted daemon, so it is not read, let alone waited for."""
     from agent_server.hooks import _process
 
-    reaping = enable_orphan_reaping()
-    if not reaping:
-        pytest.skip("no child subreaper here")
-    try:
-        with _child({}) as proc:
-            monkeypatch.setattr(_process, "_LEADERS", {str(proc.pid)})
-            real, reads = _process._environ, []
-
-            def counting(pid: str) -> bytes | None:
-                reads.append(pid)
-                return real(pid)
-
-            monkeypatch.setattr(_process, "_environ", counting)
-            assert not await _process._adopted(uuid.uuid4().hex)
-            assert str(proc.pid) not in reads
-    finally:
-        disable_orphan_reaping()
+    with _child({}) as proc:
+        monkeypatch.setattr(_process, "_LEADERS", {str(proc.pid)})
+        reads = _environ_reads(monkeypatch)
+        assert not await _process._adopted(uuid.uuid4().hex)
+        assert str(proc.pid) not in reads
 
 
 async def test_leaders_are_forgotten_once_reaped(tmp_path: Path) -> None:
