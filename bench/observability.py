@@ -225,8 +225,9 @@ async def burst(runner: HookRunner, sessions: int, per_session: int) -> list[flo
 
 async def trial(rounds: int, sessions: int, command: str, gap: float,
                 pidfd: bool = True) -> dict[str, Any]:
-    """One process's measurement of every case: ``rows`` maps "case, statistic" to each
-    runner's value (ms)."""
+    """One process's measurement of every case: ``cases`` maps case, then statistic, to
+    each runner's value (ms); with the ledger ingestion per fire, span and record counts,
+    the host's steal (%) and how many fires each case had."""
     for name in [n for n in os.environ if n.startswith("OTEL_")]:
         del os.environ[name]
     if pidfd:

@@ -419,29 +419,22 @@ async def _adopted(marker: str) -> bool:
     except OSError:
         return False
     needle = _needle(marker)
-    unsure = []
-    for child in children:
-        if child in _LEADERS:
-            continue
-        environ = _environ(child)
-        if environ is None:
-            continue
-        if _holds(environ, needle):
-            return True
-        if not environ and not _exited(child):
-            unsure.append(child)
-    for _ in range(_EXEC_RETRIES):
+    to_read = [child for child in children if child not in _LEADERS]
+    for attempt in range(_EXEC_RETRIES + 1):
+        if attempt:
+            await anyio.sleep(_EXEC_SETTLE)
+        unsure = []
+        for child in to_read:
+            environ = _environ(child)
+            if environ is None:  # gone
+                continue
+            if _holds(environ, needle):
+                return True
+            if not environ and not _exited(child):
+                unsure.append(child)
         if not unsure:
             return False
-        await anyio.sleep(_EXEC_SETTLE)
-        still = []
-        for child in unsure:
-            environ = _environ(child)
-            if environ and _holds(environ, needle):
-                return True
-            if environ == b"" and not _exited(child):
-                still.append(child)
-        unsure = still
+        to_read = unsure  # only the ones that read empty are read again
     return False
 
 
