@@ -353,8 +353,11 @@ class PythonWorkerPool:
         return worker, None
 
     async def _retire(self, worker: _Worker, *, polite: bool) -> None:
-        """End ``worker`` and everything it started; forget it."""
-        self._workers.discard(worker)
+        """End ``worker`` and everything it started; forget it once it is reaped.
+
+        It stays in ``_workers`` until then, so an :meth:`aclose` that runs meanwhile
+        retires it too (at once, not politely) and does not return before it is gone.
+        """
         with contextlib.suppress(ValueError):
             self._idle.remove(worker)
         with anyio.CancelScope(shield=True):
@@ -365,6 +368,7 @@ class PythonWorkerPool:
                 await process.wait()
             with contextlib.suppress(Exception):
                 await process.aclose()
+            self._workers.discard(worker)
 
     async def _close_idle(self, worker: _Worker) -> None:
         """EOF on its request pipe ends an idle worker; force it after a short wait."""

@@ -236,6 +236,35 @@ async def test_aclose_during_spawn_ends_the_starting_worker(tmp_path: Path) -> N
     assert not started.exists()
 
 
+async def test_aclose_during_a_polite_retire_ends_the_worker_before_returning(
+        tmp_path: Path) -> None:
+    """A timed-out call's worker is retired politely (SIGTERM, then ``grace``); an
+    aclose() meanwhile must not treat it as already gone, but end it and wait."""
+    termed = tmp_path / "termed"
+    path = tmp_path / "stubborn.py"
+    path.write_text(f"""
+import signal, time
+def run(payload):
+    signal.signal(signal.SIGTERM, lambda *_: open({str(termed)!r}, "w").close())
+    while True:
+        time.sleep(0.05)
+""")
+    pool = PythonWorkerPool(size=1, env=dict(os.environ), cwd=tmp_path, grace=15)
+    results: list[Any] = []
+
+    async def slow() -> None:
+        results.append(await call(pool, str(path), {}, timeout=0.5))
+
+    with anyio.fail_after(10):  # below the 15 s grace: aclose() did not wait it out
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(slow)
+            await wait_for_file(termed)  # the call timed out; its retire is in its grace
+            await pool.aclose()
+            survivors = live_workers()
+    assert survivors == [] and pool.pids == []
+    assert results[0].timed_out
+
+
 async def test_backgrounded_grandchild_is_ended_with_its_worker(tmp_path: Path) -> None:
     """``cmd &`` re-parents the job to the worker (subreaper): it is leftover."""
     pidfile = tmp_path / "bg.pid"
