@@ -185,17 +185,6 @@ def _carries(pid: str, needle: bytes) -> bool:
     return environ is not None and _holds(environ, needle)
 
 
-def _exited(pid: str) -> bool:
-    """A zombie (or gone): its environment is empty for good, not for an exec()."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
-    except OSError:
-        return True
-    # "pid (comm) S ...": comm may hold anything, so the state follows the last ")".
-    return stat[stat.rfind(b")") + 2:][:1] in (b"Z", b"X", b"x")
-
-
 def _marked_processes(marker: str) -> list[psutil.Process]:
     """Processes whose environment carries this run's marker (they left the group).
 
@@ -430,7 +419,8 @@ async def _adopted(marker: str) -> bool:
                 continue
             if _holds(environ, needle):
                 return True
-            if not environ and not _exited(child):
+            # (A zombie's environment is empty for good, not for an exec().)
+            if not environ and _alive(int(child)):
                 unsure.append(child)
         if not unsure:
             return False

@@ -405,7 +405,7 @@ async def test_adopted_does_not_wait_on_a_zombie_child(monkeypatch: pytest.Monke
     try:
         # Exited, not reaped: a zombie child, whose environment is empty for good.
         os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
-        assert _process._exited(str(proc.pid))
+        assert not _process._alive(proc.pid)
         reads = _environ_reads(monkeypatch)
         assert not await _process._adopted(uuid.uuid4().hex)
         assert reads.count(str(proc.pid)) == 1  # no second look: it has exited
