@@ -177,7 +177,8 @@ _UPDATE_HOOK = ("UPDATE events SET hooks = json_set(hooks, '$[' || ? || ']', jso
                 " WHERE event_id = ?")
 
 _JOURNAL_SUFFIX = ".jsonl"
-# The writer thread waits this long (s) after a record so a burst shares one commit.
+# The writer thread waits this long (s) after a record so a burst shares one commit,
+# then at most as long again for the next record, to commit right after it.
 _INGEST_DELAY = 0.05
 # After a failed commit (disk full, database locked), the next attempt waits this long.
 _RETRY_DELAY = 0.5
@@ -504,6 +505,14 @@ class HookLedger:
             # clear, its wake-up is gone and only this check ends the thread.
             if self._stop.is_set():
                 return
+            # Then wait for the next record (at most as long again): one is appended just
+            # before a fire returns, when the event loop turns to wait for the agent's
+            # next step, so the commit lands in that pause instead of in a later fire,
+            # where it competes with the hook's process for the CPUs.
+            if self._wake.wait(_INGEST_DELAY):
+                self._wake.clear()
+                if self._stop.is_set():  # (as above)
+                    return
             try:
                 self.flush()
                 if failing:

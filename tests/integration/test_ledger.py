@@ -590,6 +590,47 @@ def test_close_arriving_as_the_writer_wakes_still_ends_it(tmp_path: Path) -> Non
         "e1"]
 
 
+def test_the_writer_commits_right_after_a_record_once_its_batch_has_waited(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a batch's delay the writer waits for the next record and commits at once:
+    a record is appended as a fire returns, so the commit lands in the pause before the
+    agent's next step, not in the middle of a later fire (where it competed with the
+    hook's process for the CPUs). Forced, not timed: that wait is made endless here."""
+    monkeypatch.setattr("agent_server.hooks._ledger._INGEST_DELAY", 0.05)
+    ledger = HookLedger(tmp_path / "l.db")
+
+    class NextRecordWait(threading.Event):
+        entered = threading.Event()
+
+        def wait(self, timeout: float | None = None) -> bool:
+            if timeout is not None and threading.current_thread().name.startswith("hook-ledger"):
+                self.entered.set()
+                timeout = 60.0  # only the next record (or close()) ends it
+            return super().wait(timeout)
+
+    wake = NextRecordWait()
+    ledger._wake = wake
+
+    def record(event_id: str) -> None:
+        assert ledger.record_sync("Stop", {"session_id": "s"}, sample_outcome(),
+                                  event_id=event_id, started_at=1.0, ended_at=2.0)
+
+    record("e1")
+    assert wake.entered.wait(10), "the writer never waited for the next record"
+    assert ledger.commits == 0  # e1 waits in the journal (durable there)
+    record("e2")
+    deadline = time.monotonic() + 10
+    while ledger.commits == 0:
+        assert time.monotonic() < deadline, "the next record did not start the commit"
+        time.sleep(0.01)
+    assert ledger.commits == 1
+    assert [r["event_id"] for r in rows(ledger.path, "SELECT event_id FROM events")] == [
+        "e1", "e2"]
+    t0 = time.monotonic()
+    ledger.close()
+    assert time.monotonic() - t0 < 5.0  # close() ends the writer's waits at once
+
+
 def test_concurrent_closes_end_together(tmp_path: Path) -> None:
     ledger = HookLedger(tmp_path / "l.db")
     for i in range(20):
