@@ -596,6 +596,7 @@ def test_the_writer_commits_right_after_a_record_once_its_batch_has_waited(
     a record is appended as a fire returns, so the commit lands in the pause before the
     agent's next step, not in the middle of a later fire (where it competed with the
     hook's process for the CPUs). Forced, not timed: that wait is made endless here."""
+    # (The batch's own delay kept short, whatever the default.)
     monkeypatch.setattr("agent_server.hooks._ledger._INGEST_DELAY", 0.05)
     ledger = HookLedger(tmp_path / "l.db")
 
