@@ -532,7 +532,7 @@ class HookLedger:
         """Move every record appended so far into the database, now (on this thread).
 
         Records are durable once :meth:`record` returns; this only makes them visible
-        to SQL readers at once instead of a few milliseconds later.
+        to SQL readers at once instead of within about 0.1 s.
         """
         with self._db_lock:
             with self._journal_lock:
