@@ -501,18 +501,16 @@ class HookLedger:
             if self._stop.wait(_INGEST_DELAY):  # a burst's records share one commit
                 return  # close() moves the rest on its own thread
             self._wake.clear()
-            # close() sets _stop before _wake: if it came between the wait above and the
-            # clear, its wake-up is gone and only this check ends the thread.
-            if self._stop.is_set():
-                return
             # Then wait for the next record (at most as long again): one is appended just
             # before a fire returns, when the event loop turns to wait for the agent's
             # next step, so the commit lands in that pause instead of in a later fire,
             # where it competes with the hook's process for the CPUs.
-            if self._wake.wait(_INGEST_DELAY):
+            if not self._stop.is_set() and self._wake.wait(_INGEST_DELAY):
                 self._wake.clear()
-                if self._stop.is_set():  # (as above)
-                    return
+            # close() sets _stop before _wake: if it came before one of the clears above,
+            # its wake-up is gone and only this check ends the thread.
+            if self._stop.is_set():
+                return
             try:
                 self.flush()
                 if failing:

@@ -514,18 +514,18 @@ async def run_process(
                 ended = True  # nothing of the tree is left
             tg.cancel_scope.cancel()
     finally:
-        with anyio.CancelScope(shield=True):
-            # Not "returncode is None": after the leader exits, what it started can
-            # still run (and hold the pipes) when the caller is cancelled.
-            if not ended:
-                await _kill_tree(process, marker, grace, polite=False)
-            if process.returncode is None:
-                with anyio.move_on_after(grace + 1.0):
-                    await process.wait()
-            try:
+        try:
+            with anyio.CancelScope(shield=True):
+                # Not "returncode is None": after the leader exits, what it started can
+                # still run (and hold the pipes) when the caller is cancelled.
+                if not ended:
+                    await _kill_tree(process, marker, grace, polite=False)
+                if process.returncode is None:
+                    with anyio.move_on_after(grace + 1.0):
+                        await process.wait()
                 await process.aclose()
-            finally:
-                _LEADERS.discard(leader)
+        finally:
+            _LEADERS.discard(leader)  # whatever the clean-up raised
     result.exit_code = process.returncode
     result.stdout, result.stderr = out.value(), err.value()
     result.stdout_truncated, result.stderr_truncated = out.truncated, err.truncated
