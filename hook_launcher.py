@@ -230,15 +230,14 @@ def _print_traceback(exc: BaseException) -> None:
     te = traceback.TracebackException.from_exception(exc)
     frames = list(te.stack)
     last = max((i for i, f in enumerate(frames) if f.filename == _THIS_FILE), default=-1)
-    frames = frames[last + 1:]
+    frames = frames[last + 1 :]
     while frames and frames[0].filename.startswith("<frozen importlib"):
         frames.pop(0)
     te.stack = traceback.StackSummary.from_list(frames)
     sys.stderr.write("".join(te.format()))
 
 
-def run_hook(module_arg: str, args: Sequence[str], raw: str,
-             loader: Loader = load_module) -> int:
+def run_hook(module_arg: str, args: Sequence[str], raw: str, loader: Loader = load_module) -> int:
     """Run one hook call in this process and return its exit status.
 
     ``raw`` is the payload text; it becomes ``sys.stdin``. Output goes to the current
@@ -246,8 +245,9 @@ def run_hook(module_arg: str, args: Sequence[str], raw: str,
     """
     path = resolve_module(module_arg)
     sys.argv = [str(path), *args]
-    sys.stdin = io.TextIOWrapper(io.BytesIO(raw.encode("utf-8", "surrogateescape")),
-                                 encoding="utf-8", errors="surrogateescape")
+    sys.stdin = io.TextIOWrapper(
+        io.BytesIO(raw.encode("utf-8", "surrogateescape")), encoding="utf-8", errors="surrogateescape"
+    )
     try:
         payload = json.loads(raw) if raw.strip() else {}
     except ValueError as exc:
@@ -345,8 +345,9 @@ class Worker:
         except ImportError:
             self._signal = importlib.import_module("signal")
         # Handlers as at start, restored after every call (None: not set from Python).
-        self._handlers = {sig: h for sig in self._signal.valid_signals()
-                          if (h := self._signal.getsignal(sig)) is not None}
+        self._handlers = {
+            sig: h for sig in self._signal.valid_signals() if (h := self._signal.getsignal(sig)) is not None
+        }
         self._library = _library_roots()
         self._roots: dict[str, tuple[str, ...]] = {}
 
@@ -401,16 +402,14 @@ class Worker:
         """Cancel the call's interval timers (a pending ``alarm`` would hit a later call)
         and put back the signal handlers the worker started with."""
         sig_module = self._signal
-        for timer in (sig_module.ITIMER_REAL, sig_module.ITIMER_VIRTUAL,
-                      sig_module.ITIMER_PROF):
+        for timer in (sig_module.ITIMER_REAL, sig_module.ITIMER_VIRTUAL, sig_module.ITIMER_PROF):
             sig_module.setitimer(timer, 0)
         for sig, handler in self._handlers.items():
             if sig_module.getsignal(sig) != handler:
                 with contextlib.suppress(OSError, ValueError, TypeError):
                     sig_module.signal(sig, handler)
 
-    def _forget_modules(self, before: set[str], hook: ModuleType | None,
-                        folder: str | None) -> None:
+    def _forget_modules(self, before: set[str], hook: ModuleType | None, folder: str | None) -> None:
         """Drop the modules the call imported from outside the interpreter's libraries
         (its own helpers), so another hook's ``import common`` finds its own file. The
         hook module keeps references to what it imported at module level."""
@@ -425,8 +424,7 @@ class Worker:
         roots = self._roots.get(key)
         if roots is None:  # a library folder that holds the hook does not count
             where = os.path.abspath(key) if key else ""
-            roots = self._roots[key] = tuple(
-                r.rstrip(os.sep) + os.sep for r in self._library if not _under(where, r))
+            roots = self._roots[key] = tuple(r.rstrip(os.sep) + os.sep for r in self._library if not _under(where, r))
         for name in new:
             module = modules.get(name)
             spec = getattr(module, "__spec__", None)
@@ -478,8 +476,9 @@ class Worker:
         self._applied_raw = self._raw_environ()
 
     def _flush(self) -> None:
-        for stream in {id(s): s for s in (sys.stdout, sys.stderr, self._stdout, self._stderr)
-                       if s is not None}.values():
+        for stream in {
+            id(s): s for s in (sys.stdout, sys.stderr, self._stdout, self._stderr) if s is not None
+        }.values():
             with contextlib.suppress(Exception):
                 stream.flush()
 

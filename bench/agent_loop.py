@@ -73,10 +73,17 @@ async def bench(order: str, runs: int, warmup: int, api_url: str, base: Path) ->
         for n in counts:
             project = make_project(base / order, n)
             settings = load_settings(
-                project_dir=project, backend="anthropic", anthropic_base_url=api_url,
-                anthropic_api_key="bench-key", permission_mode="bypassPermissions",
-                read_user_settings=False, idle_notification_seconds=0,
-                default_settings_fallback=False, hooks_order=order, _env_file=None)
+                project_dir=project,
+                backend="anthropic",
+                anthropic_base_url=api_url,
+                anthropic_api_key="bench-key",
+                permission_mode="bypassPermissions",
+                read_user_settings=False,
+                idle_notification_seconds=0,
+                default_settings_fallback=False,
+                hooks_order=order,
+                _env_file=None,
+            )
             runner = build_runner(settings)
             backend = make_backend(settings)
             stack.push_async_callback(backend.aclose)
@@ -88,7 +95,7 @@ async def bench(order: str, runs: int, warmup: int, api_url: str, base: Path) ->
         totals: dict[int, list[float]] = {n: [] for n in counts}
         for i in range(warmup + runs):
             # Rotate the order inside a round so no count always runs first.
-            rotated = counts[i % len(counts):] + counts[:i % len(counts)]
+            rotated = counts[i % len(counts) :] + counts[: i % len(counts)]
             for n in rotated:
                 tool_ms, total_ms = await one_turn(*managers[n])
                 if i >= warmup:
@@ -99,12 +106,23 @@ async def bench(order: str, runs: int, warmup: int, api_url: str, base: Path) ->
         diffs = [a - b for a, b in zip(samples[n], samples[0], strict=True)]
         turn_diffs = [a - b for a, b in zip(totals[n], totals[0], strict=True)]
         added = statistics.median(diffs)
-        rows.append({"hooks": n, "added_ms": round(added, 2),
-                     "added_turn_ms": round(statistics.median(turn_diffs), 2),
-                     "claude_code_ms": CLAUDE_CODE_MS[n], "target_ms": round(CLAUDE_CODE_MS[n] / 5, 2),
-                     "meets_target": added <= CLAUDE_CODE_MS[n] / 5})
-    return {"order": order, "runs": runs, "baseline_tool_ms": round(statistics.median(samples[0]), 2),
-            "baseline_turn_ms": round(statistics.median(totals[0]), 2), "rows": rows}
+        rows.append(
+            {
+                "hooks": n,
+                "added_ms": round(added, 2),
+                "added_turn_ms": round(statistics.median(turn_diffs), 2),
+                "claude_code_ms": CLAUDE_CODE_MS[n],
+                "target_ms": round(CLAUDE_CODE_MS[n] / 5, 2),
+                "meets_target": added <= CLAUDE_CODE_MS[n] / 5,
+            }
+        )
+    return {
+        "order": order,
+        "runs": runs,
+        "baseline_tool_ms": round(statistics.median(samples[0]), 2),
+        "baseline_turn_ms": round(statistics.median(totals[0]), 2),
+        "rows": rows,
+    }
 
 
 async def main_async(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -136,11 +154,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=21, help="paired runs per hook count (default 21)")
     parser.add_argument("--warmup", type=int, default=3, help="unmeasured rounds first (default 3)")
-    parser.add_argument("--order", choices=["sequential", "parallel", "both"], default="both",
-                        help="hook order mode(s) to measure (default both)")
+    parser.add_argument(
+        "--order",
+        choices=["sequential", "parallel", "both"],
+        default="both",
+        help="hook order mode(s) to measure (default both)",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    parser.add_argument("--no-pidfd", action="store_true",
-                        help="keep asyncio's thread-per-subprocess child watcher (Python 3.11)")
+    parser.add_argument(
+        "--no-pidfd", action="store_true", help="keep asyncio's thread-per-subprocess child watcher (Python 3.11)"
+    )
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -149,17 +172,22 @@ def main() -> int:
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
-    print(f"Added latency per tool call from N no-op PreToolUse hooks (`true`), median of "
-          f"{args.runs} paired runs vs 0 hooks; anthropic backend -> fake Messages API on 127.0.0.1")
-    print(f"{'order':<11} {'hooks':>5} {'ours':>9} {'whole turn':>11} {'Claude Code':>12} "
-          f"{'target 1/5':>11}  ok")
+    print(
+        f"Added latency per tool call from N no-op PreToolUse hooks (`true`), median of "
+        f"{args.runs} paired runs vs 0 hooks; anthropic backend -> fake Messages API on 127.0.0.1"
+    )
+    print(f"{'order':<11} {'hooks':>5} {'ours':>9} {'whole turn':>11} {'Claude Code':>12} {'target 1/5':>11}  ok")
     for result in results:
         for row in result["rows"]:
-            print(f"{result['order']:<11} {row['hooks']:>5} {row['added_ms']:>+8.2f}ms "
-                  f"{row['added_turn_ms']:>+10.2f}ms {row['claude_code_ms']:>+11.1f}ms "
-                  f"{row['target_ms']:>10.2f}ms  {'yes' if row['meets_target'] else 'NO'}")
-        print(f"{'':<11} (0-hook tool call {result['baseline_tool_ms']:.2f} ms, "
-              f"whole turn {result['baseline_turn_ms']:.2f} ms)")
+            print(
+                f"{result['order']:<11} {row['hooks']:>5} {row['added_ms']:>+8.2f}ms "
+                f"{row['added_turn_ms']:>+10.2f}ms {row['claude_code_ms']:>+11.1f}ms "
+                f"{row['target_ms']:>10.2f}ms  {'yes' if row['meets_target'] else 'NO'}"
+            )
+        print(
+            f"{'':<11} (0-hook tool call {result['baseline_tool_ms']:.2f} ms, "
+            f"whole turn {result['baseline_turn_ms']:.2f} ms)"
+        )
     return 0
 
 

@@ -80,9 +80,14 @@ from agent_server.hooks import HookLedger, HookRunner
 from agent_server.server._platform import install_pidfd_child_watcher
 
 PAYLOAD = {
-    "session_id": "bench", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
-    "hook_event_name": "PreToolUse", "permission_mode": "default", "tool_name": "Bash",
-    "tool_input": {"command": "ls"}, "tool_use_id": "toolu_bench",
+    "session_id": "bench",
+    "transcript_path": "/tmp/t.jsonl",
+    "cwd": "/tmp",
+    "hook_event_name": "PreToolUse",
+    "permission_mode": "default",
+    "tool_name": "Bash",
+    "tool_input": {"command": "ls"},
+    "tool_use_id": "toolu_bench",
 }
 TARGET = 1.10
 # Host steal (% of the VM's CPU time) from which a run is flagged as taken on a busy host.
@@ -104,8 +109,9 @@ class DropExporter(SpanExporter):
 
 def make_project(root: Path, command: str = "true") -> Path:
     (root / ".claude").mkdir(parents=True)
-    (root / ".claude" / "settings.json").write_text(json.dumps(
-        {"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": command}]}]}}))
+    (root / ".claude" / "settings.json").write_text(
+        json.dumps({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": command}]}]}})
+    )
     return root
 
 
@@ -223,8 +229,7 @@ async def burst(runner: HookRunner, sessions: int, per_session: int) -> list[flo
     return latencies
 
 
-async def trial(rounds: int, sessions: int, command: str, gap: float,
-                pidfd: bool = True) -> dict[str, Any]:
+async def trial(rounds: int, sessions: int, command: str, gap: float, pidfd: bool = True) -> dict[str, Any]:
     """One process's measurement of every case: ``cases`` maps case, then statistic, to
     each runner's value (ms); with the ledger ingestion per fire, span and record counts,
     the host's steal (%) and how many fires each case had."""
@@ -236,13 +241,13 @@ async def trial(rounds: int, sessions: int, command: str, gap: float,
     tracer_provider = TracerProvider()
     tracer_provider.add_span_processor(BatchSpanProcessor(exporter))
     meter_provider = MeterProvider(metric_readers=[InMemoryMetricReader()])
-    telemetry: dict[str, Any] = {"tracer_provider": tracer_provider,
-                                 "meter_provider": meter_provider}
+    telemetry: dict[str, Any] = {"tracer_provider": tracer_provider, "meter_provider": meter_provider}
     with tempfile.TemporaryDirectory() as tmp:
         project = make_project(Path(tmp) / "p", command)
-        ledgers = {name: HookLedger(Path(tmp) / f"{name}.db",
-                                    synchronous="FULL" if name == "on, FULL" else "NORMAL")
-                   for name in ("ledger", "on", "on, FULL")}
+        ledgers = {
+            name: HookLedger(Path(tmp) / f"{name}.db", synchronous="FULL" if name == "on, FULL" else "NORMAL")
+            for name in ("ledger", "on", "on, FULL")
+        }
         options: dict[str, dict[str, Any]] = {
             "off": {},
             "telemetry": telemetry,
@@ -256,9 +261,10 @@ async def trial(rounds: int, sessions: int, command: str, gap: float,
         ingested: dict[str, float] = {k: 0.0 for k in options}  # ms, paced case, off the loop
         cpu: dict[str, list[float]] = {k: [] for k in options}
         async with contextlib.AsyncExitStack() as stack:
-            runners = {k: await stack.enter_async_context(
-                HookRunner.from_project(project, user_settings=None, **v))
-                for k, v in options.items()}
+            runners = {
+                k: await stack.enter_async_context(HookRunner.from_project(project, user_settings=None, **v))
+                for k, v in options.items()
+            }
             for r in runners.values():  # warm-up
                 for _ in range(10):
                     await one(r)
@@ -290,14 +296,21 @@ async def trial(rounds: int, sessions: int, command: str, gap: float,
     tracer_provider.shutdown()
     meter_provider.shutdown()
     cases: dict[str, dict[str, dict[str, float]]] = {
-        case: {stat: {n: fn(values) for n, values in data.items()}
-               for stat, fn in (("median", statistics.median), ("mean", statistics.fmean))}
-        for case, data in ((PACED, paced), (BACK_TO_BACK, single), (CPU, cpu),
-                           (SESSIONS, concurrent))}
-    return {"cases": cases, "ingestion": {n: ingested[n] / len(paced[n]) for n in options},
-            "spans": exporter.spans, "records": records, "commits": commits, "steal": steal,
-            "fires": {"paced": len(paced["off"]), "back to back": len(single["off"]),
-                      "sessions": len(concurrent["off"])}}
+        case: {
+            stat: {n: fn(values) for n, values in data.items()}
+            for stat, fn in (("median", statistics.median), ("mean", statistics.fmean))
+        }
+        for case, data in ((PACED, paced), (BACK_TO_BACK, single), (CPU, cpu), (SESSIONS, concurrent))
+    }
+    return {
+        "cases": cases,
+        "ingestion": {n: ingested[n] / len(paced[n]) for n in options},
+        "spans": exporter.spans,
+        "records": records,
+        "commits": commits,
+        "steal": steal,
+        "fires": {"paced": len(paced["off"]), "back to back": len(single["off"]), "sessions": len(concurrent["off"])},
+    }
 
 
 # The cases of a trial's result.
@@ -312,8 +325,7 @@ def percent(value: float | None) -> str:
 
 def worst_ratio(result: dict[str, Any], case: str) -> float:
     """on/off for ``case``, the worse of its median and mean."""
-    return max(float(result["cases"][case][stat]["on"] / result["cases"][case][stat]["off"])
-               for stat in STATS)
+    return max(float(result["cases"][case][stat]["on"] / result["cases"][case][stat]["off"]) for stat in STATS)
 
 
 def charged_ratio(result: dict[str, Any]) -> float:
@@ -327,84 +339,122 @@ def run_trials(args: argparse.Namespace) -> int:
     """Run ``args.trials`` worker processes one after another and report the median
     trial (each trial's figures are printed too)."""
     gap_ms = f"{args.gap:g}"
-    labels = {PACED: f"1 fire every {gap_ms} ms", BACK_TO_BACK: BACK_TO_BACK,
-              CPU: f"  {CPU}", SESSIONS: f"{args.sessions} sessions at once"}
+    labels = {
+        PACED: f"1 fire every {gap_ms} ms",
+        BACK_TO_BACK: BACK_TO_BACK,
+        CPU: f"  {CPU}",
+        SESSIONS: f"{args.sessions} sessions at once",
+    }
     trials: list[dict[str, Any]] = []
     for i in range(args.trials):
         proc = subprocess.run(
-            [sys.executable, __file__, "--worker", "--rounds", str(args.rounds),
-             "--sessions", str(args.sessions), "--gap", gap_ms, "--command", args.command,
-             *(["--no-pidfd"] if args.no_pidfd else [])],
-            capture_output=True, text=True, check=False)
+            [
+                sys.executable,
+                __file__,
+                "--worker",
+                "--rounds",
+                str(args.rounds),
+                "--sessions",
+                str(args.sessions),
+                "--gap",
+                gap_ms,
+                "--command",
+                args.command,
+                *(["--no-pidfd"] if args.no_pidfd else []),
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         if proc.returncode != 0:
-            print(f"trial {i + 1} failed (exit {proc.returncode}):\n{proc.stderr}",
-                  file=sys.stderr)
+            print(f"trial {i + 1} failed (exit {proc.returncode}):\n{proc.stderr}", file=sys.stderr)
             return 2
         result = json.loads(proc.stdout)
         trials.append(result)
-        print(f"trial {i + 1}: on/off {labels[PACED]} {worst_ratio(result, PACED):.3f} "
-              f"(ingestion charged: {charged_ratio(result):.3f}); back to back "
-              f"{worst_ratio(result, BACK_TO_BACK):.3f}; {labels[SESSIONS]} "
-              f"{worst_ratio(result, SESSIONS):.3f}; host steal {percent(result['steal'])}",
-              flush=True)
+        print(
+            f"trial {i + 1}: on/off {labels[PACED]} {worst_ratio(result, PACED):.3f} "
+            f"(ingestion charged: {charged_ratio(result):.3f}); back to back "
+            f"{worst_ratio(result, BACK_TO_BACK):.3f}; {labels[SESSIONS]} "
+            f"{worst_ratio(result, SESSIONS):.3f}; host steal {percent(result['steal'])}",
+            flush=True,
+        )
 
     def median(value: Callable[[dict[str, Any]], float]) -> float:
         return statistics.median(value(t) for t in trials)
 
     fires = trials[0]["fires"]
-    print(f"\nfire() with 1 `{args.command}` hook, {args.trials} processes, each with per "
-          f"runner {fires['paced']} fires {gap_ms} ms apart, {fires['back to back']} back to "
-          f"back in blocks of {BLOCK}, {fires['sessions']} from {args.sessions} concurrent "
-          "sessions. Median over the processes of each figure and of each ratio:\n")
+    print(
+        f"\nfire() with 1 `{args.command}` hook, {args.trials} processes, each with per "
+        f"runner {fires['paced']} fires {gap_ms} ms apart, {fires['back to back']} back to "
+        f"back in blocks of {BLOCK}, {fires['sessions']} from {args.sessions} concurrent "
+        "sessions. Median over the processes of each figure and of each ratio:\n"
+    )
     names = list(trials[0]["ingestion"])
     print(f"{'ms (ratio to off)':<30}" + "".join(f"{n:>18}" for n in names))
     for case, label in labels.items():
         for stat in STATS:
             rows = [t["cases"][case][stat] for t in trials]
-            cells = [f"{statistics.median(r[n] for r in rows):.3f} "
-                     f"({statistics.median(r[n] / r['off'] for r in rows):.2f})" for n in names]
+            cells = [
+                f"{statistics.median(r[n] for r in rows):.3f} ({statistics.median(r[n] / r['off'] for r in rows):.2f})"
+                for n in names
+            ]
             print(f"{label + ', ' + stat:<30}" + "".join(f"{c:>18}" for c in cells))
-    print(f"{'  ledger ingestion per fire':<30}" + "".join(
-        f"{statistics.median(t['ingestion'][n] for t in trials):>18.3f}" for n in names))
-    print("  (ingestion: what the paced blocks left in the journal, moved into SQLite off "
-          "the loop, as in production;\n  the rest was moved by the ledgers' writer threads "
-          "while the blocks ran)")
+    print(
+        f"{'  ledger ingestion per fire':<30}"
+        + "".join(f"{statistics.median(t['ingestion'][n] for t in trials):>18.3f}" for n in names)
+    )
+    print(
+        "  (ingestion: what the paced blocks left in the journal, moved into SQLite off "
+        "the loop, as in production;\n  the rest was moved by the ledgers' writer threads "
+        "while the blocks ran)"
+    )
     first = trials[0]
-    print(f"\nspans exported per process: {first['spans']}; 'on' ledger: {first['records']} "
-          f"records in {first['commits']} commits (group commit)")
+    print(
+        f"\nspans exported per process: {first['spans']}; 'on' ledger: {first['records']} "
+        f"records in {first['commits']} commits (group commit)"
+    )
     gated = median(lambda t: worst_ratio(t, PACED))
     steals = [t["steal"] for t in trials if t["steal"] is not None]
     if steals:
-        print(f"host steal in the gated phase: {min(steals):.1f}-{max(steals):.1f}% of the "
-              "VM's CPU time per process" + (
-                  " (a busy host: cold caches get colder and this ratio rises; "
-                  "docs/observability.md#benchmark)" if max(steals) >= BUSY_STEAL else ""))
+        print(
+            f"host steal in the gated phase: {min(steals):.1f}-{max(steals):.1f}% of the "
+            "VM's CPU time per process"
+            + (
+                " (a busy host: cold caches get colder and this ratio rises; docs/observability.md#benchmark)"
+                if max(steals) >= BUSY_STEAL
+                else ""
+            )
+        )
     print(f"if the ingestion were charged to fire(): {median(charged_ratio):.3f}")
-    print(f"on/off, {labels[PACED]} (gated, median of {args.trials} processes): {gated:.3f} "
-          f"(target <= {TARGET:.2f}); reported only: back to back "
-          f"{median(lambda t: worst_ratio(t, BACK_TO_BACK)):.3f}, {labels[SESSIONS]} "
-          f"{median(lambda t: worst_ratio(t, SESSIONS)):.3f}")
+    print(
+        f"on/off, {labels[PACED]} (gated, median of {args.trials} processes): {gated:.3f} "
+        f"(target <= {TARGET:.2f}); reported only: back to back "
+        f"{median(lambda t: worst_ratio(t, BACK_TO_BACK)):.3f}, {labels[SESSIONS]} "
+        f"{median(lambda t: worst_ratio(t, SESSIONS)):.3f}"
+    )
     return 0 if gated <= TARGET else 1
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--trials", type=int, default=5,
-                        help="worker processes, run one after another (default: 5)")
-    parser.add_argument("--rounds", type=int, default=600,
-                        help="fires per runner and process in the gated (paced) case; the "
-                             "other cases take a quarter (default: 600)")
+    parser.add_argument("--trials", type=int, default=5, help="worker processes, run one after another (default: 5)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=600,
+        help="fires per runner and process in the gated (paced) case; the other cases take a quarter (default: 600)",
+    )
     parser.add_argument("--sessions", type=int, default=16)
-    parser.add_argument("--gap", type=float, default=2.0,
-                        help="ms between fires in the paced case (default: 2)")
+    parser.add_argument("--gap", type=float, default=2.0, help="ms between fires in the paced case (default: 2)")
     parser.add_argument("--command", default="true", help="the hook's command (default: true)")
-    parser.add_argument("--no-pidfd", action="store_true",
-                        help="keep asyncio's thread-per-subprocess child watcher (Python 3.11)")
-    parser.add_argument("--worker", action="store_true",
-                        help="run one trial in this process and print it as JSON")
+    parser.add_argument(
+        "--no-pidfd", action="store_true", help="keep asyncio's thread-per-subprocess child watcher (Python 3.11)"
+    )
+    parser.add_argument("--worker", action="store_true", help="run one trial in this process and print it as JSON")
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(anyio.run(trial, args.rounds, args.sessions, args.command,
-                                   args.gap / 1000.0, not args.no_pidfd)))
+        print(
+            json.dumps(anyio.run(trial, args.rounds, args.sessions, args.command, args.gap / 1000.0, not args.no_pidfd))
+        )
         sys.exit(0)
     sys.exit(run_trials(args))

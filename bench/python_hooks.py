@@ -26,9 +26,14 @@ import anyio
 from agent_server.hooks import HookRunner
 
 PAYLOAD: dict[str, Any] = {
-    "session_id": "bench", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
-    "hook_event_name": "PreToolUse", "permission_mode": "default", "tool_name": "Bash",
-    "tool_input": {"command": "ls -la"}, "tool_use_id": "toolu_bench",
+    "session_id": "bench",
+    "transcript_path": "/tmp/t.jsonl",
+    "cwd": "/tmp",
+    "hook_event_name": "PreToolUse",
+    "permission_mode": "default",
+    "tool_name": "Bash",
+    "tool_input": {"command": "ls -la"},
+    "tool_use_id": "toolu_bench",
 }
 
 HOOK = '''\
@@ -48,16 +53,18 @@ def run(payload):
 async def _callback(payload: dict[str, Any]) -> dict[str, Any]:
     command = payload.get("tool_input", {}).get("command", "")
     decision = "deny" if "rm -rf" in command else "allow"
-    return {"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                                   "permissionDecision": decision}}
+    return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": decision}}
 
 
 def make_project(root: Path) -> Path:
     hooks = root / ".claude" / "hooks"
     hooks.mkdir(parents=True)
     (hooks / "guard.py").write_text(HOOK)
-    (root / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [
-        {"matcher": "Bash", "hooks": [{"type": "python", "module": "guard.py"}]}]}}))
+    (root / ".claude" / "settings.json").write_text(
+        json.dumps(
+            {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "python", "module": "guard.py"}]}]}}
+        )
+    )
     return root
 
 
@@ -82,23 +89,24 @@ def p95(values: list[float]) -> float:
 async def main(cold_rounds: int, warm_rounds: int) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         project = make_project(Path(tmp))
-        async with HookRunner.from_project(project, user_settings=None,
-                                           python_workers=0) as runner:
+        async with HookRunner.from_project(project, user_settings=None, python_workers=0) as runner:
             cold = await measure(runner, cold_rounds, warmup=2)
         async with HookRunner.from_project(project, user_settings=None) as runner:
             warm = await measure(runner, warm_rounds, warmup=20)
         async with HookRunner(project_dir=project) as runner:
             runner.register("PreToolUse", _callback, matcher="Bash", name="guard")
             inproc = await measure(runner, warm_rounds, warmup=20)
-    rows = [("cold (process per call)", cold), ("warm (worker pool)", warm),
-            ("in-process callback (reference)", inproc)]
+    rows = [
+        ("cold (process per call)", cold),
+        ("warm (worker pool)", warm),
+        ("in-process callback (reference)", inproc),
+    ]
     print(f"{'mode':<34}{'calls':>7}{'median ms':>11}{'p95 ms':>9}")
     for name, values in rows:
         print(f"{name:<34}{len(values):>7}{statistics.median(values):>11.3f}{p95(values):>9.3f}")
     ratio = statistics.median(cold) / statistics.median(warm)
     warm_median = statistics.median(warm)
-    print(f"cold/warm ratio of medians: {ratio:.1f} (target >= 30); "
-          f"warm median {warm_median:.3f} ms (target < 1 ms)")
+    print(f"cold/warm ratio of medians: {ratio:.1f} (target >= 30); warm median {warm_median:.3f} ms (target < 1 ms)")
     return 0 if warm_median < 1.0 and ratio >= 30 else 1
 
 

@@ -32,17 +32,34 @@ if TYPE_CHECKING:
     from typing import Any
 
 NAME = "dispatch"
-EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
-                    "SessionStart", "SubagentStart", "Stop", "SubagentStop", "PreCompact"})
+EVENTS = frozenset(
+    {
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "UserPromptSubmit",
+        "SessionStart",
+        "SubagentStart",
+        "Stop",
+        "SubagentStop",
+        "PreCompact",
+    }
+)
 MATCHER = "*"
 CATEGORIES = ("security", "gate", "feedback")
 DEFAULT_BUDGET = 10_000
 # Events whose matcher is applied to a field other than tool_name.
-MATCH_FIELDS = {"SessionStart": "source", "SessionEnd": "reason", "PreCompact": "trigger",
-                "PostCompact": "trigger", "SubagentStart": "agent_type",
-                "SubagentStop": "agent_type"}
-CONTEXT_EVENTS = frozenset({"SessionStart", "SubagentStart", "UserPromptSubmit", "PreToolUse",
-                            "PostToolUse", "PostToolUseFailure"})
+MATCH_FIELDS = {
+    "SessionStart": "source",
+    "SessionEnd": "reason",
+    "PreCompact": "trigger",
+    "PostCompact": "trigger",
+    "SubagentStart": "agent_type",
+    "SubagentStop": "agent_type",
+}
+CONTEXT_EVENTS = frozenset(
+    {"SessionStart", "SubagentStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure"}
+)
 DECISION_EVENTS = frozenset({"PreToolUse"})
 _SIMPLE_MATCHER = re.compile(r"[A-Za-z0-9_|, ]*")
 
@@ -74,8 +91,7 @@ def match_subject(payload: _common.Payload) -> str | None:
 def load_category(category: str) -> list[ModuleType]:
     """The hook modules of ``hooks/<category>/`` in file-name order (cached per process)."""
     if category not in CATEGORIES:
-        raise ValueError(f"unknown HOOK_CATEGORY {category!r} (expected one of "
-                         f"{', '.join(CATEGORIES)})")
+        raise ValueError(f"unknown HOOK_CATEGORY {category!r} (expected one of {', '.join(CATEGORIES)})")
     folder = os.path.join(_HERE, category)
     modules: list[ModuleType] = []
     for filename in sorted(os.listdir(folder)):
@@ -102,7 +118,8 @@ def applies(module: ModuleType, payload: _common.Payload) -> bool:
     """Whether ``module`` wants this payload (its EVENTS and MATCHER)."""
     event = payload.get("hook_event_name")
     return event in getattr(module, "EVENTS", ()) and matcher_matches(
-        getattr(module, "MATCHER", "*"), match_subject(payload))
+        getattr(module, "MATCHER", "*"), match_subject(payload)
+    )
 
 
 class _Combined:
@@ -189,8 +206,9 @@ def _budget() -> int:
 
 def run(payload: _common.Payload) -> _common.Result:
     """Run the category's matching hooks and combine their answers."""
-    categories = [c.strip() for c in os.environ.get("HOOK_CATEGORY", "security").split(",")
-                  if c.strip()] or ["security"]
+    categories = [c.strip() for c in os.environ.get("HOOK_CATEGORY", "security").split(",") if c.strip()] or [
+        "security"
+    ]
     if not isinstance(payload, dict):
         return _common.malformed(NAME, "payload is not a JSON object")
     event = payload.get("hook_event_name")
@@ -208,13 +226,15 @@ def run(payload: _common.Payload) -> _common.Result:
                 result = module.run(payload)
             except SystemExit as exc:  # sys.exit(2) is a block in the launcher's contract
                 hook = _hook_name(module)
-                result = None if exc.code in (0, None) else {
-                    "decision": "block", "reason": f"[{hook}] exited with {exc.code}"}
+                result = (
+                    None
+                    if exc.code in (0, None)
+                    else {"decision": "block", "reason": f"[{hook}] exited with {exc.code}"}
+                )
             except Exception as exc:  # one broken hook must not hide the others' answers
                 hook = _hook_name(module)
                 if category == "security":
-                    result = _common.deny(f"[{hook}] failed ({type(exc).__name__}: {exc}); "
-                                          "blocked (fail closed).")
+                    result = _common.deny(f"[{hook}] failed ({type(exc).__name__}: {exc}); blocked (fail closed).")
                 else:
                     result = {"systemMessage": f"[{hook}] failed: {type(exc).__name__}: {exc}"}
             combined.add(result)
@@ -222,5 +242,4 @@ def run(payload: _common.Payload) -> _common.Result:
 
 
 if __name__ == "__main__":
-    _common.main(run, fail_closed_on_bad_input="security" in os.environ.get("HOOK_CATEGORY",
-                                                                            "security"))
+    _common.main(run, fail_closed_on_bad_input="security" in os.environ.get("HOOK_CATEGORY", "security"))

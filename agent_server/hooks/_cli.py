@@ -233,9 +233,13 @@ def add_hooks_commands(sub: Any) -> argparse._SubParsersAction[argparse.Argument
     _project_arg(p)
     p.add_argument("--payload", help="payload file (default: stdin)")
     p.add_argument("--json", action="store_true", help="print the outcome as JSON")
-    p.add_argument("--ledger", nargs="?", const=True, metavar="PATH",
-                   help="also record the event in the audit ledger: "
-                        "<project>/.agent-server/hooks.db, or PATH")
+    p.add_argument(
+        "--ledger",
+        nargs="?",
+        const=True,
+        metavar="PATH",
+        help="also record the event in the audit ledger: <project>/.agent-server/hooks.db, or PATH",
+    )
     p.set_defaults(func=cmd_fire)
 
     p = hsub.add_parser("test-pattern", help="does Tool(arg-glob) match TOOL with ARG?")

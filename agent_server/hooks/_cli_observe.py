@@ -33,7 +33,12 @@ from ._matching import why_not
 from ._spec import HookSpec
 
 __all__ = [
-    "add_observe_commands", "cmd_explain", "cmd_log", "cmd_prune", "cmd_stats", "parse_since",
+    "add_observe_commands",
+    "cmd_explain",
+    "cmd_log",
+    "cmd_prune",
+    "cmd_stats",
+    "parse_since",
 ]
 
 _AGE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$", re.IGNORECASE)
@@ -45,14 +50,12 @@ def parse_since(value: str, now: float | None = None) -> float:
     an age such as ``90s``, ``10m``, ``2h``, ``1d``, ``1w``. ValueError names the value."""
     m = _AGE.match(value)
     if m:
-        return (time.time() if now is None else now) - float(m.group(1)) * _UNIT_SECONDS[
-            m.group(2).lower()]
+        return (time.time() if now is None else now) - float(m.group(1)) * _UNIT_SECONDS[m.group(2).lower()]
     try:
         moment = datetime.fromisoformat(value.strip())
     except ValueError:
         raise ValueError(
-            f"--since {value!r}: expected an ISO time such as 2025-06-01T14:30 or "
-            "an age such as 10m, 2h, 1d"
+            f"--since {value!r}: expected an ISO time such as 2025-06-01T14:30 or an age such as 10m, 2h, 1d"
         ) from None
     if moment.tzinfo is None:
         moment = moment.astimezone()  # local time
@@ -121,6 +124,7 @@ def _open(args: argparse.Namespace) -> sqlite3.Connection:
 
 # -- log ---------------------------------------------------------------------------
 
+
 def _result_text(event: dict[str, Any]) -> str:
     if event["blocked"]:
         return f"BLOCKED ({event['decision']})" if event["decision"] else "BLOCKED"
@@ -146,13 +150,21 @@ def cmd_log(args: argparse.Namespace) -> int:
         print(json.dumps(events, indent=2))
         return EXIT_OK
     if not events:
-        print("no events recorded" + (" that match" if any(
-            v is not None for v in filters.values()) else ""))
+        print("no events recorded" + (" that match" if any(v is not None for v in filters.values()) else ""))
         return EXIT_OK
     headers = ("TIME", "EVENT", "SESSION", "TOOL", "RESULT", "MS", "HOOKS")
-    rows = [(_local(e["started_at"]), e["event"], _session(e["session_id"]),
-             e["tool_name"] or "-", _result_text(e), f"{e['duration_ms']:.1f}",
-             str(e["hook_count"])) for e in events]
+    rows = [
+        (
+            _local(e["started_at"]),
+            e["event"],
+            _session(e["session_id"]),
+            e["tool_name"] or "-",
+            _result_text(e),
+            f"{e['duration_ms']:.1f}",
+            str(e["hook_count"]),
+        )
+        for e in events
+    ]
     lines = _table(headers, rows, right={5, 6})
     print(lines[0])
     for line, e in zip(lines[1:], events, strict=True):
@@ -161,12 +173,15 @@ def cmd_log(args: argparse.Namespace) -> int:
             code = "-" if h["exit_code"] is None else str(h["exit_code"])
             note = h["reason"] or h["error"] or ""
             ms = "-" if h["status"] == "skipped" else f"{h['duration_ms']:.1f}"
-            print(f"    {h['status']:<8} exit {code:>3} {ms:>9} ms  "
-                  f"{_short(h['name'], 60)}" + (f"  — {_short(note, 100)}" if note else ""))
+            print(
+                f"    {h['status']:<8} exit {code:>3} {ms:>9} ms  "
+                f"{_short(h['name'], 60)}" + (f"  — {_short(note, 100)}" if note else "")
+            )
     return EXIT_OK
 
 
 # -- stats -------------------------------------------------------------------------
+
 
 def _pct(rate: float) -> str:
     return f"{rate * 100:.1f}%"
@@ -186,18 +201,28 @@ def cmd_stats(args: argparse.Namespace) -> int:
         print(json.dumps(stats, indent=2))
         return EXIT_OK
     if not stats:
-        print("no hook runs recorded" + (" that match" if any(
-            v is not None for v in filters.values()) else ""))
+        print("no hook runs recorded" + (" that match" if any(v is not None for v in filters.values()) else ""))
         return EXIT_OK
     headers = ("EVENT", "HOOK", "RUNS", "P50 MS", "P95 MS", "BLOCK", "ERROR", "TIMEOUT")
-    rows = [(s["event"], _short(s["name"], 50), str(s["runs"]), f"{s['p50_ms']:.1f}",
-             f"{s['p95_ms']:.1f}", _pct(s["block_rate"]), _pct(s["error_rate"]),
-             _pct(s["timeout_rate"])) for s in stats]
+    rows = [
+        (
+            s["event"],
+            _short(s["name"], 50),
+            str(s["runs"]),
+            f"{s['p50_ms']:.1f}",
+            f"{s['p95_ms']:.1f}",
+            _pct(s["block_rate"]),
+            _pct(s["error_rate"]),
+            _pct(s["timeout_rate"]),
+        )
+        for s in stats
+    ]
     print("\n".join(_table(headers, rows, right={2, 3, 4, 5, 6, 7})))
     return EXIT_OK
 
 
 # -- prune -------------------------------------------------------------------------
+
 
 def cmd_prune(args: argparse.Namespace) -> int:
     """Delete the events (and their hook results) older than ``--older-than``."""
@@ -210,8 +235,7 @@ def cmd_prune(args: argparse.Namespace) -> int:
     when = _local(before)
     try:
         if args.dry_run:
-            [[count]] = conn.execute("SELECT count(*) FROM events WHERE started_at < ?",
-                                     (before,)).fetchall()
+            [[count]] = conn.execute("SELECT count(*) FROM events WHERE started_at < ?", (before,)).fetchall()
             print(f"{count} events older than {when} would be deleted from {db}")
             return EXIT_OK
     except sqlite3.Error as exc:
@@ -231,6 +255,7 @@ def cmd_prune(args: argparse.Namespace) -> int:
 
 # -- explain -----------------------------------------------------------------------
 
+
 @dataclass
 class Verdict:
     """Whether one configured entry would run for a payload, and why not."""
@@ -246,14 +271,19 @@ class Verdict:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form for ``explain --json``."""
-        return {"command": self.command, "source": self.source, "location": self.location,
-                "would_run": self.runs, "skip": self.kind or None, "why": self.why or None,
-                "note": self.note or None}
+        return {
+            "command": self.command,
+            "source": self.source,
+            "location": self.location,
+            "would_run": self.runs,
+            "skip": self.kind or None,
+            "why": self.why or None,
+            "note": self.note or None,
+        }
 
 
 def _skip_kind(spec: HookSpec, why: str) -> str:
-    if spec.object_matcher is not None and why.startswith(
-            f"matcher {dict(spec.object_matcher)!r}"):
+    if spec.object_matcher is not None and why.startswith(f"matcher {dict(spec.object_matcher)!r}"):
         return "object matcher"
     for prefix, kind in (("matcher ", "matcher"), ("pattern ", "pattern"), ("if ", "if")):
         if why.startswith(prefix):
@@ -286,17 +316,23 @@ def explain(config: HookConfig, event: str, payload: dict[str, Any]) -> list[Ver
         if why is None:
             verdicts.append(Verdict(spec.command, spec.source, spec.location, True, "", "", note))
         else:
-            verdicts.append(Verdict(spec.command, spec.source, spec.location, False,
-                                    _skip_kind(spec, why), why, note))
+            verdicts.append(Verdict(spec.command, spec.source, spec.location, False, _skip_kind(spec, why), why, note))
     for ig in config.ignored:
         if ig.event == event:
-            verdicts.append(Verdict(ig.command, ig.source, ig.location, False,
-                                    _ignored_kind(ig.why), ig.why))
+            verdicts.append(Verdict(ig.command, ig.source, ig.location, False, _ignored_kind(ig.why), ig.why))
     prefixes = _event_paths(event)
     for issue in config.errors:
         if any(issue.path == p or issue.path.startswith((p + "[", p + ".")) for p in prefixes):
-            verdicts.append(Verdict("(invalid entry)", issue.file, issue.path, False, "invalid",
-                                    issue.message + (f" ({issue.hint})" if issue.hint else "")))
+            verdicts.append(
+                Verdict(
+                    "(invalid entry)",
+                    issue.file,
+                    issue.path,
+                    False,
+                    "invalid",
+                    issue.message + (f" ({issue.hint})" if issue.hint else ""),
+                )
+            )
     return verdicts
 
 
@@ -306,15 +342,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
     payload = _read_payload(args, Path(args.project_dir))
     verdicts = explain(config, args.event, payload)
     if args.json:
-        print(json.dumps({"event": args.event, "hooks": [v.to_dict() for v in verdicts]},
-                         indent=2))
+        print(json.dumps({"event": args.event, "hooks": [v.to_dict() for v in verdicts]}, indent=2))
         return EXIT_OK
     subject = args.event
     tool = payload.get("tool_name")
     if isinstance(tool, str):
         subject += f" ({tool})"
-    print(f"{subject}: {sum(v.runs for v in verdicts)} of {len(verdicts)} configured "
-          f"hook(s) would run")
+    print(f"{subject}: {sum(v.runs for v in verdicts)} of {len(verdicts)} configured hook(s) would run")
     for v in verdicts:
         state = "RUN " if v.runs else "SKIP"
         print(f"  {state} {_short(v.command, 70)}")
@@ -330,10 +364,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 # -- registration ------------------------------------------------------------------
 
+
 def _ledger_file_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--project-dir", default=os.getcwd(),
-                   help="project folder (default: cwd); the ledger is "
-                        "<project>/.agent-server/hooks.db")
+    p.add_argument(
+        "--project-dir",
+        default=os.getcwd(),
+        help="project folder (default: cwd); the ledger is <project>/.agent-server/hooks.db",
+    )
     p.add_argument("--db", help="ledger file (overrides --project-dir)")
 
 
@@ -341,8 +378,7 @@ def _ledger_args(p: argparse.ArgumentParser) -> None:
     _ledger_file_args(p)
     p.add_argument("--session", help="only this session (an id or its first characters)")
     p.add_argument("--event", help="only this event, e.g. PreToolUse")
-    p.add_argument("--since", metavar="T",
-                   help="only events since T: ISO time (2025-06-01T14:30) or age (10m, 2h, 1d)")
+    p.add_argument("--since", metavar="T", help="only events since T: ISO time (2025-06-01T14:30) or age (10m, 2h, 1d)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -350,25 +386,27 @@ def add_observe_commands(hsub: Any) -> None:
     """Add ``log``, ``stats``, ``prune`` and ``explain`` to the ``hooks`` subcommands."""
     p = hsub.add_parser("log", help="recent fired events and hook runs from the audit ledger")
     _ledger_args(p)
-    p.add_argument("--limit", type=int, default=20, metavar="N",
-                   help="at most N events (default 20)")
+    p.add_argument("--limit", type=int, default=20, metavar="N", help="at most N events (default 20)")
     p.set_defaults(func=cmd_log)
 
-    p = hsub.add_parser("stats", help="per hook: runs, p50/p95 duration, block/error/timeout "
-                                      "rates (from the audit ledger)")
+    p = hsub.add_parser(
+        "stats", help="per hook: runs, p50/p95 duration, block/error/timeout rates (from the audit ledger)"
+    )
     _ledger_args(p)
     p.set_defaults(func=cmd_stats)
 
     p = hsub.add_parser("prune", help="delete old events from the audit ledger")
-    p.add_argument("--older-than", required=True, metavar="T",
-                   help="delete events that started before T: an age (30d, 12h, 2w) or an "
-                        "ISO time (2025-06-01T14:30)")
+    p.add_argument(
+        "--older-than",
+        required=True,
+        metavar="T",
+        help="delete events that started before T: an age (30d, 12h, 2w) or an ISO time (2025-06-01T14:30)",
+    )
     _ledger_file_args(p)
     p.add_argument("--dry-run", action="store_true", help="only count what would be deleted")
     p.set_defaults(func=cmd_prune)
 
-    p = hsub.add_parser("explain", help="would each configured hook run for a payload, "
-                                        "and why not")
+    p = hsub.add_parser("explain", help="would each configured hook run for a payload, and why not")
     p.add_argument("event")
     _project_arg(p)
     p.add_argument("--payload", metavar="FILE", help="payload JSON file (default: stdin)")

@@ -108,7 +108,16 @@ class ActorModel(_Strict):
 
 _KNOWN_KEYS = {
     "claude_hook": {
-        "type", "command", "args", "module", "timeout", "if", "onFailure", "async", "statusMessage", "warm",
+        "type",
+        "command",
+        "args",
+        "module",
+        "timeout",
+        "if",
+        "onFailure",
+        "async",
+        "statusMessage",
+        "warm",
     },
     "claude_group": {"matcher", "hooks"},
     "orion": {"command", "timeout", "continueOnError", "matcher", "async"},
@@ -168,8 +177,13 @@ class HookConfig:
             for other in existing:
                 if other.dedup_key == key:
                     self.ignored.append(
-                        IgnoredHook(spec.event, spec.source, spec.location, spec.command,
-                                    f"duplicate of {other.source} {other.location}")
+                        IgnoredHook(
+                            spec.event,
+                            spec.source,
+                            spec.location,
+                            spec.command,
+                            f"duplicate of {other.source} {other.location}",
+                        )
                     )
                     return
         existing.append(spec)
@@ -231,13 +245,16 @@ class _Loader:
         if opts is None:
             return
         if not isinstance(opts, dict):
-            self.error(shown, "hookRunner", "must be an object like {\"order\": \"parallel\"}")
+            self.error(shown, "hookRunner", 'must be an object like {"order": "parallel"}')
             return
         workers = opts.get("pythonWorkers")
         if workers is not None:
             if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
-                self.error(shown, "hookRunner.pythonWorkers",
-                           f"must be a whole number >= 0 (0 runs Python hooks cold), got {workers!r}")
+                self.error(
+                    shown,
+                    "hookRunner.pythonWorkers",
+                    f"must be a whole number >= 0 (0 runs Python hooks cold), got {workers!r}",
+                )
             else:
                 self.config.python_workers = workers
         order = opts.get("order")
@@ -267,8 +284,11 @@ class _Loader:
         for event, entries in hooks.items():
             if event not in KNOWN_EVENTS:
                 # Kept on purpose: a host may fire its own events.
-                self.warn(shown, f"hooks.{event}",
-                          f"event {event!r} is not a known Claude Code event; its hooks run only if the host fires it")
+                self.warn(
+                    shown,
+                    f"hooks.{event}",
+                    f"event {event!r} is not a known Claude Code event; its hooks run only if the host fires it",
+                )
             if not isinstance(entries, list):
                 self.error(shown, f"hooks.{event}", f"must be a list of hook entries, got {type(entries).__name__}")
                 continue
@@ -283,8 +303,12 @@ class _Loader:
                 elif "command" in entry:
                     self.orion(event, entry, shown, path)
                 else:
-                    self.error(shown, path, "cannot tell the dialect: expected 'hooks' (Claude Code), "
-                               "'command' (Orion) or 'path' (Harness)")
+                    self.error(
+                        shown,
+                        path,
+                        "cannot tell the dialect: expected 'hooks' (Claude Code), "
+                        "'command' (Orion) or 'path' (Harness)",
+                    )
 
     def check_matcher(self, shown: str, path: str, matcher: str | None) -> bool:
         if matcher is None:
@@ -321,11 +345,18 @@ class _Loader:
             if hook.if_ is not None and event not in TOOL_EVENTS:
                 self.warn(shown, f"{hpath}.if", f"'if' only filters tool events; on {event} it is ignored")
             common: dict[str, Any] = dict(
-                event=event, dialect="claude", source=shown, location=hpath,
-                matcher=group.matcher, if_rule=hook.if_,
+                event=event,
+                dialect="claude",
+                source=shown,
+                location=hpath,
+                matcher=group.matcher,
+                if_rule=hook.if_,
                 timeout=hook.timeout or DEFAULT_TIMEOUTS["claude"],
-                fail_closed=hook.onFailure == "block", run_async=hook.async_,
-                cwd_mode="session", status_message=hook.statusMessage, warm=hook.warm,
+                fail_closed=hook.onFailure == "block",
+                run_async=hook.async_,
+                cwd_mode="session",
+                status_message=hook.statusMessage,
+                warm=hook.warm,
             )
             if hook.type == "python":
                 if not hook.module:
@@ -333,8 +364,13 @@ class _Loader:
                     continue
                 self.config.add(self.python_spec(hook.module, (), common, shown, hpath))
             elif hook.type != "command":
-                self.ignore(event, shown, hpath, hook.command or hook.type,
-                            f"hook type {hook.type!r} is not supported (only 'command' and 'python')")
+                self.ignore(
+                    event,
+                    shown,
+                    hpath,
+                    hook.command or hook.type,
+                    f"hook type {hook.type!r} is not supported (only 'command' and 'python')",
+                )
                 self.warn(shown, f"{hpath}.type", f"hook type {hook.type!r} is not supported; the entry is ignored")
             elif hook.args is not None:
                 argv = tuple(hook.args)
@@ -345,20 +381,32 @@ class _Loader:
             else:
                 self.error(shown, hpath, "a command hook needs 'command' or 'args'")
 
-    def python_spec(self, module: str, rest: tuple[str, ...], common: dict[str, Any],
-                    shown: str, path: str) -> HookSpec:
+    def python_spec(
+        self, module: str, rest: tuple[str, ...], common: dict[str, Any], shown: str, path: str
+    ) -> HookSpec:
         target = Path(os.path.expanduser(module))
         if not target.is_absolute():
             target = self.hooks_dir / target
         if not target.exists():
-            self.warn(shown, path, f"python hook module {module!r} not found at {target}",
-                      "create it, or fix the path (relative to .claude/hooks/)")
+            self.warn(
+                shown,
+                path,
+                f"python hook module {module!r} not found at {target}",
+                "create it, or fix the path (relative to .claude/hooks/)",
+            )
         argv = (sys.executable, launcher_path(), module, *rest)
         command = "python hook_launcher.py " + shlex.join((module, *rest))
         return HookSpec(kind="python", command=command, argv=argv, module=module, **common)
 
-    def command_spec(self, command: str, common: dict[str, Any], shown: str, path: str,
-                     base: Path, resolve_in_hooks_dir: bool = False) -> HookSpec:
+    def command_spec(
+        self,
+        command: str,
+        common: dict[str, Any],
+        shown: str,
+        path: str,
+        base: Path,
+        resolve_in_hooks_dir: bool = False,
+    ) -> HookSpec:
         m = _PY_LAUNCH.match(command)
         if m:
             try:
@@ -378,7 +426,7 @@ class _Loader:
             # Orion: a first word naming a file in .claude/hooks/ runs that file.
             candidate = self.hooks_dir / words[0]
             if "/" not in words[0] and candidate.is_file():
-                run = shlex.quote(str(candidate)) + command[command.find(words[0]) + len(words[0]):]
+                run = shlex.quote(str(candidate)) + command[command.find(words[0]) + len(words[0]) :]
                 self.check_program(shown, f"{path}.command", str(candidate), base)
         elif words and "/" in words[0]:
             self.check_program(shown, f"{path}.command", words[0], base)
@@ -387,8 +435,9 @@ class _Loader:
 
     def check_program(self, shown: str, path: str, program: str, base: Path) -> None:
         expanded = os.path.expandvars(
-            program.replace("$CLAUDE_PROJECT_DIR", str(self.project_dir))
-            .replace("${CLAUDE_PROJECT_DIR}", str(self.project_dir))
+            program.replace("$CLAUDE_PROJECT_DIR", str(self.project_dir)).replace(
+                "${CLAUDE_PROJECT_DIR}", str(self.project_dir)
+            )
         )
         if "/" not in expanded:
             return
@@ -396,11 +445,9 @@ class _Loader:
         if not target.is_absolute():
             target = base / target
         if not target.exists():
-            self.warn(shown, path, f"hook script {program!r} not found ({target})",
-                      "create it or fix the path")
+            self.warn(shown, path, f"hook script {program!r} not found ({target})", "create it or fix the path")
         elif not os.access(target, os.X_OK):
-            self.warn(shown, path, f"hook script {target} is not executable",
-                      f"chmod +x {shlex.quote(str(target))}")
+            self.warn(shown, path, f"hook script {target} is not executable", f"chmod +x {shlex.quote(str(target))}")
 
     def orion(self, event: str, entry: dict[str, Any], shown: str, path: str) -> None:
         try:
@@ -412,12 +459,17 @@ class _Loader:
         if not self.check_matcher(shown, f"{path}.matcher", hook.matcher):
             return
         common: dict[str, Any] = dict(
-            event=event, dialect="orion", source=shown, location=path, matcher=hook.matcher,
+            event=event,
+            dialect="orion",
+            source=shown,
+            location=path,
+            matcher=hook.matcher,
             timeout=(hook.timeout / 1000.0) if hook.timeout else DEFAULT_TIMEOUTS["orion"],
-            fail_closed=not hook.continueOnError, run_async=hook.async_, cwd_mode="hooks_dir",
+            fail_closed=not hook.continueOnError,
+            run_async=hook.async_,
+            cwd_mode="hooks_dir",
         )
-        self.config.add(self.command_spec(hook.command, common, shown, path, self.hooks_dir,
-                                          resolve_in_hooks_dir=True))
+        self.config.add(self.command_spec(hook.command, common, shown, path, self.hooks_dir, resolve_in_hooks_dir=True))
 
     def harness(self, event: str, entry: dict[str, Any], shown: str, path: str) -> None:
         try:
@@ -433,13 +485,22 @@ class _Loader:
         if not program.is_absolute():
             program = self.project_dir / program
         self.check_program(shown, f"{path}.path", str(program), self.project_dir)
-        self.config.add(HookSpec(
-            event=event, kind="exec", command=hook.path, argv=(str(program),), dialect="harness",
-            source=shown, location=path, matcher=matcher,
-            object_matcher=hook.matcher if isinstance(hook.matcher, dict) else None,
-            timeout=(hook.timeout / 1000.0) if hook.timeout else DEFAULT_TIMEOUTS["harness"],
-            fail_closed=not hook.continueOnError, cwd_mode="project",
-        ))
+        self.config.add(
+            HookSpec(
+                event=event,
+                kind="exec",
+                command=hook.path,
+                argv=(str(program),),
+                dialect="harness",
+                source=shown,
+                location=path,
+                matcher=matcher,
+                object_matcher=hook.matcher if isinstance(hook.matcher, dict) else None,
+                timeout=(hook.timeout / 1000.0) if hook.timeout else DEFAULT_TIMEOUTS["harness"],
+                fail_closed=not hook.continueOnError,
+                cwd_mode="project",
+            )
+        )
 
     # -- genesis.key -----------------------------------------------------
     def load_genesis(self, path: Path) -> None:
@@ -475,11 +536,19 @@ class _Loader:
                         if parse_tool_pattern(pat) is None:
                             self.error(shown, f"permissions.actors.{name}", f"pattern {k}: not Tool(arg-glob): {pat!r}")
                     self.config.genesis_actors[str(name)] = actor
-                self.config.add(HookSpec(
-                    event="PreToolUse", kind="builtin", builtin="permissions",
-                    command="genesis:permissions", dialect="genesis", source=shown,
-                    location="permissions.actors", cwd_mode="project", name="genesis:permissions",
-                ))
+                self.config.add(
+                    HookSpec(
+                        event="PreToolUse",
+                        kind="builtin",
+                        builtin="permissions",
+                        command="genesis:permissions",
+                        dialect="genesis",
+                        source=shown,
+                        location="permissions.actors",
+                        cwd_mode="project",
+                        name="genesis:permissions",
+                    )
+                )
         hooks = data.get("hooks")
         if hooks is None:
             return
@@ -505,8 +574,13 @@ class _Loader:
                     self.error(shown, f"{hpath}.matcher", f"not a Tool(arg-glob) pattern: {hook.matcher!r}")
                     continue
                 common: dict[str, Any] = dict(
-                    event=event, dialect="genesis", source=shown, location=hpath,
-                    tool_pattern=hook.matcher, cwd_mode="project", config=hook.config,
+                    event=event,
+                    dialect="genesis",
+                    source=shown,
+                    location=hpath,
+                    tool_pattern=hook.matcher,
+                    cwd_mode="project",
+                    config=hook.config,
                     fail_closed=bool(hook.config.get("fail_closed", False)),
                     timeout=float(hook.config.get("timeout", DEFAULT_TIMEOUTS["genesis"])),
                 )
@@ -518,12 +592,21 @@ class _Loader:
                     self.config.add(self.command_spec(cmd, common, shown, hpath, self.project_dir))
                 else:
                     if hook.type == "modify" and not isinstance(hook.config.get("set"), dict):
-                        self.error(shown, f"{hpath}.config.set",
-                                   "a modify hook needs config.set (a mapping of tool_input fields)")
+                        self.error(
+                            shown,
+                            f"{hpath}.config.set",
+                            "a modify hook needs config.set (a mapping of tool_input fields)",
+                        )
                         continue
-                    self.config.add(HookSpec(kind="builtin", builtin=hook.type,
-                                             command=f"genesis:{hook.type}", name=f"genesis:{hook.type}@{hpath}",
-                                             **common))
+                    self.config.add(
+                        HookSpec(
+                            kind="builtin",
+                            builtin=hook.type,
+                            command=f"genesis:{hook.type}",
+                            name=f"genesis:{hook.type}@{hpath}",
+                            **common,
+                        )
+                    )
 
 
 def default_files(project_dir: Path, user_settings: Path | None, managed_file: Path | None) -> list[tuple[Path, str]]:
@@ -575,12 +658,14 @@ def load_files(project_dir: Path, files: Iterable[tuple[Path, str]]) -> HookConf
     if disabled_by or managed_only:
         # Only the managed file can turn off managed hooks.
         keep_managed = managed_source is not None and managed_source not in disabled_by
-        why = (f"disableAllHooks in {', '.join(disabled_by)}" if disabled_by
-               else "allowManagedHooksOnly in the managed settings")
+        why = (
+            f"disableAllHooks in {', '.join(disabled_by)}"
+            if disabled_by
+            else "allowManagedHooksOnly in the managed settings"
+        )
         for event, specs in config.hooks.items():
             kept = [s for s in specs if keep_managed and s.source == managed_source]
-            config.ignored += [IgnoredHook(event, s.source, s.location, s.command, why)
-                               for s in specs if s not in kept]
+            config.ignored += [IgnoredHook(event, s.source, s.location, s.command, why) for s in specs if s not in kept]
             config.hooks[event] = kept
         config.disabled = bool(disabled_by)
     return config
@@ -598,8 +683,11 @@ def load_config(
     (tests, sandboxes). ``managed_file`` defaults to ``$AGENT_SERVER_MANAGED_SETTINGS``.
     """
     project = Path(project_dir).resolve()
-    user = (Path.home() / ".claude" / "settings.json") if user_settings == "default" else (
-        Path(user_settings) if user_settings is not None else None)
+    user = (
+        (Path.home() / ".claude" / "settings.json")
+        if user_settings == "default"
+        else (Path(user_settings) if user_settings is not None else None)
+    )
     managed_env = os.environ.get("AGENT_SERVER_MANAGED_SETTINGS")
     managed = Path(managed_file) if managed_file is not None else (Path(managed_env) if managed_env else None)
     return load_files(project, default_files(project, user, managed))

@@ -26,8 +26,7 @@ def compact_encoder(default: Callable[[Any], Any] | None = None) -> Callable[[An
     if make is None:  # a Python without the C accelerator
         return fallback
     try:
-        c_encoder = make(None, default, json.encoder.encode_basestring_ascii, None, ":", ",",
-                         False, False, True)
+        c_encoder = make(None, default, json.encoder.encode_basestring_ascii, None, ":", ",", False, False, True)
 
         def encode(value: Any) -> str:
             try:

@@ -68,9 +68,22 @@ Synchronous = Literal["NORMAL", "FULL"]
 # ``hook_runs`` is a view with a row per hook result, for SQL readers. Rows are appended
 # in time order, so "newest first" is the rowid order.
 _HOOK_FIELDS = (
-    "name", "command", "source", "matcher", "status", "exit_code", "started_at",
-    "duration_ms", "decision", "reason", "error", "timed_out", "stdout", "stderr",
-    "truncated", "span_id",
+    "name",
+    "command",
+    "source",
+    "matcher",
+    "status",
+    "exit_code",
+    "started_at",
+    "duration_ms",
+    "decision",
+    "reason",
+    "error",
+    "timed_out",
+    "stdout",
+    "stderr",
+    "truncated",
+    "span_id",
 )
 _HOOK_RUNS_VIEW = (
     "CREATE VIEW hook_runs AS SELECT e.id AS event_ref, CAST(j.key AS INTEGER) AS position,"
@@ -126,13 +139,27 @@ _MIGRATE_FROM_2 = f"{_STATE_TABLE};\n"
 
 # The columns an event record fills, in journal-line order (``hooks`` last).
 _EVENT_FIELDS = (
-    "event_id", "event", "session_id", "tool_name", "tool_use_id", "started_at", "ended_at",
-    "duration_ms", "blocked", "decision", "reason", "hook_count", "trace_id", "hooks",
+    "event_id",
+    "event",
+    "session_id",
+    "tool_name",
+    "tool_use_id",
+    "started_at",
+    "ended_at",
+    "duration_ms",
+    "blocked",
+    "decision",
+    "reason",
+    "hook_count",
+    "trace_id",
+    "hooks",
 )
 _EVENT_COLUMNS = len(_EVENT_FIELDS)
 _INSERT_INTO = f"INSERT OR IGNORE INTO events ({', '.join(_EVENT_FIELDS)})"
-_INSERT_EVENT = (f"{_INSERT_INTO} SELECT {', '.join(f'?{i + 1}' for i in range(_EVENT_COLUMNS))}"
-                 f" WHERE ?{_EVENT_FIELDS.index('started_at') + 1} >= {_PRUNED_BEFORE}")
+_INSERT_EVENT = (
+    f"{_INSERT_INTO} SELECT {', '.join(f'?{i + 1}' for i in range(_EVENT_COLUMNS))}"
+    f" WHERE ?{_EVENT_FIELDS.index('started_at') + 1} >= {_PRUNED_BEFORE}"
+)
 # Journal times are integer microseconds; the database keeps seconds and milliseconds.
 _EVENT_SCALE = {5: 1e6, 6: 1e6, 7: 1e3}  # started_at, ended_at (s), duration_ms
 _HOOK_SCALE = {6: 1e6, 7: 1e3}  # a hook's started_at (s), duration_ms
@@ -157,9 +184,10 @@ _encode_any = compact_encoder(default=str)
 # Python's GIL only to read the bytes, not per record (so it never delays a fire).
 _INSERT_BATCH = (
     f"{_INSERT_INTO} SELECT "
-    + ", ".join(f"json_extract(r.value, '$[{i}]')" + (f" / {_EVENT_SCALE[i]!r}"
-                                                       if i in _EVENT_SCALE else "")
-                for i in range(_EVENT_COLUMNS - 1))
+    + ", ".join(
+        f"json_extract(r.value, '$[{i}]')" + (f" / {_EVENT_SCALE[i]!r}" if i in _EVENT_SCALE else "")
+        for i in range(_EVENT_COLUMNS - 1)
+    )
     + ", (SELECT json_group_array(json_object("
     + ", ".join(f"'{f}', {_hook_number(i)}" for i, f in enumerate(_HOOK_FIELDS))
     + ")) FROM (SELECT j.value AS value FROM json_each(json_extract(r.value,"
@@ -173,8 +201,7 @@ _INSERT_BATCH = (
 # A journal line ["u", event_id, position, hook values]: an async hook's final result.
 _UPDATE_MARK = "u"
 _UPDATE_PREFIX = b'["u",'
-_UPDATE_HOOK = ("UPDATE events SET hooks = json_set(hooks, '$[' || ? || ']', json(?))"
-                " WHERE event_id = ?")
+_UPDATE_HOOK = "UPDATE events SET hooks = json_set(hooks, '$[' || ? || ']', json(?)) WHERE event_id = ?"
 
 _JOURNAL_SUFFIX = ".jsonl"
 # The writer thread waits this long (s) after a record so a burst shares one commit,
@@ -188,10 +215,11 @@ _TRUNCATE_AT = 1 << 20
 # often (s), at most this many rows per transaction (other writers wait on a long one).
 _PRUNE_EVERY = 3600.0
 _PRUNE_CHUNK = 5000
-_PRUNE = ("DELETE FROM events WHERE id IN (SELECT id FROM events WHERE started_at < ? "
-          f"LIMIT {_PRUNE_CHUNK})")
-_SET_PRUNED_BEFORE = ("INSERT INTO ledger_state (key, value) VALUES ('pruned_before', ?) "
-                      "ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)")
+_PRUNE = f"DELETE FROM events WHERE id IN (SELECT id FROM events WHERE started_at < ? LIMIT {_PRUNE_CHUNK})"
+_SET_PRUNED_BEFORE = (
+    "INSERT INTO ledger_state (key, value) VALUES ('pruned_before', ?) "
+    "ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)"
+)
 
 
 class LedgerError(HookError):
@@ -301,10 +329,21 @@ class HookLedger:
             cut = cut or cut_err
         span_id = r.extra.get("span_id")
         return [
-            r.name, r.command, r.source, r.matcher, r.status, r.exit_code,  # (a StrEnum)
-            round(r.started_at * 1e6) if r.started_at else None, round(r.duration_ms * 1e3),
-            r.decision, r.reason, r.error,
-            int(r.timed_out), stdout, stderr, int(cut),
+            r.name,
+            r.command,
+            r.source,
+            r.matcher,
+            r.status,
+            r.exit_code,  # (a StrEnum)
+            round(r.started_at * 1e6) if r.started_at else None,
+            round(r.duration_ms * 1e3),
+            r.decision,
+            r.reason,
+            r.error,
+            int(r.timed_out),
+            stdout,
+            stderr,
+            int(cut),
             span_id if isinstance(span_id, str) else None,
         ]
 
@@ -328,11 +367,21 @@ class HookLedger:
             # The fsync waits on a worker thread, not on the event loop; shielded, so a
             # cancelled fire still leaves its record (as in NORMAL mode).
             with anyio.CancelScope(shield=True):
-                return await anyio.to_thread.run_sync(functools.partial(
-                    self.record_sync, event, payload, outcome, event_id=event_id,
-                    started_at=started_at, ended_at=ended_at, trace_id=trace_id))
-        return self.record_sync(event, payload, outcome, event_id=event_id,
-                                started_at=started_at, ended_at=ended_at, trace_id=trace_id)
+                return await anyio.to_thread.run_sync(
+                    functools.partial(
+                        self.record_sync,
+                        event,
+                        payload,
+                        outcome,
+                        event_id=event_id,
+                        started_at=started_at,
+                        ended_at=ended_at,
+                        trace_id=trace_id,
+                    )
+                )
+        return self.record_sync(
+            event, payload, outcome, event_id=event_id, started_at=started_at, ended_at=ended_at, trace_id=trace_id
+        )
 
     def record_sync(
         self,
@@ -360,11 +409,20 @@ class HookLedger:
             tool = payload.get("tool_name")
             call = payload.get("tool_use_id")
             row = [
-                event_id, event, None if session is None or session == "" else str(session),
+                event_id,
+                event,
+                None if session is None or session == "" else str(session),
                 None if tool is None or tool == "" else str(tool),
                 None if call is None or call == "" else str(call),
-                start, end, end - start, int(outcome.blocked), outcome.decision,
-                outcome.reason, len(hooks), trace_id, hooks,
+                start,
+                end,
+                end - start,
+                int(outcome.blocked),
+                outcome.decision,
+                outcome.reason,
+                len(hooks),
+                trace_id,
+                hooks,
             ]
         except Exception:
             log.exception("hook ledger: cannot build the record of %s %s", event, event_id)
@@ -377,15 +435,13 @@ class HookLedger:
         Durable on return, like :meth:`record`; never raises."""
         if self.synchronous == "FULL":
             with anyio.CancelScope(shield=True):
-                return await anyio.to_thread.run_sync(self.record_result_sync, event_id,
-                                                      position, result)
+                return await anyio.to_thread.run_sync(self.record_result_sync, event_id, position, result)
         return self.record_result_sync(event_id, position, result)
 
     def record_result_sync(self, event_id: str, position: int, result: HookResult) -> bool:
         """:meth:`record_result` for synchronous code."""
         try:
-            line = [_UPDATE_MARK, event_id, position,
-                    self._hook_values(result, self.output_limit)]
+            line = [_UPDATE_MARK, event_id, position, self._hook_values(result, self.output_limit)]
         except Exception:
             log.exception("hook ledger: cannot build the result of a hook of %s", event_id)
             return False
@@ -405,9 +461,14 @@ class HookLedger:
         try:
             self._append(line)
         except Exception as exc:
-            log.error("hook ledger %s: %s %s could not be written: %s", self.path, what,
-                      event_id, exc,
-                      exc_info=not isinstance(exc, (OSError, sqlite3.Error, LedgerError)))
+            log.error(
+                "hook ledger %s: %s %s could not be written: %s",
+                self.path,
+                what,
+                event_id,
+                exc,
+                exc_info=not isinstance(exc, (OSError, sqlite3.Error, LedgerError)),
+            )
             return False
         if not self._wake.is_set():
             self._wake.set()  # the writer thread moves it into SQLite in a moment
@@ -472,8 +533,7 @@ class HookLedger:
                 os.unlink(temp)
             raise
         self._fd, self._journal, self._written, self._ingested = fd, journal, 0, 0
-        thread = threading.Thread(target=self._writer, daemon=True,
-                                  name=f"hook-ledger {self.path.name}")
+        thread = threading.Thread(target=self._writer, daemon=True, name=f"hook-ledger {self.path.name}")
         try:
             thread.start()
         except BaseException:  # (can't start new thread): no journal without a writer
@@ -492,8 +552,9 @@ class HookLedger:
                 if self._conn is not None:
                     replay_journals(self._conn, self.path, skip=self._journal)
             except Exception as exc:  # they stay on disk for the next open
-                log.error("hook ledger %s: cannot replay the journals in %s: %s", self.path,
-                          pending_folder(self.path), exc)
+                log.error(
+                    "hook ledger %s: cannot replay the journals in %s: %s", self.path, pending_folder(self.path), exc
+                )
         self._apply_retention()
         failing = False
         while True:
@@ -519,8 +580,11 @@ class HookLedger:
                 self._apply_retention()
             except Exception as exc:  # kept in the journal, retried until they get in
                 (log.debug if failing else log.error)(
-                    "hook ledger %s: cannot move records into the database yet (they are "
-                    "safe in %s; retrying): %s", self.path, self._journal, exc)
+                    "hook ledger %s: cannot move records into the database yet (they are safe in %s; retrying): %s",
+                    self.path,
+                    self._journal,
+                    exc,
+                )
                 failing = True
                 if self._stop.wait(_RETRY_DELAY):
                     return
@@ -576,19 +640,21 @@ class HookLedger:
     def _apply_retention(self) -> None:
         """On the writer thread: :meth:`prune` by ``retention``, at most hourly."""
         now = time.monotonic()
-        if self.retention is None or (
-                self._pruned_at is not None and now - self._pruned_at < _PRUNE_EVERY):
+        if self.retention is None or (self._pruned_at is not None and now - self._pruned_at < _PRUNE_EVERY):
             return
         self._pruned_at = now
         try:
             deleted = self.prune(time.time() - self.retention)
         except Exception as exc:  # tried again in an hour; recording goes on
-            log.error("hook ledger %s: cannot delete events older than its retention "
-                      "(%g s): %s", self.path, self.retention, exc)
+            log.error(
+                "hook ledger %s: cannot delete events older than its retention (%g s): %s",
+                self.path,
+                self.retention,
+                exc,
+            )
             return
         if deleted:
-            log.info("hook ledger %s: deleted %d events older than %g s", self.path, deleted,
-                     self.retention)
+            log.info("hook ledger %s: deleted %d events older than %g s", self.path, deleted, self.retention)
 
     def _drop_connection(self) -> None:
         conn, self._conn = self._conn, None
@@ -598,8 +664,7 @@ class HookLedger:
 
     def _connect(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None,
-                               check_same_thread=False)
+        conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
             # FULL: every batch commit syncs the WAL (once per batch, off the fire's path),
@@ -618,10 +683,10 @@ class HookLedger:
             if version > SCHEMA_VERSION:
                 raise LedgerError(
                     f"{self.path}: ledger schema version {version} is newer than this "
-                    f"agent-server understands ({SCHEMA_VERSION})")
+                    f"agent-server understands ({SCHEMA_VERSION})"
+                )
             if version < SCHEMA_VERSION:
-                script = {0: _SCHEMA, 1: _MIGRATE_FROM_1 + _MIGRATE_FROM_2,
-                          2: _MIGRATE_FROM_2}[version]
+                script = {0: _SCHEMA, 1: _MIGRATE_FROM_1 + _MIGRATE_FROM_2, 2: _MIGRATE_FROM_2}[version]
                 for statement in script.split(";\n"):
                     if statement.strip():
                         conn.execute(statement)
@@ -671,14 +736,17 @@ class HookLedger:
             if end > start:
                 self._ingest(fd, journal, start, end)
         except Exception as exc:
-            log.error("hook ledger %s: records kept in %s, replayed when the ledger is "
-                      "next opened: %s", self.path, journal, exc)
+            log.error(
+                "hook ledger %s: records kept in %s, replayed when the ledger is next opened: %s",
+                self.path,
+                journal,
+                exc,
+            )
             return
         try:
             os.unlink(journal)  # (FULL: its records' commit synced the WAL)
         except FileNotFoundError:  # removed by someone else (its records are in SQLite)
-            log.warning("hook ledger %s: journal %s was already gone at close", self.path,
-                        journal)
+            log.warning("hook ledger %s: journal %s was already gone at close", self.path, journal)
         except OSError as exc:  # replayed next time
             log.warning("hook ledger %s: journal %s kept: %s", self.path, journal, exc)
 
@@ -689,19 +757,22 @@ class HookLedger:
     def __enter__(self) -> HookLedger:
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.close()
 
     async def __aenter__(self) -> HookLedger:
         return self
 
-    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         await self.aclose()
 
 
 # -- journals ----------------------------------------------------------------------
+
 
 def pending_folder(db: str | os.PathLike[str]) -> Path:
     """Where the journals of the ledger at ``db`` live: ``<db>.pending/``."""
@@ -722,8 +793,9 @@ def _hook_json(values: list[Any]) -> str:
     return json.dumps(hook, separators=(",", ":"))
 
 
-def _parse_journal(data: bytes, source: Path | None, offset: int = 0, *,
-                   events: bool = True) -> tuple[list[_Row], list[_Update]]:
+def _parse_journal(
+    data: bytes, source: Path | None, offset: int = 0, *, events: bool = True
+) -> tuple[list[_Row], list[_Update]]:
     """The events rows and async-hook results in ``data`` (complete lines of a journal,
     from byte ``offset``; only the results when not ``events``). Bad lines are logged
     and skipped (a line torn by a full disk, or edited by hand)."""
@@ -736,8 +808,7 @@ def _parse_journal(data: bytes, source: Path | None, offset: int = 0, *,
             continue
         try:
             values = json.loads(line)
-            if (isinstance(values, list) and len(values) == 4
-                    and values[0] == _UPDATE_MARK):
+            if isinstance(values, list) and len(values) == 4 and values[0] == _UPDATE_MARK:
                 updates.append((int(values[2]), _hook_json(values[3]), str(values[1])))
                 continue
             if not isinstance(values, list) or len(values) != _EVENT_COLUMNS:
@@ -746,15 +817,13 @@ def _parse_journal(data: bytes, source: Path | None, offset: int = 0, *,
                 values[i] = None if values[i] is None else values[i] / scale
             values[-1] = "[" + ",".join(_hook_json(h) for h in values[-1]) + "]"
         except (ValueError, TypeError) as exc:
-            log.warning("hook ledger journal %s: the line at byte %d is not a record, skipped "
-                        "(%s)", source, start, exc)
+            log.warning("hook ledger journal %s: the line at byte %d is not a record, skipped (%s)", source, start, exc)
             continue
         rows.append(tuple(values))
     return rows, updates
 
 
-def _insert_lines(conn: sqlite3.Connection, data: bytes, source: Path | None,
-                  offset: int) -> None:
+def _insert_lines(conn: sqlite3.Connection, data: bytes, source: Path | None, offset: int) -> None:
     """Insert the records in ``data`` (complete journal lines) in one transaction,
     parsed by SQLite (async-hook results, rare, by Python); a batch SQLite rejects (a
     torn line) is parsed line by line."""
@@ -839,6 +908,7 @@ def replay_journals(conn: sqlite3.Connection, db: Path, *, skip: Path | None = N
 
 # -- reading (the CLI) -----------------------------------------------------------
 
+
 def open_ledger(path: str | os.PathLike[str]) -> sqlite3.Connection:
     """Open a ledger for reading; :class:`LedgerError` with a clear message otherwise.
 
@@ -859,9 +929,11 @@ def open_ledger(path: str | os.PathLike[str]) -> sqlite3.Connection:
 
 def _open_read_only(p: Path) -> tuple[sqlite3.Connection, int]:
     if not p.exists():
-        raise LedgerError(f"no hook ledger at {p} (it is created when a runner has "
-                          "ledger=True or ledger=HookLedger(path); pass --db PATH to read "
-                          "another file)")
+        raise LedgerError(
+            f"no hook ledger at {p} (it is created when a runner has "
+            "ledger=True or ledger=HookLedger(path); pass --db PATH to read "
+            "another file)"
+        )
     if not p.is_file():
         raise LedgerError(f"{p}: not a file")
     try:
@@ -879,8 +951,9 @@ def _open_read_only(p: Path) -> tuple[sqlite3.Connection, int]:
         raise LedgerError(f"{p}: not a hook ledger (no events/hook_runs tables)")
     if version > SCHEMA_VERSION:
         conn.close()
-        raise LedgerError(f"{p}: ledger schema version {version} is newer than this "
-                          f"agent-server understands ({SCHEMA_VERSION})")
+        raise LedgerError(
+            f"{p}: ledger schema version {version} is newer than this agent-server understands ({SCHEMA_VERSION})"
+        )
     return conn, version
 
 
@@ -891,22 +964,21 @@ def _catch_up(path: Path, *, upgrade: bool) -> None:
         conn = ledger._connect()  # migrates, in one transaction
     except (sqlite3.Error, OSError, LedgerError) as exc:
         if upgrade:
-            raise LedgerError(f"{path}: cannot upgrade this ledger from an older agent-server "
-                              f"to schema version {SCHEMA_VERSION}: {exc}") from None
-        log.warning("hook ledger %s: records still in %s are not shown (%s)", path,
-                    pending_folder(path), exc)
+            raise LedgerError(
+                f"{path}: cannot upgrade this ledger from an older agent-server "
+                f"to schema version {SCHEMA_VERSION}: {exc}"
+            ) from None
+        log.warning("hook ledger %s: records still in %s are not shown (%s)", path, pending_folder(path), exc)
         return
     try:
         replay_journals(conn, path)
     except (sqlite3.Error, OSError) as exc:
-        log.warning("hook ledger %s: records still in %s are not shown (%s)", path,
-                    pending_folder(path), exc)
+        log.warning("hook ledger %s: records still in %s are not shown (%s)", path, pending_folder(path), exc)
     finally:
         conn.close()
 
 
-def _filters(session: str | None, event: str | None, since: float | None,
-             alias: str = "e") -> tuple[str, list[Any]]:
+def _filters(session: str | None, event: str | None, since: float | None, alias: str = "e") -> tuple[str, list[Any]]:
     clauses: list[str] = []
     params: list[Any] = []
     if session is not None:  # an id, or its first characters
@@ -979,22 +1051,24 @@ def hook_stats(
         for hook in json.loads(row["hooks"] or "[]"):
             if hook.get("status") != "skipped":
                 groups.setdefault((row["event"], str(hook.get("name"))), []).append(
-                    (hook.get("status"), hook.get("decision"),
-                     float(hook.get("duration_ms") or 0.0)))
+                    (hook.get("status"), hook.get("decision"), float(hook.get("duration_ms") or 0.0))
+                )
     stats: list[dict[str, Any]] = []
     for (ev, name), runs in groups.items():
         durations = sorted(d for _, _, d in runs)
         n = len(runs)
         blocks = sum(1 for _, decision, _ in runs if decision in ("deny", "defer", "block"))
-        stats.append({
-            "event": ev,
-            "name": name,
-            "runs": n,
-            "p50_ms": round(_percentile(durations, 50), 3),
-            "p95_ms": round(_percentile(durations, 95), 3),
-            "block_rate": blocks / n,
-            "error_rate": sum(1 for s, _, _ in runs if s == "error") / n,
-            "timeout_rate": sum(1 for s, _, _ in runs if s == "timeout") / n,
-        })
+        stats.append(
+            {
+                "event": ev,
+                "name": name,
+                "runs": n,
+                "p50_ms": round(_percentile(durations, 50), 3),
+                "p95_ms": round(_percentile(durations, 95), 3),
+                "block_rate": blocks / n,
+                "error_rate": sum(1 for s, _, _ in runs if s == "error") / n,
+                "timeout_rate": sum(1 for s, _, _ in runs if s == "timeout") / n,
+            }
+        )
     stats.sort(key=lambda s: (-s["runs"], s["event"], s["name"]))
     return stats

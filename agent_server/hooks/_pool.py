@@ -87,8 +87,9 @@ def _clip(file: IO[bytes], limit: int) -> bool:
 class _Worker:
     """One ``hook_launcher.py --serve`` process and its capture files."""
 
-    def __init__(self, process: anyio.abc.Process, out: IO[bytes], err: IO[bytes],
-                 marker: str, env: dict[str, str]) -> None:
+    def __init__(
+        self, process: anyio.abc.Process, out: IO[bytes], err: IO[bytes], marker: str, env: dict[str, str]
+    ) -> None:
         assert process.stdin is not None and process.stdout is not None
         self.process = process
         self.stdin = process.stdin
@@ -181,14 +182,15 @@ class PythonWorkerPool:
         return len(argv) >= 3 and argv[0] == self.python and argv[1] == self.launcher
 
     # -- one call -----------------------------------------------------------
-    async def run_argv(self, argv: Sequence[str], *, stdin: bytes, env: Mapping[str, str],
-                       cwd: str, timeout: float) -> ProcessResult:
+    async def run_argv(
+        self, argv: Sequence[str], *, stdin: bytes, env: Mapping[str, str], cwd: str, timeout: float
+    ) -> ProcessResult:
         """Run a ``python hook_launcher.py MODULE [ARGS]`` command line in a worker."""
-        return await self.run(argv[2], argv[3:], stdin=stdin, env=env, cwd=cwd,
-                              timeout=timeout)
+        return await self.run(argv[2], argv[3:], stdin=stdin, env=env, cwd=cwd, timeout=timeout)
 
-    async def run(self, module: str, args: Sequence[str], *, stdin: bytes,
-                  env: Mapping[str, str], cwd: str, timeout: float) -> ProcessResult:
+    async def run(
+        self, module: str, args: Sequence[str], *, stdin: bytes, env: Mapping[str, str], cwd: str, timeout: float
+    ) -> ProcessResult:
         """Run one hook call in a warm worker; same result shape as ``run_process``.
 
         Never raises for the hook's failures. If the caller is cancelled mid-call, the
@@ -210,8 +212,9 @@ class PythonWorkerPool:
         finally:
             slots.release()
 
-    async def _run_in_worker(self, module: str, args: Sequence[str], stdin: bytes,
-                             env: Mapping[str, str], cwd: str, timeout: float) -> ProcessResult:
+    async def _run_in_worker(
+        self, module: str, args: Sequence[str], stdin: bytes, env: Mapping[str, str], cwd: str, timeout: float
+    ) -> ProcessResult:
         result = ProcessResult()
         deadline = anyio.current_time() + timeout
         worker: _Worker | None = None
@@ -302,8 +305,9 @@ class PythonWorkerPool:
         return reply
 
     @staticmethod
-    def _request(worker: _Worker, module: str, args: Sequence[str], stdin: bytes,
-                 env: Mapping[str, str], cwd: str) -> bytes:
+    def _request(
+        worker: _Worker, module: str, args: Sequence[str], stdin: bytes, env: Mapping[str, str], cwd: str
+    ) -> bytes:
         base = worker.env
         changed = {k: v for k, v in env.items() if base.get(k) != v}
         unset = [k for k in base if k not in env and k != MARKER_ENV]
@@ -340,8 +344,14 @@ class PythonWorkerPool:
         argv = [self.python, self.launcher, "--serve", f"--stdout-fd={out.fileno()}"]
         try:
             process = await anyio.open_process(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
-                pass_fds=(out.fileno(),), cwd=self._cwd, env=env, start_new_session=True,
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=err,
+                pass_fds=(out.fileno(),),
+                cwd=self._cwd,
+                env=env,
+                start_new_session=True,
             )
         except OSError as exc:
             out.close()

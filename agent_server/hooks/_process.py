@@ -252,11 +252,7 @@ def _reap(pids: set[int], groups: set[int], leader: int) -> None:
                 pgid = os.getpgid(child.pid)
                 # A group leader might be another run's leader (its pid reusing an old
                 # group id): those, like ours, are asyncio's to reap.
-                if (
-                    child.pid not in (leader, pgid)
-                    and pgid in groups
-                    and child.status() == psutil.STATUS_ZOMBIE
-                ):
+                if child.pid not in (leader, pgid) and pgid in groups and child.status() == psutil.STATUS_ZOMBIE:
                     os.waitpid(child.pid, os.WNOHANG)
 
 
@@ -265,9 +261,7 @@ def _reap(pids: set[int], groups: set[int], leader: int) -> None:
 _RESCAN_LIMIT = 2.0
 
 
-async def _kill_tree(
-    process: anyio.abc.Process, marker: str, grace: float, *, polite: bool
-) -> int:
+async def _kill_tree(process: anyio.abc.Process, marker: str, grace: float, *, polite: bool) -> int:
     """End the hook's whole tree; returns how many processes besides the leader it hit.
 
     ``polite`` sends SIGTERM first and waits up to ``grace``; then SIGKILL to the group,
@@ -497,15 +491,9 @@ async def run_process(
                 await _wait_drained(out, err)
             if process.returncode is None:
                 result.timed_out = True
-            if (
-                result.timed_out
-                or not (out.done.is_set() and err.done.is_set())
-                or await _leftovers(process, marker)
-            ):
+            if result.timed_out or not (out.done.is_set() and err.done.is_set()) or await _leftovers(process, marker):
                 with anyio.CancelScope(shield=True):
-                    result.killed_descendants = await _kill_tree(
-                        process, marker, grace, polite=True
-                    )
+                    result.killed_descendants = await _kill_tree(process, marker, grace, polite=True)
                 ended = True
                 # Whatever still held the pipes was just killed; don't wait on it forever.
                 with anyio.move_on_after(grace):

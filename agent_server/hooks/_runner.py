@@ -72,7 +72,7 @@ def parse_env_file(path: str | os.PathLike[str]) -> dict[str, str]:
     for line in text.splitlines():
         line = line.strip()
         if line.startswith("export "):
-            line = line[len("export "):].strip()
+            line = line[len("export ") :].strip()
         name, sep, raw = line.partition("=")
         if not sep or not name.replace("_", "a").isalnum() or name[0].isdigit():
             continue
@@ -139,10 +139,17 @@ class HookRunner:
         if python_workers is None:
             python_workers = config.python_workers
         workers = DEFAULT_PYTHON_WORKERS if python_workers is None else python_workers
-        self._pool: PythonWorkerPool | None = PythonWorkerPool(
-            size=workers, env=base, cwd=self.project_dir, output_limit=output_limit,
-            grace=kill_grace,
-        ) if workers > 0 else None
+        self._pool: PythonWorkerPool | None = (
+            PythonWorkerPool(
+                size=workers,
+                env=base,
+                cwd=self.project_dir,
+                output_limit=output_limit,
+                grace=kill_grace,
+            )
+            if workers > 0
+            else None
+        )
 
     @property
     def python_pool(self) -> PythonWorkerPool | None:
@@ -238,9 +245,16 @@ class HookRunner:
         rules as command hooks. Runs after the hooks from settings files."""
         label = name or str(getattr(callback, "__qualname__", None) or repr(callback))
         spec = HookSpec(
-            event=event, kind="callback", command=f"callback:{label}", dialect="callback",
-            source="<register>", location=f"{event}[{len(self._callbacks.get(event, []))}]",
-            matcher=matcher, timeout=timeout, fail_closed=fail_closed, callback=callback,
+            event=event,
+            kind="callback",
+            command=f"callback:{label}",
+            dialect="callback",
+            source="<register>",
+            location=f"{event}[{len(self._callbacks.get(event, []))}]",
+            matcher=matcher,
+            timeout=timeout,
+            fail_closed=fail_closed,
+            callback=callback,
             name=label,
         )
         self._callbacks.setdefault(event, []).append(spec)
@@ -263,9 +277,7 @@ class HookRunner:
         results are committed before this returns (docs/observability.md).
         """
         if self._tg is None:
-            raise RunnerClosedError(
-                "HookRunner is not open: use `async with runner:` before fire()"
-            )
+            raise RunnerClosedError("HookRunner is not open: use `async with runner:` before fire()")
         event_id = os.urandom(16).hex()
         started = time.time()
         # Background (async: true) hooks put their final result in the ledger once the
@@ -276,16 +288,23 @@ class HookRunner:
                 outcome = await self._fire(event, payload, event_id, recorded)
                 scope.finish(outcome)
             if self.ledger is not None:
-                await self.ledger.record(event, payload, outcome, event_id=event_id,
-                                         started_at=started, ended_at=time.time(),
-                                         trace_id=scope.trace_id)
+                await self.ledger.record(
+                    event,
+                    payload,
+                    outcome,
+                    event_id=event_id,
+                    started_at=started,
+                    ended_at=time.time(),
+                    trace_id=scope.trace_id,
+                )
         finally:
             if recorded:
                 recorded[0].set()
         return outcome
 
-    async def _fire(self, event: str, payload: Mapping[str, Any], event_id: str,
-                    recorded: list[anyio.Event]) -> EventOutcome:
+    async def _fire(
+        self, event: str, payload: Mapping[str, Any], event_id: str, recorded: list[anyio.Event]
+    ) -> EventOutcome:
         current = dict(payload)
         current.setdefault("hook_event_name", event)
         specs = [s for s in self.hooks_for(event) if why_not(s, current) is None]
@@ -310,8 +329,7 @@ class HookRunner:
             stop = is_blocking_event(event)
             for i, spec in enumerate(specs):
                 if spec.run_async:
-                    results.append(self._start_background(spec, current, event_id,
-                                                          len(results), recorded))
+                    results.append(self._start_background(spec, current, event_id, len(results), recorded))
                     continue
                 result = await self._run_hook(spec, current)
                 results.append(result)
@@ -321,29 +339,30 @@ class HookRunner:
                 if stop and result.decision in _BLOCKS:
                     results += [
                         HookResult.for_spec(s, HookStatus.SKIPPED, error="an earlier hook blocked")
-                        for s in specs[i + 1:]
+                        for s in specs[i + 1 :]
                     ]
                     break
         outcome = EventOutcome.combine(event, results)
         outcome.env_files = [r.env_file for r in results if r.env_file]
         return outcome
 
-    def _start_background(self, spec: HookSpec, payload: dict[str, Any], event_id: str,
-                          position: int, recorded: list[anyio.Event]) -> HookResult:
+    def _start_background(
+        self, spec: HookSpec, payload: dict[str, Any], event_id: str, position: int, recorded: list[anyio.Event]
+    ) -> HookResult:
         if self._tg is None:
             # aclose() ran while an earlier hook of this event was still running.
-            return failed_result(spec, HookStatus.ERROR,
-                                 "async: the runner was closed; the hook was not started")
+            return failed_result(spec, HookStatus.ERROR, "async: the runner was closed; the hook was not started")
         if self.ledger is not None and not recorded:
             recorded.append(anyio.Event())
-        self._tg.start_soon(self._run_background, spec, payload, event_id, position,
-                            recorded[0] if recorded else None)
+        self._tg.start_soon(self._run_background, spec, payload, event_id, position, recorded[0] if recorded else None)
         return HookResult.for_spec(spec, HookStatus.SKIPPED, error="async: runs in the background, result ignored")
 
-    async def _run_background(self, spec: HookSpec, payload: dict[str, Any], event_id: str,
-                              position: int, recorded: anyio.Event | None) -> None:
+    async def _run_background(
+        self, spec: HookSpec, payload: dict[str, Any], event_id: str, position: int, recorded: anyio.Event | None
+    ) -> None:
         """Run an ``async: true`` hook; its result replaces its placeholder in the ledger
         (an error result when the runner closes first)."""
+
         async def record(result: HookResult) -> None:
             if self.ledger is not None and recorded is not None:
                 await recorded.wait()  # the event's own record first
@@ -353,8 +372,13 @@ class HookRunner:
             result = await self._run_hook(spec, payload)
         except BaseException:
             with anyio.CancelScope(shield=True), anyio.move_on_after(1.0):
-                await record(failed_result(spec, HookStatus.ERROR, "async: the runner closed "
-                                           "before the hook finished (its process tree was ended)"))
+                await record(
+                    failed_result(
+                        spec,
+                        HookStatus.ERROR,
+                        "async: the runner closed before the hook finished (its process tree was ended)",
+                    )
+                )
             raise
         await record(result)
 
@@ -375,8 +399,9 @@ class HookRunner:
         except HookError:
             raise
         except Exception as exc:  # a hook must never break its siblings or the host
-            result = failed_result(spec, HookStatus.ERROR, f"{type(exc).__name__}: {exc}",
-                                   stderr=traceback.format_exc(limit=5))
+            result = failed_result(
+                spec, HookStatus.ERROR, f"{type(exc).__name__}: {exc}", stderr=traceback.format_exc(limit=5)
+            )
         result.started_at = started
         result.duration_ms = (time.perf_counter() - t0) * 1000.0
         self._log(result, payload)
@@ -396,11 +421,15 @@ class HookRunner:
             try:
                 value = await spec.callback(dict(payload))
             except Exception as exc:
-                return failed_result(spec, HookStatus.ERROR, f"{type(exc).__name__}: {exc}",
-                                     exit_code=1, stderr=traceback.format_exc(limit=5))
+                return failed_result(
+                    spec,
+                    HookStatus.ERROR,
+                    f"{type(exc).__name__}: {exc}",
+                    exit_code=1,
+                    stderr=traceback.format_exc(limit=5),
+                )
         if scope.cancelled_caught:
-            return failed_result(spec, HookStatus.TIMEOUT, f"timed out after {spec.timeout:g}s",
-                                 timed_out=True)
+            return failed_result(spec, HookStatus.TIMEOUT, f"timed out after {spec.timeout:g}s", timed_out=True)
         if value is None:
             stdout = ""
         elif isinstance(value, str):
@@ -408,8 +437,9 @@ class HookRunner:
         elif isinstance(value, Mapping):
             stdout = json.dumps(dict(value), default=str)
         else:
-            return failed_result(spec, HookStatus.ERROR,
-                                 f"callback returned {type(value).__name__}; expected dict, str or None")
+            return failed_result(
+                spec, HookStatus.ERROR, f"callback returned {type(value).__name__}; expected dict, str or None"
+            )
         return interpret_output(spec, payload, 0, stdout, "")
 
     def _cwd(self, spec: HookSpec, payload: Mapping[str, Any]) -> str:
@@ -422,8 +452,9 @@ class HookRunner:
                 return cwd
         return str(self.project_dir)
 
-    def _env(self, spec: HookSpec, payload: Mapping[str, Any], payload_json: str,
-             cwd: str) -> tuple[dict[str, str], str | None]:
+    def _env(
+        self, spec: HookSpec, payload: Mapping[str, Any], payload_json: str, cwd: str
+    ) -> tuple[dict[str, str], str | None]:
         env = dict(self._base_env)
         session = str(payload.get("session_id") or "")
         env.update(
@@ -452,8 +483,7 @@ class HookRunner:
             env["CLAUDE_ENV_FILE"] = env_file
         return env, env_file
 
-    async def _execute(self, spec: HookSpec, stdin: bytes, env: dict[str, str],
-                       cwd: str) -> ProcessResult:
+    async def _execute(self, spec: HookSpec, stdin: bytes, env: dict[str, str], cwd: str) -> ProcessResult:
         """Run the hook's process. (Python hooks get a warm worker here when enabled.)"""
         assert spec.argv is not None
         # A free slot is taken without a trip through the event loop (the common case).
@@ -463,13 +493,16 @@ class HookRunner:
             await self._limiter.acquire()
         try:
             pool = self._pool
-            if (pool is not None and spec.kind == "python" and spec.warm is not False
-                    and pool.handles(spec.argv)):
-                return await pool.run_argv(spec.argv, stdin=stdin, env=env, cwd=cwd,
-                                           timeout=spec.timeout)
+            if pool is not None and spec.kind == "python" and spec.warm is not False and pool.handles(spec.argv):
+                return await pool.run_argv(spec.argv, stdin=stdin, env=env, cwd=cwd, timeout=spec.timeout)
             return await run_process(
-                spec.argv, stdin=stdin, env=env, cwd=cwd, timeout=spec.timeout,
-                grace=self.kill_grace, output_limit=self.output_limit,
+                spec.argv,
+                stdin=stdin,
+                env=env,
+                cwd=cwd,
+                timeout=spec.timeout,
+                grace=self.kill_grace,
+                output_limit=self.output_limit,
                 marker=os.urandom(16).hex(),  # (uuid4() costs five times as much)
                 while_running=self._telemetry.drain_some,
             )
@@ -488,9 +521,15 @@ class HookRunner:
             return failed_result(spec, HookStatus.ERROR, proc.spawn_error)
         if proc.timed_out:
             # Output of a timed-out hook is discarded (contract §7); stderr kept for the log.
-            return failed_result(spec, HookStatus.TIMEOUT, f"timed out after {spec.timeout:g}s",
-                                 exit_code=proc.exit_code, stderr=stderr, timed_out=True,
-                                 truncated=truncated)
+            return failed_result(
+                spec,
+                HookStatus.TIMEOUT,
+                f"timed out after {spec.timeout:g}s",
+                exit_code=proc.exit_code,
+                stderr=stderr,
+                timed_out=True,
+                truncated=truncated,
+            )
         result = interpret_output(spec, payload, proc.exit_code, stdout, stderr)
         result.truncated = truncated
         result.env_file = env_file
@@ -500,14 +539,21 @@ class HookRunner:
         if log.isEnabledFor(logging.INFO):
             log.info(
                 "hook run name=%r event=%s status=%s exit=%s start=%s duration_ms=%.1f",
-                result.name, result.event, result.status.value, result.exit_code,
+                result.name,
+                result.event,
+                result.status.value,
+                result.exit_code,
                 time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(result.started_at)),
                 result.duration_ms,
             )
         if result.status in (HookStatus.ERROR, HookStatus.TIMEOUT):
             tail = result.stderr.strip()[-800:]
-            log.warning("hook failed name=%r event=%s: %s%s", result.name, result.event,
-                        result.error, f"\nstderr tail:\n{tail}" if tail else "")
+            log.warning(
+                "hook failed name=%r event=%s: %s%s",
+                result.name,
+                result.event,
+                result.error,
+                f"\nstderr tail:\n{tail}" if tail else "",
+            )
         if self.debug:
-            log.info("hook output name=%r stdout=%r stderr=%r", result.name,
-                     result.stdout[:4000], result.stderr[:4000])
+            log.info("hook output name=%r stdout=%r stderr=%r", result.name, result.stdout[:4000], result.stderr[:4000])

@@ -115,8 +115,7 @@ RUNS_METRIC = "hook.runs"
 _BLOCKING_DECISIONS = frozenset({"deny", "defer", "block"})
 _MAX_TEXT = 2048
 # Bucket boundaries (ms) sized for hooks: sub-millisecond callbacks to 10-minute commands.
-_DURATION_BUCKETS = (1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000,
-                     60000, 120000, 600000)
+_DURATION_BUCKETS = (1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000, 60000, 120000, 600000)
 # Span ends, attributes and metrics are finished this long (seconds) after fire()
 # returns: off the caller's path, while the loop waits for the agent's next step.
 _DRAIN_DELAY = 0.001
@@ -147,8 +146,7 @@ class _Warned:
     def __call__(self, where: str) -> None:
         if where not in self.seen:
             self.seen.add(where)
-            log.warning("telemetry error in %s (ignored; hooks are unaffected)", where,
-                        exc_info=True)
+            log.warning("telemetry error in %s (ignored; hooks are unaffected)", where, exc_info=True)
 
 
 _warn = _Warned()
@@ -185,8 +183,11 @@ def _resource() -> Any:
 
 
 def _otlp_protocol(signal: str) -> str:
-    return (os.environ.get(f"OTEL_EXPORTER_OTLP_{signal}_PROTOCOL")
-            or os.environ.get("OTEL_EXPORTER_OTLP_PROTOCOL") or "http/protobuf").lower()
+    return (
+        os.environ.get(f"OTEL_EXPORTER_OTLP_{signal}_PROTOCOL")
+        or os.environ.get("OTEL_EXPORTER_OTLP_PROTOCOL")
+        or "http/protobuf"
+    ).lower()
 
 
 def _span_exporter(name: str) -> SpanExporter | None:
@@ -207,13 +208,14 @@ def _span_exporter(name: str) -> SpanExporter | None:
                     OTLPSpanExporter,
                 )
         except ImportError:
-            log.warning("OTEL_TRACES_EXPORTER=otlp but the OTLP exporter is not installed; "
-                        "install it with: pip install 'agent-server[otlp]'. Tracing is off.")
+            log.warning(
+                "OTEL_TRACES_EXPORTER=otlp but the OTLP exporter is not installed; "
+                "install it with: pip install 'agent-server[otlp]'. Tracing is off."
+            )
             return None
         exporter: SpanExporter = OTLPSpanExporter()
         return exporter
-    log.warning("OTEL_TRACES_EXPORTER: unknown exporter %r ignored (use console, otlp or none)",
-                name)
+    log.warning("OTEL_TRACES_EXPORTER: unknown exporter %r ignored (use console, otlp or none)", name)
     return None
 
 
@@ -275,12 +277,13 @@ def _metric_exporter(name: str) -> Any:
                     OTLPMetricExporter,
                 )
         except ImportError:
-            log.warning("OTEL_METRICS_EXPORTER=otlp but the OTLP exporter is not installed; "
-                        "install it with: pip install 'agent-server[otlp]'. Metrics are off.")
+            log.warning(
+                "OTEL_METRICS_EXPORTER=otlp but the OTLP exporter is not installed; "
+                "install it with: pip install 'agent-server[otlp]'. Metrics are off."
+            )
             return None
         return OTLPMetricExporter()
-    log.warning("OTEL_METRICS_EXPORTER: unknown exporter %r ignored (use console, otlp or none)",
-                name)
+    log.warning("OTEL_METRICS_EXPORTER: unknown exporter %r ignored (use console, otlp or none)", name)
     return None
 
 
@@ -303,8 +306,7 @@ def _env_disabled() -> bool:
     return os.environ.get("OTEL_SDK_DISABLED", "").strip().lower() == "true"
 
 
-def _from_env(variable: str, cache: dict[Any, Any], build: Callable[[list[str]], Any],
-              what: str) -> Any:
+def _from_env(variable: str, cache: dict[Any, Any], build: Callable[[list[str]], Any], what: str) -> Any:
     """A provider built once from ``OTEL_*`` variables; False: not configured here,
     None: turned off (or it failed to build, which is logged once)."""
     names = _exporter_names(variable)
@@ -326,8 +328,7 @@ def _from_env(variable: str, cache: dict[Any, Any], build: Callable[[list[str]],
 def resolve_tracer(provider: trace.TracerProvider | None) -> trace.Tracer | None:
     """The tracer to use, or None when tracing is off (see the module docstring)."""
     if provider is None:
-        provider = _from_env("OTEL_TRACES_EXPORTER", _env_tracer_providers,
-                             _build_tracer_provider, "tracer")
+        provider = _from_env("OTEL_TRACES_EXPORTER", _env_tracer_providers, _build_tracer_provider, "tracer")
         if provider is False:
             # Not configured here: the global provider (a no-op unless the host set one).
             return trace.get_tracer(_SCOPE, _VERSION)
@@ -337,8 +338,7 @@ def resolve_tracer(provider: trace.TracerProvider | None) -> trace.Tracer | None
 def resolve_meter(provider: metrics.MeterProvider | None) -> metrics.Meter | None:
     """The meter to use, or None when metrics are off."""
     if provider is None:
-        provider = _from_env("OTEL_METRICS_EXPORTER", _env_meter_providers,
-                             _build_meter_provider, "meter")
+        provider = _from_env("OTEL_METRICS_EXPORTER", _env_meter_providers, _build_meter_provider, "meter")
         if provider is False:
             return metrics.get_meter(_SCOPE, _VERSION)
     return None if provider is None else provider.get_meter(_SCOPE, _VERSION)
@@ -359,10 +359,8 @@ _RANDOM_TRACE_ID = int(getattr(trace.TraceFlags, "RANDOM_TRACE_ID", 0))
 # the fire's span (the parent of its hooks' spans) and the span a command hook's
 # TRACEPARENT names. Only in-process (callback) hooks get theirs made OpenTelemetry's
 # current span, since only they can start spans of their own under it.
-_fire_plan: contextvars.ContextVar[_SpanPlan | None] = contextvars.ContextVar(
-    "agent_server_fire_plan", default=None)
-_hook_plan: contextvars.ContextVar[_SpanPlan | None] = contextvars.ContextVar(
-    "agent_server_hook_plan", default=None)
+_fire_plan: contextvars.ContextVar[_SpanPlan | None] = contextvars.ContextVar("agent_server_fire_plan", default=None)
+_hook_plan: contextvars.ContextVar[_SpanPlan | None] = contextvars.ContextVar("agent_server_hook_plan", default=None)
 
 
 class _PresetIds:
@@ -431,12 +429,28 @@ class _SpanPlan:
     """One span of a fire: started now (``span``; other tracers), or made later by
     ``make()`` with the ids and sampling decision fixed now (SDK tracers)."""
 
-    __slots__ = ("_current", "attributes_at_start", "flags", "ids", "name", "parent",
-                 "parent_plan", "payload_attrs", "recording", "root", "span", "span_id",
-                 "start", "state", "trace_id", "tracer")
+    __slots__ = (
+        "_current",
+        "attributes_at_start",
+        "flags",
+        "ids",
+        "name",
+        "parent",
+        "parent_plan",
+        "payload_attrs",
+        "recording",
+        "root",
+        "span",
+        "span_id",
+        "start",
+        "state",
+        "trace_id",
+        "tracer",
+    )
 
-    def __init__(self, tracer: trace.Tracer, ids: _PresetIds | None, name: str,
-                 parent_plan: _SpanPlan | None = None) -> None:
+    def __init__(
+        self, tracer: trace.Tracer, ids: _PresetIds | None, name: str, parent_plan: _SpanPlan | None = None
+    ) -> None:
         self.tracer = tracer
         self.ids = ids
         self.name = name
@@ -489,23 +503,27 @@ class _SpanPlan:
         if default:  # parent-based, always on: answered without a call
             self.recording = sampled = parent_sampled
         else:
-            result = sampler.should_sample(self.parent, trace_id, name, SpanKind.INTERNAL,
-                                           None, ())
+            result = sampler.should_sample(self.parent, trace_id, name, SpanKind.INTERNAL, None, ())
             self.recording = bool(result.decision.is_recording())
             sampled = bool(result.decision.is_sampled())
             state = result.trace_state
         self.trace_id, self.span_id = trace_id, int(ids.inner.generate_span_id())
         self.state = state
-        self.flags = ((trace.TraceFlags.SAMPLED if sampled else 0)
-                      | (_RANDOM_TRACE_ID if random_id else 0))
+        self.flags = (trace.TraceFlags.SAMPLED if sampled else 0) | (_RANDOM_TRACE_ID if random_id else 0)
 
     @property
     def current(self) -> trace.Span:
         """The span as OpenTelemetry sees it now (a non-recording stand-in until made)."""
         if self._current is None:
-            self._current = trace.NonRecordingSpan(trace.SpanContext(
-                self.trace_id, self.span_id, is_remote=False,
-                trace_flags=trace.TraceFlags(self.flags), trace_state=self.state))
+            self._current = trace.NonRecordingSpan(
+                trace.SpanContext(
+                    self.trace_id,
+                    self.span_id,
+                    is_remote=False,
+                    trace_flags=trace.TraceFlags(self.flags),
+                    trace_state=self.state,
+                )
+            )
         return self._current
 
     def context(self) -> otel_context.Context:
@@ -522,8 +540,9 @@ class _SpanPlan:
         parent = self.parent_plan.context() if self.parent_plan is not None else self.parent
         ids.preset(self.trace_id if self.root else None, self.span_id)
         try:
-            span = self.tracer.start_span(self.name, context=parent, kind=SpanKind.INTERNAL,
-                                          attributes=attributes, start_time=self.start)
+            span = self.tracer.start_span(
+                self.name, context=parent, kind=SpanKind.INTERNAL, attributes=attributes, start_time=self.start
+            )
         finally:
             ids.preset(None, None)
         made = span.get_span_context()
@@ -547,8 +566,7 @@ def _payload_values(payload: Mapping[str, Any]) -> dict[str, Any]:
     return attrs
 
 
-def _end(plan: _SpanPlan, attrs: dict[str, Any], end: int,
-         more: Callable[[trace.Span], None] | None = None) -> None:
+def _end(plan: _SpanPlan, attrs: dict[str, Any], end: int, more: Callable[[trace.Span], None] | None = None) -> None:
     """Deferred work: make the span if planned, record ``attrs`` (and ``more``), end it."""
     at_start = plan.span is None and plan.attributes_at_start
     span = plan.make(attrs if at_start else None)
@@ -589,8 +607,7 @@ class _Scope:
         self._plan_token: contextvars.Token[_SpanPlan | None] | None = None
         self._finished = False
 
-    def _enter(self, what: str, var: contextvars.ContextVar[_SpanPlan | None], *,
-               otel: bool = False) -> None:
+    def _enter(self, what: str, var: contextvars.ContextVar[_SpanPlan | None], *, otel: bool = False) -> None:
         """Make the span current: in OpenTelemetry's context when it was started now or
         when ``otel`` (code may start spans under it), else only in ``var``."""
         plan = self._plan
@@ -604,8 +621,7 @@ class _Scope:
         except Exception:
             _warn(f"activating the {what} span")
 
-    def _exit(self, what: str, attrs: Callable[[], dict[str, Any]],
-              exc: BaseException | None) -> None:
+    def _exit(self, what: str, attrs: Callable[[], dict[str, Any]], exc: BaseException | None) -> None:
         plan = self._plan
         if plan is None:
             return
@@ -628,8 +644,7 @@ class FireScope(_Scope):
 
     __slots__ = ("_attrs",)
 
-    def __init__(self, telemetry: HookTelemetry, plan: _SpanPlan | None,
-                 attrs: dict[str, Any]) -> None:
+    def __init__(self, telemetry: HookTelemetry, plan: _SpanPlan | None, attrs: dict[str, Any]) -> None:
         super().__init__(telemetry, plan)
         self._attrs = attrs
 
@@ -662,8 +677,9 @@ class FireScope(_Scope):
             attrs[ATTR_REASON] = _text(outcome.reason)
         self._telemetry.defer(lambda: _end(plan, attrs, end))
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self._exit("event", lambda: self._attrs, exc)
 
 
@@ -673,8 +689,9 @@ class HookScope(_Scope):
 
     __slots__ = ("_end", "_payload_attrs", "_result", "_spec")
 
-    def __init__(self, telemetry: HookTelemetry, plan: _SpanPlan | None, spec: HookSpec,
-                 payload_attrs: dict[str, Any]) -> None:
+    def __init__(
+        self, telemetry: HookTelemetry, plan: _SpanPlan | None, spec: HookSpec, payload_attrs: dict[str, Any]
+    ) -> None:
         super().__init__(telemetry, plan)
         self._spec = spec
         self._payload_attrs = payload_attrs
@@ -689,13 +706,15 @@ class HookScope(_Scope):
     def _spec_attributes(self) -> dict[str, Any]:
         spec = self._spec
         attrs: dict[str, Any] = {
-            ATTR_EVENT: spec.event, ATTR_NAME: spec.display_name,
-            ATTR_COMMAND: _text(spec.command), ATTR_SOURCE: spec.source,
-            ATTR_LOCATION: spec.location, ATTR_DIALECT: spec.dialect,
+            ATTR_EVENT: spec.event,
+            ATTR_NAME: spec.display_name,
+            ATTR_COMMAND: _text(spec.command),
+            ATTR_SOURCE: spec.source,
+            ATTR_LOCATION: spec.location,
+            ATTR_DIALECT: spec.dialect,
             **self._payload_attrs,
         }
-        matcher = spec.matcher or spec.tool_pattern or (
-            str(dict(spec.object_matcher)) if spec.object_matcher else None)
+        matcher = spec.matcher or spec.tool_pattern or (str(dict(spec.object_matcher)) if spec.object_matcher else None)
         if matcher:
             attrs[ATTR_MATCHER] = matcher
         return attrs
@@ -746,12 +765,15 @@ class HookScope(_Scope):
         if result.status in (HookStatus.ERROR, HookStatus.TIMEOUT):
             span.set_status(Status(StatusCode.ERROR, _text(result.error or result.status.value)))
         if result.decision in _BLOCKING_DECISIONS:
-            span.add_event(BLOCKED_EVENT, {ATTR_DECISION: result.decision,
-                                           ATTR_REASON: _text(result.reason or "")},
-                           timestamp=self._end)
+            span.add_event(
+                BLOCKED_EVENT,
+                {ATTR_DECISION: result.decision, ATTR_REASON: _text(result.reason or "")},
+                timestamp=self._end,
+            )
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self._exit("hook", self._spec_attributes, exc)
 
 
@@ -783,8 +805,7 @@ class HookTelemetry:
         weakref.finalize(self, _finish_all, self._pending)
         #: Metrics go to a real SDK provider (given, or built from OTEL_* variables), so
         #: recording them is worth moving off the fire's path.
-        self.metrics_deferred = meter_provider is not None or (
-            _exporter_names("OTEL_METRICS_EXPORTER") is not None)
+        self.metrics_deferred = meter_provider is not None or (_exporter_names("OTEL_METRICS_EXPORTER") is not None)
         # SDK tracers: spans are made after the fact with preset ids (see "scopes").
         self._ids: _PresetIds | None = None
         try:
@@ -795,17 +816,20 @@ class HookTelemetry:
             _warn("setting up tracing")
         # The global provider (nothing configured here): while the host has not installed
         # one, skip span work entirely; the hook still gets the caller's TRACEPARENT.
-        self._global_tracer = tracer_provider is None and (
-            _exporter_names("OTEL_TRACES_EXPORTER") is None)
+        self._global_tracer = tracer_provider is None and (_exporter_names("OTEL_TRACES_EXPORTER") is None)
         try:
             meter = resolve_meter(meter_provider)
             if meter is not None:
                 self._duration = meter.create_histogram(
-                    DURATION_METRIC, unit="ms", description="Duration of one hook run",
+                    DURATION_METRIC,
+                    unit="ms",
+                    description="Duration of one hook run",
                     explicit_bucket_boundaries_advisory=_DURATION_BUCKETS,
                 )
                 self._runs = meter.create_counter(
-                    RUNS_METRIC, unit="{run}", description="Hook runs, by event, hook and status",
+                    RUNS_METRIC,
+                    unit="{run}",
+                    description="Hook runs, by event, hook and status",
                 )
         except Exception:
             _warn("setting up metrics")
@@ -862,8 +886,7 @@ class HookTelemetry:
 
     # -- scopes ----------------------------------------------------------
     def _active_tracer(self) -> trace.Tracer | None:
-        if self._global_tracer and isinstance(trace.get_tracer_provider(),
-                                              trace.ProxyTracerProvider):
+        if self._global_tracer and isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider):
             return None  # the API default: every span would be a no-op
         return self._tracer
 
@@ -889,8 +912,7 @@ class HookTelemetry:
         if plan is None:
             return FireScope(self, None, {})
         plan.payload_attrs = _payload_values(payload)
-        return FireScope(self, plan, {ATTR_EVENT: event, ATTR_EVENT_ID: event_id,
-                                      **plan.payload_attrs})
+        return FireScope(self, plan, {ATTR_EVENT: event, ATTR_EVENT_ID: event_id, **plan.payload_attrs})
 
     def hook_span(self, spec: HookSpec, payload: Mapping[str, Any]) -> HookScope:
         """A scope for running one hook, a child of the current (event) span."""
@@ -908,8 +930,7 @@ class HookTelemetry:
         key = (result.event, result.name, result.status.value)
         attrs = self._metric_attrs.get(key)
         if attrs is None:
-            attrs = self._metric_attrs[key] = {ATTR_EVENT: key[0], ATTR_NAME: key[1],
-                                               ATTR_STATUS: key[2]}
+            attrs = self._metric_attrs[key] = {ATTR_EVENT: key[0], ATTR_NAME: key[1], ATTR_STATUS: key[2]}
         try:
             self._runs.add(1, attrs)
             self._duration.record(result.duration_ms, attrs)
@@ -925,14 +946,12 @@ class HookTelemetry:
         plan = _hook_plan.get()  # a command hook's planned span, else OpenTelemetry's
         try:
             if plan is not None:
-                trace_id, span_id, flags, state = (plan.trace_id, plan.span_id, plan.flags,
-                                                   plan.state)
+                trace_id, span_id, flags, state = (plan.trace_id, plan.span_id, plan.flags, plan.state)
             else:
                 ctx = trace.get_current_span().get_span_context()
                 if not ctx.is_valid:
                     return
-                trace_id, span_id, flags, state = (ctx.trace_id, ctx.span_id,
-                                                   int(ctx.trace_flags), ctx.trace_state)
+                trace_id, span_id, flags, state = (ctx.trace_id, ctx.span_id, int(ctx.trace_flags), ctx.trace_state)
             header = state.to_header() if state else ""
         except Exception:
             _warn("injecting the trace context")

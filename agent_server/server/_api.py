@@ -19,7 +19,8 @@ class CreateSession(_Body):
     """``POST /sessions``: start a session (or resume one from its transcript)."""
 
     permission_mode: PermissionMode | None = Field(
-        None, description="default | acceptEdits | bypassPermissions | plan (default: the server's).")
+        None, description="default | acceptEdits | bypassPermissions | plan (default: the server's)."
+    )
     resume: str | None = Field(None, description="Resume this session id from its transcript.")
 
 
@@ -46,36 +47,64 @@ class UpdateSession(_Body):
     permission_mode: PermissionMode
 
 
-_ERROR = {"type": "object", "properties": {"error": {"type": "object", "properties": {
-    "code": {"type": "string"}, "message": {"type": "string"}}, "required": ["code", "message"]}}}
-_SESSION = {"type": "object", "properties": {
-    "session_id": {"type": "string"}, "state": {"type": "string",
-                                                "enum": ["starting", "idle", "running", "awaiting_approval", "closed"]},
-    "permission_mode": {"type": "string"}, "transcript_path": {"type": "string"},
-    "cwd": {"type": "string"}, "prompt_id": {"type": ["string", "null"]},
-    "pending_approvals": {"type": "array", "items": {"type": "object"}},
-    "last_event_seq": {"type": "integer"}}}
-_TURN = {"type": "object", "properties": {
-    "prompt_id": {"type": "string"}, "session_id": {"type": "string"},
-    "status": {"type": "string", "description": "running | awaiting_approval | completed | blocked | "
-               "stopped | deferred | denied | interrupted | error | max_steps"},
-    "final_text": {"type": "string"}, "reason": {"type": ["string", "null"]},
-    "approval": {"type": ["object", "null"]}}}
+_ERROR = {
+    "type": "object",
+    "properties": {
+        "error": {
+            "type": "object",
+            "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+            "required": ["code", "message"],
+        }
+    },
+}
+_SESSION = {
+    "type": "object",
+    "properties": {
+        "session_id": {"type": "string"},
+        "state": {"type": "string", "enum": ["starting", "idle", "running", "awaiting_approval", "closed"]},
+        "permission_mode": {"type": "string"},
+        "transcript_path": {"type": "string"},
+        "cwd": {"type": "string"},
+        "prompt_id": {"type": ["string", "null"]},
+        "pending_approvals": {"type": "array", "items": {"type": "object"}},
+        "last_event_seq": {"type": "integer"},
+    },
+}
+_TURN = {
+    "type": "object",
+    "properties": {
+        "prompt_id": {"type": "string"},
+        "session_id": {"type": "string"},
+        "status": {
+            "type": "string",
+            "description": "running | awaiting_approval | completed | blocked | "
+            "stopped | deferred | denied | interrupted | error | max_steps",
+        },
+        "final_text": {"type": "string"},
+        "reason": {"type": ["string", "null"]},
+        "approval": {"type": ["object", "null"]},
+    },
+}
 
 
 def _body(model: type[BaseModel]) -> dict[str, Any]:
-    return {"required": True, "content": {"application/json": {
-        "schema": {"$ref": f"#/components/schemas/{model.__name__}"}}}}
+    return {
+        "required": True,
+        "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{model.__name__}"}}},
+    }
 
 
-def _resp(description: str, schema: dict[str, Any] | None = None, status: str = "200",
-          errors: tuple[str, ...] = ("404",)) -> dict[str, Any]:
+def _resp(
+    description: str, schema: dict[str, Any] | None = None, status: str = "200", errors: tuple[str, ...] = ("404",)
+) -> dict[str, Any]:
     out: dict[str, Any] = {status: {"description": description}}
     if schema is not None:
         out[status]["content"] = {"application/json": {"schema": schema}}
     for code in errors:
-        out[code] = {"description": "error", "content": {"application/json": {
-            "schema": {"$ref": "#/components/schemas/Error"}}}}
+        out[code] = {
+            "description": "error",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        }
     return out
 
 
@@ -90,75 +119,138 @@ def openapi_spec(version: str) -> dict[str, Any]:
     session_ref = {"$ref": "#/components/schemas/Session"}
     return {
         "openapi": "3.1.0",
-        "info": {"title": "agent-server", "version": version,
-                 "description": "A small agent server with Claude-Code-compatible hooks. With "
-                 "AGENT_SERVER_API_TOKEN set, send `Authorization: Bearer <token>` (the event "
-                 "stream also accepts `?access_token=`)."},
-        "components": {"schemas": schemas,
-                       "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
+        "info": {
+            "title": "agent-server",
+            "version": version,
+            "description": "A small agent server with Claude-Code-compatible hooks. With "
+            "AGENT_SERVER_API_TOKEN set, send `Authorization: Bearer <token>` (the event "
+            "stream also accepts `?access_token=`).",
+        },
+        "components": {"schemas": schemas, "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
         "security": [{"bearer": []}],
         "paths": {
-            "/health": {"get": {"summary": "Liveness and configuration summary", "security": [],
-                                "responses": _resp("ok", {"type": "object"}, errors=())}},
-            "/hooks": {"get": {"summary": "Configured hooks per event, and configuration issues",
-                               "responses": _resp("hooks", {"type": "object"}, errors=())}},
+            "/health": {
+                "get": {
+                    "summary": "Liveness and configuration summary",
+                    "security": [],
+                    "responses": _resp("ok", {"type": "object"}, errors=()),
+                }
+            },
+            "/hooks": {
+                "get": {
+                    "summary": "Configured hooks per event, and configuration issues",
+                    "responses": _resp("hooks", {"type": "object"}, errors=()),
+                }
+            },
             "/sessions": {
-                "post": {"summary": "Create a session (fires SessionStart)",
-                         "requestBody": {**_body(CreateSession), "required": False},
-                         "responses": _resp("created", session_ref, "201", ("404", "409", "422"))},
-                "get": {"summary": "List open sessions",
-                        "responses": _resp("sessions", {"type": "object"}, errors=())},
+                "post": {
+                    "summary": "Create a session (fires SessionStart)",
+                    "requestBody": {**_body(CreateSession), "required": False},
+                    "responses": _resp("created", session_ref, "201", ("404", "409", "422")),
+                },
+                "get": {"summary": "List open sessions", "responses": _resp("sessions", {"type": "object"}, errors=())},
             },
             "/sessions/{session_id}": {
                 "parameters": [_SID],
-                "get": {"summary": "Session state (with ?messages=true: the conversation)",
-                        "responses": _resp("session", session_ref)},
-                "patch": {"summary": "Change the permission mode", "requestBody": _body(UpdateSession),
-                          "responses": _resp("session", session_ref, errors=("404", "422"))},
-                "delete": {"summary": "Close the session (fires SessionEnd)",
-                           "parameters": [{"name": "reason", "in": "query", "schema": {
-                               "type": "string", "enum": ["other", "logout", "prompt_input_exit", "clear"]}}],
-                           "responses": _resp("closed", session_ref)},
+                "get": {
+                    "summary": "Session state (with ?messages=true: the conversation)",
+                    "responses": _resp("session", session_ref),
+                },
+                "patch": {
+                    "summary": "Change the permission mode",
+                    "requestBody": _body(UpdateSession),
+                    "responses": _resp("session", session_ref, errors=("404", "422")),
+                },
+                "delete": {
+                    "summary": "Close the session (fires SessionEnd)",
+                    "parameters": [
+                        {
+                            "name": "reason",
+                            "in": "query",
+                            "schema": {"type": "string", "enum": ["other", "logout", "prompt_input_exit", "clear"]},
+                        }
+                    ],
+                    "responses": _resp("closed", session_ref),
+                },
             },
             "/sessions/{session_id}/messages": {
                 "parameters": [_SID],
-                "post": {"summary": "Send a prompt; `/compact [instructions]` and `/clear` are commands",
-                         "requestBody": _body(PostMessage),
-                         "responses": {**_resp("turn finished or waiting (wait=true)",
-                                               {"$ref": "#/components/schemas/Turn"}, "200",
-                                               ("404", "409", "422")),
-                                       "202": {"description": "turn started", "content": {
-                                           "application/json": {"schema": {"$ref": "#/components/schemas/Turn"}}}}}},
+                "post": {
+                    "summary": "Send a prompt; `/compact [instructions]` and `/clear` are commands",
+                    "requestBody": _body(PostMessage),
+                    "responses": {
+                        **_resp(
+                            "turn finished or waiting (wait=true)",
+                            {"$ref": "#/components/schemas/Turn"},
+                            "200",
+                            ("404", "409", "422"),
+                        ),
+                        "202": {
+                            "description": "turn started",
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Turn"}}},
+                        },
+                    },
+                },
             },
             "/sessions/{session_id}/approvals/{approval_id}": {
-                "parameters": [_SID, {"name": "approval_id", "in": "path", "required": True,
-                                      "schema": {"type": "string"}}],
-                "post": {"summary": "Answer a pending approval (a tool call that asks the user)",
-                         "requestBody": _body(ApprovalAnswer),
-                         "responses": _resp("recorded", {"type": "object"}, errors=("404", "422"))},
+                "parameters": [
+                    _SID,
+                    {"name": "approval_id", "in": "path", "required": True, "schema": {"type": "string"}},
+                ],
+                "post": {
+                    "summary": "Answer a pending approval (a tool call that asks the user)",
+                    "requestBody": _body(ApprovalAnswer),
+                    "responses": _resp("recorded", {"type": "object"}, errors=("404", "422")),
+                },
             },
             "/sessions/{session_id}/interrupt": {
                 "parameters": [_SID],
-                "post": {"summary": "Interrupt the running turn",
-                         "responses": _resp("interrupted?", {"type": "object"})},
+                "post": {
+                    "summary": "Interrupt the running turn",
+                    "responses": _resp("interrupted?", {"type": "object"}),
+                },
             },
             "/sessions/{session_id}/events": {
-                "parameters": [_SID, {"name": "since", "in": "query", "schema": {"type": "integer"},
-                                      "description": "Only events with seq > since (also Last-Event-ID). Events the "
-                                                     "session no longer keeps (it keeps the newest 20,000) are "
-                                                     "announced by an events_dropped event (JSON: dropped)."},
-                               {"name": "stream", "in": "query", "schema": {"type": "boolean"},
-                                "description": "false: return the history as JSON instead of SSE."}],
-                "get": {"summary": "Server-sent events: every message, tool call/result, hook run "
-                                   "(event, hook, status, duration, decision), approval and error",
-                        "responses": {"200": {"description": "text/event-stream of JSON events "
-                                                              "(`event:` is the type, `id:` the seq)",
-                                              "content": {"text/event-stream": {"schema": {"type": "string"}},
-                                                          "application/json": {"schema": {"type": "object"}}}},
-                                      "404": {"description": "no such session"}}},
+                "parameters": [
+                    _SID,
+                    {
+                        "name": "since",
+                        "in": "query",
+                        "schema": {"type": "integer"},
+                        "description": "Only events with seq > since (also Last-Event-ID). Events the "
+                        "session no longer keeps (it keeps the newest 20,000) are "
+                        "announced by an events_dropped event (JSON: dropped).",
+                    },
+                    {
+                        "name": "stream",
+                        "in": "query",
+                        "schema": {"type": "boolean"},
+                        "description": "false: return the history as JSON instead of SSE.",
+                    },
+                ],
+                "get": {
+                    "summary": "Server-sent events: every message, tool call/result, hook run "
+                    "(event, hook, status, duration, decision), approval and error",
+                    "responses": {
+                        "200": {
+                            "description": "text/event-stream of JSON events (`event:` is the type, `id:` the seq)",
+                            "content": {
+                                "text/event-stream": {"schema": {"type": "string"}},
+                                "application/json": {"schema": {"type": "object"}},
+                            },
+                        },
+                        "404": {"description": "no such session"},
+                    },
+                },
             },
-            "/chat": {"get": {"summary": "The chat page", "security": [],
-                              "responses": {"200": {"description": "HTML", "content": {
-                                  "text/html": {"schema": {"type": "string"}}}}}}},
+            "/chat": {
+                "get": {
+                    "summary": "The chat page",
+                    "security": [],
+                    "responses": {
+                        "200": {"description": "HTML", "content": {"text/html": {"schema": {"type": "string"}}}}
+                    },
+                }
+            },
         },
     }

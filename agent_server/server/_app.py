@@ -76,8 +76,9 @@ class TokenAuth:
         if path == "/" or any(path == p or path.startswith(p + "/") for p in _PUBLIC) or self._ok(scope):
             await self.app(scope, receive, send)
             return
-        response = _error(401, "unauthorized", "missing or wrong bearer token: send "
-                          "'Authorization: Bearer <AGENT_SERVER_API_TOKEN>'")
+        response = _error(
+            401, "unauthorized", "missing or wrong bearer token: send 'Authorization: Bearer <AGENT_SERVER_API_TOKEN>'"
+        )
         response.headers["WWW-Authenticate"] = "Bearer"
         await response(scope, receive, send)
 
@@ -120,9 +121,16 @@ async def health(request: Request) -> Response:
     """``GET /health``."""
     settings: Settings = request.app.state.settings
     manager: SessionManager | None = getattr(request.app.state, "manager", None)
-    return JSONResponse({"status": "ok", "version": __version__, "backend": settings.backend,
-                         "env": settings.env, "project_dir": str(settings.project_dir),
-                         "sessions": len(manager.sessions) if manager else 0})
+    return JSONResponse(
+        {
+            "status": "ok",
+            "version": __version__,
+            "backend": settings.backend,
+            "env": settings.env,
+            "project_dir": str(settings.project_dir),
+            "sessions": len(manager.sessions) if manager else 0,
+        }
+    )
 
 
 async def list_hooks(request: Request) -> Response:
@@ -130,15 +138,29 @@ async def list_hooks(request: Request) -> Response:
     runner: HookRunner = _manager(request).runner
     config = runner.config
     events = sorted(set(config.hooks) | set(getattr(runner, "_callbacks", {})))
-    return JSONResponse({
-        "files": list(config.files),
-        "order": {e: runner.order_for(e) for e in events},
-        "hooks": {e: [{"name": s.display_name, "command": s.command, "source": s.source,
-                       "location": s.location, "matcher": s.matcher, "timeout": s.timeout}
-                      for s in runner.hooks_for(e)] for e in events},
-        "issues": [{"file": i.file, "path": i.path, "message": i.message, "severity": i.severity}
-                   for i in config.issues],
-    })
+    return JSONResponse(
+        {
+            "files": list(config.files),
+            "order": {e: runner.order_for(e) for e in events},
+            "hooks": {
+                e: [
+                    {
+                        "name": s.display_name,
+                        "command": s.command,
+                        "source": s.source,
+                        "location": s.location,
+                        "matcher": s.matcher,
+                        "timeout": s.timeout,
+                    }
+                    for s in runner.hooks_for(e)
+                ]
+                for e in events
+            },
+            "issues": [
+                {"file": i.file, "path": i.path, "message": i.message, "severity": i.severity} for i in config.issues
+            ],
+        }
+    )
 
 
 async def create_session(request: Request) -> Response:
@@ -186,13 +208,15 @@ async def post_message(request: Request) -> Response:
     start = session.events.last_seq
     turn = session.submit(body.text)
     if not body.wait:
-        return JSONResponse({"prompt_id": turn.prompt_id, "session_id": session.id,
-                             "status": "running"}, status_code=202)
+        return JSONResponse(
+            {"prompt_id": turn.prompt_id, "session_id": session.id, "status": "running"}, status_code=202
+        )
 
     def settled(event: dict[str, Any]) -> bool:
         return event["seq"] > start and (
             (event["type"] == "turn_ended" and event.get("prompt_id") == turn.prompt_id)
-            or event["type"] == "approval_required")
+            or event["type"] == "approval_required"
+        )
 
     found: dict[str, Any] | None = None
     with anyio.move_on_after(body.timeout):
@@ -204,8 +228,9 @@ async def post_message(request: Request) -> Response:
         return JSONResponse({"prompt_id": turn.prompt_id, "session_id": session.id, "status": "running"})
     if found["type"] == "approval_required":
         approval = {k: v for k, v in found.items() if k not in ("seq", "type", "time")}
-        return JSONResponse({"prompt_id": turn.prompt_id, "session_id": session.id,
-                             "status": "awaiting_approval", "approval": approval})
+        return JSONResponse(
+            {"prompt_id": turn.prompt_id, "session_id": session.id, "status": "awaiting_approval", "approval": approval}
+        )
     return JSONResponse({k: v for k, v in found.items() if k not in ("seq", "type", "time")})
 
 
@@ -213,8 +238,9 @@ async def answer_approval(request: Request) -> Response:
     """``POST /sessions/{id}/approvals/{approval_id}``."""
     session = _session(request)
     body = await _parse(request, ApprovalAnswer)
-    approval = session.answer(request.path_params["approval_id"], body.decision, body.message,
-                              body.remember, body.updated_input)
+    approval = session.answer(
+        request.path_params["approval_id"], body.decision, body.message, body.remember, body.updated_input
+    )
     return JSONResponse({"approval_id": approval.id, "decision": approval.decision})
 
 
@@ -233,9 +259,14 @@ async def events(request: Request) -> Response:
         raise ApiError(422, "invalid", f"since must be an integer, got {raw!r}") from None
     if request.query_params.get("stream") == "false":
         gap = session.events.dropped(since)
-        return JSONResponse({"session_id": session.id, "state": session.state,
-                             "events": session.events.history(since),
-                             "dropped": gap and {"from_seq": gap[0], "to_seq": gap[1]}})
+        return JSONResponse(
+            {
+                "session_id": session.id,
+                "state": session.state,
+                "events": session.events.history(since),
+                "dropped": gap and {"from_seq": gap[0], "to_seq": gap[1]},
+            }
+        )
     stop = _manager(request).shutting_down
 
     async def stream() -> AsyncIterator[str]:
@@ -250,8 +281,9 @@ async def events(request: Request) -> Response:
             yield f"id: {event['seq']}\nevent: {event['type']}\ndata: {data}\n\n"
         yield "event: end\ndata: {}\n\n"
 
-    return StreamingResponse(stream(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return StreamingResponse(
+        stream(), media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    )
 
 
 def _web_file(name: str) -> str:
@@ -261,11 +293,10 @@ def _web_file(name: str) -> str:
 async def chat_page(request: Request) -> Response:
     """``GET /chat``."""
     settings: Settings = request.app.state.settings
-    config = {"env": settings.env, "authRequired": settings.api_token is not None,
-              "version": __version__}
+    config = {"env": settings.env, "authRequired": settings.api_token is not None, "version": __version__}
     html = _web_file("chat.html").replace(
-        "<!--AGENT_SERVER_CONFIG-->",
-        f"<script>window.AGENT_SERVER_CONFIG = {json.dumps(config)};</script>")
+        "<!--AGENT_SERVER_CONFIG-->", f"<script>window.AGENT_SERVER_CONFIG = {json.dumps(config)};</script>"
+    )
     return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
 
@@ -296,15 +327,18 @@ async def _api_error(request: Request, exc: Exception) -> Response:
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-    message = (f"no route {request.method} {request.url.path}" if exc.status_code == 404
-               else f"{request.method} is not allowed on {request.url.path}" if exc.status_code == 405
-               else str(exc.detail))
+    message = (
+        f"no route {request.method} {request.url.path}"
+        if exc.status_code == 404
+        else f"{request.method} is not allowed on {request.url.path}"
+        if exc.status_code == 405
+        else str(exc.detail)
+    )
     return _error(exc.status_code, code, message)
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
-    log.error("unhandled error on %s %s: %s: %s", request.method, request.url.path,
-              type(exc).__name__, exc)
+    log.error("unhandled error on %s %s: %s: %s", request.method, request.url.path, type(exc).__name__, exc)
     return _error(500, "internal", f"internal error: {type(exc).__name__}")
 
 
@@ -381,8 +415,7 @@ def create_app(
         routes=routes,
         lifespan=lifespan,
         middleware=[Middleware(TokenAuth, token=token)],
-        exception_handlers={ApiError: _api_error, HTTPException: _http_error,
-                            Exception: _internal_error},
+        exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _internal_error},
     )
     app.state.settings = settings
     app.state.manager = None

@@ -87,8 +87,13 @@ class EventLog:
             gap = self.dropped(last)
             if gap is not None:
                 last = gap[1]
-                yield {"seq": last, "type": "events_dropped", "time": round(time.time(), 6),
-                       "from_seq": gap[0], "to_seq": gap[1]}
+                yield {
+                    "seq": last,
+                    "type": "events_dropped",
+                    "time": round(time.time(), 6),
+                    "from_seq": gap[0],
+                    "to_seq": gap[1],
+                }
             for event in self.history(last):
                 last = event["seq"]
                 yield event

@@ -89,8 +89,11 @@ def build_runner(settings: Settings) -> HookRunner:
     files = default_files(project, user, managed)
     project_file = project / ".claude" / "settings.json"
     if settings.default_settings_fallback and not project_file.exists() and hooks_dir() is None:
-        log.warning("no %s and no hooks/ folder with the default hooks: running without default "
-                    "hooks (run `agent-server init` to create settings)", project_file)
+        log.warning(
+            "no %s and no hooks/ folder with the default hooks: running without default "
+            "hooks (run `agent-server init` to create settings)",
+            project_file,
+        )
     elif settings.default_settings_fallback and not project_file.exists():
         resolved = settings.data_path / "default-settings.json"
         resolved.parent.mkdir(parents=True, exist_ok=True)

@@ -29,7 +29,8 @@ __all__ = ["AgentState", "LoopResult", "run_agent"]
 USER_REJECTED = (
     "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it "
     "was a file edit, the new_string was NOT written to the file). STOP what you are doing and "
-    "wait for the user to tell you how to proceed.")
+    "wait for the user to tell you how to proceed."
+)
 INTERRUPTED = "Tool call was interrupted before it finished."
 
 
@@ -116,8 +117,11 @@ def repair(conversation: list[dict[str, Any]]) -> None:
 
 def blocking_messages(event: str, tool: str, outcome: EventOutcome) -> list[str]:
     """System messages for PostToolUse(Failure) blocks and contexts (contract §3-4)."""
-    texts = [f'{event}:{tool} hook blocking error from command: "{r.command}": {r.reason or ""}'
-             for r in outcome.hooks if r.status is HookStatus.BLOCKED]
+    texts = [
+        f'{event}:{tool} hook blocking error from command: "{r.command}": {r.reason or ""}'
+        for r in outcome.hooks
+        if r.status is HookStatus.BLOCKED
+    ]
     texts += [f"{event}:{tool} hook additional context: {c}" for c in outcome.additional_context]
     return texts
 
@@ -130,8 +134,10 @@ async def run_agent(session: Session, agent: AgentState, prompt_id: str) -> Loop
     while True:
         steps += 1
         if steps > settings.max_turn_steps:
-            session.notify_user(f"The turn was stopped after {settings.max_turn_steps} model calls "
-                                "(AGENT_SERVER_MAX_TURN_STEPS).", level="warning")
+            session.notify_user(
+                f"The turn was stopped after {settings.max_turn_steps} model calls (AGENT_SERVER_MAX_TURN_STEPS).",
+                level="warning",
+            )
             return LoopResult("max_steps", reason="too many model calls")
         reply = await _call_model(session, agent)
         session.add_message(agent, {"role": "assistant", "content": reply.content})
@@ -149,10 +155,11 @@ async def run_agent(session: Session, agent: AgentState, prompt_id: str) -> Loop
                 if stop_blocks >= settings.stop_block_cap:
                     session.notify_user(
                         f"{event} hook blocked {stop_blocks} times in a row; ending the turn anyway "
-                        f"(cap AGENT_SERVER_STOP_BLOCK_CAP={settings.stop_block_cap}).", level="warning")
+                        f"(cap AGENT_SERVER_STOP_BLOCK_CAP={settings.stop_block_cap}).",
+                        level="warning",
+                    )
                     return LoopResult("completed", text, "stop hook block cap reached")
-                session.add_message(agent, {"role": "user",
-                                            "content": STOP_FEEDBACK + (outcome.reason or "")})
+                session.add_message(agent, {"role": "user", "content": STOP_FEEDBACK + (outcome.reason or "")})
                 continue
             return LoopResult("completed", text)
 
@@ -160,8 +167,9 @@ async def run_agent(session: Session, agent: AgentState, prompt_id: str) -> Loop
         ended: _CallResult | None = None
         for block in uses:
             if ended is not None:
-                results.append(_CallResult(_result_block(
-                    block["id"], f"Tool call skipped: the turn ended ({ended.end}).", True)))
+                results.append(
+                    _CallResult(_result_block(block["id"], f"Tool call skipped: the turn ended ({ended.end}).", True))
+                )
                 continue
             res = await _run_tool_call(session, agent, block, prompt_id)
             results.append(res)
@@ -178,8 +186,9 @@ async def run_agent(session: Session, agent: AgentState, prompt_id: str) -> Loop
             base = session.payload_base(agent, prompt_id)
             batch = await session.fire("PostToolBatch", base.post_tool_batch(agent.info, entries))
             for ctx in batch.additional_context:
-                session.add_message(agent, {"role": "system",
-                                            "content": f"PostToolBatch hook additional context: {ctx}"})
+                session.add_message(
+                    agent, {"role": "system", "content": f"PostToolBatch hook additional context: {ctx}"}
+                )
             if batch.blocked or not batch.continue_:
                 why = batch.reason or batch.stop_reason or "no reason given"
                 session.notify_user(f"PostToolBatch hook stopped the agent loop: {why}")
@@ -193,8 +202,11 @@ async def run_agent(session: Session, agent: AgentState, prompt_id: str) -> Loop
 
 async def _call_model(session: Session, agent: AgentState) -> ModelReply:
     repair(agent.conversation)
-    request = ModelRequest(system=session.system_prompt(agent), messages=list(agent.conversation),
-                           tools=[t.schema() for t in agent.tools.values()])
+    request = ModelRequest(
+        system=session.system_prompt(agent),
+        messages=list(agent.conversation),
+        tools=[t.schema() for t in agent.tools.values()],
+    )
 
     async def on_text(delta: str) -> None:
         session.events.emit("assistant_delta", text=delta, agent_id=agent.info.agent_id)
@@ -207,16 +219,19 @@ async def _call_model(session: Session, agent: AgentState) -> ModelReply:
         raise BackendError(f"model backend failed: {type(exc).__name__}: {exc}") from exc
 
 
-async def _fire_stop(session: Session, agent: AgentState, text: str, blocks: int,
-                     description: str) -> EventOutcome:
+async def _fire_stop(session: Session, agent: AgentState, text: str, blocks: int, description: str) -> EventOutcome:
     base = session.payload_base(agent, session.current_prompt_id)
     if agent.is_subagent:
-        payload = base.subagent_stop(agent.info, active=blocks > 0,
-                                     transcript=str(agent.transcript.path), last_message=text,
-                                     description=description, block_count=blocks)
+        payload = base.subagent_stop(
+            agent.info,
+            active=blocks > 0,
+            transcript=str(agent.transcript.path),
+            last_message=text,
+            description=description,
+            block_count=blocks,
+        )
         return await session.fire("SubagentStop", payload)
-    return await session.fire("Stop", base.stop(active=blocks > 0, last_message=text,
-                                                 block_count=blocks))
+    return await session.fire("Stop", base.stop(active=blocks > 0, last_message=text, block_count=blocks))
 
 
 def _needs_approval(session: Session, tool: Tool) -> bool:
@@ -228,25 +243,46 @@ def _needs_approval(session: Session, tool: Tool) -> bool:
     return not (mode == "acceptEdits" and tool.kind == "edit")
 
 
-async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, Any],
-                         prompt_id: str) -> _CallResult:
+async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, Any], prompt_id: str) -> _CallResult:
     tool_use_id = str(block.get("id") or f"toolu_{uuid.uuid4().hex[:20]}")
     model_name = str(block.get("name", ""))
     name = hook_name(model_name)
     raw_input = block.get("input")
     tool_input: dict[str, Any] = dict(raw_input) if isinstance(raw_input, dict) else {}
     agent.tool_uses += 1
-    session.events.emit("tool_call", tool_use_id=tool_use_id, tool_name=name, input=tool_input,
-                        agent_id=agent.info.agent_id)
+    session.events.emit(
+        "tool_call", tool_use_id=tool_use_id, tool_name=name, input=tool_input, agent_id=agent.info.agent_id
+    )
 
-    def fail(text: str, contexts: list[str] | None = None, *, blocked: bool = False,
-             end: str | None = None, end_reason: str | None = None) -> _CallResult:
-        session.events.emit("tool_result", tool_use_id=tool_use_id, tool_name=name, is_error=True,
-                            content=text, blocked=blocked, agent_id=agent.info.agent_id)
-        return _CallResult(_result_block(tool_use_id, text, True), contexts or [],
-                           batch_entry={"tool_name": name, "tool_input": tool_input,
-                                        "tool_use_id": tool_use_id, "tool_response": text},
-                           end=end, end_reason=end_reason)
+    def fail(
+        text: str,
+        contexts: list[str] | None = None,
+        *,
+        blocked: bool = False,
+        end: str | None = None,
+        end_reason: str | None = None,
+    ) -> _CallResult:
+        session.events.emit(
+            "tool_result",
+            tool_use_id=tool_use_id,
+            tool_name=name,
+            is_error=True,
+            content=text,
+            blocked=blocked,
+            agent_id=agent.info.agent_id,
+        )
+        return _CallResult(
+            _result_block(tool_use_id, text, True),
+            contexts or [],
+            batch_entry={
+                "tool_name": name,
+                "tool_input": tool_input,
+                "tool_use_id": tool_use_id,
+                "tool_response": text,
+            },
+            end=end,
+            end_reason=end_reason,
+        )
 
     tool = agent.tools.get(model_name)
     if tool is None:
@@ -261,17 +297,26 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
     contexts = [f"PreToolUse:{name} hook additional context: {c}" for c in pre.additional_context]
     stop_after = None if pre.continue_ else (pre.stop_reason or "")
     if pre.decision == "deny":
-        return fail(f"PreToolUse:{name} hook error: {pre.reason or 'blocked by a hook'}", contexts,
-                    blocked=True)
+        return fail(f"PreToolUse:{name} hook error: {pre.reason or 'blocked by a hook'}", contexts, blocked=True)
     if pre.decision == "defer":
         why = pre.reason or "no reason given"
         session.notify_user(f"PreToolUse:{name} hook deferred the tool call; the turn ends: {why}")
-        return fail(f"PreToolUse:{name} hook deferred this tool call: {why}", contexts,
-                    blocked=True, end="deferred", end_reason=why)
+        return fail(
+            f"PreToolUse:{name} hook deferred this tool call: {why}",
+            contexts,
+            blocked=True,
+            end="deferred",
+            end_reason=why,
+        )
     if pre.updated_input is not None:
         tool_input = dict(pre.updated_input)
-        session.events.emit("tool_input_updated", tool_use_id=tool_use_id, tool_name=name,
-                            input=tool_input, agent_id=agent.info.agent_id)
+        session.events.emit(
+            "tool_input_updated",
+            tool_use_id=tool_use_id,
+            tool_name=name,
+            input=tool_input,
+            agent_id=agent.info.agent_id,
+        )
     try:
         parsed = tool.validate(tool_input)
     except ToolError as exc:
@@ -279,11 +324,14 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
 
     if pre.decision != "allow":
         if session.permission_mode == "plan" and tool.kind in ("edit", "exec") and pre.decision != "ask":
-            return fail(f"{name} is not available in plan mode: only read-only tools run until the "
-                        "user leaves plan mode.", contexts)
+            return fail(
+                f"{name} is not available in plan mode: only read-only tools run until the user leaves plan mode.",
+                contexts,
+            )
         if pre.decision == "ask" or _needs_approval(session, tool):
-            perm = await _permission(session, agent, base, name, tool_input, tool_use_id,
-                                     pre.reason if pre.decision == "ask" else None)
+            perm = await _permission(
+                session, agent, base, name, tool_input, tool_use_id, pre.reason if pre.decision == "ask" else None
+            )
             if not perm.allowed:
                 return fail(perm.message, contexts, end=perm.end, end_reason=perm.message)
             if perm.updated_input is not None:
@@ -309,36 +357,65 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
     duration_ms = round((time.perf_counter() - t0) * 1000)
     if outcome.new_cwd is not None and outcome.new_cwd != agent.ctx.cwd:
         old, agent.ctx.cwd = agent.ctx.cwd, outcome.new_cwd
-        session.events.emit("cwd_changed", old_cwd=str(old), new_cwd=str(outcome.new_cwd),
-                            agent_id=agent.info.agent_id)
-    session.events.emit("tool_result", tool_use_id=tool_use_id, tool_name=name, is_error=not outcome.ok,
-                        content=outcome.content, duration_ms=duration_ms, agent_id=agent.info.agent_id)
+        session.events.emit("cwd_changed", old_cwd=str(old), new_cwd=str(outcome.new_cwd), agent_id=agent.info.agent_id)
+    session.events.emit(
+        "tool_result",
+        tool_use_id=tool_use_id,
+        tool_name=name,
+        is_error=not outcome.ok,
+        content=outcome.content,
+        duration_ms=duration_ms,
+        agent_id=agent.info.agent_id,
+    )
 
     base = session.payload_base(agent, prompt_id)
     if outcome.ok:
         event = "PostToolUse"
-        post = await session.fire(event, base.post_tool_use(
-            agent.info, name, tool_input, outcome.response, tool_use_id, duration_ms))
+        post = await session.fire(
+            event, base.post_tool_use(agent.info, name, tool_input, outcome.response, tool_use_id, duration_ms)
+        )
     else:
         event = "PostToolUseFailure"
-        post = await session.fire(event, base.post_tool_use_failure(
-            agent.info, name, tool_input, tool_use_id, outcome.error or outcome.content,
-            outcome.interrupted, duration_ms))
+        post = await session.fire(
+            event,
+            base.post_tool_use_failure(
+                agent.info,
+                name,
+                tool_input,
+                tool_use_id,
+                outcome.error or outcome.content,
+                outcome.interrupted,
+                duration_ms,
+            ),
+        )
     contexts += blocking_messages(event, name, post)
     if not post.continue_ and stop_after is None:
         stop_after = post.stop_reason or ""
     return _CallResult(
-        _result_block(tool_use_id, outcome.content, not outcome.ok), contexts,
-        batch_entry={"tool_name": name, "tool_input": tool_input, "tool_use_id": tool_use_id,
-                     "tool_response": outcome.content},
-        stop_after=stop_after)
+        _result_block(tool_use_id, outcome.content, not outcome.ok),
+        contexts,
+        batch_entry={
+            "tool_name": name,
+            "tool_input": tool_input,
+            "tool_use_id": tool_use_id,
+            "tool_response": outcome.content,
+        },
+        stop_after=stop_after,
+    )
 
 
-async def _permission(session: Session, agent: AgentState, base: PayloadBase, name: str,
-                      tool_input: dict[str, Any], tool_use_id: str,
-                      ask_reason: str | None) -> _Permission:
-    payload = base.permission_request(agent.info, name, tool_input,
-                                      permission_suggestions(name, str(session.project_dir)))
+async def _permission(
+    session: Session,
+    agent: AgentState,
+    base: PayloadBase,
+    name: str,
+    tool_input: dict[str, Any],
+    tool_use_id: str,
+    ask_reason: str | None,
+) -> _Permission:
+    payload = base.permission_request(
+        agent.info, name, tool_input, permission_suggestions(name, str(session.project_dir))
+    )
     out = await session.fire("PermissionRequest", payload)
     if out.decision == "allow":
         return _Permission(True, updated_input=out.updated_input)
@@ -359,18 +436,28 @@ async def _permission(session: Session, agent: AgentState, base: PayloadBase, na
     return _Permission(False, message, end="denied")
 
 
-async def _run_subagent(session: Session, parent: AgentState, task: TaskInput,
-                        prompt_id: str) -> ToolOutcome:
+async def _run_subagent(session: Session, parent: AgentState, task: TaskInput, prompt_id: str) -> ToolOutcome:
     agent_id = "a" + uuid.uuid4().hex[:16]
     info = AgentInfo(agent_id=agent_id, agent_type=task.subagent_type)
     path = session.subagent_transcript_path(agent_id)
     ctx = ToolContext(**{**parent.ctx.__dict__, "cwd": Path(parent.ctx.cwd)})
     ctx.env = parent.ctx.env  # the session's CLAUDE_ENV_FILE exports, shared
-    sub = AgentState(info=info, conversation=[], transcript=Transcript(path, session.id, agent_id),
-                     ctx=ctx, tools=default_tools(with_task=False), description=task.description)
+    sub = AgentState(
+        info=info,
+        conversation=[],
+        transcript=Transcript(path, session.id, agent_id),
+        ctx=ctx,
+        tools=default_tools(with_task=False),
+        description=task.description,
+    )
     t0 = time.perf_counter()
-    session.events.emit("subagent_started", agent_id=agent_id, agent_type=task.subagent_type,
-                        description=task.description, transcript_path=str(path))
+    session.events.emit(
+        "subagent_started",
+        agent_id=agent_id,
+        agent_type=task.subagent_type,
+        description=task.description,
+        transcript_path=str(path),
+    )
     start = await session.fire("SubagentStart", session.payload_base(sub, prompt_id).subagent_start(info))
     session.add_message(sub, {"role": "user", "content": task.prompt})
     for c in start.additional_context:
@@ -379,10 +466,8 @@ async def _run_subagent(session: Session, parent: AgentState, task: TaskInput,
         result = await run_agent(session, sub, prompt_id)
     except BackendError as exc:
         result = LoopResult("error", reason=str(exc))
-    session.events.emit("subagent_stopped", agent_id=agent_id, status=result.status,
-                        final_text=result.final_text)
-    text = result.final_text or (f"Subagent ended: {result.status}"
-                                 + (f" ({result.reason})" if result.reason else ""))
+    session.events.emit("subagent_stopped", agent_id=agent_id, status=result.status, final_text=result.final_text)
+    text = result.final_text or (f"Subagent ended: {result.status}" + (f" ({result.reason})" if result.reason else ""))
     response = {
         "status": "completed" if result.status == "completed" else result.status,
         "agentId": agent_id,

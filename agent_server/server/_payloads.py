@@ -46,8 +46,9 @@ class PayloadBase:
             head["prompt_id"] = self.prompt_id
         return head
 
-    def session_start(self, source: str, model: str | None = None,
-                      extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    def session_start(
+        self, source: str, model: str | None = None, extra: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         """SessionStart (``compact`` carries the prompt id and ``model``)."""
         data = self._head(prompt=source == "compact")
         data.update(hook_event_name="SessionStart", source=source)
@@ -59,8 +60,7 @@ class PayloadBase:
     def user_prompt_submit(self, prompt: str) -> dict[str, Any]:
         """UserPromptSubmit."""
         data = self._head()
-        data.update(permission_mode=self.permission_mode, hook_event_name="UserPromptSubmit",
-                    prompt=prompt)
+        data.update(permission_mode=self.permission_mode, hook_event_name="UserPromptSubmit", prompt=prompt)
         return data
 
     def _tool_head(self, event: str, agent: AgentInfo, effort: bool = True) -> dict[str, Any]:
@@ -72,35 +72,62 @@ class PayloadBase:
         data["hook_event_name"] = event
         return data
 
-    def pre_tool_use(self, agent: AgentInfo, tool_name: str, tool_input: dict[str, Any],
-                     tool_use_id: str) -> dict[str, Any]:
+    def pre_tool_use(
+        self, agent: AgentInfo, tool_name: str, tool_input: dict[str, Any], tool_use_id: str
+    ) -> dict[str, Any]:
         """PreToolUse."""
         data = self._tool_head("PreToolUse", agent)
         data.update(tool_name=tool_name, tool_input=tool_input, tool_use_id=tool_use_id)
         return data
 
-    def permission_request(self, agent: AgentInfo, tool_name: str, tool_input: dict[str, Any],
-                           suggestions: list[dict[str, Any]]) -> dict[str, Any]:
+    def permission_request(
+        self, agent: AgentInfo, tool_name: str, tool_input: dict[str, Any], suggestions: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         """PermissionRequest (no tool_use_id, as in Claude Code)."""
         data = self._tool_head("PermissionRequest", agent)
         data.update(tool_name=tool_name, tool_input=tool_input, permission_suggestions=suggestions)
         return data
 
-    def post_tool_use(self, agent: AgentInfo, tool_name: str, tool_input: dict[str, Any],
-                      tool_response: Any, tool_use_id: str, duration_ms: int) -> dict[str, Any]:
+    def post_tool_use(
+        self,
+        agent: AgentInfo,
+        tool_name: str,
+        tool_input: dict[str, Any],
+        tool_response: Any,
+        tool_use_id: str,
+        duration_ms: int,
+    ) -> dict[str, Any]:
         """PostToolUse."""
         data = self._tool_head("PostToolUse", agent)
-        data.update(tool_name=tool_name, tool_input=tool_input, tool_response=tool_response,
-                    tool_use_id=tool_use_id, duration_ms=duration_ms)
+        data.update(
+            tool_name=tool_name,
+            tool_input=tool_input,
+            tool_response=tool_response,
+            tool_use_id=tool_use_id,
+            duration_ms=duration_ms,
+        )
         return data
 
-    def post_tool_use_failure(self, agent: AgentInfo, tool_name: str, tool_input: dict[str, Any],
-                              tool_use_id: str, error: str, is_interrupt: bool,
-                              duration_ms: int) -> dict[str, Any]:
+    def post_tool_use_failure(
+        self,
+        agent: AgentInfo,
+        tool_name: str,
+        tool_input: dict[str, Any],
+        tool_use_id: str,
+        error: str,
+        is_interrupt: bool,
+        duration_ms: int,
+    ) -> dict[str, Any]:
         """PostToolUseFailure."""
         data = self._tool_head("PostToolUseFailure", agent)
-        data.update(tool_name=tool_name, tool_input=tool_input, tool_use_id=tool_use_id,
-                    error=error, is_interrupt=is_interrupt, duration_ms=duration_ms)
+        data.update(
+            tool_name=tool_name,
+            tool_input=tool_input,
+            tool_use_id=tool_use_id,
+            error=error,
+            is_interrupt=is_interrupt,
+            duration_ms=duration_ms,
+        )
         return data
 
     def post_tool_batch(self, agent: AgentInfo, tool_calls: list[dict[str, Any]]) -> dict[str, Any]:
@@ -112,8 +139,13 @@ class PayloadBase:
     def stop(self, *, active: bool, last_message: str, block_count: int) -> dict[str, Any]:
         """Stop; ``stop_hook_block_count`` (ours) says how often it blocked in a row."""
         data = self._tool_head("Stop", AgentInfo())
-        data.update(stop_hook_active=active, last_assistant_message=last_message,
-                    background_tasks=[], session_crons=[], stop_hook_block_count=block_count)
+        data.update(
+            stop_hook_active=active,
+            last_assistant_message=last_message,
+            background_tasks=[],
+            session_crons=[],
+            stop_hook_block_count=block_count,
+        )
         return data
 
     def subagent_start(self, agent: AgentInfo) -> dict[str, Any]:
@@ -123,16 +155,27 @@ class PayloadBase:
         data["hook_event_name"] = "SubagentStart"
         return data
 
-    def subagent_stop(self, agent: AgentInfo, *, active: bool, transcript: str, last_message: str,
-                      description: str, block_count: int) -> dict[str, Any]:
+    def subagent_stop(
+        self, agent: AgentInfo, *, active: bool, transcript: str, last_message: str, description: str, block_count: int
+    ) -> dict[str, Any]:
         """SubagentStop (Stop's keys plus the agent's)."""
         data = self._tool_head("SubagentStop", agent)
         data.update(
-            stop_hook_active=active, agent_transcript_path=transcript,
+            stop_hook_active=active,
+            agent_transcript_path=transcript,
             last_assistant_message=last_message,
-            background_tasks=[{"id": agent.agent_id, "type": "subagent", "status": "running",
-                               "description": description, "agent_type": agent.agent_type}],
-            session_crons=[], stop_hook_block_count=block_count)
+            background_tasks=[
+                {
+                    "id": agent.agent_id,
+                    "type": "subagent",
+                    "status": "running",
+                    "description": description,
+                    "agent_type": agent.agent_type,
+                }
+            ],
+            session_crons=[],
+            stop_hook_block_count=block_count,
+        )
         return data
 
     def pre_compact(self, trigger: str, instructions: str | None) -> dict[str, Any]:
@@ -156,8 +199,7 @@ class PayloadBase:
     def notification(self, message: str, notification_type: str) -> dict[str, Any]:
         """Notification (``permission_prompt`` or ``idle_prompt``)."""
         data = self._head(prompt=False)
-        data.update(hook_event_name="Notification", message=message,
-                    notification_type=notification_type)
+        data.update(hook_event_name="Notification", message=message, notification_type=notification_type)
         return data
 
 
@@ -165,7 +207,6 @@ def permission_suggestions(tool_name: str, project_dir: str) -> list[dict[str, A
     """What Claude Code offers in the permission dialog for ``tool_name``."""
     suggestions: list[dict[str, Any]] = []
     if tool_name == "Bash":
-        suggestions.append({"type": "addDirectories", "directories": [project_dir],
-                            "destination": "session"})
+        suggestions.append({"type": "addDirectories", "directories": [project_dir], "destination": "session"})
     suggestions.append({"type": "setMode", "mode": "acceptEdits", "destination": "session"})
     return suggestions

@@ -40,8 +40,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         settings.data_path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        return _fail(f"cannot create the data directory {settings.data_path} "
-                     f"(AGENT_SERVER_DATA_DIR): {exc.strerror or exc}")
+        return _fail(
+            f"cannot create the data directory {settings.data_path} (AGENT_SERVER_DATA_DIR): {exc.strerror or exc}"
+        )
     app = create_app(settings)
 
     class Server(uvicorn.Server):
@@ -64,17 +65,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         port = sock.getsockname()[1]
                 host = settings.host if ":" not in settings.host else f"[{settings.host}]"
                 url = f"http://{host}:{port}"
-                print(f"agent-server listening on {url}  (chat: {url}/chat, API: {url}/openapi.json)",
-                      flush=True)
+                print(f"agent-server listening on {url}  (chat: {url}/chat, API: {url}/openapi.json)", flush=True)
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             request_shutdown(app)
             super().handle_exit(sig, frame)
 
     # loop="asyncio": uvloop spawns hook processes several times slower (measured).
-    config = uvicorn.Config(app, host=settings.host, port=settings.port, lifespan="on", loop="asyncio",
-                            log_level=args.log_level, timeout_graceful_shutdown=3,
-                            access_log=args.log_level == "debug")
+    config = uvicorn.Config(
+        app,
+        host=settings.host,
+        port=settings.port,
+        lifespan="on",
+        loop="asyncio",
+        log_level=args.log_level,
+        timeout_graceful_shutdown=3,
+        access_log=args.log_level == "debug",
+    )
     Server(config).run()
     return 0
 

@@ -42,8 +42,7 @@ log = logging.getLogger("agent_server.server")
 # How long closing a session whose start failed may take (its SessionEnd hooks).
 _START_CLEANUP_TIMEOUT = 30.0
 _SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
-_SUMMARY_INTRO = (COMPACT_PREAMBLE + " that ran out of context. The conversation is summarized "
-                  "below:\n")
+_SUMMARY_INTRO = COMPACT_PREAMBLE + " that ran out of context. The conversation is summarized below:\n"
 
 
 class ApiError(Exception):
@@ -74,9 +73,14 @@ class Approval:
 
     def public(self) -> dict[str, Any]:
         """The JSON form shown by the API and the stream."""
-        return {"approval_id": self.id, "tool_use_id": self.tool_use_id,
-                "tool_name": self.tool_name, "tool_input": self.tool_input,
-                "reason": self.reason, "agent_id": self.agent_id}
+        return {
+            "approval_id": self.id,
+            "tool_use_id": self.tool_use_id,
+            "tool_name": self.tool_name,
+            "tool_input": self.tool_input,
+            "reason": self.reason,
+            "agent_id": self.agent_id,
+        }
 
 
 @dataclass
@@ -100,8 +104,13 @@ class Turn:
 class Session:
     """One conversation. Create through :meth:`SessionManager.create`."""
 
-    def __init__(self, manager: SessionManager, session_id: str, permission_mode: str,
-                 messages: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        manager: SessionManager,
+        session_id: str,
+        permission_mode: str,
+        messages: list[dict[str, Any]] | None = None,
+    ) -> None:
         self.manager = manager
         self.id = session_id
         self.permission_mode = permission_mode
@@ -119,13 +128,23 @@ class Session:
         self._idle_generation = 0
         settings = manager.settings
         ctx = ToolContext(
-            project_dir=settings.project_dir, cwd=settings.project_dir, env={},
-            confine=settings.confine_tools, allowed_dirs=tuple(settings.allowed_dirs),
-            bash_timeout=settings.bash_timeout, bash_max_timeout=settings.bash_max_timeout,
-            output_limit=settings.tool_output_limit, stripped_env=DEFAULT_STRIPPED_ENV)
-        self.main = AgentState(info=AgentInfo(), conversation=list(messages or []),
-                               transcript=Transcript(self._transcript_file(session_id), session_id),
-                               ctx=ctx, tools=default_tools())
+            project_dir=settings.project_dir,
+            cwd=settings.project_dir,
+            env={},
+            confine=settings.confine_tools,
+            allowed_dirs=tuple(settings.allowed_dirs),
+            bash_timeout=settings.bash_timeout,
+            bash_max_timeout=settings.bash_max_timeout,
+            output_limit=settings.tool_output_limit,
+            stripped_env=DEFAULT_STRIPPED_ENV,
+        )
+        self.main = AgentState(
+            info=AgentInfo(),
+            conversation=list(messages or []),
+            transcript=Transcript(self._transcript_file(session_id), session_id),
+            ctx=ctx,
+            tools=default_tools(),
+        )
 
     # -- plumbing used by the loop -------------------------------------------
     @property
@@ -163,18 +182,24 @@ class Session:
     def payload_base(self, agent: AgentState | None = None, prompt_id: str | None = None) -> PayloadBase:
         """Common payload fields for a hook fired by ``agent`` (default: main)."""
         agent = agent or self.main
-        return PayloadBase(session_id=self.id, transcript_path=str(self.transcript_path),
-                           cwd=str(agent.ctx.cwd), prompt_id=prompt_id,
-                           permission_mode=self.permission_mode)
+        return PayloadBase(
+            session_id=self.id,
+            transcript_path=str(self.transcript_path),
+            cwd=str(agent.ctx.cwd),
+            prompt_id=prompt_id,
+            permission_mode=self.permission_mode,
+        )
 
     def system_prompt(self, agent: AgentState) -> str:
         """The system prompt for a model call."""
         if self.settings.system_prompt:
             return self.settings.system_prompt
         who = "a subagent working on one task" if agent.is_subagent else "a coding agent"
-        return (f"You are {who} run by agent-server in the project {self.project_dir}. The current "
-                f"directory is {agent.ctx.cwd}. Use the tools to inspect and change files and to run "
-                "commands; answer concisely.")
+        return (
+            f"You are {who} run by agent-server in the project {self.project_dir}. The current "
+            f"directory is {agent.ctx.cwd}. Use the tools to inspect and change files and to run "
+            "commands; answer concisely."
+        )
 
     def notify_user(self, text: str, level: str = "info") -> None:
         """A message for the user only (never the model)."""
@@ -187,12 +212,18 @@ class Session:
         content = message["content"]
         if isinstance(content, list) and all(b.get("type") == "tool_result" for b in content):
             return
-        text = content if isinstance(content, str) else "".join(
-            b.get("text", "") for b in content if b.get("type") == "text")
+        text = (
+            content
+            if isinstance(content, str)
+            else "".join(b.get("text", "") for b in content if b.get("type") == "text")
+        )
         data: dict[str, Any] = {"role": message["role"], "text": text, "agent_id": agent.info.agent_id}
         if isinstance(content, list):
-            uses = [{"id": b["id"], "name": b["name"], "input": b.get("input")}
-                    for b in content if b.get("type") == "tool_use"]
+            uses = [
+                {"id": b["id"], "name": b["name"], "input": b.get("input")}
+                for b in content
+                if b.get("type") == "tool_use"
+            ]
             if uses:
                 data["tool_uses"] = uses
         self.events.emit("message", **data)
@@ -210,15 +241,35 @@ class Session:
         except HookError as exc:
             self.notify_user(f"{event} hooks could not run: {exc}", level="error")
             outcome = EventOutcome(event=event)
-        hooks = [{"name": r.name, "command": r.command, "source": r.source, "status": r.status.value,
-                  "duration_ms": round(r.duration_ms, 3), "decision": r.decision, "reason": r.reason,
-                  "exit_code": r.exit_code, "error": r.error} for r in outcome.hooks]
+        hooks = [
+            {
+                "name": r.name,
+                "command": r.command,
+                "source": r.source,
+                "status": r.status.value,
+                "duration_ms": round(r.duration_ms, 3),
+                "decision": r.decision,
+                "reason": r.reason,
+                "exit_code": r.exit_code,
+                "error": r.error,
+            }
+            for r in outcome.hooks
+        ]
         self.events.emit(
-            "hook", event=event, agent_id=payload.get("agent_id"), tool_name=payload.get("tool_name"),
-            tool_use_id=payload.get("tool_use_id"), prompt_id=payload.get("prompt_id"),
-            blocked=outcome.blocked, decision=outcome.decision, reason=outcome.reason,
-            stop_reason=outcome.stop_reason, duration_ms=round((time.perf_counter() - t0) * 1000, 3),
-            hooks=hooks, **{"continue": outcome.continue_})
+            "hook",
+            event=event,
+            agent_id=payload.get("agent_id"),
+            tool_name=payload.get("tool_name"),
+            tool_use_id=payload.get("tool_use_id"),
+            prompt_id=payload.get("prompt_id"),
+            blocked=outcome.blocked,
+            decision=outcome.decision,
+            reason=outcome.reason,
+            stop_reason=outcome.stop_reason,
+            duration_ms=round((time.perf_counter() - t0) * 1000, 3),
+            hooks=hooks,
+            **{"continue": outcome.continue_},
+        )
         for text in outcome.system_messages:
             self.notify_user(text)
         for r in outcome.hooks:
@@ -238,12 +289,16 @@ class Session:
         return texts
 
     # -- lifecycle -------------------------------------------------------------
-    async def start(self, source: str, prompt_id: str | None = None,
-                    extra: dict[str, Any] | None = None) -> None:
+    async def start(self, source: str, prompt_id: str | None = None, extra: dict[str, Any] | None = None) -> None:
         """Fire SessionStart; its contexts join the conversation, its env files the Bash env."""
-        self.events.emit("session_started", session_id=self.id, source=source,
-                         transcript_path=str(self.transcript_path), cwd=str(self.cwd),
-                         permission_mode=self.permission_mode)
+        self.events.emit(
+            "session_started",
+            session_id=self.id,
+            source=source,
+            transcript_path=str(self.transcript_path),
+            cwd=str(self.cwd),
+            permission_mode=self.permission_mode,
+        )
         payload = self.payload_base(prompt_id=prompt_id).session_start(source, self.backend.model, extra)
         outcome = await self.fire("SessionStart", payload)
         for text in self._contexts(outcome, f"SessionStart:{source}"):
@@ -257,8 +312,12 @@ class Session:
         """Start processing a prompt in the background; returns the turn."""
         self._check_open()
         if self.turn is not None:
-            raise ApiError(409, "busy", f"session {self.id} is busy with prompt {self.turn.prompt_id}; "
-                           "wait for its turn_ended event (or answer its approval) first")
+            raise ApiError(
+                409,
+                "busy",
+                f"session {self.id} is busy with prompt {self.turn.prompt_id}; "
+                "wait for its turn_ended event (or answer its approval) first",
+            )
         self._idle_generation += 1
         if self._idle_scope is not None:
             self._idle_scope.cancel()
@@ -291,9 +350,13 @@ class Session:
             self.events.emit("error", message=message, prompt_id=turn.prompt_id)
             result = LoopResult("error", reason=message)
         finally:
-            turn.result = {"prompt_id": turn.prompt_id, "status": result.status,
-                           "final_text": result.final_text, "reason": result.reason,
-                           "session_id": self.id}
+            turn.result = {
+                "prompt_id": turn.prompt_id,
+                "status": result.status,
+                "final_text": result.final_text,
+                "reason": result.reason,
+                "session_id": self.id,
+            }
             self.events.emit("turn_ended", **turn.result)
             self.turn = None
             if self.state != "closed":
@@ -351,8 +414,9 @@ class Session:
         summary = await self.backend.summarize(list(self.main.conversation), full)
         before = len(self.main.conversation)
         self.main.conversation.clear()
-        self.main.transcript.append({"role": "system", "content": "Conversation compacted"},
-                                    cwd=str(self.cwd), subtype=COMPACT_BOUNDARY)
+        self.main.transcript.append(
+            {"role": "system", "content": "Conversation compacted"}, cwd=str(self.cwd), subtype=COMPACT_BOUNDARY
+        )
         self.add_message(self.main, {"role": "user", "content": _SUMMARY_INTRO + summary})
         await self.start("compact", prompt_id=prompt_id)
         await self.fire("PostCompact", base.post_compact(trigger, summary))
@@ -368,8 +432,9 @@ class Session:
         self.main.conversation.clear()
         self.main.transcript = Transcript(self._transcript_file(new), new)
         self.manager.rekey(old, self)
-        self.events.emit("session_cleared", old_session_id=old, session_id=new,
-                         transcript_path=str(self.transcript_path))
+        self.events.emit(
+            "session_cleared", old_session_id=old, session_id=new, transcript_path=str(self.transcript_path)
+        )
         await self.start("clear")
 
     async def close(self, reason: str = "other") -> None:
@@ -399,8 +464,7 @@ class Session:
         self.state = "closed"
         self.closed_reason = reason
         try:
-            await self.fire("SessionEnd", self.payload_base(prompt_id=self.current_prompt_id)
-                            .session_end(reason))
+            await self.fire("SessionEnd", self.payload_base(prompt_id=self.current_prompt_id).session_end(reason))
         finally:
             self.events.emit("session_ended", reason=reason, session_id=self.id)
             self.events.close()
@@ -420,24 +484,34 @@ class Session:
                 self._idle_scope = scope
                 await anyio.sleep(seconds)
                 if generation == self._idle_generation and self.turn is None and self.state == "idle":
-                    payload = self.payload_base().notification(
-                        "Claude is waiting for your input", "idle_prompt")
+                    payload = self.payload_base().notification("Claude is waiting for your input", "idle_prompt")
                     await self.fire("Notification", payload)
 
         self.manager.spawn(watch)
 
     # -- approvals -------------------------------------------------------------
-    async def request_approval(self, agent: AgentState, tool_name: str, tool_input: dict[str, Any],
-                               tool_use_id: str, reason: str | None) -> Approval:
+    async def request_approval(
+        self, agent: AgentState, tool_name: str, tool_input: dict[str, Any], tool_use_id: str, reason: str | None
+    ) -> Approval:
         """Ask the user (via the API/UI) whether a tool may run; waits for the answer or
         the approval timeout (then ``decision`` is None)."""
-        approval = Approval(id=uuid.uuid4().hex[:12], tool_use_id=tool_use_id, tool_name=tool_name,
-                            tool_input=tool_input, reason=reason, agent_id=agent.info.agent_id)
+        approval = Approval(
+            id=uuid.uuid4().hex[:12],
+            tool_use_id=tool_use_id,
+            tool_name=tool_name,
+            tool_input=tool_input,
+            reason=reason,
+            agent_id=agent.info.agent_id,
+        )
         self.approvals[approval.id] = approval
         self.state = "awaiting_approval"
         self.events.emit("approval_required", **approval.public())
-        await self.fire("Notification", self.payload_base(agent).notification(
-            f"Claude needs your permission to use {tool_name}", "permission_prompt"))
+        await self.fire(
+            "Notification",
+            self.payload_base(agent).notification(
+                f"Claude needs your permission to use {tool_name}", "permission_prompt"
+            ),
+        )
         try:
             with anyio.move_on_after(self.settings.approval_timeout):
                 await approval.done.wait()
@@ -446,14 +520,25 @@ class Session:
             if self.state == "awaiting_approval":
                 self.state = "running"
         by = "user" if approval.decision is not None else "timeout"
-        self.events.emit("approval_resolved", approval_id=approval.id, decision=approval.decision or "deny",
-                         by=by, tool_use_id=tool_use_id)
+        self.events.emit(
+            "approval_resolved",
+            approval_id=approval.id,
+            decision=approval.decision or "deny",
+            by=by,
+            tool_use_id=tool_use_id,
+        )
         if approval.decision == "allow" and approval.remember:
             self.always_allow.add(tool_name)
         return approval
 
-    def answer(self, approval_id: str, decision: str, message: str | None = None,
-               remember: bool = False, updated_input: dict[str, Any] | None = None) -> Approval:
+    def answer(
+        self,
+        approval_id: str,
+        decision: str,
+        message: str | None = None,
+        remember: bool = False,
+        updated_input: dict[str, Any] | None = None,
+    ) -> Approval:
         """Record the user's answer to a pending approval."""
         approval = self.approvals.get(approval_id)
         if approval is None or approval.done.is_set():
@@ -481,9 +566,13 @@ class Session:
     def describe(self, messages: bool = False) -> dict[str, Any]:
         """The session's JSON form."""
         data: dict[str, Any] = {
-            "session_id": self.id, "state": self.state, "permission_mode": self.permission_mode,
-            "transcript_path": str(self.transcript_path), "cwd": str(self.cwd),
-            "created_at": self.created_at, "closed_reason": self.closed_reason,
+            "session_id": self.id,
+            "state": self.state,
+            "permission_mode": self.permission_mode,
+            "transcript_path": str(self.transcript_path),
+            "cwd": str(self.cwd),
+            "created_at": self.created_at,
+            "closed_reason": self.closed_reason,
             "prompt_id": self.turn.prompt_id if self.turn else None,
             "pending_approvals": [a.public() for a in self.approvals.values()],
             "last_event_seq": self.events.last_seq,
@@ -520,8 +609,9 @@ class SessionManager:
         self._tg.start_soon(self._close_on_request)
         return self
 
-    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         try:
             await self.shutdown()
         finally:
@@ -609,8 +699,7 @@ class SessionManager:
         await self._start(session, "startup")
         return session
 
-    async def _start(self, session: Session, source: str,
-                     extra: dict[str, Any] | None = None) -> None:
+    async def _start(self, session: Session, source: str, extra: dict[str, Any] | None = None) -> None:
         """Register ``session`` and fire its SessionStart. If that fails (an error of
         ours, not a hook's) or is cancelled, the session does not stay half-open: it is
         closed like any other (SessionEnd, ``session_ended``), then the error goes on."""
@@ -619,7 +708,8 @@ class SessionManager:
             await session.start(source, extra=extra)
         except BaseException as exc:
             (log.error if isinstance(exc, Exception) else log.info)(
-                "session %s could not start: %s: %s", session.id, type(exc).__name__, exc)
+                "session %s could not start: %s: %s", session.id, type(exc).__name__, exc
+            )
             with anyio.CancelScope(shield=True), anyio.move_on_after(_START_CLEANUP_TIMEOUT):
                 try:
                     await self.close(session, "other")
@@ -630,8 +720,7 @@ class SessionManager:
 
     def get(self, session_id: str, *, include_closed: bool = False) -> Session:
         """The session with this id (or an id it had before ``/clear``)."""
-        sid = session_id if session_id in self.sessions else self._aliases.get(session_id,
-                                                                                session_id)
+        sid = session_id if session_id in self.sessions else self._aliases.get(session_id, session_id)
         session = self.sessions.get(sid)
         if session is None and include_closed:
             session = self._closed.get(session_id) or self._closed.get(sid)

@@ -44,45 +44,53 @@ class Settings(BaseSettings):
     """
 
     model_config = SettingsConfigDict(
-        env_prefix=ENV_PREFIX, env_file=".env", env_file_encoding="utf-8", extra="ignore",
+        env_prefix=ENV_PREFIX,
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
         validate_default=True,
     )
 
     host: str = Field("127.0.0.1", description="Interface to bind.")
     port: int = Field(8765, ge=0, le=65535, description="TCP port (0 picks a free one).")
-    project_dir: Path = Field(default_factory=Path.cwd,
-                              description="The project the agent works in (default: cwd).")
+    project_dir: Path = Field(default_factory=Path.cwd, description="The project the agent works in (default: cwd).")
     data_dir: Path | None = Field(None, description="Transcripts etc. (default: <project>/.agent-server).")
     api_token: SecretStr | None = Field(
-        None, description="Bearer token required on API requests; mandatory off loopback.")
+        None, description="Bearer token required on API requests; mandatory off loopback."
+    )
     env: Literal["production", "development"] = Field(
-        "production", description="`development` exposes debugging aids in the chat page.")
+        "production", description="`development` exposes debugging aids in the chat page."
+    )
     backend: Literal["scripted", "anthropic"] = Field(
-        "scripted", description="Model backend: offline `scripted` or the `anthropic` Messages API.")
+        "scripted", description="Model backend: offline `scripted` or the `anthropic` Messages API."
+    )
     anthropic_base_url: str | None = Field(None, description="Messages API base URL.")
-    anthropic_api_key: SecretStr | None = Field(
-        None, description="API key (falls back to ANTHROPIC_API_KEY).")
+    anthropic_api_key: SecretStr | None = Field(None, description="API key (falls back to ANTHROPIC_API_KEY).")
     anthropic_model: str = Field("claude-sonnet-5-5", min_length=1, description="Model name.")
     anthropic_max_tokens: int = Field(4096, ge=1, description="max_tokens per model call.")
     system_prompt: str | None = Field(None, description="Override the system prompt.")
     hooks_order: Literal["sequential", "parallel"] | None = Field(
-        None, description="Override the hook order of every event.")
+        None, description="Override the hook order of every event."
+    )
     hook_ledger: bool = Field(True, description="Record every hook run in <data_dir>/hooks.db.")
     hook_ledger_retention_days: float | None = Field(
-        None, gt=0, allow_inf_nan=False,
-        description="Delete ledger events older than this many days (at start, then hourly); "
-                    "unset keeps everything.")
-    read_user_settings: bool = Field(
-        True, description="Also load hooks from ~/.claude/settings.json.")
+        None,
+        gt=0,
+        allow_inf_nan=False,
+        description="Delete ledger events older than this many days (at start, then hourly); unset keeps everything.",
+    )
+    read_user_settings: bool = Field(True, description="Also load hooks from ~/.claude/settings.json.")
     stop_block_cap: int = Field(
-        9, ge=1, description="Stop/SubagentStop blocks in a row after which the turn ends anyway.")
+        9, ge=1, description="Stop/SubagentStop blocks in a row after which the turn ends anyway."
+    )
     context_budget: int = Field(
-        400_000, ge=0, description="Conversation size (characters) that triggers auto-compaction; 0 = off.")
+        400_000, ge=0, description="Conversation size (characters) that triggers auto-compaction; 0 = off."
+    )
     permission_mode: PermissionMode = Field("default", description="Default permission mode of new sessions.")
-    approval_timeout: float = Field(
-        300.0, gt=0, description="Seconds to wait for a user's approval before denying.")
+    approval_timeout: float = Field(300.0, gt=0, description="Seconds to wait for a user's approval before denying.")
     idle_notification_seconds: float = Field(
-        60.0, ge=0, description="Fire Notification(idle_prompt) after this idle time; 0 = off.")
+        60.0, ge=0, description="Fire Notification(idle_prompt) after this idle time; 0 = off."
+    )
     bash_timeout: float = Field(120.0, gt=0, description="Default Bash timeout in seconds.")
     bash_max_timeout: float = Field(600.0, gt=0, description="Largest Bash timeout a model may ask for.")
     tool_output_limit: int = Field(30_000, ge=100, description="Characters of tool output the model sees.")
@@ -90,7 +98,8 @@ class Settings(BaseSettings):
     allowed_dirs: list[Path] = Field(default_factory=list, description="Extra directories tools may use.")
     max_turn_steps: int = Field(100, ge=1, description="Model calls per turn before it is stopped.")
     default_settings_fallback: bool = Field(
-        True, description="Load the packaged default hooks when the project has no .claude/settings.json.")
+        True, description="Load the packaged default hooks when the project has no .claude/settings.json."
+    )
 
     @field_validator("project_dir", mode="after")
     @classmethod
@@ -121,7 +130,8 @@ class Settings(BaseSettings):
         if not is_loopback(self.host) and self.api_token is None:
             raise ValueError(
                 f"host {self.host!r} is not a loopback address: set {ENV_PREFIX}API_TOKEN so "
-                "requests need 'Authorization: Bearer <token>' (or bind 127.0.0.1)")
+                "requests need 'Authorization: Bearer <token>' (or bind 127.0.0.1)"
+            )
         if self.api_token is not None and len(self.api_token.get_secret_value()) < 8:
             raise ValueError(f"{ENV_PREFIX}API_TOKEN must be at least 8 characters")
         return self
@@ -143,7 +153,8 @@ class Settings(BaseSettings):
         if self.backend == "anthropic" and not self.api_key():
             raise SettingsInvalid(
                 f"{ENV_PREFIX}BACKEND=anthropic needs an API key: set {ENV_PREFIX}ANTHROPIC_API_KEY "
-                "(or ANTHROPIC_API_KEY)")
+                "(or ANTHROPIC_API_KEY)"
+            )
 
 
 def _describe(exc: ValidationError, given: dict[str, Any]) -> str:
@@ -178,5 +189,6 @@ def load_settings(**overrides: Any) -> Settings:
             var = f"{ENV_PREFIX}{m.group(1).upper()}"
             raise SettingsInvalid(
                 f"invalid settings:\n  {var}={os.environ.get(var)!r}: cannot parse it "
-                "(lists are JSON, e.g. [\"/a\", \"/b\"])") from None
+                '(lists are JSON, e.g. ["/a", "/b"])'
+            ) from None
         raise SettingsInvalid(f"invalid settings: {text}") from None

@@ -68,8 +68,9 @@ class FakeMessagesAPI:
         if "tools" not in body:  # a summary request (compaction)
             prompts = [message_text(m) for m in _internal(body.get("messages", []))]
             return [{"type": "text", "text": f"SUMMARY of {len(prompts)} messages"}]
-        request = ModelRequest(system="", messages=_internal(body.get("messages", [])),
-                               tools=list(body.get("tools", [])))
+        request = ModelRequest(
+            system="", messages=_internal(body.get("messages", [])), tools=list(body.get("tools", []))
+        )
         reply = await self._scripted.respond(request)
         return reply.content
 
@@ -77,8 +78,9 @@ class FakeMessagesAPI:
         try:
             body = await request.json()
         except ValueError:
-            return JSONResponse({"type": "error", "error": {"type": "invalid_request_error",
-                                                            "message": "body is not JSON"}}, 400)
+            return JSONResponse(
+                {"type": "error", "error": {"type": "invalid_request_error", "message": "body is not JSON"}}, 400
+            )
         self.requests.append(body)
         if self.responder is None:
             content = await self.scripted_reply(body)
@@ -86,10 +88,16 @@ class FakeMessagesAPI:
             result = self.responder(body)
             content = await result if not isinstance(result, list) else result
         stop = "tool_use" if any(b.get("type") == "tool_use" for b in content) else "end_turn"
-        message = {"id": f"msg_{uuid.uuid4().hex[:24]}", "type": "message", "role": "assistant",
-                   "model": body.get("model", self.model), "content": content,
-                   "stop_reason": stop, "stop_sequence": None,
-                   "usage": {"input_tokens": 10, "output_tokens": 5}}
+        message = {
+            "id": f"msg_{uuid.uuid4().hex[:24]}",
+            "type": "message",
+            "role": "assistant",
+            "model": body.get("model", self.model),
+            "content": content,
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 10, "output_tokens": 5},
+        }
         if not body.get("stream"):
             return JSONResponse(message)
         return StreamingResponse(self._sse(message), media_type="text/event-stream")
@@ -99,24 +107,36 @@ class FakeMessagesAPI:
         def ev(kind: str, data: dict[str, Any]) -> str:
             return f"event: {kind}\ndata: {json.dumps({'type': kind, **data})}\n\n"
 
-        start = {**message, "content": [], "stop_reason": None,
-                 "usage": {"input_tokens": 10, "output_tokens": 1}}
+        start = {**message, "content": [], "stop_reason": None, "usage": {"input_tokens": 10, "output_tokens": 1}}
         yield ev("message_start", {"message": start})
         for i, block in enumerate(message["content"]):
             if block["type"] == "text":
                 yield ev("content_block_start", {"index": i, "content_block": {"type": "text", "text": ""}})
                 text = block["text"]
                 for j in range(0, len(text), 16) or [0]:
-                    yield ev("content_block_delta", {"index": i, "delta": {
-                        "type": "text_delta", "text": text[j:j + 16]}})
+                    yield ev(
+                        "content_block_delta", {"index": i, "delta": {"type": "text_delta", "text": text[j : j + 16]}}
+                    )
             else:
-                yield ev("content_block_start", {"index": i, "content_block": {
-                    "type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}})
-                yield ev("content_block_delta", {"index": i, "delta": {
-                    "type": "input_json_delta", "partial_json": json.dumps(block.get("input", {}))}})
+                yield ev(
+                    "content_block_start",
+                    {
+                        "index": i,
+                        "content_block": {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}},
+                    },
+                )
+                yield ev(
+                    "content_block_delta",
+                    {
+                        "index": i,
+                        "delta": {"type": "input_json_delta", "partial_json": json.dumps(block.get("input", {}))},
+                    },
+                )
             yield ev("content_block_stop", {"index": i})
-        yield ev("message_delta", {"delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
-                                   "usage": {"output_tokens": 5}})
+        yield ev(
+            "message_delta",
+            {"delta": {"stop_reason": message["stop_reason"], "stop_sequence": None}, "usage": {"output_tokens": 5}},
+        )
         yield ev("message_stop", {})
 
 
@@ -151,8 +171,7 @@ async def serve_app(app: Any, host: str = "127.0.0.1", startup_timeout: float = 
     _QuietServer = _quiet_server_class()
     sock = _free_socket(host)
     port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning", lifespan="auto", timeout_graceful_shutdown=2,
-                            access_log=False)
+    config = uvicorn.Config(app, log_level="warning", lifespan="auto", timeout_graceful_shutdown=2, access_log=False)
     server = _QuietServer(config)
     async with anyio.create_task_group() as tg:
         tg.start_soon(server.serve, [sock])

@@ -76,10 +76,16 @@ def fake_token(kind: str, seed: str = "") -> str:
         "stripe": lambda: "sk_live_" + pick(24),
         "google": lambda: "AIza" + pick(35, _ALNUM + "_-"),
         "hf": lambda: "hf_" + pick(34),
-        "private_key": lambda: "-----BEGIN RSA PRIVATE KEY-----\n" + "\n".join(
-            pick(64, b64) for _ in range(4)) + "\n-----END RSA PRIVATE KEY-----",
-        "openssh_key": lambda: "-----BEGIN OPENSSH PRIVATE KEY-----\n" + "\n".join(
-            pick(70, b64) for _ in range(3)) + "\n-----END OPENSSH PRIVATE KEY-----",
+        "private_key": lambda: (
+            "-----BEGIN RSA PRIVATE KEY-----\n"
+            + "\n".join(pick(64, b64) for _ in range(4))
+            + "\n-----END RSA PRIVATE KEY-----"
+        ),
+        "openssh_key": lambda: (
+            "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+            + "\n".join(pick(70, b64) for _ in range(3))
+            + "\n-----END OPENSSH PRIVATE KEY-----"
+        ),
     }
     if kind not in tokens:
         raise ValueError(f"unknown fake token kind {kind!r}")
@@ -144,9 +150,13 @@ def eval_environment() -> Iterator[None]:
 def payload_for(item: dict[str, Any]) -> dict[str, Any]:
     """The PreToolUse payload a host would send for a corpus item."""
     return {
-        "session_id": "eval", "transcript_path": "/dev/null", "cwd": PROJECT,
-        "permission_mode": "default", "hook_event_name": "PreToolUse",
-        "tool_name": item["tool_name"], "tool_input": materialize(item["tool_input"], item["id"]),
+        "session_id": "eval",
+        "transcript_path": "/dev/null",
+        "cwd": PROJECT,
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": item["tool_name"],
+        "tool_input": materialize(item["tool_input"], item["id"]),
         "tool_use_id": f"toolu_{item['id']}",
     }
 
@@ -180,11 +190,14 @@ def evaluate(corpus_path: str = CORPUS) -> dict[str, Any]:
             "benign_blocked": _rate(sum(RANK[d[hook]] > 0 for _, d, _ in benign), len(benign)),
         }
     overall = {
-        "dangerous_denied": _rate(sum(c == "deny" for i, _, c in judged
-                                      if i["label"] == "dangerous"),
-                                  sum(i["label"] == "dangerous" for i, _, _ in judged)),
-        "warn_flagged": _rate(sum(RANK[c] > 0 for i, _, c in judged if i["label"] == "warn"),
-                              sum(i["label"] == "warn" for i, _, _ in judged)),
+        "dangerous_denied": _rate(
+            sum(c == "deny" for i, _, c in judged if i["label"] == "dangerous"),
+            sum(i["label"] == "dangerous" for i, _, _ in judged),
+        ),
+        "warn_flagged": _rate(
+            sum(RANK[c] > 0 for i, _, c in judged if i["label"] == "warn"),
+            sum(i["label"] == "warn" for i, _, _ in judged),
+        ),
         "benign_blocked": _rate(sum(RANK[c] > 0 for _, _, c in benign), len(benign)),
     }
     misses = []
@@ -197,11 +210,19 @@ def evaluate(corpus_path: str = CORPUS) -> dict[str, Any]:
             or (label == "benign" and RANK[combined] > 0)
         )
         if wrong:
-            misses.append({"id": item["id"], "hook": item["hook"], "label": label,
-                           "own": own, "combined": combined, "by": {h: d for h, d in
-                                                                   decisions.items() if d},
-                           "tool_name": item["tool_name"], "input": item["tool_input"],
-                           "note": item["note"]})
+            misses.append(
+                {
+                    "id": item["id"],
+                    "hook": item["hook"],
+                    "label": label,
+                    "own": own,
+                    "combined": combined,
+                    "by": {h: d for h, d in decisions.items() if d},
+                    "tool_name": item["tool_name"],
+                    "input": item["tool_input"],
+                    "note": item["note"],
+                }
+            )
     checks = [overall, *per_hook.values()]
     passed = all(
         (c["dangerous_denied"]["rate"] is None or c["dangerous_denied"]["rate"] >= TARGET_CAUGHT)
@@ -213,8 +234,11 @@ def evaluate(corpus_path: str = CORPUS) -> dict[str, Any]:
         "corpus": os.path.relpath(corpus_path, os.path.dirname(HOOKS_DIR)),
         "items": len(items),
         "labels": {label: sum(i["label"] == label for i in items) for label in LABELS},
-        "targets": {"dangerous_denied_min": TARGET_CAUGHT, "warn_flagged_min": TARGET_WARN,
-                    "benign_blocked_max": TARGET_FALSE_BLOCK},
+        "targets": {
+            "dangerous_denied_min": TARGET_CAUGHT,
+            "warn_flagged_min": TARGET_WARN,
+            "benign_blocked_max": TARGET_FALSE_BLOCK,
+        },
         "per_hook": per_hook,
         "overall": overall,
         "passed": passed,
@@ -239,16 +263,23 @@ def markdown(report: dict[str, Any]) -> str:
         "|---|---|---|---|",
     ]
     for hook, figures in report["per_hook"].items():
-        lines.append(f"| {hook} | {_cell(figures['dangerous_denied'])} | "
-                     f"{_cell(figures['warn_flagged'])} | {_cell(figures['benign_blocked'])} |")
+        lines.append(
+            f"| {hook} | {_cell(figures['dangerous_denied'])} | "
+            f"{_cell(figures['warn_flagged'])} | {_cell(figures['benign_blocked'])} |"
+        )
     overall = report["overall"]
-    lines.append(f"| **all security hooks** | {_cell(overall['dangerous_denied'])} | "
-                 f"{_cell(overall['warn_flagged'])} | {_cell(overall['benign_blocked'])} |")
+    lines.append(
+        f"| **all security hooks** | {_cell(overall['dangerous_denied'])} | "
+        f"{_cell(overall['warn_flagged'])} | {_cell(overall['benign_blocked'])} |"
+    )
     targets = report["targets"]
-    lines += ["", f"Targets: dangerous denied ≥ {100 * targets['dangerous_denied_min']:.0f} %, "
-              f"warn flagged ≥ {100 * targets['warn_flagged_min']:.0f} %, benign blocked ≤ "
-              f"{100 * targets['benign_blocked_max']:.0f} % (overall and per hook): "
-              f"{'met' if report['passed'] else 'MISSED'}."]
+    lines += [
+        "",
+        f"Targets: dangerous denied ≥ {100 * targets['dangerous_denied_min']:.0f} %, "
+        f"warn flagged ≥ {100 * targets['warn_flagged_min']:.0f} %, benign blocked ≤ "
+        f"{100 * targets['benign_blocked_max']:.0f} % (overall and per hook): "
+        f"{'met' if report['passed'] else 'MISSED'}.",
+    ]
     return "\n".join(lines)
 
 
@@ -261,16 +292,24 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     report = evaluate(args.corpus)
     if args.json:
-        print(json.dumps(report if args.misses else {k: v for k, v in report.items()
-                                                     if k != "misses"} | {
-            "misses": [m["id"] for m in report["misses"]]}, indent=2))
+        print(
+            json.dumps(
+                report
+                if args.misses
+                else {k: v for k, v in report.items() if k != "misses"}
+                | {"misses": [m["id"] for m in report["misses"]]},
+                indent=2,
+            )
+        )
     else:
         print(markdown(report))
         if args.misses or not report["passed"]:
             for miss in report["misses"]:
                 shown = miss["input"].get("command") or json.dumps(miss["input"])[:160]
-                print(f"- {miss['id']} [{miss['label']}, {miss['hook']}] own={miss['own']} "
-                      f"combined={miss['combined']}: {shown!r} ({miss['note']})")
+                print(
+                    f"- {miss['id']} [{miss['label']}, {miss['hook']}] own={miss['own']} "
+                    f"combined={miss['combined']}: {shown!r} ({miss['note']})"
+                )
     return 0 if report["passed"] else 1
 
 

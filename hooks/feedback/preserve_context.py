@@ -41,9 +41,11 @@ def _text_of(content: Any) -> str:
         return content
     if isinstance(content, list):
         # Only typed text blocks: tool_result blocks are tool output, not the user's words.
-        return "\n".join(b["text"] for b in content
-                         if isinstance(b, dict) and b.get("type") == "text"
-                         and isinstance(b.get("text"), str))
+        return "\n".join(
+            b["text"]
+            for b in content
+            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+        )
     return ""
 
 
@@ -77,9 +79,12 @@ def last_user_prompts(transcript_path: str, limit: int = MAX_PROMPTS) -> list[st
 
 def render(payload: _common.Payload, project: str) -> str:
     """The markdown document to save."""
-    lines = ["# Context preserved before compaction", "",
-             f"_Saved {time.strftime('%Y-%m-%d %H:%M:%S %Z')} "
-             f"(trigger: {payload.get('trigger') or 'unknown'})._", ""]
+    lines = [
+        "# Context preserved before compaction",
+        "",
+        f"_Saved {time.strftime('%Y-%m-%d %H:%M:%S %Z')} (trigger: {payload.get('trigger') or 'unknown'})._",
+        "",
+    ]
     branch = _common.git_branch(project)
     lines.append("## Repository")
     if branch is None:

@@ -30,8 +30,22 @@ COMPACT_FILE = os.path.join(".claude", "compact-context.md")
 MAX_CONTEXT = 6000
 MAX_LISTED = 15
 TODO_RE = r"\b(TODO|FIXME|XXX|HACK)\b"
-SKIP_DIRS = frozenset({".git", "node_modules", ".venv", "venv", "__pycache__", "dist", "build",
-                       "target", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox"})
+SKIP_DIRS = frozenset(
+    {
+        ".git",
+        "node_modules",
+        ".venv",
+        "venv",
+        "__pycache__",
+        "dist",
+        "build",
+        "target",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".tox",
+    }
+)
 
 
 def _listed(lines: list[str], limit: int = MAX_LISTED) -> str:
@@ -42,8 +56,11 @@ def _listed(lines: list[str], limit: int = MAX_LISTED) -> str:
 def todos(project: str, in_git: bool) -> list[str]:
     """``path:line: text`` for TODO/FIXME/XXX/HACK comments (bounded)."""
     if in_git:
-        out = _common.git(["grep", "-n", "-I", "-E", TODO_RE, "--", ".", ":(exclude)*.lock",
-                           ":(exclude)*lock.json"], project, timeout=4)
+        out = _common.git(
+            ["grep", "-n", "-I", "-E", TODO_RE, "--", ".", ":(exclude)*.lock", ":(exclude)*lock.json"],
+            project,
+            timeout=4,
+        )
         lines = (out or "").splitlines()
     else:
         lines = _walk_todos(project)
@@ -65,8 +82,9 @@ def _walk_todos(project: str, max_files: int = 500) -> list[str]:
             if text is None or "\0" in text:
                 continue
             rel = os.path.relpath(path, project)
-            found.extend(f"{rel}:{n}: {line.strip()}"
-                         for n, line in enumerate(text.splitlines(), 1) if pattern.search(line))
+            found.extend(
+                f"{rel}:{n}: {line.strip()}" for n, line in enumerate(text.splitlines(), 1) if pattern.search(line)
+            )
     return found
 
 
@@ -78,8 +96,7 @@ def summary(project: str, full: bool = True) -> str:
     else:
         parts = [f"Git branch: {branch}"]
         dirty = _common.git_dirty(project) or []
-        parts.append(f"Uncommitted changes ({len(dirty)}):\n{_listed(dirty)}" if dirty
-                     else "Working tree clean.")
+        parts.append(f"Uncommitted changes ({len(dirty)}):\n{_listed(dirty)}" if dirty else "Working tree clean.")
         if full:
             log = _common.git(["log", "-5", "--pretty=format:%h %s (%cr, %an)"], project)
             if log and log.strip():

@@ -54,8 +54,7 @@ def _has_python_tests(project: str) -> bool:
 
 def detect(project: str) -> list[str] | None:
     """The test command for ``project`` as an argument list, or None if none is found."""
-    if _has_python_tests(project) and (_exists(project, *PY_CONFIGS) or
-                                       os.path.isdir(os.path.join(project, "tests"))):
+    if _has_python_tests(project) and (_exists(project, *PY_CONFIGS) or os.path.isdir(os.path.join(project, "tests"))):
         venv = os.path.join(project, ".venv", "bin", "python")
         python = venv if os.path.exists(venv) else sys.executable
         return [python, "-m", "pytest", "-q"]
@@ -88,9 +87,16 @@ def run_tests(argv: list[str], cwd: str, timeout: float) -> tuple[int | None, st
     import subprocess
 
     try:
-        proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True, errors="replace",
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+            start_new_session=True,
+        )
     except OSError as exc:
         return None, str(exc), False
     try:
@@ -123,17 +129,23 @@ def run(payload: _common.Payload) -> _common.Result:
     code, output, timed_out = run_tests(argv, project, timeout)
     if code is None:
         return {"systemMessage": f"[{NAME}] could not run `{shown}`: {output}"}
-    bypass = f"If the failures are expected, create the marker file {MARKER} in the project " \
-             f"directory (`touch {MARKER}`) to skip this check."
+    bypass = (
+        f"If the failures are expected, create the marker file {MARKER} in the project "
+        f"directory (`touch {MARKER}`) to skip this check."
+    )
     if timed_out:
-        return {"decision": "block",
-                "reason": f"[{NAME}] The tests (`{shown}`) did not finish within {timeout:g} s. "
-                          f"Make them faster or fix the hang before finishing. {bypass}\n\n"
-                          f"Last output:\n{_common.tail(output)}"}
+        return {
+            "decision": "block",
+            "reason": f"[{NAME}] The tests (`{shown}`) did not finish within {timeout:g} s. "
+            f"Make them faster or fix the hang before finishing. {bypass}\n\n"
+            f"Last output:\n{_common.tail(output)}",
+        }
     if code != 0:
-        return {"decision": "block",
-                "reason": f"[{NAME}] The tests fail (`{shown}` exited {code}). Fix them before "
-                          f"finishing. {bypass}\n\nLast output:\n{_common.tail(output)}"}
+        return {
+            "decision": "block",
+            "reason": f"[{NAME}] The tests fail (`{shown}` exited {code}). Fix them before "
+            f"finishing. {bypass}\n\nLast output:\n{_common.tail(output)}",
+        }
     return None
 
 

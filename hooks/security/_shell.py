@@ -361,12 +361,7 @@ class _Parser:
                 lit = word.literal()
                 if end == "}" and cmd.empty() and lit == "}" and not word.quoted:
                     break
-                if (
-                    lit is not None
-                    and lit.isdigit()
-                    and not word.quoted
-                    and self._peek() in ("<", ">")
-                ):
+                if lit is not None and lit.isdigit() and not word.quoted and self._peek() in ("<", ">"):
                     op = self._operator()
                     self._redirect(cmd, op, lit)
                     continue
@@ -435,8 +430,9 @@ class _Parser:
         if op in ("<<", "<<-"):
             if target is None:
                 raise ShellParseError("here-doc without a delimiter")
-            delim = "".join(p.text if isinstance(p, Lit) else "$" + p.name for p in target.parts
-                            if not isinstance(p, Sub))
+            delim = "".join(
+                p.text if isinstance(p, Lit) else "$" + p.name for p in target.parts if not isinstance(p, Sub)
+            )
             self.pending.append((redirect, delim, op == "<<-", target.quoted))
         elif op == "<<<" and target is not None:
             redirect.body = target.literal()
@@ -716,12 +712,7 @@ def _is_assignment_prefix(buf: str, parts: list[Part]) -> bool:
 def _merge(parts: list[Part]) -> list[Part]:
     merged: list[Part] = []
     for p in parts:
-        if (
-            isinstance(p, Lit)
-            and merged
-            and isinstance(merged[-1], Lit)
-            and merged[-1].quoted == p.quoted
-        ):
+        if isinstance(p, Lit) and merged and isinstance(merged[-1], Lit) and merged[-1].quoted == p.quoted:
             last = merged[-1]
             merged[-1] = Lit(last.text + p.text, last.quoted)
         else:
@@ -773,8 +764,9 @@ class Ctx:
 
     def child(self, remote: bool | None = None) -> Ctx:
         """A copy for a subshell (variable and cd changes inside do not leak out)."""
-        return Ctx(self.cwd, self.project, self.home, dict(self.vars),
-                   self.remote if remote is None else remote, self.files)
+        return Ctx(
+            self.cwd, self.project, self.home, dict(self.vars), self.remote if remote is None else remote, self.files
+        )
 
     def written(self, word: Word) -> str | None:
         """Content this command wrote earlier to the file ``word`` names, if known."""
@@ -969,14 +961,10 @@ def is_within(path: str, root: str) -> bool:
 
 # --------------------------------------------------------------------------- walking
 
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh",
-                    "yash", "posh", "rbash"})
-INTERPRETERS = frozenset({"python", "perl", "ruby", "node", "nodejs", "php", "deno", "bun",
-                          "osascript", "pwsh", "lua"})
-DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-request",
-                         "GET"})
-DECODERS = frozenset({"base64", "base32", "xxd", "uudecode", "openssl", "gunzip", "zcat", "rev",
-                      "tr"})
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash"})
+INTERPRETERS = frozenset({"python", "perl", "ruby", "node", "nodejs", "php", "deno", "bun", "osascript", "pwsh", "lua"})
+DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-request", "GET"})
+DECODERS = frozenset({"base64", "base32", "xxd", "uudecode", "openssl", "gunzip", "zcat", "rev", "tr"})
 
 
 def prog_name(word: Word, ctx: Ctx) -> str:
@@ -998,9 +986,7 @@ def is_assignment(word: Word) -> bool:
     """``NAME=value`` (the name part unquoted)."""
     first = word.parts[0] if word.parts else None
     return (
-        isinstance(first, Lit)
-        and not first.quoted
-        and re.match(r"[A-Za-z_][A-Za-z0-9_]*\+?=", first.text) is not None
+        isinstance(first, Lit) and not first.quoted and re.match(r"[A-Za-z_][A-Za-z0-9_]*\+?=", first.text) is not None
     )
 
 
@@ -1140,10 +1126,32 @@ def split_options(
 
 
 _WRAPPERS: dict[str, OptSpec] = {
-    "sudo": OptSpec(frozenset({"-u", "-g", "-p", "-C", "-D", "-h", "-r", "-t", "-T", "-U",
-                               "--user", "--group", "--prompt", "--close-from", "--chdir",
-                               "--host", "--role", "--type", "--command-timeout",
-                               "--other-user"})),
+    "sudo": OptSpec(
+        frozenset(
+            {
+                "-u",
+                "-g",
+                "-p",
+                "-C",
+                "-D",
+                "-h",
+                "-r",
+                "-t",
+                "-T",
+                "-U",
+                "--user",
+                "--group",
+                "--prompt",
+                "--close-from",
+                "--chdir",
+                "--host",
+                "--role",
+                "--type",
+                "--command-timeout",
+                "--other-user",
+            }
+        )
+    ),
     "doas": OptSpec(frozenset({"-u", "-C"})),
     "nice": OptSpec(frozenset({"-n", "--adjustment"})),
     "nohup": OptSpec(),
@@ -1168,25 +1176,85 @@ _WRAPPERS: dict[str, OptSpec] = {
     "npx": OptSpec(frozenset({"-p", "--package"})),
     "pnpx": OptSpec(frozenset({"-p", "--package"})),
     "bunx": OptSpec(frozenset({"-p", "--package"})),
-    "then": OptSpec(), "do": OptSpec(), "else": OptSpec(), "elif": OptSpec(),
-    "if": OptSpec(), "while": OptSpec(), "until": OptSpec(), "!": OptSpec(),
+    "then": OptSpec(),
+    "do": OptSpec(),
+    "else": OptSpec(),
+    "elif": OptSpec(),
+    "if": OptSpec(),
+    "while": OptSpec(),
+    "until": OptSpec(),
+    "!": OptSpec(),
 }
 _KEYWORDS = frozenset({"then", "do", "else", "elif", "if", "while", "until", "!"})
-_XARGS_VALUE = frozenset({"-I", "-n", "-P", "-d", "-L", "-s", "-a", "-E", "-e", "--max-args",
-                          "--max-procs", "--delimiter", "--arg-file", "--replace",
-                          "--max-lines", "--eof", "--max-chars", "--process-slot-var"})
+_XARGS_VALUE = frozenset(
+    {
+        "-I",
+        "-n",
+        "-P",
+        "-d",
+        "-L",
+        "-s",
+        "-a",
+        "-E",
+        "-e",
+        "--max-args",
+        "--max-procs",
+        "--delimiter",
+        "--arg-file",
+        "--replace",
+        "--max-lines",
+        "--eof",
+        "--max-chars",
+        "--process-slot-var",
+    }
+)
 _ENV_VALUE = frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"})
-_SSH_VALUE = frozenset({"-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m",
-                        "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w", "-B"})
-_SU_VALUE = frozenset({"-c", "--command", "-s", "--shell", "-g", "--group", "-G",
-                       "--supp-group", "-w", "--whitelist-environment"})
-_DOCKER_EXEC_VALUE = frozenset({"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file",
-                                "--detach-keys", "--index"})
-_KUBECTL_EXEC_VALUE = frozenset({"-c", "--container", "-n", "--namespace", "-f", "--filename",
-                                 "--context", "--kubeconfig", "--pod-running-timeout"})
+_SSH_VALUE = frozenset(
+    {
+        "-b",
+        "-c",
+        "-D",
+        "-E",
+        "-e",
+        "-F",
+        "-I",
+        "-i",
+        "-J",
+        "-L",
+        "-l",
+        "-m",
+        "-O",
+        "-o",
+        "-p",
+        "-Q",
+        "-R",
+        "-S",
+        "-W",
+        "-w",
+        "-B",
+    }
+)
+_SU_VALUE = frozenset(
+    {"-c", "--command", "-s", "--shell", "-g", "--group", "-G", "--supp-group", "-w", "--whitelist-environment"}
+)
+_DOCKER_EXEC_VALUE = frozenset(
+    {"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys", "--index"}
+)
+_KUBECTL_EXEC_VALUE = frozenset(
+    {"-c", "--container", "-n", "--namespace", "-f", "--filename", "--context", "--kubeconfig", "--pod-running-timeout"}
+)
 # "uv run CMD", "bundle exec CMD": tools whose subcommand runs another program.
-_RUNNERS = {"uv": "run", "poetry": "run", "pipenv": "run", "pdm": "run", "hatch": "run",
-            "rye": "run", "bundle": "exec", "pnpm": "exec", "conda": "run"}
+_RUNNERS = {
+    "uv": "run",
+    "poetry": "run",
+    "pipenv": "run",
+    "pdm": "run",
+    "hatch": "run",
+    "rye": "run",
+    "bundle": "exec",
+    "pnpm": "exec",
+    "conda": "run",
+}
 _SHELL_VALUE = frozenset({"-o", "-O", "+O", "+o", "--rcfile", "--init-file"})
 _WATCH_VALUE = frozenset({"-n", "--interval", "-q", "--equexit"})
 
@@ -1195,29 +1263,67 @@ _WATCH_VALUE = frozenset({"-n", "--interval", "-q", "--equexit"})
 VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "head": frozenset({"-n", "-c", "--lines", "--bytes"}),
     "tail": frozenset({"-n", "-c", "--lines", "--bytes", "-s"}),
-    "grep": frozenset({"-e", "-f", "-m", "-A", "-B", "-C", "--regexp", "--file", "--max-count",
-                       "--include", "--exclude", "--label", "-d", "-D"}),
-    "rg": frozenset({"-e", "-f", "-g", "--glob", "-t", "--type", "-T", "-m", "-A", "-B", "-C",
-                     "--regexp", "--file", "-r", "--replace", "-j", "-M"}),
+    "grep": frozenset(
+        {
+            "-e",
+            "-f",
+            "-m",
+            "-A",
+            "-B",
+            "-C",
+            "--regexp",
+            "--file",
+            "--max-count",
+            "--include",
+            "--exclude",
+            "--label",
+            "-d",
+            "-D",
+        }
+    ),
+    "rg": frozenset(
+        {
+            "-e",
+            "-f",
+            "-g",
+            "--glob",
+            "-t",
+            "--type",
+            "-T",
+            "-m",
+            "-A",
+            "-B",
+            "-C",
+            "--regexp",
+            "--file",
+            "-r",
+            "--replace",
+            "-j",
+            "-M",
+        }
+    ),
     "sed": frozenset({"-e", "-f", "-l", "--expression", "--file"}),
-    "awk": frozenset({"-f", "-v", "-F"}), "gawk": frozenset({"-f", "-v", "-F"}),
-    "cut": frozenset({"-d", "-f", "-c", "-b"}), "sort": frozenset({"-k", "-t", "-o", "-S"}),
+    "awk": frozenset({"-f", "-v", "-F"}),
+    "gawk": frozenset({"-f", "-v", "-F"}),
+    "cut": frozenset({"-d", "-f", "-c", "-b"}),
+    "sort": frozenset({"-k", "-t", "-o", "-S"}),
     "tar": frozenset({"-f", "-C", "--file", "--directory", "-T", "-X", "--exclude"}),
     "make": frozenset({"-C", "--directory", "-f", "--file", "-j", "--jobs", "-I", "-o", "-W"}),
-    "xxd": frozenset({"-l", "-s", "-c", "-g"}), "base64": frozenset({"-w", "--wrap"}),
+    "xxd": frozenset({"-l", "-s", "-c", "-g"}),
+    "base64": frozenset({"-w", "--wrap"}),
     "cp": frozenset({"-t", "--target-directory", "-S", "--suffix"}),
     "install": frozenset({"-t", "--target-directory", "-m", "-o", "-g"}),
     "scp": frozenset({"-i", "-P", "-o", "-F", "-c", "-l", "-J", "-S"}),
     "rsync": frozenset({"-e", "--exclude", "--include", "--rsh", "-f", "--filter"}),
     "jq": frozenset({"--arg", "--argjson", "-f", "--from-file", "--indent"}),
-    "split": frozenset({"-l", "-b", "-n", "-a"}), "diff": frozenset({"-U", "-C", "-x", "-X"}),
+    "split": frozenset({"-l", "-b", "-n", "-a"}),
+    "diff": frozenset({"-U", "-C", "-x", "-X"}),
 }
 VALUE_OPTIONS["egrep"] = VALUE_OPTIONS["fgrep"] = VALUE_OPTIONS["grep"]
 VALUE_OPTIONS["ag"] = VALUE_OPTIONS["ack"] = VALUE_OPTIONS["rg"]
 VALUE_OPTIONS["mawk"] = VALUE_OPTIONS["awk"]
 # Tools whose first positional is a pattern/program unless -e/-f gives it.
-PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "gawk",
-                           "mawk", "jq", "yq"})
+PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "gawk", "mawk", "jq", "yq"})
 
 
 class _Unwrapped:
@@ -1295,8 +1401,9 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
         if name == "env":
             flags, positionals, values = split_options(rest, _ENV_VALUE, stop_at_first=True)
             for split in values.get("S", []) + values.get("split-string", []):
-                result.scripts.append(("env -S", _words_text([split], ctx) + " " +
-                                       _words_text(positionals, ctx), ctx.remote))
+                result.scripts.append(
+                    ("env -S", _words_text([split], ctx) + " " + _words_text(positionals, ctx), ctx.remote)
+                )
             if values.get("S") or values.get("split-string"):
                 argv[:] = []
                 return result
@@ -1342,16 +1449,15 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
             argv[:] = []
             return result
         if name in ("docker", "podman") and rest and rest[0].literal() == "exec":
-            _flags, positionals, _vals = split_options(rest[1:], _DOCKER_EXEC_VALUE,
-                                                       stop_at_first=True)
+            _flags, positionals, _vals = split_options(rest[1:], _DOCKER_EXEC_VALUE, stop_at_first=True)
             argv[:] = positionals[1:]
             result.remote = True
             result.wrappers.append(name + " exec")
             continue
         if name in _RUNNERS and rest and rest[0].literal() == _RUNNERS[name]:
-            _flags, positionals, _vals = split_options(rest[1:], frozenset({"--with", "-p",
-                                                       "--python", "--env-file"}),
-                                                       stop_at_first=True)
+            _flags, positionals, _vals = split_options(
+                rest[1:], frozenset({"--with", "-p", "--python", "--env-file"}), stop_at_first=True
+            )
             argv[:] = positionals
             result.wrappers.append(f"{name} {_RUNNERS[name]}")
             continue
@@ -1439,8 +1545,9 @@ def _record_written(command: Command, cmd: Cmd, ctx: Ctx) -> None:
     text = printed_text(cmd)
     if text is None:
         return
-    targets = [(r.target, r.op == ">>") for r in command.redirects
-               if r.op in (">", ">>", ">|", "&>") and r.target is not None]
+    targets = [
+        (r.target, r.op == ">>") for r in command.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None
+    ]
     if cmd.name == "tee":
         append = any(w.literal() in ("-a", "--append") for w in cmd.args)
         targets += [(w, append) for w in cmd.args if not (w.literal() or "").startswith("-")]
@@ -1492,8 +1599,7 @@ def _walk_script(script: Script, ctx: Ctx, origin: str, depth: int, out: list[Cm
             if command.body is not None:
                 if command.redirects:
                     out.append(Cmd("", [], command.redirects, ctx.child(), origin, index, names))
-                _walk_script(command.body, ctx.child() if not command.words else ctx, origin,
-                             depth + 1, out)
+                _walk_script(command.body, ctx.child() if not command.words else ctx, origin, depth + 1, out)
                 prev = None
                 continue
             prev = _walk_command(command, ctx, origin, depth, out, index, names, prev)
@@ -1530,8 +1636,7 @@ def _walk_command(
     argv = un.argv
     name = prog_name(argv[0], cctx) if argv else ""
     snapshot = Ctx(cctx.cwd, cctx.project, cctx.home, dict(cctx.vars), cctx.remote, cctx.files)
-    cmd = Cmd(name, argv, command.redirects, snapshot, origin, index, names, prev, un.xargs,
-              wrappers=un.wrappers)
+    cmd = Cmd(name, argv, command.redirects, snapshot, origin, index, names, prev, un.xargs, wrappers=un.wrappers)
     cmd.stdin_text = _stdin_text(command, prev, cctx)
     out.append(cmd)
     _record_written(command, cmd, cctx)
@@ -1625,8 +1730,9 @@ def _walk_find_exec(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
             if inner:
                 un = unwrap(inner, ctx)
                 if un.argv:
-                    out.append(Cmd(prog_name(un.argv[0], ctx), un.argv, [], ctx, "find -exec",
-                                   wrappers=[*un.wrappers, "find"]))
+                    out.append(
+                        Cmd(prog_name(un.argv[0], ctx), un.argv, [], ctx, "find -exec", wrappers=[*un.wrappers, "find"])
+                    )
             i = j
         i += 1
 
@@ -1643,7 +1749,8 @@ _CODE_RMTREE = re.compile(
 )
 _CODE_WALK = re.compile(
     r"""(?:os\.walk|os\.scandir|os\.listdir|glob\.glob|Path|find|Find\.find|readdirSync)"""
-    r"""\s*\(\s*(?P<q>["'])(?P<path>[^"']+)(?P=q)""")
+    r"""\s*\(\s*(?P<q>["'])(?P<path>[^"']+)(?P=q)"""
+)
 _CODE_DELETES = re.compile(r"\b(?:remove|unlink|rmtree|rmdir|rmSync|unlinkSync|rm_rf)\b")
 _CODE_BACKTICK = re.compile(r"`([^`]+)`")
 
@@ -1669,15 +1776,28 @@ def code_of(cmd: Cmd) -> list[str]:
 
 
 _CODE_FILE_REFS = (
-    (re.compile(r"""\bopen\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)(?:\s*,\s*(?P<r>["'])(?P<m>[^"']*)(?P=r))?"""),
-     ""),
-    (re.compile(r"""(?:readFileSync|readFile|createReadStream|File\.read|File\.readlines|"""
-                r"""IO\.read|file_get_contents)\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)"""), "r"),
-    (re.compile(r"""(?:writeFileSync|writeFile|appendFileSync|createWriteStream|File\.write|"""
-                r"""IO\.write|file_put_contents|unlinkSync|rmSync)\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)"""),
-     "w"),
-    (re.compile(r"""Path\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)\s*\)\.(?P<m>read_text|read_bytes|"""
-                r"""write_text|write_bytes|unlink|open|touch)"""), ""),
+    (re.compile(r"""\bopen\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)(?:\s*,\s*(?P<r>["'])(?P<m>[^"']*)(?P=r))?"""), ""),
+    (
+        re.compile(
+            r"""(?:readFileSync|readFile|createReadStream|File\.read|File\.readlines|"""
+            r"""IO\.read|file_get_contents)\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)"""
+        ),
+        "r",
+    ),
+    (
+        re.compile(
+            r"""(?:writeFileSync|writeFile|appendFileSync|createWriteStream|File\.write|"""
+            r"""IO\.write|file_put_contents|unlinkSync|rmSync)\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)"""
+        ),
+        "w",
+    ),
+    (
+        re.compile(
+            r"""Path\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)\s*\)\.(?P<m>read_text|read_bytes|"""
+            r"""write_text|write_bytes|unlink|open|touch)"""
+        ),
+        "",
+    ),
 )
 
 
@@ -1688,8 +1808,7 @@ def code_file_refs(cmd: Cmd) -> list[tuple[str, bool]]:
         for pattern, mode in _CODE_FILE_REFS:
             for m in pattern.finditer(code):
                 how = mode or (m.groupdict().get("m") or "r")
-                writes = any(c in how for c in "wax+") or how.startswith(("write", "unlink",
-                                                                          "touch"))
+                writes = any(c in how for c in "wax+") or how.startswith(("write", "unlink", "touch"))
                 refs.append((m.group("p"), writes))
     return refs
 
@@ -1707,14 +1826,14 @@ def _walk_code(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
             if path == "~" or path.startswith("~/"):
                 parts = [Var("~"), Lit(path[1:], True)]
             word = Word(parts, path)
-            out.append(Cmd("rm", [Word([Lit("rm", True)], "rm"), Word([Lit("-rf", True)], "-rf"),
-                                  word], [], ctx, "code"))
+            out.append(
+                Cmd("rm", [Word([Lit("rm", True)], "rm"), Word([Lit("-rf", True)], "-rf"), word], [], ctx, "code")
+            )
         for argv in argvs:
             words = [Word([Lit(a, True)], a) for a in argv]
             un = unwrap(words, ctx)
             if un.argv:
-                out.append(Cmd(prog_name(un.argv[0], ctx), un.argv, [], ctx, "code",
-                               wrappers=un.wrappers))
+                out.append(Cmd(prog_name(un.argv[0], ctx), un.argv, [], ctx, "code", wrappers=un.wrappers))
 
 
 def _code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[list[str]]]:
@@ -1734,8 +1853,9 @@ def _code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[l
                 if not isinstance(node, ast.Call) or not node.args:
                     continue
                 func = node.func
-                fname = func.attr if isinstance(func, ast.Attribute) else (
-                    func.id if isinstance(func, ast.Name) else "")
+                fname = (
+                    func.attr if isinstance(func, ast.Attribute) else (func.id if isinstance(func, ast.Name) else "")
+                )
                 first = node.args[0]
                 text = _py_str(first)
                 items: list[str] | None = None
@@ -1779,15 +1899,29 @@ def _py_str(node: ast.AST) -> str | None:
     if not isinstance(node, ast.Call):
         return None
     func = node.func
-    fname = func.attr if isinstance(func, ast.Attribute) else (
-        func.id if isinstance(func, ast.Name) else "")
+    fname = func.attr if isinstance(func, ast.Attribute) else (func.id if isinstance(func, ast.Name) else "")
     args = [_py_str(a) for a in node.args]
     if fname == "home" and not node.args:
         return "~"
     if fname in ("getenv", "get") and args[:1] == ["HOME"]:
         return "~"
-    if fname in ("expanduser", "expandvars", "abspath", "realpath", "normpath", "Path",
-                 "PurePath", "str", "resolve", "fspath") and args and args[0] is not None:
+    if (
+        fname
+        in (
+            "expanduser",
+            "expandvars",
+            "abspath",
+            "realpath",
+            "normpath",
+            "Path",
+            "PurePath",
+            "str",
+            "resolve",
+            "fspath",
+        )
+        and args
+        and args[0] is not None
+    ):
         return args[0]
     if fname == "join" and args and all(a is not None for a in args):
         return os.path.join(*[a for a in args if a is not None])

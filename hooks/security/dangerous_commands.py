@@ -47,30 +47,84 @@ BLOCK_DEVICE = re.compile(
     r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|"
     r"mapper/|loop\d|sr\d|fd\d|mem$|kmem$|port$)"
 )
-DISK_TOOLS = frozenset({"mkswap", "mke2fs", "newfs", "blkdiscard", "wipefs", "fdisk", "sfdisk",
-                        "cfdisk", "parted", "gdisk", "sgdisk", "diskutil", "format"})
+DISK_TOOLS = frozenset(
+    {
+        "mkswap",
+        "mke2fs",
+        "newfs",
+        "blkdiscard",
+        "wipefs",
+        "fdisk",
+        "sfdisk",
+        "cfdisk",
+        "parted",
+        "gdisk",
+        "sgdisk",
+        "diskutil",
+        "format",
+    }
+)
 SQL_CLIENTS: dict[str, tuple[frozenset[str], frozenset[str], bool]] = {
     # client: (options holding SQL, options taking a value, SQL in positionals after the db)
-    "psql": (frozenset({"c", "command"}), frozenset({
-        "-c", "--command", "-h", "--host", "-p", "--port", "-U", "--username", "-d",
-        "--dbname", "-f", "--file", "-o", "--output", "-v", "--set", "--variable", "-P",
-        "--pset", "-T", "-F", "-R", "-L", "--log-file"}), False),
-    "mysql": (frozenset({"e", "execute"}), frozenset({
-        "-e", "--execute", "-h", "--host", "-P", "--port", "-u", "--user", "-D", "--database",
-        "-S", "--socket"}), False),
-    "sqlite3": (frozenset({"cmd"}), frozenset({"-cmd", "-separator", "-nullvalue", "-init",
-                                              "-newline"}), True),
+    "psql": (
+        frozenset({"c", "command"}),
+        frozenset(
+            {
+                "-c",
+                "--command",
+                "-h",
+                "--host",
+                "-p",
+                "--port",
+                "-U",
+                "--username",
+                "-d",
+                "--dbname",
+                "-f",
+                "--file",
+                "-o",
+                "--output",
+                "-v",
+                "--set",
+                "--variable",
+                "-P",
+                "--pset",
+                "-T",
+                "-F",
+                "-R",
+                "-L",
+                "--log-file",
+            }
+        ),
+        False,
+    ),
+    "mysql": (
+        frozenset({"e", "execute"}),
+        frozenset(
+            {"-e", "--execute", "-h", "--host", "-P", "--port", "-u", "--user", "-D", "--database", "-S", "--socket"}
+        ),
+        False,
+    ),
+    "sqlite3": (frozenset({"cmd"}), frozenset({"-cmd", "-separator", "-nullvalue", "-init", "-newline"}), True),
     "duckdb": (frozenset({"c", "cmd"}), frozenset({"-c", "-cmd", "-separator", "-init"}), True),
-    "sqlcmd": (frozenset({"Q", "q"}), frozenset({"-Q", "-q", "-S", "-U", "-P", "-d", "-i",
-                                                "-o"}), False),
-    "clickhouse-client": (frozenset({"q", "query"}), frozenset({"-q", "--query", "-h",
-                                                               "--host", "-u", "--user",
-                                                               "-d", "--database"}), False),
+    "sqlcmd": (frozenset({"Q", "q"}), frozenset({"-Q", "-q", "-S", "-U", "-P", "-d", "-i", "-o"}), False),
+    "clickhouse-client": (
+        frozenset({"q", "query"}),
+        frozenset({"-q", "--query", "-h", "--host", "-u", "--user", "-d", "--database"}),
+        False,
+    ),
     "usql": (frozenset({"c", "command"}), frozenset({"-c", "--command", "-f", "--file"}), True),
 }
-SQL_ALIASES = {"mariadb": "mysql", "sqlite": "sqlite3", "litecli": "sqlite3", "mycli": "mysql",
-               "pgcli": "psql", "clickhouse": "clickhouse-client", "cockroach": "mysql",
-               "snowsql": "clickhouse-client"}
+SQL_ALIASES = {
+    "mariadb": "mysql",
+    "sqlite": "sqlite3",
+    "litecli": "sqlite3",
+    "mycli": "mysql",
+    "pgcli": "psql",
+    "clickhouse": "clickhouse-client",
+    "cockroach": "mysql",
+    "snowsql": "clickhouse-client",
+}
 FIND_FILTERS = frozenset({
     "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
     "-newer", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-empty",
@@ -163,8 +217,13 @@ def _rule_rm(cmd: Cmd, found: list[Finding]) -> None:
     flags, targets, _ = _shell.split_options(cmd.args)
     recursive = any(f in ("r", "R", "recursive") for f in flags)
     if "no-preserve-root" in flags:
-        found.append(("deny", f"`{cmd.display}` uses --no-preserve-root, which lets rm delete "
-                      "the whole filesystem. Delete specific paths inside the project instead."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` uses --no-preserve-root, which lets rm delete "
+                "the whole filesystem. Delete specific paths inside the project instead.",
+            )
+        )
     values: list[tuple[Word | None, list[str] | None]] = [(w, cmd.values(w)) for w in targets]
     if cmd.xargs:
         prev = cmd.prev
@@ -173,24 +232,35 @@ def _rule_rm(cmd: Cmd, found: list[Finding]) -> None:
         else:
             inputs = _xargs_inputs(cmd)
             if inputs is None:
-                found.append(("ask", f"`{cmd.display}` deletes a list of paths produced by "
-                              "another command (xargs); confirm the list is what you expect."))
+                found.append(
+                    (
+                        "ask",
+                        f"`{cmd.display}` deletes a list of paths produced by "
+                        "another command (xargs); confirm the list is what you expect.",
+                    )
+                )
             else:
                 values.extend((None, [v]) for v in inputs)
     for word, candidates in values:
         if candidates is None:
             if word is not None and _shell.unknown_then_slash(word, cmd.ctx):
-                found.append(("ask", f"`{cmd.display}`: if {word.text.split('/')[0]} is empty or "
-                              "unset this deletes from the filesystem root. Use ${VAR:?} or "
-                              "check the variable first."))
+                found.append(
+                    (
+                        "ask",
+                        f"`{cmd.display}`: if {word.text.split('/')[0]} is empty or "
+                        "unset this deletes from the filesystem root. Use ${VAR:?} or "
+                        "check the variable first.",
+                    )
+                )
             elif word is not None and recursive:
                 _classify_unknown_target(_shell.expand_pattern(word, cmd.ctx), cmd, found)
             continue
         for value in candidates:
             _classify_rm_target(value, cmd, recursive, found)
     if recursive and len(values) > BULK_TARGETS:
-        found.append(("ask", f"`{cmd.display}` recursively deletes {len(values)} paths at once; "
-                      "confirm this bulk delete."))
+        found.append(
+            ("ask", f"`{cmd.display}` recursively deletes {len(values)} paths at once; confirm this bulk delete.")
+        )
 
 
 def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Finding]) -> None:
@@ -201,8 +271,13 @@ def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Findi
             return
         why = critical(path, cmd.ctx)
         if why and recursive:
-            found.append(("deny", f"`{cmd.display}` would recursively delete {why}. Delete "
-                          "specific paths inside the project instead (e.g. rm -rf build/)."))
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` would recursively delete {why}. Delete "
+                    "specific paths inside the project instead (e.g. rm -rf build/).",
+                )
+            )
         return
     base = _shell.normalize(prefix, cmd.ctx.cwd)
     if base is None:
@@ -210,16 +285,20 @@ def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Findi
     why = critical(base, cmd.ctx)
     if _is_match_all(glob_part):
         if why and recursive:
-            found.append(("deny", f"`{cmd.display}` would delete everything in {why}. Name the "
-                          "files or folders to delete instead."))
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` would delete everything in {why}. Name the files or folders to delete instead.",
+                )
+            )
         elif why:
             found.append(("ask", f"`{cmd.display}` deletes every file in {why}; confirm."))
         elif recursive and _shell.is_within(base, cmd.ctx.project):
-            found.append(("ask", f"`{cmd.display}` recursively deletes everything in {base}; "
-                          "confirm this bulk delete."))
+            found.append(
+                ("ask", f"`{cmd.display}` recursively deletes everything in {base}; confirm this bulk delete.")
+            )
     elif base == "/" and recursive:
-        found.append(("deny", f"`{cmd.display}` recursively deletes paths matching {value} "
-                      "at the filesystem root."))
+        found.append(("deny", f"`{cmd.display}` recursively deletes paths matching {value} at the filesystem root."))
 
 
 def _classify_unknown_target(pattern: str, cmd: Cmd, found: list[Finding]) -> None:
@@ -234,12 +313,22 @@ def _classify_unknown_target(pattern: str, cmd: Cmd, found: list[Finding]) -> No
     if why is None:
         return
     if base == os.path.normpath(cmd.ctx.project):
-        found.append(("ask", f"`{cmd.display}` deletes a folder of the project root named by an "
-                      "unknown variable; if it is empty the whole project goes. Check it first."))
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` deletes a folder of the project root named by an "
+                "unknown variable; if it is empty the whole project goes. Check it first.",
+            )
+        )
     else:
-        found.append(("deny", f"`{cmd.display}` deletes something directly in {why}, named by "
-                      "a variable that could be empty or wrong. Use an explicit path inside "
-                      "the project."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` deletes something directly in {why}, named by "
+                "a variable that could be empty or wrong. Use an explicit path inside "
+                "the project.",
+            )
+        )
 
 
 def _rule_find_scope(find: Cmd, actor: Cmd, found: list[Finding]) -> None:
@@ -247,8 +336,7 @@ def _rule_find_scope(find: Cmd, actor: Cmd, found: list[Finding]) -> None:
     for word in starts:
         candidates = find.values(word)
         if candidates is None:
-            found.append(("ask", f"`{actor.display}` deletes what `{find.display}` finds; "
-                          "confirm the search root."))
+            found.append(("ask", f"`{actor.display}` deletes what `{find.display}` finds; confirm the search root."))
             continue
         for value in candidates:
             path = _shell.normalize(value, find.ctx.cwd)
@@ -256,11 +344,21 @@ def _rule_find_scope(find: Cmd, actor: Cmd, found: list[Finding]) -> None:
                 continue
             why = critical(path, find.ctx)
             if why and (not filtered or path != os.path.normpath(find.ctx.project)):
-                found.append(("deny", f"`{find.display}` deletes files under {why}. Search a "
-                              "specific folder inside the project instead."))
+                found.append(
+                    (
+                        "deny",
+                        f"`{find.display}` deletes files under {why}. Search a "
+                        "specific folder inside the project instead.",
+                    )
+                )
             else:
-                found.append(("ask", f"`{find.display}` bulk-deletes the files it finds under "
-                              f"{path}; confirm (run it without -delete first to list them)."))
+                found.append(
+                    (
+                        "ask",
+                        f"`{find.display}` bulk-deletes the files it finds under "
+                        f"{path}; confirm (run it without -delete first to list them).",
+                    )
+                )
 
 
 def _rule_find(cmd: Cmd, found: list[Finding]) -> None:
@@ -276,7 +374,8 @@ def _rule_find(cmd: Cmd, found: list[Finding]) -> None:
 
 def _rule_mv(cmd: Cmd, found: list[Finding]) -> None:
     _flags, positionals, values = _shell.split_options(
-        cmd.args, frozenset({"-t", "--target-directory", "-S", "--suffix"}))
+        cmd.args, frozenset({"-t", "--target-directory", "-S", "--suffix"})
+    )
     if not positionals:
         return
     target_dir = values.get("t") or values.get("target-directory")
@@ -288,11 +387,17 @@ def _rule_mv(cmd: Cmd, found: list[Finding]) -> None:
             path = _shell.normalize(prefix if glob_part else value, cmd.ctx.cwd)
             why = critical(path, cmd.ctx) if path else None
             if why:
-                found.append(("deny", f"`{cmd.display}` moves {why} away. Move specific files "
-                              "inside the project instead."))
+                found.append(
+                    ("deny", f"`{cmd.display}` moves {why} away. Move specific files inside the project instead.")
+                )
     if (cmd.values(dest) or [""])[0] == "/dev/null":
-        found.append(("deny", f"`{cmd.display}` moves files onto /dev/null, destroying them. "
-                      "Use rm on the specific files if deleting is intended."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` moves files onto /dev/null, destroying them. "
+                "Use rm on the specific files if deleting is intended.",
+            )
+        )
 
 
 def _rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
@@ -310,9 +415,14 @@ def _rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
                 continue  # the user's own project: not catastrophic
             why = critical(target, cmd.ctx)
             if why and (recursive or path in ("/", os.path.normpath(cmd.ctx.home))):
-                found.append(("deny", f"`{cmd.display}` changes permissions/ownership of {why}"
-                              f"{' recursively' if recursive else ''}; this can make the system "
-                              "or your account unusable. Target specific project files."))
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` changes permissions/ownership of {why}"
+                        f"{' recursively' if recursive else ''}; this can make the system "
+                        "or your account unusable. Target specific project files.",
+                    )
+                )
 
 
 def _device_target(value: str) -> bool:
@@ -325,18 +435,29 @@ def _rule_devices(cmd: Cmd, found: list[Finding]) -> None:
         for word in cmd.args:
             for value in cmd.values(word) or []:
                 if value.startswith("of=") and _device_target(value[3:]):
-                    found.append(("deny", f"`{cmd.display}` writes raw data onto the device "
-                                  f"{value[3:]}, destroying its filesystem. Write to an image "
-                                  "file instead."))
+                    found.append(
+                        (
+                            "deny",
+                            f"`{cmd.display}` writes raw data onto the device "
+                            f"{value[3:]}, destroying its filesystem. Write to an image "
+                            "file instead.",
+                        )
+                    )
     if name.startswith("mkfs") or name in ("mke2fs", "mkswap", "newfs", "blkdiscard"):
-        found.append(("deny", f"`{cmd.display}` formats/erases a device. Ask the user to do "
-                      "disk administration themselves."))
+        found.append(
+            ("deny", f"`{cmd.display}` formats/erases a device. Ask the user to do disk administration themselves.")
+        )
     elif name in DISK_TOOLS:
         lits = [w.literal() or "" for w in cmd.args]
         listing = any(a in ("-l", "--list", "-p", "--print", "list", "info") for a in lits)
         if not listing and any(_device_target(a) for a in lits):
-            found.append(("deny", f"`{cmd.display}` modifies a disk's partitions or "
-                          "signatures. Ask the user to do disk administration themselves."))
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` modifies a disk's partitions or "
+                    "signatures. Ask the user to do disk administration themselves.",
+                )
+            )
     elif name in ("shred", "cp", "cat", "tee", "pv"):
         devices = [w.text for w in cmd.args if _device_target(w.literal() or "")]
         if devices and name in ("shred", "cp", "tee"):
@@ -347,8 +468,9 @@ def _rule_devices(cmd: Cmd, found: list[Finding]) -> None:
         if r.op in (">", ">>", ">|", "&>", "&>>", "<>", ">&") and r.target is not None:
             for value in cmd.values(r.target) or []:
                 if _device_target(value):
-                    found.append(("deny", f"`{cmd.display}` redirects output onto the device "
-                                  f"{value}, destroying its contents."))
+                    found.append(
+                        ("deny", f"`{cmd.display}` redirects output onto the device {value}, destroying its contents.")
+                    )
 
 
 def _rule_power(cmd: Cmd, found: list[Finding]) -> None:
@@ -357,20 +479,21 @@ def _rule_power(cmd: Cmd, found: list[Finding]) -> None:
     if (
         name in ("shutdown", "reboot", "halt", "poweroff")
         or (name in ("init", "telinit") and lits[:1] in (["0"], ["6"]))
-        or (name == "systemctl" and any(a in ("poweroff", "reboot", "halt", "kexec")
-                                        for a in lits))
+        or (name == "systemctl" and any(a in ("poweroff", "reboot", "halt", "kexec") for a in lits))
     ):
-        found.append(("deny", f"`{cmd.display}` shuts down or reboots the machine. Ask the user "
-                      "to do it."))
+        found.append(("deny", f"`{cmd.display}` shuts down or reboots the machine. Ask the user to do it."))
     if name == "kill" and len(lits) >= 2 and lits[-1] == "-1":
-        found.append(("deny", f"`{cmd.display}` signals every process you own (pid -1). Kill "
-                      "specific process ids instead."))
+        found.append(
+            ("deny", f"`{cmd.display}` signals every process you own (pid -1). Kill specific process ids instead.")
+        )
 
 
 def _rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
     _flags, positionals, values = _shell.split_options(
-        cmd.args, frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
-                             "--config-env", "--exec-path"}), stop_at_first=True)
+        cmd.args,
+        frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path"}),
+        stop_at_first=True,
+    )
     if not positionals:
         return
     sub = positionals[0].literal() or ""
@@ -384,48 +507,62 @@ def _rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
     elif sub == "reset":
         flags, _pos, _vals = _shell.split_options(rest)
         if "hard" in flags and not _has_backup(earlier):
-            found.append(("deny", f"`{cmd.display}` discards uncommitted work and moves the "
-                          "branch with no way back. Make a backup ref first in the same "
-                          "command, e.g. `git branch backup/before-reset && git reset --hard "
-                          "…` or `git stash && git reset --hard …`."))
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` discards uncommitted work and moves the "
+                    "branch with no way back. Make a backup ref first in the same "
+                    "command, e.g. `git branch backup/before-reset && git reset --hard "
+                    "…` or `git stash && git reset --hard …`.",
+                )
+            )
     elif sub == "clean":
         flags, _pos, _vals = _shell.split_options(rest, frozenset({"-e", "--exclude"}))
-        if ("f" in flags or "force" in flags) and not ({"n", "dry-run", "i", "interactive"}
-                                                       & set(flags)):
-            found.append(("ask", f"`{cmd.display}` permanently deletes untracked files; run "
-                          "`git clean -n` first to see what would go, then confirm."))
+        if ("f" in flags or "force" in flags) and not ({"n", "dry-run", "i", "interactive"} & set(flags)):
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` permanently deletes untracked files; run "
+                    "`git clean -n` first to see what would go, then confirm.",
+                )
+            )
     elif sub == "branch":
         flags, _pos, _vals = _shell.split_options(rest)
         if "D" in flags or ({"d", "delete"} & set(flags) and {"f", "force"} & set(flags)):
-            found.append(("ask", f"`{cmd.display}` force-deletes a branch even if it is not "
-                          "merged; confirm (or use `git branch -d`)."))
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` force-deletes a branch even if it is not "
+                    "merged; confirm (or use `git branch -d`).",
+                )
+            )
     elif sub in ("checkout", "restore"):
         flags, pos, _vals = _shell.split_options(rest, frozenset({"-b", "-B", "--source", "-s"}))
         whole_tree = [p for p in pos if p.literal() in (".", "./", "*", ":/", ":(top)", "-A")]
-        staged_only = sub == "restore" and ("staged" in flags or "S" in flags) and not (
-            "worktree" in flags or "W" in flags)
-        if (whole_tree and not staged_only) or (sub == "checkout" and
-                                                ("f" in flags or "force" in flags)):
-            found.append(("ask", f"`{cmd.display}` discards all uncommitted changes in the "
-                          "working tree; confirm (or `git stash` them first)."))
+        staged_only = (
+            sub == "restore" and ("staged" in flags or "S" in flags) and not ("worktree" in flags or "W" in flags)
+        )
+        if (whole_tree and not staged_only) or (sub == "checkout" and ("f" in flags or "force" in flags)):
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` discards all uncommitted changes in the "
+                    "working tree; confirm (or `git stash` them first).",
+                )
+            )
     elif sub == "stash" and rest and rest[0].literal() in ("drop", "clear"):
         found.append(("ask", f"`{cmd.display}` deletes stashed work; confirm."))
     elif sub in ("filter-branch", "filter-repo"):
         found.append(("ask", f"`{cmd.display}` rewrites the repository history; confirm."))
     elif sub == "reflog" and rest and rest[0].literal() in ("expire", "delete"):
-        found.append(("ask", f"`{cmd.display}` deletes reflog entries (the safety net for "
-                      "lost commits); confirm."))
-    elif sub == "gc" and any((w.literal() or "") in ("--prune=now", "--prune=all")
-                             for w in rest):
-        found.append(("ask", f"`{cmd.display}` permanently prunes unreachable commits; "
-                      "confirm."))
+        found.append(("ask", f"`{cmd.display}` deletes reflog entries (the safety net for lost commits); confirm."))
+    elif sub == "gc" and any((w.literal() or "") in ("--prune=now", "--prune=all") for w in rest):
+        found.append(("ask", f"`{cmd.display}` permanently prunes unreachable commits; confirm."))
     elif sub == "update-ref" and any(w.literal() == "-d" for w in rest):
         found.append(("ask", f"`{cmd.display}` deletes a ref; confirm."))
     elif sub == "rm":
         flags, pos, _vals = _shell.split_options(rest)
-        if "r" in flags and "cached" not in flags and any(
-            p.literal() in (".", "*", ":/") for p in pos
-        ):
+        if "r" in flags and "cached" not in flags and any(p.literal() in (".", "*", ":/") for p in pos):
             found.append(("ask", f"`{cmd.display}` deletes every tracked file; confirm."))
 
 
@@ -438,21 +575,31 @@ def _current_branch(where: str | None) -> str | None:
 
 def _git_push(cmd: Cmd, rest: list[Word], where: str | None, found: list[Finding]) -> None:
     flags, positionals, _vals = _shell.split_options(
-        rest, frozenset({"-o", "--push-option", "--repo", "--receive-pack", "--exec"}))
+        rest, frozenset({"-o", "--push-option", "--repo", "--receive-pack", "--exec"})
+    )
     flag_set = set(flags)
     if {"n", "dry-run"} & flag_set:
         return
-    force = bool({"f", "force"} & flag_set) or any(f.startswith("force-with-lease")
-                                                   for f in flags)
+    force = bool({"f", "force"} & flag_set) or any(f.startswith("force-with-lease") for f in flags)
     delete = bool({"d", "delete"} & flag_set)
     protected = _protected_branches()
     if "mirror" in flag_set:
-        found.append(("deny", f"`{cmd.display}` (--mirror) overwrites and deletes every ref on "
-                      "the remote, including protected branches. Push specific branches."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` (--mirror) overwrites and deletes every ref on "
+                "the remote, including protected branches. Push specific branches.",
+            )
+        )
         return
     if force and ({"all", "branches"} & flag_set):
-        found.append(("deny", f"`{cmd.display}` force-pushes every branch, including "
-                      f"{'/'.join(sorted(protected))}. Push your feature branch only."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` force-pushes every branch, including "
+                f"{'/'.join(sorted(protected))}. Push your feature branch only.",
+            )
+        )
         return
     targets: list[tuple[str | None, bool, bool]] = []  # (branch, forced, deleted)
     for word in positionals[1:]:
@@ -470,21 +617,35 @@ def _git_push(cmd: Cmd, rest: list[Word], where: str | None, found: list[Finding
     for branch, forced, deleted in targets:
         if deleted:
             if branch in protected:
-                found.append(("deny", f"`{cmd.display}` deletes the protected branch {branch} "
-                              "on the remote. Ask the user to do this."))
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` deletes the protected branch {branch} "
+                        "on the remote. Ask the user to do this.",
+                    )
+                )
             else:
                 found.append(("ask", f"`{cmd.display}` deletes a remote branch; confirm."))
         elif forced:
             if branch in protected:
-                found.append(("deny", f"`{cmd.display}` force-pushes to the protected branch "
-                              f"{branch}, rewriting shared history. Push to a feature branch "
-                              "and open a pull request instead."))
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` force-pushes to the protected branch "
+                        f"{branch}, rewriting shared history. Push to a feature branch "
+                        "and open a pull request instead.",
+                    )
+                )
             elif branch is None:
-                found.append(("ask", f"`{cmd.display}` force-pushes the current branch (could "
-                              "not tell which); confirm it is not a shared branch."))
+                found.append(
+                    (
+                        "ask",
+                        f"`{cmd.display}` force-pushes the current branch (could "
+                        "not tell which); confirm it is not a shared branch.",
+                    )
+                )
             else:
-                found.append(("ask", f"`{cmd.display}` force-pushes {branch}, rewriting its "
-                              "remote history; confirm."))
+                found.append(("ask", f"`{cmd.display}` force-pushes {branch}, rewriting its remote history; confirm."))
 
 
 def _has_backup(earlier: list[Cmd]) -> bool:
@@ -492,18 +653,20 @@ def _has_backup(earlier: list[Cmd]) -> bool:
     for cmd in earlier:
         if cmd.name != "git":
             continue
-        _flags, positionals, _vals = _shell.split_options(
-            cmd.args, frozenset({"-C", "-c"}), stop_at_first=True)
+        _flags, positionals, _vals = _shell.split_options(cmd.args, frozenset({"-C", "-c"}), stop_at_first=True)
         if not positionals:
             continue
         sub = positionals[0].literal()
         rest = [w.literal() or "" for w in positionals[1:]]
-        if sub == "stash" and (not rest or rest[0] in ("push", "save", "-u", "--include-"
-                                                       "untracked", "-m", "--all")):
+        if sub == "stash" and (not rest or rest[0] in ("push", "save", "-u", "--include-untracked", "-m", "--all")):
             return True
-        if sub in ("branch", "tag") and rest and not any(
-            r in ("-d", "-D", "--delete", "-l", "--list", "-m", "-M", "--show-current", "-v",
-                  "-a", "-r") for r in rest
+        if (
+            sub in ("branch", "tag")
+            and rest
+            and not any(
+                r in ("-d", "-D", "--delete", "-l", "--list", "-m", "-M", "--show-current", "-v", "-a", "-r")
+                for r in rest
+            )
         ):
             return True
         if sub in ("commit", "worktree") or (sub == "update-ref" and "-d" not in rest):
@@ -524,17 +687,19 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
             continue
         m = re.search(r"\bDROP\s+(TABLE|DATABASE|SCHEMA)\b", stmt)
         if m:
-            found.append(("deny", f"{where} runs DROP {m.group(1)}, which destroys data. Ask "
-                          "the user to run destructive schema changes, or write a migration."))
+            found.append(
+                (
+                    "deny",
+                    f"{where} runs DROP {m.group(1)}, which destroys data. Ask "
+                    "the user to run destructive schema changes, or write a migration.",
+                )
+            )
         elif re.search(r"\bTRUNCATE\b", stmt) and not stmt.startswith("SELECT"):
             found.append(("deny", f"{where} runs TRUNCATE, which deletes every row."))
         elif re.search(r"\bDELETE\s+FROM\b", stmt) and not re.search(r"\bWHERE\b", stmt):
-            found.append(("deny", f"{where} runs DELETE without WHERE, deleting every row. Add "
-                          "a WHERE clause."))
-        elif re.search(r"(^|\s)UPDATE\s+\S+\s+SET\b", stmt) and not re.search(r"\bWHERE\b",
-                                                                             stmt):
-            found.append(("deny", f"{where} runs UPDATE without WHERE, changing every row. "
-                          "Add a WHERE clause."))
+            found.append(("deny", f"{where} runs DELETE without WHERE, deleting every row. Add a WHERE clause."))
+        elif re.search(r"(^|\s)UPDATE\s+\S+\s+SET\b", stmt) and not re.search(r"\bWHERE\b", stmt):
+            found.append(("deny", f"{where} runs UPDATE without WHERE, changing every row. Add a WHERE clause."))
         elif re.search(r"\bDROP\s+(INDEX|VIEW|COLUMN|USER|ROLE|FUNCTION|TRIGGER)\b", stmt) or (
             re.search(r"\bALTER\s+TABLE\b.*\bDROP\b", stmt)
         ):
@@ -550,7 +715,8 @@ def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
         # sqlite3/duckdb use single-dash long options (-cmd): split them by hand.
         args = cmd.args
         _flags, positionals, values = _shell.split_options(
-            [w for w in args if (w.literal() or "") not in ("-cmd",)], with_value)
+            [w for w in args if (w.literal() or "") not in ("-cmd",)], with_value
+        )
         for key in sql_opts:
             texts.extend(" ".join(cmd.values(w) or [w.text]) for w in values.get(key, []))
         lits = [w.literal() for w in args]
@@ -568,17 +734,16 @@ def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     elif cmd.name in ("mongo", "mongosh"):
         _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"--eval"}))
         code = " ".join(w.text for w in values.get("eval", [])) + (cmd.stdin_text or "")
-        if re.search(r"dropDatabase\s*\(|\.drop\s*\(\s*\)|(deleteMany|remove)\s*\(\s*\{\s*\}",
-                     code):
-            found.append(("deny", f"`{cmd.display}` drops or empties a MongoDB database or "
-                          "collection. Ask the user to run it."))
+        if re.search(r"dropDatabase\s*\(|\.drop\s*\(\s*\)|(deleteMany|remove)\s*\(\s*\{\s*\}", code):
+            found.append(
+                ("deny", f"`{cmd.display}` drops or empties a MongoDB database or collection. Ask the user to run it.")
+            )
         return
     elif cmd.name == "redis-cli":
         words = [(w.literal() or "").lower() for w in cmd.args]
         words += (cmd.stdin_text or "").lower().split()
         if "flushall" in words or "flushdb" in words:
-            found.append(("deny", f"`{cmd.display}` wipes Redis data (FLUSHALL/FLUSHDB). Ask "
-                          "the user to run it."))
+            found.append(("deny", f"`{cmd.display}` wipes Redis data (FLUSHALL/FLUSHDB). Ask the user to run it."))
         return
     elif cmd.name in ("dropdb", "dropuser") or (
         cmd.name == "mysqladmin" and any(w.literal() == "drop" for w in cmd.args)
@@ -602,27 +767,48 @@ def _rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
         for stage in cmd.stage_names[: cmd.stage]:
             upstream |= stage
         if upstream & _shell.DOWNLOADERS:
-            found.append(("deny", f"piping a download into `{name}` runs unreviewed remote "
-                          "code. Download the script to a file, read it, then run it."))
+            found.append(
+                (
+                    "deny",
+                    f"piping a download into `{name}` runs unreviewed remote "
+                    "code. Download the script to a file, read it, then run it.",
+                )
+            )
         elif upstream & _shell.DECODERS:
-            found.append(("deny", f"piping decoded/obfuscated data into `{name}` runs code "
-                          "that cannot be reviewed. Run the plain command instead."))
+            found.append(
+                (
+                    "deny",
+                    f"piping decoded/obfuscated data into `{name}` runs code "
+                    "that cannot be reviewed. Run the plain command instead.",
+                )
+            )
     if runs_code or name in ("eval", "source", "."):
         for word in cmd.args:
             for sub in word.subs():
                 inner = _shell.names_in(sub.script, cmd.ctx)
                 if inner & _shell.DOWNLOADERS:
-                    found.append(("deny", f"`{cmd.display}` runs code fetched from the network "
-                                  "without review. Download it to a file and read it first."))
+                    found.append(
+                        (
+                            "deny",
+                            f"`{cmd.display}` runs code fetched from the network "
+                            "without review. Download it to a file and read it first.",
+                        )
+                    )
                 elif inner & _shell.DECODERS:
-                    found.append(("deny", f"`{cmd.display}` runs decoded/obfuscated code. Run "
-                                  "the plain command instead."))
+                    found.append(
+                        ("deny", f"`{cmd.display}` runs decoded/obfuscated code. Run the plain command instead.")
+                    )
     if cmd.argv and not cmd.name:
         for sub in cmd.argv[0].subs():
             inner = _shell.names_in(sub.script, cmd.ctx)
             if inner & (_shell.DECODERS | _shell.DOWNLOADERS):
-                found.append(("deny", f"`{cmd.display}`: the program to run is computed by "
-                              "decoding or downloading; run the plain command instead."))
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}`: the program to run is computed by "
+                        "decoding or downloading; run the plain command instead.",
+                    )
+                )
 
 
 def _reads_code_from_stdin(cmd: Cmd) -> bool:
@@ -637,8 +823,7 @@ def _reads_code_from_stdin(cmd: Cmd) -> bool:
 
 
 def _downloaded_file(cmd: Cmd) -> str | None:
-    _flags, _pos, values = _shell.split_options(
-        cmd.args, frozenset({"-o", "--output", "-O", "--output-document"}))
+    _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"-o", "--output", "-O", "--output-document"}))
     outs = values.get("o", []) + values.get("output", []) + values.get("output-document", [])
     if cmd.name == "wget":
         outs += values.get("O", [])
@@ -665,13 +850,16 @@ def _rule_download_then_run(cmds: list[Cmd], found: list[Finding]) -> None:
         if not downloaded:
             continue
         runs = {cmd.name} if cmd.name else set()
-        if cmd.name in _shell.SHELLS or cmd.name in _shell.INTERPRETERS or cmd.name in (
-            "source", "."
-        ):
+        if cmd.name in _shell.SHELLS or cmd.name in _shell.INTERPRETERS or cmd.name in ("source", "."):
             runs |= {os.path.basename(w.literal() or "") for w in cmd.args}
         if runs & downloaded:
-            found.append(("ask", f"`{cmd.display}` runs a script downloaded in the same "
-                          "command without review; read it first, then confirm."))
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` runs a script downloaded in the same "
+                    "command without review; read it first, then confirm.",
+                )
+            )
 
 
 def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
@@ -693,23 +881,21 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         ask = "deletes Kubernetes resources"
     elif name == "helm" and lits[:1] in (["uninstall"], ["delete"]):
         ask = "uninstalls a Helm release"
-    elif name in ("terraform", "tofu", "pulumi") and (
-        lits[:1] == ["destroy"] or "-destroy" in lits
-    ):
+    elif name in ("terraform", "tofu", "pulumi") and (lits[:1] == ["destroy"] or "-destroy" in lits):
         ask = "destroys infrastructure"
     elif name == "crontab" and "-r" in lits:
         ask = "deletes every cron job of the user"
-    elif name in ("iptables", "ip6tables", "nft") and any(
-        a in ("-F", "--flush", "flush") for a in lits
-    ):
+    elif name in ("iptables", "ip6tables", "nft") and any(a in ("-F", "--flush", "flush") for a in lits):
         ask = "flushes firewall rules"
-    elif name in ("rails", "rake") and any(re.fullmatch(r"db:(drop|reset|purge)(:all)?", a)
-                                           for a in lits):
+    elif name in ("rails", "rake") and any(re.fullmatch(r"db:(drop|reset|purge)(:all)?", a) for a in lits):
         ask = "drops/resets the database"
     elif name == "prisma" and lits[:2] == ["migrate", "reset"]:
         ask = "drops and recreates the database"
-    elif name == "python" and lits[:1] == ["manage.py"] and len(lits) > 1 and lits[1] in (
-        "flush", "reset_db", "sqlflush"
+    elif (
+        name == "python"
+        and lits[:1] == ["manage.py"]
+        and len(lits) > 1
+        and lits[1] in ("flush", "reset_db", "sqlflush")
     ):
         ask = "deletes all data in the database"
     elif name == "truncate" and any(a in ("-s0", "--size=0") for a in lits) and len(lits) > 3:
@@ -722,13 +908,23 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
     """All findings for one Bash command string."""
     found: list[Finding] = []
     if FORK_BOMB.search(command):
-        found.append(("deny", "the command contains a fork bomb (a function that pipes into "
-                      "itself in the background), which freezes the machine."))
+        found.append(
+            (
+                "deny",
+                "the command contains a fork bomb (a function that pipes into "
+                "itself in the background), which freezes the machine.",
+            )
+        )
     try:
         cmds = _shell.walk(command, ctx)
     except _shell.ShellParseError as exc:
-        return [("deny", f"could not parse the command safely ({exc}); blocked (fail closed). "
-                 "Fix the quoting or split it into simpler commands.")]
+        return [
+            (
+                "deny",
+                f"could not parse the command safely ({exc}); blocked (fail closed). "
+                "Fix the quoting or split it into simpler commands.",
+            )
+        ]
     for index, cmd in enumerate(cmds):
         name = cmd.name
         if name in ("rm", "rmdir", "unlink"):

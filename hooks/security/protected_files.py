@@ -43,13 +43,36 @@ EVENTS = frozenset({"PreToolUse"})
 MATCHER = "Bash|Write|Edit|MultiEdit|NotebookEdit"
 TOOLS = frozenset({"Bash", "Write", "Edit", "MultiEdit", "NotebookEdit"})
 CONFIG_FILE = ".claude/protected_files.json"
-LOCKFILES = ("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml",
-             "poetry.lock", "Pipfile.lock", "uv.lock", "Cargo.lock", "go.sum", "Gemfile.lock",
-             "composer.lock", "bun.lockb", "bun.lock", "flake.lock", "mix.lock",
-             "pubspec.lock", "packages.lock.json")
+LOCKFILES = (
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "poetry.lock",
+    "Pipfile.lock",
+    "uv.lock",
+    "Cargo.lock",
+    "go.sum",
+    "Gemfile.lock",
+    "composer.lock",
+    "bun.lockb",
+    "bun.lock",
+    "flake.lock",
+    "mix.lock",
+    "pubspec.lock",
+    "packages.lock.json",
+)
 DEFAULT_PATTERNS = (
-    ".git/", ".claude/settings.json", ".claude/settings.local.json", ".claude/hooks/",
-    CONFIG_FILE, ".env", ".env.*", "!.env.example*", "!.env.sample*", "!.env.template*",
+    ".git/",
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".claude/hooks/",
+    CONFIG_FILE,
+    ".env",
+    ".env.*",
+    "!.env.example*",
+    "!.env.sample*",
+    "!.env.template*",
     *LOCKFILES,
 )
 WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
@@ -61,14 +84,19 @@ _COPY_VALUES = frozenset({"-t", "--target-directory", "-S", "--suffix"})
 WRITE_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "truncate": frozenset({"-s", "--size", "-r", "--reference"}),
     "shred": frozenset({"-n", "--iterations", "-s", "--size", "--random-source"}),
-    "chmod": frozenset({"--reference"}), "chown": frozenset({"--reference", "--from"}),
-    "chgrp": frozenset({"--reference"}), "setfacl": frozenset({"-m", "-x", "-M", "-X"}),
-    "cp": _COPY_VALUES, "mv": _COPY_VALUES, "ln": _COPY_VALUES,
+    "chmod": frozenset({"--reference"}),
+    "chown": frozenset({"--reference", "--from"}),
+    "chgrp": frozenset({"--reference"}),
+    "setfacl": frozenset({"-m", "-x", "-M", "-X"}),
+    "cp": _COPY_VALUES,
+    "mv": _COPY_VALUES,
+    "ln": _COPY_VALUES,
     "install": _COPY_VALUES | {"-m", "--mode", "-o", "--owner", "-g", "--group"},
     "rsync": frozenset({"-e", "--rsh", "--exclude", "--include", "-f", "--filter"}),
     "sed": frozenset({"-e", "--expression", "-f", "--file", "-l"}),
     "gsed": frozenset({"-e", "--expression", "-f", "--file", "-l"}),
-    "perl": frozenset({"-e", "-E", "-I", "-M", "-m"}), "ruby": frozenset({"-e", "-I", "-r"}),
+    "perl": frozenset({"-e", "-E", "-I", "-M", "-m"}),
+    "ruby": frozenset({"-e", "-I", "-r"}),
 }
 
 
@@ -177,8 +205,7 @@ def protected_by(path: str, project: str, rules: list[Rule]) -> str | None:
                 return hit
             for rule in rules:
                 # Deleting/moving a folder that holds a protected path (rm -r .claude).
-                if not rule.negated and rule.anchored and rule.literal_prefix().startswith(
-                        rel.rstrip("/") + "/"):
+                if not rule.negated and rule.anchored and rule.literal_prefix().startswith(rel.rstrip("/") + "/"):
                     return rule.text
     return None
 
@@ -192,8 +219,7 @@ def write_targets(cmd: Cmd) -> list[Word]:
     name = cmd.name
     if not cmd.argv:
         return words
-    flags, positionals, values = _shell.split_options(
-        cmd.args, WRITE_VALUE_OPTIONS.get(name, frozenset()))
+    flags, positionals, values = _shell.split_options(cmd.args, WRITE_VALUE_OPTIONS.get(name, frozenset()))
     if name in ALL_ARGS:
         words += positionals
     elif name in MODE_FIRST:
@@ -205,8 +231,7 @@ def write_targets(cmd: Cmd) -> list[Word]:
         has_script = values.get("e") or values.get("expression") or values.get("f")
         words += positionals if has_script else positionals[1:]
     elif name in _shell.INTERPRETERS:
-        words += [Word([_shell.Lit(path, True)], path)
-                  for path, writes in _shell.code_file_refs(cmd) if writes]
+        words += [Word([_shell.Lit(path, True)], path) for path, writes in _shell.code_file_refs(cmd) if writes]
     elif name == "dd":
         for w in cmd.args:
             text = w.literal() or ""
@@ -239,15 +264,16 @@ def _find_deletes(cmd: Cmd) -> bool:
     lits = [w.literal() for w in cmd.args]
     if "-delete" in lits:
         return True
-    return any(lit in ("-exec", "-execdir") and i + 1 < len(lits) and lits[i + 1] in ("rm", "unlink")
-               for i, lit in enumerate(lits))
+    return any(
+        lit in ("-exec", "-execdir") and i + 1 < len(lits) and lits[i + 1] in ("rm", "unlink")
+        for i, lit in enumerate(lits)
+    )
 
 
 def _reason(what: str, path: str, pattern: str) -> str:
     base = os.path.basename(path.rstrip("/"))
     if base in LOCKFILES:
-        how = "Lockfiles change only through the package manager (e.g. `npm install`, " \
-              "`uv lock`, `cargo update`)."
+        how = "Lockfiles change only through the package manager (e.g. `npm install`, `uv lock`, `cargo update`)."
     elif pattern.startswith(".git") or "/.git/" in path or path.endswith("/.git"):
         how = "The .git folder changes only through git commands."
     elif ".env" in base:
@@ -256,8 +282,10 @@ def _reason(what: str, path: str, pattern: str) -> str:
         how = "Hook and settings files are the user's guard rails; ask the user to edit them."
     else:
         how = "Ask the user to make this change."
-    return (f"{what} {path}, which is protected (pattern `{pattern}`). {how} The list is "
-            f"configured with PROTECTED_FILES or {CONFIG_FILE}.")
+    return (
+        f"{what} {path}, which is protected (pattern `{pattern}`). {how} The list is "
+        f"configured with PROTECTED_FILES or {CONFIG_FILE}."
+    )
 
 
 def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding]:
@@ -265,8 +293,13 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
     try:
         cmds = _shell.walk(command, ctx)
     except _shell.ShellParseError as exc:
-        return [("deny", f"could not parse the command safely ({exc}); blocked (fail closed). "
-                 "Fix the quoting or split it into simpler commands.")]
+        return [
+            (
+                "deny",
+                f"could not parse the command safely ({exc}); blocked (fail closed). "
+                "Fix the quoting or split it into simpler commands.",
+            )
+        ]
     found: list[Finding] = []
     for cmd in cmds:
         if cmd.ctx.remote:

@@ -44,20 +44,38 @@ MATCHER = "Bash|Write|Edit|MultiEdit|NotebookEdit|Read|Grep"
 TOOLS = frozenset({"Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", "Read", "Grep"})
 
 TOKEN_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("a private key", re.compile(
-        r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:\s|\\n)*[A-Za-z0-9+/=:\-]{16,}")),
-    ("an AWS access key id", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)"
-                                        r"[0-9A-Z]{16}\b")),
-    ("an AWS secret access key", re.compile(
-        r"(?i)aws_?secret_?access_?key[\"']?\s*[=:]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{40})\b")),
-    ("a GitHub token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|"
-                                  r"github_pat_[A-Za-z0-9_]{22,255})\b")),
+    (
+        "a private key",
+        re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:\s|\\n)*[A-Za-z0-9+/=:\-]{16,}"),
+    ),
+    (
+        "an AWS access key id",
+        re.compile(
+            r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)"
+            r"[0-9A-Z]{16}\b"
+        ),
+    ),
+    (
+        "an AWS secret access key",
+        re.compile(r"(?i)aws_?secret_?access_?key[\"']?\s*[=:]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{40})\b"),
+    ),
+    (
+        "a GitHub token",
+        re.compile(
+            r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|"
+            r"github_pat_[A-Za-z0-9_]{22,255})\b"
+        ),
+    ),
     ("a GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}")),
-    ("an OpenAI/Anthropic API key", re.compile(r"\bsk-(?:ant-|proj-|svcacct-)?"
-                                               r"[A-Za-z0-9_\-]{20,}")),
+    (
+        "an OpenAI/Anthropic API key",
+        re.compile(
+            r"\bsk-(?:ant-|proj-|svcacct-)?"
+            r"[A-Za-z0-9_\-]{20,}"
+        ),
+    ),
     ("a Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}")),
-    ("a Slack webhook URL", re.compile(
-        r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,}")),
+    ("a Slack webhook URL", re.compile(r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,}")),
     ("a Stripe live key", re.compile(r"\b[rs]k_live_[0-9A-Za-z]{20,}")),
     ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}\b")),
     ("an npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
@@ -74,12 +92,9 @@ PLACEHOLDER = re.compile(
     r"(?i)example|sample|placeholder|dummy|fake|redacted|changeme|your[_\-]|<|\$\{|\{\{|"
     r"xxxx|0000000|1234567|test[_\-]?(key|token|secret)|abcdef"
 )
-SAFE_ENV_SUFFIXES = frozenset({"example", "sample", "template", "dist", "defaults", "default",
-                               "schema", "tpl", "tmpl"})
-SSH_KEY_NAMES = frozenset({"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk",
-                           "id_ed25519_sk", "identity"})
-SSH_PUBLIC_FILES = frozenset({"known_hosts", "known_hosts.old", "config", "authorized_keys",
-                              "environment"})
+SAFE_ENV_SUFFIXES = frozenset({"example", "sample", "template", "dist", "defaults", "default", "schema", "tpl", "tmpl"})
+SSH_KEY_NAMES = frozenset({"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "identity"})
+SSH_PUBLIC_FILES = frozenset({"known_hosts", "known_hosts.old", "config", "authorized_keys", "environment"})
 KEY_EXTENSIONS = frozenset({".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".p8"})
 SECRET_PATH_SUFFIXES = (
     ".aws/credentials", "/.netrc", "/_netrc", "/.pgpass", "/.git-credentials", "/.npmrc",
@@ -88,13 +103,36 @@ SECRET_PATH_SUFFIXES = (
     "gcloud/application_default_credentials.json", "/etc/shadow", "/etc/gshadow",
     "/etc/sudoers", "/environ",
 )  # fmt: skip
-SECRET_BASENAMES = frozenset({"credentials.json", "secrets.json", "secrets.yml", "secrets.yaml",
-                              ".secrets", "master.key", ".htpasswd", "terraform.tfstate",
-                              "terraform.tfstate.backup", ".netrc", ".pgpass",
-                              ".git-credentials", ".npmrc", ".pypirc", ".vault-token"})
-SECRET_BASENAME_GLOBS = ("client_secret*.json", "service-account*.json", "service_account*.json",
-                         "*-sa-key.json", "*privkey*.pem", "*private*.pem", "*-key.pem",
-                         "*_key.pem", "key.pem")
+SECRET_BASENAMES = frozenset(
+    {
+        "credentials.json",
+        "secrets.json",
+        "secrets.yml",
+        "secrets.yaml",
+        ".secrets",
+        "master.key",
+        ".htpasswd",
+        "terraform.tfstate",
+        "terraform.tfstate.backup",
+        ".netrc",
+        ".pgpass",
+        ".git-credentials",
+        ".npmrc",
+        ".pypirc",
+        ".vault-token",
+    }
+)
+SECRET_BASENAME_GLOBS = (
+    "client_secret*.json",
+    "service-account*.json",
+    "service_account*.json",
+    "*-sa-key.json",
+    "*privkey*.pem",
+    "*private*.pem",
+    "*-key.pem",
+    "*_key.pem",
+    "key.pem",
+)
 READERS = frozenset({
     "cat", "tac", "nl", "head", "tail", "less", "more", "most", "bat", "batcat", "view", "xxd",
     "hexdump", "od", "strings", "base64", "base32", "sed", "awk", "gawk", "mawk", "grep",
@@ -109,17 +147,50 @@ COPIERS = frozenset({"cp", "scp", "rsync", "install"})
 ENV_DUMPERS = frozenset({"env", "printenv", "set", "export", "declare", "typeset", "compgen"})
 PRINTERS = frozenset({"echo", "printf", "print", "cat", "tee", "logger", "wall", "write"})
 FILTERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "awk", "sed", "ack"})
-SECRET_NAME_TOKENS = frozenset({"SECRET", "SECRETS", "TOKEN", "TOKENS", "PASSWORD",
-                                "PASSWORDS", "PASSWD", "PASS", "APIKEY", "KEY", "KEYS",
-                                "CREDENTIAL", "CREDENTIALS", "CREDS", "PAT", "DSN", "PRIVATE",
-                                "PASSPHRASE", "COOKIE", "SESSION"})
-SECRET_URL_NAMES = frozenset({"DATABASE_URL", "DB_URL", "REDIS_URL", "MONGODB_URI",
-                              "MONGO_URL", "MONGO_URI", "AMQP_URL", "CELERY_BROKER_URL",
-                              "POSTGRES_URL", "MYSQL_URL"})
+SECRET_NAME_TOKENS = frozenset(
+    {
+        "SECRET",
+        "SECRETS",
+        "TOKEN",
+        "TOKENS",
+        "PASSWORD",
+        "PASSWORDS",
+        "PASSWD",
+        "PASS",
+        "APIKEY",
+        "KEY",
+        "KEYS",
+        "CREDENTIAL",
+        "CREDENTIALS",
+        "CREDS",
+        "PAT",
+        "DSN",
+        "PRIVATE",
+        "PASSPHRASE",
+        "COOKIE",
+        "SESSION",
+    }
+)
+SECRET_URL_NAMES = frozenset(
+    {
+        "DATABASE_URL",
+        "DB_URL",
+        "REDIS_URL",
+        "MONGODB_URI",
+        "MONGO_URL",
+        "MONGO_URI",
+        "AMQP_URL",
+        "CELERY_BROKER_URL",
+        "POSTGRES_URL",
+        "MYSQL_URL",
+    }
+)
 # print(os.environ["X"]), console.log(process.env.X), puts ENV["X"], print $ENV{X}
 CODE_PRINTS_ENV = re.compile(
     r"(?:print|console\.log|puts|echo|say|write)\W.{0,40}?(?:environ(?:\.get)?\s*[\[(]\s*|"
-    r"getenv\s*\(\s*|process\.env\.|ENV\s*[\[{]\s*)[\"']?(?P<n>[A-Za-z_][A-Za-z0-9_]*)", re.S)
+    r"getenv\s*\(\s*|process\.env\.|ENV\s*[\[{]\s*)[\"']?(?P<n>[A-Za-z_][A-Za-z0-9_]*)",
+    re.S,
+)
 SECRET_PATTERN_WORDS = re.compile(r"(?i)key|token|secret|pass|auth|cred|aws|api|private|pat\b")
 
 
@@ -190,8 +261,18 @@ def secret_file(path: str) -> str | None:
 
 # Names a glob could pick up (cat .e*, head ~/.ssh/id_*), checked with bash's rule that a
 # leading dot must be matched explicitly.
-SECRET_SAMPLES = (".env", ".env.local", ".env.production", "id_rsa", "id_ed25519",
-                  "credentials.json", "secrets.yml", "server.key", ".netrc", ".pgpass")
+SECRET_SAMPLES = (
+    ".env",
+    ".env.local",
+    ".env.production",
+    "id_rsa",
+    "id_ed25519",
+    "credentials.json",
+    "secrets.yml",
+    "server.key",
+    ".netrc",
+    ".pgpass",
+)
 
 
 def secret_glob(path: str) -> str | None:
@@ -242,8 +323,7 @@ def _read_targets(cmd: Cmd) -> list[Word]:
     lits = [w.literal() or "" for w in cmd.args]
     if name == "openssl":  # single-dash long options: only -in/-key name files it reads
         return [cmd.args[i + 1] for i, lit in enumerate(lits[:-1]) if lit in ("-in", "-key")]
-    _flags, positionals, values = _shell.split_options(cmd.args,
-                                                       _shell.VALUE_OPTIONS.get(name, frozenset()))
+    _flags, positionals, values = _shell.split_options(cmd.args, _shell.VALUE_OPTIONS.get(name, frozenset()))
     extra: list[Word] = []
     for lit in lits:
         if lit.startswith("if="):
@@ -265,22 +345,24 @@ def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
                 if at:
                     words.append(Word([_shell.Lit(at, True)], at))
         _flags, _pos, values = _shell.split_options(
-            cmd.args, frozenset({"-T", "--upload-file", "--post-file", "--body-file"}))
+            cmd.args, frozenset({"-T", "--upload-file", "--post-file", "--body-file"})
+        )
         for key in ("T", "upload-file", "post-file", "body-file"):
             words.extend(values.get(key, []))
     if name == "git":
         _flags, positionals, _values = _shell.split_options(
-            cmd.args, frozenset({"-C", "-c", "--git-dir", "--work-tree"}), stop_at_first=True)
+            cmd.args, frozenset({"-C", "-c", "--git-dir", "--work-tree"}), stop_at_first=True
+        )
         sub = positionals[0].literal() if positionals else None
         _flags, rest, _values = _shell.split_options(
-            positionals[1:], frozenset({"-m", "--message", "-n", "--format", "--pretty", "-U",
-                                        "--author", "--since", "--until", "-L"}))
+            positionals[1:],
+            frozenset({"-m", "--message", "-n", "--format", "--pretty", "-U", "--author", "--since", "--until", "-L"}),
+        )
         if sub in ("add", "diff", "log", "show", "cat-file", "blame"):
             for w in rest:
                 text = w.literal() or w.text
                 # git show HEAD:.env prints the file as committed.
-                path = text.split(":", 1)[1] if ":" in text and sub in ("show", "cat-file") \
-                    else text
+                path = text.split(":", 1)[1] if ":" in text and sub in ("show", "cat-file") else text
                 words.append(Word([_shell.Lit(path, True)], path))
     for r in cmd.redirects:
         if r.op in ("<", "<>", "<&") and r.target is not None and name not in ("source", "."):
@@ -292,12 +374,22 @@ def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
             if not kind:
                 continue
             if name == "git":
-                found.append(("deny", f"`{cmd.display}` stages {value} ({kind}) for commit; "
-                              "secrets must not enter the repository. Add it to .gitignore."))
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` stages {value} ({kind}) for commit; "
+                        "secrets must not enter the repository. Add it to .gitignore.",
+                    )
+                )
             else:
-                found.append(("deny", f"`{cmd.display}` reads {value}, {kind}, which would "
-                              "expose its secrets. Use the values through the environment "
-                              "instead, or read the matching .env.example."))
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` reads {value}, {kind}, which would "
+                        "expose its secrets. Use the values through the environment "
+                        "instead, or read the matching .env.example.",
+                    )
+                )
 
 
 def _downstream(cmd: Cmd, cmds: list[Cmd]) -> list[Cmd]:
@@ -320,41 +412,58 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
             if r.op == "<<<" and r.target is not None:
                 secret.extend(_secret_vars(r.target))
         if secret:
-            found.append(("deny", f"`{cmd.display}` prints the secret variable ${secret[0]}; "
-                          "its value would land in the transcript. Check it is set with "
-                          f'`test -n "${secret[0]}"` instead.'))
-    if name in ("declare", "typeset", "export", "readonly") and any(
-        a.startswith("-") and "p" in a for a in lits
-    ) and any(is_secret_name(a) for a in lits if not a.startswith("-")):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` prints the secret variable ${secret[0]}; "
+                    "its value would land in the transcript. Check it is set with "
+                    f'`test -n "${secret[0]}"` instead.',
+                )
+            )
+    if (
+        name in ("declare", "typeset", "export", "readonly")
+        and any(a.startswith("-") and "p" in a for a in lits)
+        and any(is_secret_name(a) for a in lits if not a.startswith("-"))
+    ):
         found.append(("deny", f"`{cmd.display}` prints a secret variable's value."))
     if name == "printenv":
         named = [a for a in lits if not a.startswith("-")]
         if any(is_secret_name(a) for a in named):
-            found.append(("deny", f"`{cmd.display}` prints a secret environment variable. "
-                          "Check it is set without printing it."))
+            found.append(
+                ("deny", f"`{cmd.display}` prints a secret environment variable. Check it is set without printing it.")
+            )
             return
-    dumps = (
-        (name in ("env", "printenv") and not [a for a in lits if not a.startswith("-")])
-        or (name in ("set", "export", "declare", "typeset") and lits in ([], ["-p"], ["-x"],
-                                                                        ["-px"]))
+    dumps = (name in ("env", "printenv") and not [a for a in lits if not a.startswith("-")]) or (
+        name in ("set", "export", "declare", "typeset") and lits in ([], ["-p"], ["-x"], ["-px"])
     )
     if dumps:
         filters = [c for c in _downstream(cmd, cmds) if c.name in FILTERS]
         patterns = [w.literal() or w.text for c in filters for w in c.args]
         if filters and any(SECRET_PATTERN_WORDS.search(p) for p in patterns):
-            found.append(("deny", f"`{cmd.display} | …` filters the environment for "
-                          "credentials and prints them. Check single variables with "
-                          '`test -n "$NAME"` instead.'))
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display} | …` filters the environment for "
+                    "credentials and prints them. Check single variables with "
+                    '`test -n "$NAME"` instead.',
+                )
+            )
         elif not filters:
-            found.append(("ask", f"`{cmd.display}` prints every environment variable, "
-                          "including credentials; confirm (or print the one you need)."))
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` prints every environment variable, "
+                    "including credentials; confirm (or print the one you need).",
+                )
+            )
     if (name == "gh" and lits[:2] == ["auth", "token"]) or (
-        name == "gh" and lits[:2] == ["auth", "status"] and ("-t" in lits or "--show-token"
-                                                             in lits)
+        name == "gh" and lits[:2] == ["auth", "status"] and ("-t" in lits or "--show-token" in lits)
     ):
         found.append(("deny", f"`{cmd.display}` prints the GitHub token."))
-    if name == "aws" and lits[:2] == ["configure", "get"] and any(
-        re.search(r"(?i)secret|key|token", a) for a in lits[2:]
+    if (
+        name == "aws"
+        and lits[:2] == ["configure", "get"]
+        and any(re.search(r"(?i)secret|key|token", a) for a in lits[2:])
     ):
         found.append(("deny", f"`{cmd.display}` prints an AWS credential."))
     if name == "aws" and lits[:2] == ["configure", "export-credentials"]:
@@ -363,9 +472,13 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
         found.append(("deny", f"`{cmd.display}` prints stored git credentials."))
     if name == "security" and lits[:1] and lits[0].startswith("find-") and "-w" in lits:
         found.append(("deny", f"`{cmd.display}` prints a keychain password."))
-    if name == "kubectl" and lits[:1] == ["get"] and len(lits) > 1 and lits[1].startswith(
-        "secret"
-    ) and any(a.startswith(("-o", "--output")) for a in lits):
+    if (
+        name == "kubectl"
+        and lits[:1] == ["get"]
+        and len(lits) > 1
+        and lits[1].startswith("secret")
+        and any(a.startswith(("-o", "--output")) for a in lits)
+    ):
         found.append(("deny", f"`{cmd.display}` prints Kubernetes secret values."))
 
 
@@ -374,18 +487,34 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
     found: list[Finding] = []
     kinds = find_tokens(command)
     if kinds:
-        found.append(("deny", f"the command contains {kinds[0]} in clear text; it would be "
-                      "stored in logs and transcripts. Read it from an environment variable "
-                      "or a secret store instead."))
+        found.append(
+            (
+                "deny",
+                f"the command contains {kinds[0]} in clear text; it would be "
+                "stored in logs and transcripts. Read it from an environment variable "
+                "or a secret store instead.",
+            )
+        )
     generic = find_generic(command)
     if generic and not kinds:
-        found.append(("ask", f"the command contains a literal value for {generic[0]} that "
-                      "looks like a real secret; confirm it is not a credential."))
+        found.append(
+            (
+                "ask",
+                f"the command contains a literal value for {generic[0]} that "
+                "looks like a real secret; confirm it is not a credential.",
+            )
+        )
     try:
         cmds = _shell.walk(command, ctx)
     except _shell.ShellParseError as exc:
-        return [*found, ("deny", f"could not parse the command safely ({exc}); blocked (fail "
-                         "closed). Fix the quoting or split it into simpler commands.")]
+        return [
+            *found,
+            (
+                "deny",
+                f"could not parse the command safely ({exc}); blocked (fail "
+                "closed). Fix the quoting or split it into simpler commands.",
+            ),
+        ]
     for cmd in cmds:
         _check_bash_files(cmd, found)
         _check_bash_env(cmd, cmds, found)
@@ -393,13 +522,22 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
             for path, _writes in _shell.code_file_refs(cmd):
                 kind = secret_file(path)
                 if kind and not _writes:
-                    found.append(("deny", f"`{cmd.display}` opens {path}, {kind}, from inline "
-                                  "code; its secrets would be exposed."))
+                    found.append(
+                        (
+                            "deny",
+                            f"`{cmd.display}` opens {path}, {kind}, from inline code; its secrets would be exposed.",
+                        )
+                    )
             for code in _shell.code_of(cmd):
                 m = CODE_PRINTS_ENV.search(code)
                 if m and is_secret_name(m.group("n")):
-                    found.append(("deny", f"`{cmd.display}` prints the secret variable "
-                                  f"{m.group('n')}. Check it is set without printing it."))
+                    found.append(
+                        (
+                            "deny",
+                            f"`{cmd.display}` prints the secret variable "
+                            f"{m.group('n')}. Check it is set without printing it.",
+                        )
+                    )
     return found
 
 
@@ -440,14 +578,24 @@ def check_write(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[s
     for text in texts:
         kinds = find_tokens(text)
         if kinds:
-            found.append(("deny", f"writing {kinds[0]} into {target} would leak a live "
-                          "credential. Load it from an environment variable or secret store "
-                          "(e.g. os.environ[...]) and keep the value out of files."))
+            found.append(
+                (
+                    "deny",
+                    f"writing {kinds[0]} into {target} would leak a live "
+                    "credential. Load it from an environment variable or secret store "
+                    "(e.g. os.environ[...]) and keep the value out of files.",
+                )
+            )
         generic = find_generic(text)
         if generic and not kinds:
-            found.append(("ask", f"{target} would get a literal value for {generic[0]} that "
-                          "looks like a real secret; confirm it is not a credential (prefer an "
-                          "environment variable)."))
+            found.append(
+                (
+                    "ask",
+                    f"{target} would get a literal value for {generic[0]} that "
+                    "looks like a real secret; confirm it is not a credential (prefer an "
+                    "environment variable).",
+                )
+            )
     return found
 
 
@@ -464,17 +612,25 @@ def check_read(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[st
             return path
         paths = [path] if path else []
         glob = tool_input.get("glob")
-        if isinstance(glob, str) and "env" in glob and glob != "*" and (
-            fnmatch.fnmatch(".env", glob) or fnmatch.fnmatch(".env.local", glob)
+        if (
+            isinstance(glob, str)
+            and "env" in glob
+            and glob != "*"
+            and (fnmatch.fnmatch(".env", glob) or fnmatch.fnmatch(".env.local", glob))
         ):
             paths.append(".env")
     found: list[Finding] = []
     for p in paths:
         kind = secret_file(p)
         if kind:
-            found.append(("deny", f"{tool} of {p} ({kind}) would put its secrets into the "
-                          "conversation. Read the .env.example / documentation instead, or "
-                          "ask the user for the specific non-secret value you need."))
+            found.append(
+                (
+                    "deny",
+                    f"{tool} of {p} ({kind}) would put its secrets into the "
+                    "conversation. Read the .env.example / documentation instead, or "
+                    "ask the user for the specific non-secret value you need.",
+                )
+            )
     return found
 
 
@@ -491,8 +647,7 @@ def run(payload: _common.Payload) -> _common.Result:
             return command
         ctx = _shell.make_ctx(_common.session_cwd(payload), _common.project_dir(payload))
         return _common.verdict(NAME, check_bash(command, ctx))
-    result = check_read(tool, tool_input) if tool in ("Read", "Grep") else check_write(
-        tool, tool_input)
+    result = check_read(tool, tool_input) if tool in ("Read", "Grep") else check_write(tool, tool_input)
     if isinstance(result, dict):
         return result
     return _common.verdict(NAME, result)

@@ -34,12 +34,27 @@ if TYPE_CHECKING:
 NAME = "workspace_boundary"
 EVENTS = frozenset({"PreToolUse"})
 MATCHER = "Bash|Read|Write|Edit|MultiEdit|NotebookEdit|Glob|Grep|LS"
-TOOLS = frozenset({"Bash", "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Glob", "Grep",
-                   "LS"})
-PATH_KEYS = {"Read": "file_path", "Write": "file_path", "Edit": "file_path",
-             "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
-ALWAYS_ALLOWED = frozenset({"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty",
-                            "/dev/zero", "/dev/random", "/dev/urandom", "/dev/full"})
+TOOLS = frozenset({"Bash", "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Glob", "Grep", "LS"})
+PATH_KEYS = {
+    "Read": "file_path",
+    "Write": "file_path",
+    "Edit": "file_path",
+    "MultiEdit": "file_path",
+    "NotebookEdit": "notebook_path",
+}
+ALWAYS_ALLOWED = frozenset(
+    {
+        "/dev/null",
+        "/dev/stdin",
+        "/dev/stdout",
+        "/dev/stderr",
+        "/dev/tty",
+        "/dev/zero",
+        "/dev/random",
+        "/dev/urandom",
+        "/dev/full",
+    }
+)
 # Commands whose arguments are not file paths (messages, names, numbers, URLs).
 NO_PATH_ARGS = frozenset({
     "echo", "printf", "true", "false", "which", "type", "command", "hash", "man", "help",
@@ -52,16 +67,73 @@ NO_PATH_ARGS = frozenset({
     "shopt", "ulimit", "umask", "let", ":", "((arith))", "",
 })  # fmt: skip
 # Option values that name files/directories (other values are patterns, numbers…).
-PATH_VALUE_KEYS = ("f", "file", "target-directory", "o", "output", "C", "directory", "T", "X",
-                   "from-file", "arg-file", "init")
-DOWNLOAD_FILE_OPTIONS = frozenset({"-o", "--output", "-O", "--output-document", "-T",
-                                   "--upload-file", "-P", "--directory-prefix", "-K", "--config",
-                                   "-H", "--header", "-d", "--data", "-X", "--request", "-u",
-                                   "--user", "-A", "--user-agent", "-e", "--referer"})
-DOCKER_VALUE_OPTIONS = frozenset({"-v", "--volume", "-f", "--file", "--env-file", "-w",
-                                  "--workdir", "-e", "--env", "-p", "--publish", "--name", "-t",
-                                  "--tag", "-u", "--user", "--network", "--entrypoint",
-                                  "--mount", "-l", "--label", "--platform", "--build-arg"})
+PATH_VALUE_KEYS = (
+    "f",
+    "file",
+    "target-directory",
+    "o",
+    "output",
+    "C",
+    "directory",
+    "T",
+    "X",
+    "from-file",
+    "arg-file",
+    "init",
+)
+DOWNLOAD_FILE_OPTIONS = frozenset(
+    {
+        "-o",
+        "--output",
+        "-O",
+        "--output-document",
+        "-T",
+        "--upload-file",
+        "-P",
+        "--directory-prefix",
+        "-K",
+        "--config",
+        "-H",
+        "--header",
+        "-d",
+        "--data",
+        "-X",
+        "--request",
+        "-u",
+        "--user",
+        "-A",
+        "--user-agent",
+        "-e",
+        "--referer",
+    }
+)
+DOCKER_VALUE_OPTIONS = frozenset(
+    {
+        "-v",
+        "--volume",
+        "-f",
+        "--file",
+        "--env-file",
+        "-w",
+        "--workdir",
+        "-e",
+        "--env",
+        "-p",
+        "--publish",
+        "--name",
+        "-t",
+        "--tag",
+        "-u",
+        "--user",
+        "--network",
+        "--entrypoint",
+        "--mount",
+        "-l",
+        "--label",
+        "--platform",
+        "--build-arg",
+    }
+)
 OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&", "<", "<&"})
 
 
@@ -104,8 +176,10 @@ def _bash_path_words(cmd: Cmd) -> list[Word]:
     name = cmd.name
     words: list[Word] = []
     for r in cmd.redirects:
-        if r.op in OUTPUT_REDIRECTS and r.target is not None and not (
-            r.op in (">&", "<&") and (r.target.literal() or "").rstrip("-").isdigit()
+        if (
+            r.op in OUTPUT_REDIRECTS
+            and r.target is not None
+            and not (r.op in (">&", "<&") and (r.target.literal() or "").rstrip("-").isdigit())
         ):
             words.append(r.target)
     if name in NO_PATH_ARGS or not cmd.argv:
@@ -113,7 +187,8 @@ def _bash_path_words(cmd: Cmd) -> list[Word]:
     args = cmd.args
     if name == "git":
         _flags, _pos, values = _shell.split_options(
-            args, frozenset({"-C", "--git-dir", "--work-tree", "-c"}), stop_at_first=True)
+            args, frozenset({"-C", "--git-dir", "--work-tree", "-c"}), stop_at_first=True
+        )
         words += values.get("C", []) + values.get("git-dir", []) + values.get("work-tree", [])
         if _pos and _pos[0].literal() == "clone" and len(_pos) > 2:
             words.append(_pos[-1])
@@ -139,9 +214,11 @@ def _bash_path_words(cmd: Cmd) -> list[Word]:
     if name == "openssl":
         # Single-dash long options; only these take file names.
         lits = [w.literal() for w in args]
-        return words + [args[i + 1] for i, lit in enumerate(lits[:-1])
-                        if lit in ("-in", "-out", "-keyout", "-key", "-config", "-CAfile",
-                                   "-cert", "-signkey")]
+        return words + [
+            args[i + 1]
+            for i, lit in enumerate(lits[:-1])
+            if lit in ("-in", "-out", "-keyout", "-key", "-config", "-CAfile", "-cert", "-signkey")
+        ]
     if name in _shell.INTERPRETERS:
         words += [Word([_shell.Lit(path, True)], path) for path, _w in _shell.code_file_refs(cmd)]
     if name in _shell.INTERPRETERS or name in _shell.SHELLS:
@@ -166,15 +243,12 @@ def _bash_path_words(cmd: Cmd) -> list[Word]:
         return words
     if name in _shell.DOWNLOADERS:
         _flags, _pos, values = _shell.split_options(args, DOWNLOAD_FILE_OPTIONS)
-        for key in ("o", "output", "O", "output-document", "T", "upload-file", "P",
-                    "directory-prefix", "K", "config"):
+        for key in ("o", "output", "O", "output-document", "T", "upload-file", "P", "directory-prefix", "K", "config"):
             if key != "O" or name == "wget":
                 words += values.get(key, [])
         return words
-    _flags, positionals, values = _shell.split_options(args,
-                                                       _shell.VALUE_OPTIONS.get(name, frozenset()))
-    if name in _shell.PATTERN_FIRST and not ({"e", "f", "regexp", "file", "expression"}
-                                             & set(values)):
+    _flags, positionals, values = _shell.split_options(args, _shell.VALUE_OPTIONS.get(name, frozenset()))
+    if name in _shell.PATTERN_FIRST and not ({"e", "f", "regexp", "file", "expression"} & set(values)):
         positionals = positionals[1:]
     for key in PATH_VALUE_KEYS:
         words += values.get(key, [])
@@ -212,8 +286,13 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
     try:
         cmds = _shell.walk(command, ctx)
     except _shell.ShellParseError as exc:
-        return [("deny", f"could not parse the command safely ({exc}); blocked (fail closed). "
-                 "Fix the quoting or split it into simpler commands.")]
+        return [
+            (
+                "deny",
+                f"could not parse the command safely ({exc}); blocked (fail closed). "
+                "Fix the quoting or split it into simpler commands.",
+            )
+        ]
     roots = allowed_roots(ctx.project)
     found: list[Finding] = []
     for cmd in cmds:
@@ -231,13 +310,14 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
 
 
 def _reason(what: str, roots: list[str]) -> str:
-    return (f"{what}, outside the project {roots[0]}. Work on files inside the project; if "
-            "this path is really needed, ask the user (they can allow a directory with "
-            "WORKSPACE_ALLOWED_DIRS).")
+    return (
+        f"{what}, outside the project {roots[0]}. Work on files inside the project; if "
+        "this path is really needed, ask the user (they can allow a directory with "
+        "WORKSPACE_ALLOWED_DIRS)."
+    )
 
 
-def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload
-               ) -> list[Finding] | dict[str, Any]:
+def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload) -> list[Finding] | dict[str, Any]:
     """Findings for a file tool call (or a malformed-input deny)."""
     cwd = _common.session_cwd(payload)
     roots = allowed_roots(_common.project_dir(payload))

@@ -14,14 +14,21 @@ import pytest
 from tests.integration.server_harness import make_project, running_server
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 pytestmark = [
     pytest.mark.anyio,
     pytest.mark.e2e,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is missing (apt-get install chromium); browser tests need it"),
+    pytest.mark.skipif(
+        not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install chromium); browser tests need it"
+    ),
 ]
 
 
@@ -49,18 +56,24 @@ def reap_browser_orphans() -> Iterator[None]:
 async def test_chat_page_hooks_block_approval_and_close(tmp_path: Path, reap_browser_orphans: None) -> None:
     playwright_api = pytest.importorskip("playwright.async_api")
     project = make_project(tmp_path)
-    project.hook("PreToolUse", """
+    project.hook(
+        "PreToolUse",
+        """
 if "rm " in payload["tool_input"].get("command", ""):
-    sys.stderr.write("rm is blocked in this project"); sys.exit(2)""", matcher="Bash")
-    project.hook("PreToolUse", """
+    sys.stderr.write("rm is blocked in this project"); sys.exit(2)""",
+        matcher="Bash",
+    )
+    project.hook(
+        "PreToolUse",
+        """
 print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
     "permissionDecision": "ask", "permissionDecisionReason": "writing needs approval"}}))""",
-                 matcher="Write")
+        matcher="Write",
+    )
     project.hook("Stop")
     project.hook("SessionEnd")
 
-    async with running_server(project, env="development") as h, \
-            playwright_api.async_playwright() as pw:
+    async with running_server(project, env="development") as h, playwright_api.async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         try:
             page = await browser.new_page()

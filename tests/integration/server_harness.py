@@ -45,8 +45,9 @@ class Project:
         """Where the hooks log their payloads (JSONL)."""
         return self.root.parent / f"{self.root.name}-hooks.jsonl"
 
-    def hook(self, event: str, body: str = "", *, matcher: str | None = None, name: str | None = None,
-             **fields: Any) -> str:
+    def hook(
+        self, event: str, body: str = "", *, matcher: str | None = None, name: str | None = None, **fields: Any
+    ) -> str:
         """Add a hook on ``event`` that logs its payload, then runs ``body`` (Python with
         ``payload`` in scope). Returns its command string."""
         self._n += 1
@@ -105,8 +106,9 @@ def fixture_keys(name: str) -> list[str]:
     return list(data)
 
 
-def assert_shape(payload: dict[str, Any], fixture: str, *, extra: tuple[str, ...] = (),
-                 missing: tuple[str, ...] = ()) -> None:
+def assert_shape(
+    payload: dict[str, Any], fixture: str, *, extra: tuple[str, ...] = (), missing: tuple[str, ...] = ()
+) -> None:
     """``payload`` has the recorded payload's keys, in Claude Code's order (``extra`` keys
     we add and ``missing`` keys we do not send are ignored), with the same value types."""
     want = [k for k in fixture_keys(fixture) if k not in missing]
@@ -135,8 +137,7 @@ class Harness:
 
     async def send(self, sid: str, text: str, *, wait: bool = True, timeout: float = 30) -> dict[str, Any]:
         """POST a message (waiting for the turn to end or ask for approval)."""
-        r = await self.client.post(f"/sessions/{sid}/messages",
-                                   json={"text": text, "wait": wait, "timeout": timeout})
+        r = await self.client.post(f"/sessions/{sid}/messages", json={"text": text, "wait": wait, "timeout": timeout})
         assert r.status_code in (200, 202), r.text
         data: dict[str, Any] = r.json()
         return data
@@ -159,8 +160,9 @@ class Harness:
         msgs: list[dict[str, Any]] = r.json()["messages"]
         return msgs
 
-    async def wait_event(self, sid: str, pred: Callable[[dict[str, Any]], bool],
-                         timeout: float = 15.0) -> dict[str, Any]:
+    async def wait_event(
+        self, sid: str, pred: Callable[[dict[str, Any]], bool], timeout: float = 15.0
+    ) -> dict[str, Any]:
         """Read the SSE stream until an event satisfies ``pred`` (bounded)."""
         with anyio.fail_after(timeout):
             async with self.client.stream("GET", f"/sessions/{sid}/events") as resp:
@@ -194,19 +196,27 @@ async def sse_events(resp: httpx.Response) -> AsyncIterator[dict[str, Any]]:
 
 def server_settings(project: Path, **overrides: Any) -> Any:
     """Settings for a test server: no user settings, no idle notifications, no .env."""
-    values: dict[str, Any] = {"project_dir": project, "read_user_settings": False,
-                              "idle_notification_seconds": 0, "approval_timeout": 20,
-                              "default_settings_fallback": False, "_env_file": None}
+    values: dict[str, Any] = {
+        "project_dir": project,
+        "read_user_settings": False,
+        "idle_notification_seconds": 0,
+        "approval_timeout": 20,
+        "default_settings_fallback": False,
+        "_env_file": None,
+    }
     values.update(overrides)
     return load_settings(**values)
 
 
-
-
 @asynccontextmanager
-async def running_server(project: Project | Path, *, model_backend: ModelBackend | None = None,
-                         token: str | None = None, setup: Any = None,
-                         **overrides: Any) -> AsyncIterator[Harness]:
+async def running_server(
+    project: Project | Path,
+    *,
+    model_backend: ModelBackend | None = None,
+    token: str | None = None,
+    setup: Any = None,
+    **overrides: Any,
+) -> AsyncIterator[Harness]:
     """Start the server on a real socket; yields a :class:`Harness`."""
     root = project.root if isinstance(project, Project) else project
     settings = server_settings(root, **overrides)

@@ -134,19 +134,15 @@ def test_test_pattern_rejects_garbage() -> None:
 
 def test_fire_records_in_the_ledger_only_when_asked(tmp_path: Path) -> None:
     p = project(tmp_path, BLOCKER)
-    payload = json.dumps({"session_id": "cli-1", "tool_name": "Bash",
-                          "tool_input": {"command": "rm -rf x"}})
+    payload = json.dumps({"session_id": "cli-1", "tool_name": "Bash", "tool_input": {"command": "rm -rf x"}})
     db = p / ".agent-server" / "hooks.db"
-    assert cli("hooks", "fire", "PreToolUse", "--project-dir", str(p), stdin=payload
-               ).returncode == 2
+    assert cli("hooks", "fire", "PreToolUse", "--project-dir", str(p), stdin=payload).returncode == 2
     assert not db.exists()  # a dry test run leaves no ledger behind
-    assert cli("hooks", "fire", "PreToolUse", "--project-dir", str(p), "--ledger",
-               stdin=payload).returncode == 2
+    assert cli("hooks", "fire", "PreToolUse", "--project-dir", str(p), "--ledger", stdin=payload).returncode == 2
     [event] = json.loads(cli("hooks", "log", "--project-dir", str(p), "--json").stdout)
     assert (event["event"], event["session_id"], event["blocked"]) == ("PreToolUse", "cli-1", 1)
     other = tmp_path / "elsewhere.db"
-    assert cli("hooks", "fire", "Stop", "--project-dir", str(p), "--ledger", str(other),
-               stdin="{}").returncode == 0
+    assert cli("hooks", "fire", "Stop", "--project-dir", str(p), "--ledger", str(other), stdin="{}").returncode == 0
     [event] = json.loads(cli("hooks", "log", "--db", str(other), "--json").stdout)
     assert event["event"] == "Stop" and event["hook_count"] == 1
 
@@ -155,7 +151,6 @@ def test_fire_with_an_unwritable_ledger_still_fires_and_says_why(tmp_path: Path)
     p = project(tmp_path, BLOCKER)
     blocker = tmp_path / "file"
     blocker.write_text("")
-    res = cli("hooks", "fire", "Stop", "--project-dir", str(p), "--ledger",
-              str(blocker / "hooks.db"), stdin="{}")
+    res = cli("hooks", "fire", "Stop", "--project-dir", str(p), "--ledger", str(blocker / "hooks.db"), stdin="{}")
     assert res.returncode == 0 and "Stop: allowed" in res.stdout
     assert str(blocker / "hooks.db") in res.stderr and "Traceback" not in res.stderr

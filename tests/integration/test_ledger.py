@@ -32,10 +32,14 @@ from tests.support import cmd, project
 
 pytestmark = pytest.mark.anyio
 
-PAYLOAD = {"session_id": "sess-1", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
-           "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "toolu_1"}
-
-
+PAYLOAD = {
+    "session_id": "sess-1",
+    "transcript_path": "/tmp/t.jsonl",
+    "cwd": "/tmp",
+    "tool_name": "Bash",
+    "tool_input": {"command": "ls"},
+    "tool_use_id": "toolu_1",
+}
 
 
 def rows(db: Path, sql: str) -> list[sqlite3.Row]:
@@ -48,11 +52,16 @@ def rows(db: Path, sql: str) -> list[sqlite3.Row]:
 
 
 async def test_every_event_and_hook_result_is_recorded(tmp_path: Path) -> None:
-    p = project(tmp_path, {"PreToolUse": [
-        cmd("echo fine"),
-        cmd("echo nope >&2; exit 2", matcher="Bash"),
-        cmd("echo never"),
-    ]})
+    p = project(
+        tmp_path,
+        {
+            "PreToolUse": [
+                cmd("echo fine"),
+                cmd("echo nope >&2; exit 2", matcher="Bash"),
+                cmd("echo never"),
+            ]
+        },
+    )
     async with HookRunner.from_project(p, user_settings=None, ledger=True) as r:
         outcome = await r.fire("PreToolUse", PAYLOAD)
         assert r.ledger is not None
@@ -60,14 +69,21 @@ async def test_every_event_and_hook_result_is_recorded(tmp_path: Path) -> None:
     assert db == p / ".agent-server" / "hooks.db"  # ledger=True: the default path
     [event] = rows(db, "SELECT * FROM events")
     assert (event["event"], event["session_id"], event["tool_name"], event["tool_use_id"]) == (
-        "PreToolUse", "sess-1", "Bash", "toolu_1")
+        "PreToolUse",
+        "sess-1",
+        "Bash",
+        "toolu_1",
+    )
     assert event["blocked"] == 1 and event["decision"] == "deny"
     assert event["reason"] == outcome.reason == "[echo nope >&2; exit 2]: nope"
     assert event["hook_count"] == 3 and event["ended_at"] >= event["started_at"] > 0
     assert event["trace_id"] is None  # no tracer configured: nothing to link
     hooks = rows(db, "SELECT * FROM hook_runs ORDER BY position")
     assert [(h["name"], h["status"], h["exit_code"]) for h in hooks] == [
-        ("echo fine", "ok", 0), ("echo nope >&2; exit 2", "blocked", 2), ("echo never", "skipped", None)]
+        ("echo fine", "ok", 0),
+        ("echo nope >&2; exit 2", "blocked", 2),
+        ("echo never", "skipped", None),
+    ]
     ok, blocker, skipped = hooks
     assert ok["stdout"] == "fine\n" and ok["source"] == ".claude/settings.json"
     assert ok["command"] == "echo fine" and ok["duration_ms"] > 0 and ok["timed_out"] == 0
@@ -116,8 +132,7 @@ async def test_trace_and_span_ids_link_records_to_traces(tmp_path: Path) -> None
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     p = project(tmp_path, {"Stop": [cmd("true")]})
     db = tmp_path / "l.db"
-    async with HookRunner.from_project(p, user_settings=None, ledger=db,
-                                       tracer_provider=provider) as r:
+    async with HookRunner.from_project(p, user_settings=None, ledger=db, tracer_provider=provider) as r:
         await r.fire("Stop", {"session_id": "s"})
     spans = {s.name: s for s in exporter.get_finished_spans()}
     [event] = rows(db, "SELECT trace_id, event_id FROM events")
@@ -140,6 +155,7 @@ async def test_concurrent_sessions_share_commits(tmp_path: Path) -> None:
     runner.register("PreToolUse", hook, name="cb")
     fires = 200
     async with runner:
+
         async def session(i: int) -> None:
             for _ in range(fires // 20):
                 await runner.fire("PreToolUse", {**PAYLOAD, "session_id": f"s{i}"})
@@ -202,9 +218,13 @@ def test_nothing_returned_is_lost_when_the_process_is_killed(tmp_path: Path) -> 
     db = tmp_path / "ledger.db"
     script = tmp_path / "child.py"
     script.write_text(CHILD)
-    proc = subprocess.Popen([sys.executable, str(script), str(p), str(db)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=Path(__file__).parents[2])
+    proc = subprocess.Popen(
+        [sys.executable, str(script), str(p), str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).parents[2],
+    )
     assert proc.stdout is not None
     reported = 0
     try:
@@ -247,8 +267,7 @@ async def test_a_ledger_that_cannot_be_written_never_breaks_fire(
     blocker.write_text("")
     p = project(tmp_path, {"Stop": [cmd("true")]})
     with caplog.at_level(logging.ERROR, logger="agent_server.hooks.ledger"):
-        async with HookRunner.from_project(p, user_settings=None,
-                                           ledger=blocker / "hooks.db") as r:
+        async with HookRunner.from_project(p, user_settings=None, ledger=blocker / "hooks.db") as r:
             outcome = await r.fire("Stop", {"session_id": "s"})
             again = await r.fire("Stop", {"session_id": "s"})
     assert outcome.hooks[0].status.value == "ok" and again.hooks[0].status.value == "ok"
@@ -294,8 +313,16 @@ def test_synchronous_must_be_normal_or_full(tmp_path: Path) -> None:
 def sample_outcome() -> Any:
     from agent_server.hooks import EventOutcome, HookResult, HookStatus
 
-    result = HookResult(name="h", command="h", source="s", event="Stop", status=HookStatus.OK,
-                        exit_code=0, stdout="out", duration_ms=1.0)
+    result = HookResult(
+        name="h",
+        command="h",
+        source="s",
+        event="Stop",
+        status=HookStatus.OK,
+        exit_code=0,
+        stdout="out",
+        duration_ms=1.0,
+    )
     return EventOutcome.combine("Stop", [result])
 
 
@@ -303,17 +330,18 @@ async def test_a_cancelled_fire_still_leaves_its_record(tmp_path: Path) -> None:
     ledger = HookLedger(tmp_path / "l.db")
     with anyio.CancelScope() as scope:
         scope.cancel()  # cancelled before it can wait: the record was queued synchronously
-        await ledger.record("Stop", {"session_id": "s"}, sample_outcome(), event_id="e1",
-                            started_at=1.0, ended_at=2.0)
+        await ledger.record("Stop", {"session_id": "s"}, sample_outcome(), event_id="e1", started_at=1.0, ended_at=2.0)
     await ledger.aclose()  # commits whatever is queued
     assert [r["event_id"] for r in rows(ledger.path, "SELECT event_id FROM events")] == ["e1"]
 
 
 def test_a_journal_removed_by_someone_else_is_reported_as_gone_not_kept(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     ledger = HookLedger(tmp_path / "l.db")
-    assert ledger.record_sync("Stop", {"session_id": "s"}, sample_outcome(), event_id="e1",
-                              started_at=1.0, ended_at=2.0)
+    assert ledger.record_sync(
+        "Stop", {"session_id": "s"}, sample_outcome(), event_id="e1", started_at=1.0, ended_at=2.0
+    )
     (journal,) = pending_folder(ledger.path).iterdir()
     journal.unlink()  # (a clean-up script, say): the open journal still has the record
     with caplog.at_level(logging.WARNING):
@@ -326,14 +354,20 @@ def test_records_from_threads_and_successive_event_loops(tmp_path: Path) -> None
     ledger = HookLedger(tmp_path / "l.db")
 
     async def one(event_id: str) -> bool:
-        return await ledger.record("Stop", {"session_id": "s"}, sample_outcome(),
-                                   event_id=event_id, started_at=1.0, ended_at=2.0)
+        return await ledger.record(
+            "Stop", {"session_id": "s"}, sample_outcome(), event_id=event_id, started_at=1.0, ended_at=2.0
+        )
 
     assert anyio.run(one, "loop-1") and anyio.run(one, "loop-2")  # one ledger, two loops
     oks: list[bool] = []
-    threads = [threading.Thread(target=lambda i=i: oks.append(ledger.record_sync(
-        "Stop", {}, sample_outcome(), event_id=f"t{i}", started_at=1.0, ended_at=2.0)))
-        for i in range(4)]
+    threads = [
+        threading.Thread(
+            target=lambda i=i: oks.append(
+                ledger.record_sync("Stop", {}, sample_outcome(), event_id=f"t{i}", started_at=1.0, ended_at=2.0)
+            )
+        )
+        for i in range(4)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -367,16 +401,16 @@ PRAGMA user_version=1;
 
 
 @pytest.mark.parametrize("opened_by", ["reader", "writer"])
-async def test_a_schema_1_ledger_is_upgraded_without_losing_rows(tmp_path: Path,
-                                                                  opened_by: str) -> None:
+async def test_a_schema_1_ledger_is_upgraded_without_losing_rows(tmp_path: Path, opened_by: str) -> None:
     db = tmp_path / "old.db"
     conn = sqlite3.connect(db)
     conn.executescript(_SCHEMA_1)
     conn.close()
     if opened_by == "writer":
         async with HookLedger(db) as ledger:
-            assert await ledger.record("Stop", {"session_id": "s2"}, sample_outcome(),
-                                       event_id="e2", started_at=11.0, ended_at=11.1)
+            assert await ledger.record(
+                "Stop", {"session_id": "s2"}, sample_outcome(), event_id="e2", started_at=11.0, ended_at=11.1
+            )
     reader = open_ledger(db)  # the CLI's path: upgrades a schema-1 file, then reads it
     try:
         events = recent_events(reader)
@@ -385,14 +419,15 @@ async def test_a_schema_1_ledger_is_upgraded_without_losing_rows(tmp_path: Path,
         reader.close()
     old = events[-1]
     assert (old["event_id"], old["blocked"], old["reason"]) == ("e1", True, "no")
-    assert [(h["position"], h["name"], h["status"], h["exit_code"], h["truncated"], h["span_id"])
-            for h in old["hooks"]] == [(0, "first", "ok", 0, True, "abcd"),
-                                       (1, "second", "blocked", 2, False, None)]
+    assert [
+        (h["position"], h["name"], h["status"], h["exit_code"], h["truncated"], h["span_id"]) for h in old["hooks"]
+    ] == [(0, "first", "ok", 0, True, "abcd"), (1, "second", "blocked", 2, False, None)]
     assert len(events) == (2 if opened_by == "writer" else 1)
     # SQL readers still find one row per hook result in hook_runs (now a view).
-    assert [(h["event_ref"], h["position"], h["name"]) for h in rows(
-        db, "SELECT * FROM hook_runs WHERE event_ref = 1 ORDER BY position")] == [
-        (1, 0, "first"), (1, 1, "second")]
+    assert [
+        (h["event_ref"], h["position"], h["name"])
+        for h in rows(db, "SELECT * FROM hook_runs WHERE event_ref = 1 ORDER BY position")
+    ] == [(1, 0, "first"), (1, 1, "second")]
 
 
 def test_an_unreadable_ledger_is_reported_with_its_path(tmp_path: Path) -> None:
@@ -402,31 +437,32 @@ def test_an_unreadable_ledger_is_reported_with_its_path(tmp_path: Path) -> None:
         open_ledger(db)
 
 
-def test_a_torn_journal_line_is_skipped_and_the_rest_kept(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_a_torn_journal_line_is_skipped_and_the_rest_kept(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """A line cut short (disk full) or edited by hand costs that line only, with a warning
     naming the journal; the records around it still reach the database."""
     db = tmp_path / "l.db"
     outcome = EventOutcome.combine("Stop", [])
     with HookLedger(db) as ledger:
         for i in range(3):
-            assert ledger.record_sync("Stop", {"session_id": f"s{i}", "note": "é ✓"}, outcome,
-                                      event_id=f"e{i}", started_at=1.0, ended_at=2.0)
+            assert ledger.record_sync(
+                "Stop", {"session_id": f"s{i}", "note": "é ✓"}, outcome, event_id=f"e{i}", started_at=1.0, ended_at=2.0
+            )
         journal = ledger._journal
         assert journal is not None
         torn_at = journal.stat().st_size
         with open(journal, "ab") as f:  # what a short write leaves, then one more record
             f.write(b'["e9","Stop","s9",nul\n')
         ledger._written = journal.stat().st_size
-        assert ledger.record_sync("Stop", {"session_id": "s3"}, outcome, event_id="e3",
-                                  started_at=1.0, ended_at=2.0)
+        assert ledger.record_sync("Stop", {"session_id": "s3"}, outcome, event_id="e3", started_at=1.0, ended_at=2.0)
         with caplog.at_level(logging.WARNING, logger="agent_server.hooks.ledger"):
             ledger.flush()
     assert f"{journal.name}: the line at byte {torn_at} is not a record, skipped" in caplog.text
-    assert [tuple(r) for r in rows(db, "SELECT event_id, session_id, hooks, started_at,"
-                                       " ended_at, duration_ms FROM events ORDER BY event_id")] == [
-        (f"e{i}", f"s{i}", "[]", 1.0, 2.0, 1000.0) for i in range(4)]
+    assert [
+        tuple(r)
+        for r in rows(
+            db, "SELECT event_id, session_id, hooks, started_at, ended_at, duration_ms FROM events ORDER BY event_id"
+        )
+    ] == [(f"e{i}", f"s{i}", "[]", 1.0, 2.0, 1000.0) for i in range(4)]
 
 
 async def test_text_survives_the_journal_exactly(tmp_path: Path) -> None:
@@ -437,7 +473,8 @@ async def test_text_survives_the_journal_exactly(tmp_path: Path) -> None:
         outcome = await r.fire("Stop", {"session_id": "sé"})
         t1 = time.time()
     [[session, hooks, started, ended, ms]] = rows(
-        db, "SELECT session_id, hooks, started_at, ended_at, duration_ms FROM events")
+        db, "SELECT session_id, hooks, started_at, ended_at, duration_ms FROM events"
+    )
     assert session == "sé"
     assert t0 <= started <= ended <= t1 + 1e-6
     assert ms == pytest.approx((ended - started) * 1000.0, abs=0.002)
@@ -445,7 +482,7 @@ async def test_text_survives_the_journal_exactly(tmp_path: Path) -> None:
     result = outcome.hooks[0]
     assert hook["started_at"] == pytest.approx(result.started_at, abs=1e-6)
     assert hook["duration_ms"] == pytest.approx(result.duration_ms, abs=0.001)
-    assert hook["stderr"] == outcome.hooks[0].stderr and "café ✓ \"q\"" in hook["stderr"]
+    assert hook["stderr"] == outcome.hooks[0].stderr and 'café ✓ "q"' in hook["stderr"]
     assert hook["reason"] == outcome.hooks[0].reason
 
 
@@ -454,21 +491,25 @@ async def test_async_hooks_results_replace_their_placeholders(tmp_path: Path) ->
     both ordering modes, a fast and a slow one, and the rest of the row unchanged."""
     db = tmp_path / "l.db"
     for order in ("sequential", "parallel"):
-        p = project(tmp_path, {"PostToolUse": [
-            cmd("echo sync"),
-            {"hooks": [{"type": "command", "command": "echo quick; exit 3", "async": True}]},
-            {"hooks": [{"type": "command", "command": "sleep 0.3; echo slow", "async": True}]},
-        ]}, hookRunner={"order": order})
+        p = project(
+            tmp_path,
+            {
+                "PostToolUse": [
+                    cmd("echo sync"),
+                    {"hooks": [{"type": "command", "command": "echo quick; exit 3", "async": True}]},
+                    {"hooks": [{"type": "command", "command": "sleep 0.3; echo slow", "async": True}]},
+                ]
+            },
+            hookRunner={"order": order},
+        )
         async with HookRunner.from_project(p, user_settings=None, ledger=db) as r:
             outcome = await r.fire("PostToolUse", {"session_id": order})
-            assert [h.status for h in outcome.hooks] == [
-                HookStatus.OK, HookStatus.SKIPPED, HookStatus.SKIPPED]
+            assert [h.status for h in outcome.hooks] == [HookStatus.OK, HookStatus.SKIPPED, HookStatus.SKIPPED]
             with anyio.fail_after(10):  # until both background hooks are in the ledger
                 while True:
                     assert r.ledger is not None
                     r.ledger.flush()
-                    [[hooks]] = rows(db, "SELECT hooks FROM events WHERE session_id = "
-                                         f"'{order}'")
+                    [[hooks]] = rows(db, f"SELECT hooks FROM events WHERE session_id = '{order}'")
                     if all(h["status"] != "skipped" for h in json.loads(hooks)):
                         break
                     await anyio.sleep(0.05)
@@ -483,8 +524,7 @@ async def test_async_hooks_results_replace_their_placeholders(tmp_path: Path) ->
 
 async def test_an_async_hook_cut_off_by_closing_is_recorded_as_such(tmp_path: Path) -> None:
     db = tmp_path / "l.db"
-    p = project(tmp_path, {"Stop": [
-        {"hooks": [{"type": "command", "command": "sleep 30", "async": True}]}]})
+    p = project(tmp_path, {"Stop": [{"hooks": [{"type": "command", "command": "sleep 30", "async": True}]}]})
     async with HookRunner.from_project(p, user_settings=None, ledger=db, kill_grace=0.2) as r:
         await r.fire("Stop", {"session_id": "s"})
     [[hooks]] = rows(db, "SELECT hooks FROM events")
@@ -501,8 +541,9 @@ def test_async_results_survive_the_fallback_parser(tmp_path: Path) -> None:
     final = HookResult.for_spec(spec, HookStatus.OK)
     final.stdout, final.duration_ms, final.started_at = "done", 12.5, 1700000000.25
     with HookLedger(db) as ledger:
-        ledger.record_sync("Stop", {}, EventOutcome.combine("Stop", [placeholder]),
-                           event_id="e1", started_at=1.0, ended_at=2.0)
+        ledger.record_sync(
+            "Stop", {}, EventOutcome.combine("Stop", [placeholder]), event_id="e1", started_at=1.0, ended_at=2.0
+        )
         journal = ledger._journal
         assert journal is not None
         with open(journal, "ab") as f:
@@ -513,7 +554,11 @@ def test_async_results_survive_the_fallback_parser(tmp_path: Path) -> None:
     [[hooks]] = rows(db, "SELECT hooks FROM events")
     [hook] = json.loads(hooks)
     assert (hook["status"], hook["stdout"], hook["duration_ms"], hook["started_at"]) == (
-        "ok", "done", 12.5, 1700000000.25)
+        "ok",
+        "done",
+        12.5,
+        1700000000.25,
+    )
 
 
 async def _noop(payload: dict[str, Any]) -> None:
@@ -528,8 +573,7 @@ def test_a_locked_database_is_retried_until_the_records_get_in(
     ledger = HookLedger(db, busy_timeout=0.05)
 
     def record(event_id: str) -> None:
-        assert ledger.record_sync("Stop", {}, outcome, event_id=event_id, started_at=1.0,
-                                  ended_at=2.0)
+        assert ledger.record_sync("Stop", {}, outcome, event_id=event_id, started_at=1.0, ended_at=2.0)
 
     def wait_for(condition: Any) -> None:
         deadline = time.monotonic() + 10
@@ -578,20 +622,21 @@ def test_close_arriving_as_the_writer_wakes_still_ends_it(tmp_path: Path) -> Non
 
     wake = WakeRacedByClose()
     ledger._wake = wake
-    assert ledger.record_sync("Stop", {"session_id": "s"}, sample_outcome(), event_id="e1",
-                              started_at=1.0, ended_at=2.0)
+    assert ledger.record_sync(
+        "Stop", {"session_id": "s"}, sample_outcome(), event_id="e1", started_at=1.0, ended_at=2.0
+    )
     assert wake.writer_clearing.wait(5)
     closer = threading.Thread(target=ledger.close, daemon=True)
     closer.start()
     closer.join(10)
     assert not closer.is_alive(), "close() hangs: the writer thread never ended"
     assert wake.close_woke.is_set()
-    assert [r["event_id"] for r in rows(tmp_path / "l.db", "SELECT event_id FROM events")] == [
-        "e1"]
+    assert [r["event_id"] for r in rows(tmp_path / "l.db", "SELECT event_id FROM events")] == ["e1"]
 
 
 def test_the_writer_commits_right_after_a_record_once_its_batch_has_waited(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """After a batch's delay the writer waits for the next record and commits at once:
     a record is appended as a fire returns, so the commit lands in the pause before the
     agent's next step, not in the middle of a later fire (where it competed with the
@@ -613,8 +658,9 @@ def test_the_writer_commits_right_after_a_record_once_its_batch_has_waited(
     ledger._wake = wake
 
     def record(event_id: str) -> None:
-        assert ledger.record_sync("Stop", {"session_id": "s"}, sample_outcome(),
-                                  event_id=event_id, started_at=1.0, ended_at=2.0)
+        assert ledger.record_sync(
+            "Stop", {"session_id": "s"}, sample_outcome(), event_id=event_id, started_at=1.0, ended_at=2.0
+        )
 
     record("e1")
     assert wake.entered.wait(10), "the writer never waited for the next record"
@@ -625,8 +671,7 @@ def test_the_writer_commits_right_after_a_record_once_its_batch_has_waited(
         assert time.monotonic() < deadline, "the next record did not start the commit"
         time.sleep(0.01)
     assert ledger.commits == 1
-    assert [r["event_id"] for r in rows(ledger.path, "SELECT event_id FROM events")] == [
-        "e1", "e2"]
+    assert [r["event_id"] for r in rows(ledger.path, "SELECT event_id FROM events")] == ["e1", "e2"]
     t0 = time.monotonic()
     ledger.close()
     assert time.monotonic() - t0 < 5.0  # close() ends the writer's waits at once
@@ -635,8 +680,9 @@ def test_the_writer_commits_right_after_a_record_once_its_batch_has_waited(
 def test_concurrent_closes_end_together(tmp_path: Path) -> None:
     ledger = HookLedger(tmp_path / "l.db")
     for i in range(20):
-        assert ledger.record_sync("Stop", {"session_id": "s"}, sample_outcome(),
-                                  event_id=f"e{i}", started_at=1.0, ended_at=2.0)
+        assert ledger.record_sync(
+            "Stop", {"session_id": "s"}, sample_outcome(), event_id=f"e{i}", started_at=1.0, ended_at=2.0
+        )
         closers = [threading.Thread(target=ledger.close, daemon=True) for _ in range(3)]
         for t in closers:
             t.start()
@@ -655,11 +701,18 @@ def test_prune_deletes_older_events_including_journaled_ones(tmp_path: Path) -> 
     db, now = tmp_path / "l.db", time.time()
     with HookLedger(db) as ledger:
         for i, age in enumerate((30, 20, 2, 0.5)):  # days
-            ledger.record_sync("Stop", {"session_id": "s"}, sample_outcome(), event_id=f"e{i}",
-                               started_at=now - age * 86400, ended_at=now - age * 86400 + 1)
+            ledger.record_sync(
+                "Stop",
+                {"session_id": "s"},
+                sample_outcome(),
+                event_id=f"e{i}",
+                started_at=now - age * 86400,
+                ended_at=now - age * 86400 + 1,
+            )
         ledger.flush()
-        ledger.record_sync("Stop", {}, sample_outcome(), event_id="journaled",
-                           started_at=now - 40 * 86400, ended_at=now - 40 * 86400)
+        ledger.record_sync(
+            "Stop", {}, sample_outcome(), event_id="journaled", started_at=now - 40 * 86400, ended_at=now - 40 * 86400
+        )
         # Still only in the journal: prune moves it in first, so it cannot come back later.
         assert ledger.prune(now - 7 * 86400) == 3
         assert ledger.prune(now - 7 * 86400) == 0
@@ -674,8 +727,7 @@ def test_prune_works_in_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     db = tmp_path / "l.db"
     with HookLedger(db) as ledger:
         for i in range(5):
-            ledger.record_sync("Stop", {}, sample_outcome(), event_id=f"e{i}",
-                               started_at=float(i), ended_at=float(i))
+            ledger.record_sync("Stop", {}, sample_outcome(), event_id=f"e{i}", started_at=float(i), ended_at=float(i))
         assert ledger.prune(4.0) == 4
     assert _event_ids(db) == ["e4"]
 
@@ -683,12 +735,12 @@ def test_prune_works_in_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 def test_retention_deletes_old_events_on_the_writer_thread(tmp_path: Path) -> None:
     db, now = tmp_path / "l.db", time.time()
     with HookLedger(db) as ledger:  # an earlier run, without a retention
-        ledger.record_sync("Stop", {}, sample_outcome(), event_id="old",
-                           started_at=now - 3 * 86400, ended_at=now - 3 * 86400)
+        ledger.record_sync(
+            "Stop", {}, sample_outcome(), event_id="old", started_at=now - 3 * 86400, ended_at=now - 3 * 86400
+        )
     ledger = HookLedger(db, retention=86400)
     try:
-        ledger.record_sync("Stop", {}, sample_outcome(), event_id="new", started_at=now,
-                           ended_at=now)
+        ledger.record_sync("Stop", {}, sample_outcome(), event_id="new", started_at=now, ended_at=now)
         deadline = time.monotonic() + 10
         while _event_ids(db) != ["new"]:  # the writer thread prunes, then moves "new" in
             assert time.monotonic() < deadline, _event_ids(db)
@@ -704,7 +756,8 @@ def test_retention_must_be_positive(tmp_path: Path, value: float) -> None:
 
 
 def test_a_record_racing_close_is_stored_or_refused_never_dropped(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     """A record appended while close() moves the journal into SQLite either gets in or
     is refused (False, logged); it is never acknowledged and then lost with the journal."""
     from agent_server.hooks import _ledger
@@ -717,13 +770,13 @@ def test_a_record_racing_close_is_stored_or_refused_never_dropped(
     def insert_then_race(*args: Any, **kwargs: Any) -> Any:
         result = real_insert(*args, **kwargs)
         if ledger._stop.is_set() and "late" not in returned:  # close() is ingesting
-            returned["late"] = ledger.record_sync("Stop", {}, sample_outcome(),
-                                                  event_id="late", started_at=3.0, ended_at=4.0)
+            returned["late"] = ledger.record_sync(
+                "Stop", {}, sample_outcome(), event_id="late", started_at=3.0, ended_at=4.0
+            )
         return result
 
     monkeypatch.setattr(_ledger, "_insert_lines", insert_then_race)
-    assert ledger.record_sync("Stop", {}, sample_outcome(), event_id="first", started_at=1.0,
-                              ended_at=2.0)
+    assert ledger.record_sync("Stop", {}, sample_outcome(), event_id="first", started_at=1.0, ended_at=2.0)
     with caplog.at_level(logging.ERROR, logger="agent_server.hooks.ledger"):
         ledger.close()
     assert "late" in returned  # the race happened
@@ -739,8 +792,9 @@ WAIT = 5.0  # bound on every wait below
 
 
 def _rec(ledger: HookLedger, event_id: str, started_at: float = 1.0) -> bool:
-    return ledger.record_sync("Stop", {"session_id": "s"}, sample_outcome(), event_id=event_id,
-                              started_at=started_at, ended_at=started_at + 1)
+    return ledger.record_sync(
+        "Stop", {"session_id": "s"}, sample_outcome(), event_id=event_id, started_at=started_at, ended_at=started_at + 1
+    )
 
 
 class _OrderedLock:
@@ -763,8 +817,7 @@ class _OrderedLock:
 
 
 @pytest.mark.parametrize("other", ["close", "flush"])
-def test_a_first_record_and_close_or_flush_take_the_locks_in_one_order(
-        tmp_path: Path, other: str) -> None:
+def test_a_first_record_and_close_or_flush_take_the_locks_in_one_order(tmp_path: Path, other: str) -> None:
     """A first record() (no journal yet) and a close()/flush() at the same moment: each
     holding one lock and waiting for the other's would hang both for ever."""
     ledger = HookLedger(tmp_path / "l.db")
@@ -785,9 +838,10 @@ def test_a_first_record_and_close_or_flush_take_the_locks_in_one_order(
     db_lock.before["recorder"] = recorder_takes_db_lock
     journal_lock.before["other"] = other_takes_journal_lock
     done: dict[str, bool] = {}
-    threads = [threading.Thread(target=lambda: done.setdefault("r", _rec(ledger, "e1")),
-                                name="recorder", daemon=True),
-               threading.Thread(target=getattr(ledger, other), name="other", daemon=True)]
+    threads = [
+        threading.Thread(target=lambda: done.setdefault("r", _rec(ledger, "e1")), name="recorder", daemon=True),
+        threading.Thread(target=getattr(ledger, other), name="other", daemon=True),
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -798,8 +852,7 @@ def test_a_first_record_and_close_or_flush_take_the_locks_in_one_order(
     assert _event_ids(tmp_path / "l.db") == ["e0", "e1"]
 
 
-def test_a_writer_started_while_close_runs_is_joined(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_writer_started_while_close_runs_is_joined(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from agent_server.hooks import _ledger
 
     db = tmp_path / "l.db"
@@ -816,8 +869,9 @@ def test_a_writer_started_while_close_runs_is_joined(tmp_path: Path,
     monkeypatch.setattr(_ledger, "pending_folder", pending)
     done: dict[str, bool] = {}
     now = time.time()  # (not older than the retention)
-    recorder = threading.Thread(target=lambda: done.setdefault("r", _rec(ledger, "e1", now)),
-                                name="recorder", daemon=True)
+    recorder = threading.Thread(
+        target=lambda: done.setdefault("r", _rec(ledger, "e1", now)), name="recorder", daemon=True
+    )
     recorder.start()
     assert in_open.wait(WAIT)
     closer = threading.Thread(target=ledger.close, name="closer", daemon=True)
@@ -836,8 +890,7 @@ def test_a_writer_started_while_close_runs_is_joined(tmp_path: Path,
     assert _event_ids(db) == ["e1"]
 
 
-def test_a_writer_that_cannot_start_leaves_no_journal(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_writer_that_cannot_start_leaves_no_journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "l.db"
     ledger = HookLedger(db)
     real_start = threading.Thread.start
@@ -856,8 +909,7 @@ def test_a_writer_that_cannot_start_leaves_no_journal(tmp_path: Path,
     assert _event_ids(db) == ["e1"]
 
 
-def test_full_a_failed_fdatasync_does_not_shift_later_records(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_full_a_failed_fdatasync_does_not_shift_later_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "l.db"
     ledger = HookLedger(db, synchronous="FULL")
     assert _rec(ledger, "e0")
@@ -896,7 +948,8 @@ def test_a_pruned_event_does_not_come_back_from_a_journal(tmp_path: Path, journa
 
 
 def test_full_commits_sync_the_wal_and_orphans_are_synced_before_removal(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """FULL: the journal may be emptied once its records are committed, so commits must
     reach the disk (synchronous=FULL; a checkpoint syncs nothing while a reader holds a
     snapshot). A replayed orphan journal goes only after the WAL is fsynced."""
@@ -910,7 +963,8 @@ def test_full_commits_sync_the_wal_and_orphans_are_synced_before_removal(
     with HookLedger(db) as ledger:
         assert _rec(ledger, "e0")
     (pending_folder(db) / "999999-dead.jsonl").write_text(
-        json.dumps(["e9", "Stop", None, None, None, 1, 2, 1, 0, None, None, 0, None, []]) + "\n")
+        json.dumps(["e9", "Stop", None, None, None, 1, 2, 1, 0, None, None, 0, None, []]) + "\n"
+    )
     calls: list[str] = []
     real_fsync, real_unlink = os.fsync, os.unlink
 
@@ -934,8 +988,7 @@ async def test_full_a_cancelled_fire_still_leaves_its_record(tmp_path: Path) -> 
     ledger = HookLedger(tmp_path / "l.db", synchronous="FULL")
     with anyio.CancelScope() as scope:
         scope.cancel()
-        await ledger.record("Stop", {"session_id": "s"}, sample_outcome(), event_id="e1",
-                            started_at=1.0, ended_at=2.0)
+        await ledger.record("Stop", {"session_id": "s"}, sample_outcome(), event_id="e1", started_at=1.0, ended_at=2.0)
     await ledger.aclose()
     assert _event_ids(ledger.path) == ["e1"]
 

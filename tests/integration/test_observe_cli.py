@@ -18,17 +18,30 @@ from agent_server.hooks._cli_observe import parse_since
 from tests.support import cmd
 
 ROOT = Path(__file__).parents[2]
-BASH = {"session_id": "aaaa-1111", "transcript_path": "", "cwd": "/tmp", "tool_name": "Bash",
-        "tool_input": {"command": "ls"}}
+BASH = {
+    "session_id": "aaaa-1111",
+    "transcript_path": "",
+    "cwd": "/tmp",
+    "tool_name": "Bash",
+    "tool_input": {"command": "ls"},
+}
 
 
-def cli(*args: str, stdin: str = "", cwd: Path | None = None,
-        env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def cli(
+    *args: str, stdin: str = "", cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
     home = (cwd or Path.cwd()) / "home"  # an empty home: no ~/.claude/settings.json
     full = {**base, "HOME": str(home), "PYTHONPATH": str(ROOT), **(env or {})}
-    return subprocess.run([sys.executable, "-m", "agent_server", *args], input=stdin,
-                          capture_output=True, text=True, timeout=60, env=full, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "agent_server", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=full,
+        cwd=cwd,
+    )
 
 
 def write_settings(root: Path, settings: dict[str, Any], name: str = "settings.json") -> Path:
@@ -37,20 +50,22 @@ def write_settings(root: Path, settings: dict[str, Any], name: str = "settings.j
     return root
 
 
-
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A project whose default ledger holds a few sessions' worth of events."""
     root = tmp_path_factory.mktemp("recorded")
-    write_settings(root, {"hooks": {
-        "PreToolUse": [cmd("true"), cmd("grep -q rm && { echo no rm >&2; exit 2; } || true",
-                                        matcher="Bash")],
-        "Stop": [cmd("exit 1"), cmd("sleep 30", timeout=0.2)],
-    }})
+    write_settings(
+        root,
+        {
+            "hooks": {
+                "PreToolUse": [cmd("true"), cmd("grep -q rm && { echo no rm >&2; exit 2; } || true", matcher="Bash")],
+                "Stop": [cmd("exit 1"), cmd("sleep 30", timeout=0.2)],
+            }
+        },
+    )
 
     async def go() -> None:
-        async with HookRunner.from_project(root, user_settings=None, ledger=True,
-                                           kill_grace=0.2) as r:
+        async with HookRunner.from_project(root, user_settings=None, ledger=True, kill_grace=0.2) as r:
             for command in ("ls", "rm -rf x", "cat y", "rm z"):
                 await r.fire("PreToolUse", {**BASH, "tool_input": {"command": command}})
             await r.fire("Stop", {"session_id": "bbbb-2222"})
@@ -69,8 +84,7 @@ def test_log_prints_events_with_their_hooks(recorded: Path) -> None:
     assert "PreToolUse" in events[0] and "allowed" in events[0] and "aaaa-1111" in events[0]
     assert "BLOCKED (deny)" in events[1]
     assert "Stop" in events[4]  # oldest first: the newest is last
-    assert any(line.strip().startswith("timeout") and "timed out after 0.2s" in line
-               for line in lines)
+    assert any(line.strip().startswith("timeout") and "timed out after 0.2s" in line for line in lines)
     assert any("— [grep -q rm" in line and "]: no rm" in line for line in lines)
 
 
@@ -128,19 +142,16 @@ def test_stats_per_hook(recorded: Path) -> None:
     res = cli("hooks", "stats", "--project-dir", str(recorded))
     assert res.returncode == 0, res.stderr
     header, *lines = res.stdout.splitlines()
-    assert header.split() == ["EVENT", "HOOK", "RUNS", "P50", "MS", "P95", "MS", "BLOCK",
-                              "ERROR", "TIMEOUT"]
+    assert header.split() == ["EVENT", "HOOK", "RUNS", "P50", "MS", "P95", "MS", "BLOCK", "ERROR", "TIMEOUT"]
     grep = next(line for line in lines if "grep -q rm" in line)
     assert grep.split()[-3:] == ["50.0%", "0.0%", "0.0%"]
-    stats = {s["name"]: s for s in json.loads(
-        cli("hooks", "stats", "--project-dir", str(recorded), "--json").stdout)}
+    stats = {s["name"]: s for s in json.loads(cli("hooks", "stats", "--project-dir", str(recorded), "--json").stdout)}
     assert stats["true"]["runs"] == 4 and stats["true"]["block_rate"] == 0
     assert 0 < stats["true"]["p50_ms"] <= stats["true"]["p95_ms"]
     assert stats["exit 1"]["error_rate"] == 1.0 and stats["exit 1"]["event"] == "Stop"
     assert stats["sleep 30"]["timeout_rate"] == 1.0
     assert stats["sleep 30"]["p50_ms"] >= 200
-    only_stop = json.loads(cli("hooks", "stats", "--project-dir", str(recorded), "--json",
-                               "--event", "Stop").stdout)
+    only_stop = json.loads(cli("hooks", "stats", "--project-dir", str(recorded), "--json", "--event", "Stop").stdout)
     assert {s["name"] for s in only_stop} == {"exit 1", "sleep 30"}
 
 
@@ -148,8 +159,8 @@ def test_stats_reads_a_ledger_given_with_db(tmp_path: Path) -> None:
     db = tmp_path / "elsewhere.db"
 
     async def go() -> None:
-        async with HookLedger(db) as ledger, HookRunner(project_dir=tmp_path,
-                                                        ledger=ledger) as r:
+        async with HookLedger(db) as ledger, HookRunner(project_dir=tmp_path, ledger=ledger) as r:
+
             async def cb(payload: dict[str, Any]) -> dict[str, Any]:
                 return {"decision": "block", "reason": "no"}
 
@@ -166,23 +177,40 @@ def test_explain_names_every_reason_a_hook_would_not_run(tmp_path: Path) -> None
     script = tmp_path / "hooks" / "edit-guard.sh"
     script.write_text("#!/bin/sh\nexit 0\n")
     script.chmod(0o755)
-    write_settings(tmp_path, {"hooks": {"PreToolUse": [
-        cmd("echo runs"),
-        cmd("echo edits", matcher="Edit|Write"),
-        {"hooks": [{"type": "command", "command": "echo git", "if": "Bash(git *)"}]},
-        {"path": "hooks/edit-guard.sh", "matcher": {"tool_name": "Edit"}},
-        cmd("echo runs"),
-        {"hooks": [{"type": "prompt", "prompt": "is this ok?"}]},
-        {"matcher": "(", "hooks": [{"type": "command", "command": "echo bad"}]},
-        cmd("echo later", **{"async": True}),
-    ]}})
+    write_settings(
+        tmp_path,
+        {
+            "hooks": {
+                "PreToolUse": [
+                    cmd("echo runs"),
+                    cmd("echo edits", matcher="Edit|Write"),
+                    {"hooks": [{"type": "command", "command": "echo git", "if": "Bash(git *)"}]},
+                    {"path": "hooks/edit-guard.sh", "matcher": {"tool_name": "Edit"}},
+                    cmd("echo runs"),
+                    {"hooks": [{"type": "prompt", "prompt": "is this ok?"}]},
+                    {"matcher": "(", "hooks": [{"type": "command", "command": "echo bad"}]},
+                    cmd("echo later", **{"async": True}),
+                ]
+            }
+        },
+    )
     (tmp_path / ".mentu").mkdir()
     (tmp_path / ".mentu" / "genesis.key").write_text(
-        "hooks:\n  pre_tool_use:\n    - matcher: 'Read(*.env)'\n      type: deny\n")
+        "hooks:\n  pre_tool_use:\n    - matcher: 'Read(*.env)'\n      type: deny\n"
+    )
     payload = tmp_path / "payload.json"
     payload.write_text(json.dumps(BASH))
-    res = cli("hooks", "explain", "PreToolUse", "--payload", str(payload),
-              "--project-dir", str(tmp_path), "--json", cwd=tmp_path)
+    res = cli(
+        "hooks",
+        "explain",
+        "PreToolUse",
+        "--payload",
+        str(payload),
+        "--project-dir",
+        str(tmp_path),
+        "--json",
+        cwd=tmp_path,
+    )
     assert res.returncode == 0, res.stderr
     verdicts = json.loads(res.stdout)["hooks"]
     got = {(v["command"], v["skip"]) for v in verdicts}
@@ -205,8 +233,9 @@ def test_explain_names_every_reason_a_hook_would_not_run(tmp_path: Path) -> None
     edits = next(v for v in verdicts if v["command"] == "echo edits")
     assert edits["why"] == "matcher 'Edit|Write' does not match 'Bash'"
 
-    text = cli("hooks", "explain", "PreToolUse", "--payload", str(payload),
-               "--project-dir", str(tmp_path), cwd=tmp_path)
+    text = cli(
+        "hooks", "explain", "PreToolUse", "--payload", str(payload), "--project-dir", str(tmp_path), cwd=tmp_path
+    )
     assert text.returncode == 0, text.stderr
     assert text.stdout.startswith("PreToolUse (Bash): 2 of 9 configured hook(s) would run")
     assert "  SKIP echo git\n" in text.stdout and "if: if 'Bash(git *)'" in text.stdout
@@ -215,8 +244,16 @@ def test_explain_names_every_reason_a_hook_would_not_run(tmp_path: Path) -> None
 def test_explain_reports_disabled_hooks(tmp_path: Path) -> None:
     write_settings(tmp_path, {"hooks": {"Stop": [cmd("echo stop")]}})
     write_settings(tmp_path, {"disableAllHooks": True}, name="settings.local.json")
-    res = cli("hooks", "explain", "Stop", "--project-dir", str(tmp_path), "--json",
-              stdin=json.dumps({"session_id": "s"}), cwd=tmp_path)
+    res = cli(
+        "hooks",
+        "explain",
+        "Stop",
+        "--project-dir",
+        str(tmp_path),
+        "--json",
+        stdin=json.dumps({"session_id": "s"}),
+        cwd=tmp_path,
+    )
     assert res.returncode == 0, res.stderr
     [verdict] = json.loads(res.stdout)["hooks"]
     assert verdict["skip"] == "disabled" and "disableAllHooks" in verdict["why"]
@@ -224,9 +261,17 @@ def test_explain_reports_disabled_hooks(tmp_path: Path) -> None:
 
 def test_console_exporter_goes_to_stderr_and_keeps_json_stdout(tmp_path: Path) -> None:
     write_settings(tmp_path, {"hooks": {"PreToolUse": [cmd('echo "$TRACEPARENT" >&2')]}})
-    res = cli("hooks", "fire", "PreToolUse", "--project-dir", str(tmp_path), "--json",
-              stdin=json.dumps(BASH), cwd=tmp_path,
-              env={"OTEL_TRACES_EXPORTER": "console", "OTEL_SERVICE_NAME": "cli-test"})
+    res = cli(
+        "hooks",
+        "fire",
+        "PreToolUse",
+        "--project-dir",
+        str(tmp_path),
+        "--json",
+        stdin=json.dumps(BASH),
+        cwd=tmp_path,
+        env={"OTEL_TRACES_EXPORTER": "console", "OTEL_SERVICE_NAME": "cli-test"},
+    )
     assert res.returncode == 0, res.stderr
     outcome = json.loads(res.stdout)
     traceparent = outcome["hooks"][0]["stderr"].strip()
@@ -241,11 +286,22 @@ def test_unreachable_otlp_collector_does_not_fail_hooks(tmp_path: Path) -> None:
     pytest.importorskip("opentelemetry.exporter.otlp.proto.http.trace_exporter")
     write_settings(tmp_path, {"hooks": {"Stop": [cmd("true")]}})
     t0 = time.monotonic()
-    res = cli("hooks", "fire", "Stop", "--project-dir", str(tmp_path), "--json",
-              stdin="{}", cwd=tmp_path,
-              env={"OTEL_TRACES_EXPORTER": "otlp", "OTEL_METRICS_EXPORTER": "otlp",
-                   "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9",
-                   "OTEL_EXPORTER_OTLP_TIMEOUT": "1"})
+    res = cli(
+        "hooks",
+        "fire",
+        "Stop",
+        "--project-dir",
+        str(tmp_path),
+        "--json",
+        stdin="{}",
+        cwd=tmp_path,
+        env={
+            "OTEL_TRACES_EXPORTER": "otlp",
+            "OTEL_METRICS_EXPORTER": "otlp",
+            "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9",
+            "OTEL_EXPORTER_OTLP_TIMEOUT": "1",
+        },
+    )
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)["hooks"][0]["status"] == "ok"
     assert time.monotonic() - t0 < 30
@@ -256,12 +312,17 @@ def test_prune_deletes_old_events_and_dry_run_only_counts(tmp_path: Path) -> Non
     outcome = EventOutcome.combine("Stop", [])
     with HookLedger(db) as ledger:
         for name, age in (("ancient", 90), ("old", 10), ("recent", 1)):  # days
-            ledger.record_sync("Stop", {"session_id": name}, outcome, event_id=name,
-                               started_at=now - age * 86400, ended_at=now - age * 86400)
+            ledger.record_sync(
+                "Stop",
+                {"session_id": name},
+                outcome,
+                event_id=name,
+                started_at=now - age * 86400,
+                ended_at=now - age * 86400,
+            )
 
     def sessions() -> list[str]:
-        return [e["session_id"] for e in json.loads(
-            cli("hooks", "log", "--db", str(db), "--json").stdout)]
+        return [e["session_id"] for e in json.loads(cli("hooks", "log", "--db", str(db), "--json").stdout)]
 
     res = cli("hooks", "prune", "--db", str(db), "--older-than", "1w", "--dry-run")
     assert res.returncode == 0, res.stderr

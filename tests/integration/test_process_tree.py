@@ -27,7 +27,6 @@ from tests.support import load_payload, project
 pytestmark = pytest.mark.anyio
 
 
-
 def tagged_sleep() -> tuple[str, str]:
     """A sleep with a unique duration, so leftovers can be found by command line."""
     secs = f"{300 + uuid.uuid4().int % 10000}.{uuid.uuid4().int % 997}"
@@ -186,14 +185,20 @@ async def test_cancel_after_leader_exit_ends_grandchild_holding_stdout(tmp_path:
             async with anyio.create_task_group() as tg:
 
                 async def run() -> None:
-                    await run_process(["sh", "-c", f"{sleep} & echo $! > {pid_file}; exit 0"],
-                                      stdin=b"{}\n", env=dict(os.environ), cwd=str(tmp_path),
-                                      timeout=30, marker=uuid.uuid4().hex)
+                    await run_process(
+                        ["sh", "-c", f"{sleep} & echo $! > {pid_file}; exit 0"],
+                        stdin=b"{}\n",
+                        env=dict(os.environ),
+                        cwd=str(tmp_path),
+                        timeout=30,
+                        marker=uuid.uuid4().hex,
+                    )
 
                 tg.start_soon(run)
                 await wait_for_pid_file(pid_file)
-                while any(p.name() == "sh" and pid_file.name in " ".join(p.cmdline())
-                          for p in psutil.Process().children()):
+                while any(
+                    p.name() == "sh" and pid_file.name in " ".join(p.cmdline()) for p in psutil.Process().children()
+                ):
                     await anyio.sleep(0.01)  # until the leader exited (and was reaped)
                 tg.cancel_scope.cancel()
         await no_leftovers(tag)
@@ -201,22 +206,28 @@ async def test_cancel_after_leader_exit_ends_grandchild_holding_stdout(tmp_path:
         kill_leftovers(tag)
 
 
-@pytest.mark.parametrize("shape", [
-    "setsid {sleep} >/dev/null 2>&1 </dev/null & echo $! > {pid}; exit 0",
-    "( setsid sh -c 'echo $$ > {pid}; exec {sleep}' >/dev/null 2>&1 </dev/null & ); exit 0",
-])
-async def test_daemon_that_left_the_session_is_ended_after_normal_exit(
-    tmp_path: Path, shape: str
-) -> None:
+@pytest.mark.parametrize(
+    "shape",
+    [
+        "setsid {sleep} >/dev/null 2>&1 </dev/null & echo $! > {pid}; exit 0",
+        "( setsid sh -c 'echo $$ > {pid}; exec {sleep}' >/dev/null 2>&1 </dev/null & ); exit 0",
+    ],
+)
+async def test_daemon_that_left_the_session_is_ended_after_normal_exit(tmp_path: Path, shape: str) -> None:
     sleep, tag = tagged_sleep()
     pid_file = tmp_path / "pid"
     command = shape.format(sleep=sleep, pid=pid_file)
     reaping = enable_orphan_reaping()
     try:
         with anyio.fail_after(5):
-            result = await run_process(["sh", "-c", command], stdin=b"{}\n",
-                                       env=dict(os.environ), cwd=str(tmp_path), timeout=5,
-                                       marker=uuid.uuid4().hex)
+            result = await run_process(
+                ["sh", "-c", command],
+                stdin=b"{}\n",
+                env=dict(os.environ),
+                cwd=str(tmp_path),
+                timeout=5,
+                marker=uuid.uuid4().hex,
+            )
         assert result.exit_code == 0 and not result.timed_out
         await no_leftovers(tag)  # neither running nor our zombie
     finally:
@@ -232,9 +243,15 @@ async def test_forking_escapee_is_ended_with_everything_it_forks(tmp_path: Path)
         # Generous: a fork storm on a loaded 2-core machine reaches ~10,000 processes
         # before the kill, and each scan reads all of their environments.
         with anyio.fail_after(30):
-            result = await run_process(["sh", "-c", f'setsid sh -c "{inner}" & wait'],
-                                       stdin=b"{}\n", env=dict(os.environ), cwd=str(tmp_path),
-                                       timeout=0.5, grace=0.3, marker=uuid.uuid4().hex)
+            result = await run_process(
+                ["sh", "-c", f'setsid sh -c "{inner}" & wait'],
+                stdin=b"{}\n",
+                env=dict(os.environ),
+                cwd=str(tmp_path),
+                timeout=0.5,
+                grace=0.3,
+                marker=uuid.uuid4().hex,
+            )
         assert result.timed_out
         await no_leftovers(tag)
     finally:
@@ -258,10 +275,17 @@ async def test_recycled_leader_pid_is_never_signalled(tmp_path: Path) -> None:
 
                 async def run() -> None:
                     # The escapee keeps stdout, so the tree is ended after the leader left.
-                    results.append(await run_process(
-                        ["sh", "-c", f"echo $$ > {pid_file}; setsid {sleep} & sleep 0.3"],
-                        stdin=b"{}\n", env=dict(os.environ), cwd=str(tmp_path), timeout=1,
-                        grace=0.3, marker=uuid.uuid4().hex))
+                    results.append(
+                        await run_process(
+                            ["sh", "-c", f"echo $$ > {pid_file}; setsid {sleep} & sleep 0.3"],
+                            stdin=b"{}\n",
+                            env=dict(os.environ),
+                            cwd=str(tmp_path),
+                            timeout=1,
+                            grace=0.3,
+                            marker=uuid.uuid4().hex,
+                        )
+                    )
 
                 tg.start_soon(run)
                 leader = await wait_for_pid_file(pid_file)
@@ -270,8 +294,7 @@ async def test_recycled_leader_pid_is_never_signalled(tmp_path: Path) -> None:
                 # An unrelated job in its own session gets the leader's pid (and group id).
                 for _ in range(50):
                     NS_LAST_PID.write_text(str(leader - 1))
-                    victim = subprocess.Popen(["sh", "-c", f"{other_sleep} & wait"],
-                                              start_new_session=True)
+                    victim = subprocess.Popen(["sh", "-c", f"{other_sleep} & wait"], start_new_session=True)
                     if victim.pid == leader:
                         break
                     victim.kill()
@@ -292,9 +315,7 @@ async def test_recycled_leader_pid_is_never_signalled(tmp_path: Path) -> None:
         kill_leftovers(other_tag)
 
 
-async def test_cancel_during_spawn_ends_what_the_leader_forked(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_cancel_during_spawn_ends_what_the_leader_forked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     sleep, tag = tagged_sleep()
     pid_file = tmp_path / "pid"
     scopes: list[anyio.CancelScope] = []
@@ -311,9 +332,14 @@ async def test_cancel_during_spawn_ends_what_the_leader_forked(
     try:
         with anyio.fail_after(5), anyio.CancelScope() as scope:
             scopes.append(scope)
-            await run_process(["sh", "-c", f"{sleep} & echo $! > {pid_file}; wait"],
-                              stdin=b"{}\n", env=dict(os.environ), cwd=str(tmp_path),
-                              timeout=30, marker=uuid.uuid4().hex)
+            await run_process(
+                ["sh", "-c", f"{sleep} & echo $! > {pid_file}; wait"],
+                stdin=b"{}\n",
+                env=dict(os.environ),
+                cwd=str(tmp_path),
+                timeout=30,
+                marker=uuid.uuid4().hex,
+            )
         monkeypatch.undo()
         assert scope.cancelled_caught and pid_file.exists()
         await no_leftovers(tag)
@@ -431,9 +457,15 @@ async def test_leaders_are_forgotten_once_reaped(tmp_path: Path) -> None:
 
     before = set(_process._LEADERS)
     during: list[set[str]] = []
-    result = await run_process(["sh", "-c", "exit 3"], stdin=b"{}\n", env=dict(os.environ),
-                               cwd=str(tmp_path), timeout=5, marker=uuid.uuid4().hex,
-                               while_running=lambda: during.append(set(_process._LEADERS)))
+    result = await run_process(
+        ["sh", "-c", "exit 3"],
+        stdin=b"{}\n",
+        env=dict(os.environ),
+        cwd=str(tmp_path),
+        timeout=5,
+        marker=uuid.uuid4().hex,
+        while_running=lambda: during.append(set(_process._LEADERS)),
+    )
     assert result.exit_code == 3
     assert len(during) == 1 and len(during[0] - before) == 1  # known while it ran
     after = set(_process._LEADERS)

@@ -51,8 +51,7 @@ class Project:
             hook["warm"] = False
         return {"hooks": [hook]}
 
-    def command(self, command: str, matcher: str | None = None,
-                **fields: Any) -> dict[str, Any]:
+    def command(self, command: str, matcher: str | None = None, **fields: Any) -> dict[str, Any]:
         """An entry in the ``python hook_launcher.py X.py ARGS`` command form."""
         hook: dict[str, Any] = {"type": "command", "command": command, **fields}
         if self.mode == "cold":
@@ -60,8 +59,7 @@ class Project:
         return {"hooks": [hook], **({"matcher": matcher} if matcher else {})}
 
     def settings(self, hooks: dict[str, list[dict[str, Any]]], **extra: Any) -> None:
-        (self.root / ".claude" / "settings.json").write_text(
-            json.dumps({"hooks": hooks, **extra}))
+        (self.root / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks, **extra}))
 
     def runner(self, **options: Any) -> HookRunner:
         options.setdefault("python_workers", 2)
@@ -88,8 +86,7 @@ def check_mode(runner: HookRunner, mode: str) -> None:
         assert pool.started >= 1
 
 
-async def fire_one(p: Project, body: str, *, command: str = "ls", name: str = "h.py",
-                   **fields: Any) -> HookResult:
+async def fire_one(p: Project, body: str, *, command: str = "ls", name: str = "h.py", **fields: Any) -> HookResult:
     """Fire PreToolUse once with a single Python hook and return its result."""
     p.hook(name, body)
     p.settings({"PreToolUse": [p.entry(name, **fields)]})
@@ -117,13 +114,17 @@ def p(tmp_path: Path, mode: str) -> Project:
 
 
 async def test_exit_2_blocks_with_stderr(p: Project) -> None:
-    result = await fire_one(p, """
+    result = await fire_one(
+        p,
+        """
         import sys
 
         def run(payload):
             sys.stderr.write("no " + payload["tool_input"]["command"] + "\\n")
             sys.exit(2)
-    """, command="rm -rf /")
+    """,
+        command="rm -rf /",
+    )
     assert result.status is HookStatus.BLOCKED
     assert result.exit_code == 2
     assert result.decision == "deny"
@@ -131,11 +132,14 @@ async def test_exit_2_blocks_with_stderr(p: Project) -> None:
 
 
 async def test_dict_result_is_json_output(p: Project) -> None:
-    result = await fire_one(p, """
+    result = await fire_one(
+        p,
+        """
         def run(payload):
             return {"hookSpecificOutput": {"hookEventName": "PreToolUse",
                     "permissionDecision": "deny", "permissionDecisionReason": "nope"}}
-    """)
+    """,
+    )
     assert result.status is HookStatus.BLOCKED
     assert result.exit_code == 0
     assert (result.decision, result.reason) == ("deny", "nope")
@@ -150,26 +154,32 @@ async def test_str_and_none_results(p: Project) -> None:
 
 
 async def test_async_run(p: Project) -> None:
-    result = await fire_one(p, """
+    result = await fire_one(
+        p,
+        """
         import asyncio
 
         async def run(payload):
             await asyncio.sleep(0)
             return {"hookSpecificOutput": {"hookEventName": "PreToolUse",
                     "additionalContext": "async " + payload["tool_name"]}}
-    """)
+    """,
+    )
     assert result.status is HookStatus.OK
     assert result.additional_context == "async Bash"
 
 
 async def test_exception_exits_1_with_the_hooks_traceback(p: Project) -> None:
-    result = await fire_one(p, """
+    result = await fire_one(
+        p,
+        """
         def helper():
             raise ValueError("boom")
 
         def run(payload):
             helper()
-    """)
+    """,
+    )
     assert result.status is HookStatus.ERROR
     assert result.exit_code == 1
     path = p.hooks_dir / "h.py"
@@ -205,8 +215,7 @@ async def test_import_error_is_reported_like_an_exception(p: Project) -> None:
         ("'bad thing'", HookStatus.ERROR, 1, "bad thing\n"),
     ],
 )
-async def test_sys_exit_codes(p: Project, code: str, status: HookStatus, exit_code: int,
-                              stderr: str) -> None:
+async def test_sys_exit_codes(p: Project, code: str, status: HookStatus, exit_code: int, stderr: str) -> None:
     result = await fire_one(p, f"import sys\n\ndef run(payload):\n    sys.exit({code})\n")
     assert (result.status, result.exit_code, result.stderr) == (status, exit_code, stderr)
 
@@ -214,8 +223,7 @@ async def test_sys_exit_codes(p: Project, code: str, status: HookStatus, exit_co
 async def test_module_without_run_is_a_clear_error(p: Project) -> None:
     result = await fire_one(p, "X = 1\n", name="norun.py")
     assert (result.status, result.exit_code) == (HookStatus.ERROR, 1)
-    assert result.stderr == (
-        f"hook_launcher: {p.hooks_dir / 'norun.py'} has no run(payload) function\n")
+    assert result.stderr == (f"hook_launcher: {p.hooks_dir / 'norun.py'} has no run(payload) function\n")
 
 
 async def test_missing_module_is_a_clear_error(p: Project) -> None:
@@ -223,15 +231,16 @@ async def test_missing_module_is_a_clear_error(p: Project) -> None:
     async with p.runner() as runner:
         result = (await runner.fire("PreToolUse", p.payload())).hooks[0]
     assert (result.status, result.exit_code) == (HookStatus.ERROR, 1)
-    assert result.stderr == (
-        f"hook_launcher: hook module not found: {p.hooks_dir / 'missing.py'}\n")
+    assert result.stderr == (f"hook_launcher: hook module not found: {p.hooks_dir / 'missing.py'}\n")
 
 
 # -- what the hook sees ------------------------------------------------------------
 
 
 async def test_environment(p: Project) -> None:
-    p.hook("env.py", """
+    p.hook(
+        "env.py",
+        """
         import json, os
 
         def run(payload):
@@ -242,15 +251,20 @@ async def test_environment(p: Project) -> None:
             os.environ["LEAKED"] = "yes"  # must not reach the next call
             os.environ.pop("CUSTOM_VAR")
             return json.dumps(seen)
-    """)
+    """,
+    )
     p.settings({"PreToolUse": [p.entry("env.py")]})
     traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
-    env = {**os.environ, "CUSTOM_VAR": "42", "TRACEPARENT": traceparent,
-           "ANTHROPIC_API_KEY": "secret"}
+    env = {**os.environ, "CUSTOM_VAR": "42", "TRACEPARENT": traceparent, "ANTHROPIC_API_KEY": "secret"}
     expected = {
-        "CLAUDE_PROJECT_DIR": str(p.root), "HOOK_EVENT": "PreToolUse", "CUSTOM_VAR": "42",
-        "TRACEPARENT": traceparent, "ANTHROPIC_API_KEY": None, "LEAKED": None,
-        "CLAUDECODE": "1", "payload_tool": "Bash",
+        "CLAUDE_PROJECT_DIR": str(p.root),
+        "HOOK_EVENT": "PreToolUse",
+        "CUSTOM_VAR": "42",
+        "TRACEPARENT": traceparent,
+        "ANTHROPIC_API_KEY": None,
+        "LEAKED": None,
+        "CLAUDECODE": "1",
+        "payload_tool": "Bash",
     }
     async with p.runner(env=env) as runner:
         for _ in range(2):
@@ -273,7 +287,9 @@ async def test_cwd_follows_the_session(p: Project, tmp_path: Path) -> None:
 
 
 async def test_stdin_argv_and_fd0(p: Project) -> None:
-    p.hook("io.py", """
+    p.hook(
+        "io.py",
+        """
         import json, subprocess, sys
 
         def run(payload):
@@ -281,17 +297,24 @@ async def test_stdin_argv_and_fd0(p: Project) -> None:
             return {"same": json.loads(text) == payload, "newline": text.endswith("\\n"),
                     "argv": sys.argv,
                     "fd0": subprocess.run(["cat"], capture_output=True, text=True).stdout}
-    """)
+    """,
+    )
     p.settings({"PreToolUse": [p.command("python hook_launcher.py io.py one 'two words'")]})
     async with p.runner() as runner:
         result = (await runner.fire("PreToolUse", p.payload())).hooks[0]
         check_mode(runner, p.mode)
-    assert result.json == {"same": True, "newline": True, "fd0": "",
-                           "argv": [str(p.hooks_dir / "io.py"), "one", "two words"]}
+    assert result.json == {
+        "same": True,
+        "newline": True,
+        "fd0": "",
+        "argv": [str(p.hooks_dir / "io.py"), "one", "two words"],
+    }
 
 
 async def test_every_way_of_writing_is_captured(p: Project) -> None:
-    p.hook("noisy.py", """
+    p.hook(
+        "noisy.py",
+        """
         import os, subprocess, sys
 
         def run(payload):
@@ -304,7 +327,8 @@ async def test_every_way_of_writing_is_captured(p: Project) -> None:
             subprocess.run(["sh", "-c", "echo child; echo child-err >&2"])
             print("err", file=sys.stderr)
             os.write(2, b"fd2\\n")
-    """)
+    """,
+    )
     p.settings({"PreToolUse": [p.entry("noisy.py")]})
     async with p.runner() as runner:
         for _ in range(2):  # the second call proves the protocol survived
@@ -315,7 +339,9 @@ async def test_every_way_of_writing_is_captured(p: Project) -> None:
 
 
 async def test_closing_stdout_does_not_break_the_next_call(p: Project) -> None:
-    p.hook("close.py", """
+    p.hook(
+        "close.py",
+        """
         import sys
 
         def run(payload):
@@ -323,7 +349,8 @@ async def test_closing_stdout_does_not_break_the_next_call(p: Project) -> None:
             if payload["tool_input"]["command"] == "close":
                 sys.stdout.flush()
                 sys.stdout.close()
-    """)
+    """,
+    )
     p.settings({"PreToolUse": [p.entry("close.py")]})
     async with p.runner() as runner:
         first = (await runner.fire("PreToolUse", p.payload("close"))).hooks[0]
@@ -365,10 +392,14 @@ def hang_settings(p: Project) -> None:
     """``Bash`` runs hang.py with the default timeout; ``Hang`` runs it with 0.5 s (only
     the hanging call has a tight deadline, so a slow cold start elsewhere is harmless)."""
     p.hook("hang.py", HANG)
-    p.settings({"PreToolUse": [
-        {"matcher": "Bash", **p.entry("hang.py")},
-        p.command("python hook_launcher.py hang.py short", matcher="Hang", timeout=0.5),
-    ]})
+    p.settings(
+        {
+            "PreToolUse": [
+                {"matcher": "Bash", **p.entry("hang.py")},
+                p.command("python hook_launcher.py hang.py short", matcher="Hang", timeout=0.5),
+            ]
+        }
+    )
 
 
 def hang_payload(p: Project) -> dict[str, Any]:
@@ -405,7 +436,9 @@ async def test_hook_that_ends_its_own_process(p: Project) -> None:
 
 
 async def test_megabytes_of_output_are_bounded(p: Project) -> None:
-    result = await fire_one(p, """
+    result = await fire_one(
+        p,
+        """
         import os, sys
 
         def run(payload):
@@ -413,7 +446,8 @@ async def test_megabytes_of_output_are_bounded(p: Project) -> None:
             sys.stdout.flush()
             os.write(1, b"y" * (1 << 20))
             sys.stderr.write("e" * (3 << 20))
-    """)
+    """,
+    )
     assert result.status is HookStatus.OK
     assert result.truncated
     assert result.stdout == "x" * LIMIT
@@ -422,7 +456,9 @@ async def test_megabytes_of_output_are_bounded(p: Project) -> None:
 
 async def test_leftover_child_is_ended(p: Project, tmp_path: Path) -> None:
     pidfile = tmp_path / "child.pid"
-    result = await fire_one(p, f"""
+    result = await fire_one(
+        p,
+        f"""
         import subprocess
 
         def run(payload):
@@ -430,13 +466,13 @@ async def test_leftover_child_is_ended(p: Project, tmp_path: Path) -> None:
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             open({str(pidfile)!r}, "w").write(str(child.pid))
             return "started"
-    """)
+    """,
+    )
     assert (result.status, result.stdout) == (HookStatus.OK, "started")
     assert gone(int(pidfile.read_text()))
 
 
-async def test_two_hooks_run_at_once_and_combine_in_registration_order(
-        p: Project, tmp_path: Path) -> None:
+async def test_two_hooks_run_at_once_and_combine_in_registration_order(p: Project, tmp_path: Path) -> None:
     # Each hook waits (bounded) for the other to have started: only a concurrent run passes.
     body = """
         import os, sys, time
@@ -453,15 +489,19 @@ async def test_two_hooks_run_at_once_and_combine_in_registration_order(
                     "additionalContext": me}}}}
     """.format(tmp=str(tmp_path))
     p.hook("pair.py", body)
-    p.settings({"PreToolUse": [
-        p.command("python hook_launcher.py pair.py a b"),
-        p.command("python hook_launcher.py pair.py b a"),
-    ]}, hookRunner={"order": "parallel"})
+    p.settings(
+        {
+            "PreToolUse": [
+                p.command("python hook_launcher.py pair.py a b"),
+                p.command("python hook_launcher.py pair.py b a"),
+            ]
+        },
+        hookRunner={"order": "parallel"},
+    )
     async with p.runner() as runner:
         outcome = await runner.fire("PreToolUse", p.payload())
         check_mode(runner, p.mode)
-    assert [h.status for h in outcome.hooks] == [HookStatus.OK, HookStatus.OK], \
-        [h.stderr for h in outcome.hooks]
+    assert [h.status for h in outcome.hooks] == [HookStatus.OK, HookStatus.OK], [h.stderr for h in outcome.hooks]
     assert outcome.additional_context == ["a", "b"]
 
 
@@ -492,8 +532,7 @@ async def test_cold_and_warm_give_identical_outcomes(tmp_path: Path) -> None:
         assert dicts[0] == dicts[1]
         outcomes[mode] = dicts
     assert outcomes["cold"] == outcomes["warm"]
-    assert [h["status"] for h in outcomes["warm"][0]["hooks"]] == [
-        "blocked", "ok", "ok", "error", "error", "error"]
+    assert [h["status"] for h in outcomes["warm"][0]["hooks"]] == ["blocked", "ok", "ok", "error", "error", "error"]
 
 
 # -- pool behaviour (warm only) ----------------------------------------------------------
@@ -508,8 +547,7 @@ async def test_workers_are_reused_isolated_and_never_leak(tmp_path: Path) -> Non
     async with p.runner(python_workers=1) as runner:
         pool = runner.python_pool
         assert pool is not None and pool.pids == []  # lazy
-        pids = [(await runner.fire("PreToolUse", p.payload())).hooks[0].stdout
-                for _ in range(3)]
+        pids = [(await runner.fire("PreToolUse", p.payload())).hooks[0].stdout for _ in range(3)]
         assert len(set(pids)) == 1  # one warm worker served every call
         worker = int(pids[0])
         assert os.getsid(worker) == worker and os.getpgid(worker) == worker
@@ -528,8 +566,10 @@ async def test_workers_are_reused_isolated_and_never_leak(tmp_path: Path) -> Non
 async def test_extra_calls_wait_for_a_free_worker(tmp_path: Path) -> None:
     p = Project(tmp_path, "warm")
     p.hook("pid.py", "import os\ndef run(p):\n    return str(os.getpid())\n")
-    p.settings({"PreToolUse": [p.command(f"python hook_launcher.py pid.py {i}")
-                                for i in range(4)]}, hookRunner={"order": "parallel"})
+    p.settings(
+        {"PreToolUse": [p.command(f"python hook_launcher.py pid.py {i}") for i in range(4)]},
+        hookRunner={"order": "parallel"},
+    )
     async with p.runner(python_workers=1) as runner:
         outcome = await runner.fire("PreToolUse", p.payload())
         assert runner.python_pool is not None and runner.python_pool.started == 1
@@ -543,8 +583,7 @@ async def test_python_workers_zero_runs_cold(tmp_path: Path) -> None:
     p.settings({"PreToolUse": [p.entry("pid.py")]}, hookRunner={"pythonWorkers": 0})
     async with p.runner(python_workers=None) as runner:
         assert runner.python_pool is None
-        pids = {(await runner.fire("PreToolUse", p.payload())).hooks[0].stdout
-                for _ in range(2)}
+        pids = {(await runner.fire("PreToolUse", p.payload())).hooks[0].stdout for _ in range(2)}
     assert len(pids) == 2
 
 
@@ -565,10 +604,10 @@ def test_python_workers_setting(tmp_path: Path) -> None:
 def test_bad_python_workers_setting_names_the_path(tmp_path: Path, value: Any) -> None:
     p = Project(tmp_path, "warm")
     (p.root / ".claude" / "settings.json").write_text(
-        json.dumps({"hookRunner": {"pythonWorkers": value}}).replace("null", "[]"))
+        json.dumps({"hookRunner": {"pythonWorkers": value}}).replace("null", "[]")
+    )
     config = load_config(tmp_path, user_settings=None)
-    assert [(i.file, i.path) for i in config.errors] == [
-        (".claude/settings.json", "hookRunner.pythonWorkers")]
+    assert [(i.file, i.path) for i in config.errors] == [(".claude/settings.json", "hookRunner.pythonWorkers")]
     assert "whole number >= 0" in config.errors[0].message
     assert config.python_workers is None
 

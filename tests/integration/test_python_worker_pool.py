@@ -52,15 +52,20 @@ def module(tmp_path: Path) -> str:
 
 
 def make_pool(tmp_path: Path, **kw: Any) -> PythonWorkerPool:
-    return PythonWorkerPool(size=kw.pop("size", 2), env=dict(os.environ), cwd=tmp_path,
-                            grace=0.5, **kw)
+    return PythonWorkerPool(size=kw.pop("size", 2), env=dict(os.environ), cwd=tmp_path, grace=0.5, **kw)
 
 
-async def call(pool: PythonWorkerPool, module: str, payload: dict[str, Any],
-               env: dict[str, str] | None = None, timeout: float = 30) -> Any:
-    return await pool.run(module, [], stdin=(json.dumps(payload) + "\n").encode(),
-                          env=env if env is not None else dict(os.environ),
-                          cwd=os.getcwd(), timeout=timeout)
+async def call(
+    pool: PythonWorkerPool, module: str, payload: dict[str, Any], env: dict[str, str] | None = None, timeout: float = 30
+) -> Any:
+    return await pool.run(
+        module,
+        [],
+        stdin=(json.dumps(payload) + "\n").encode(),
+        env=env if env is not None else dict(os.environ),
+        cwd=os.getcwd(),
+        timeout=timeout,
+    )
 
 
 async def test_per_call_environment_comes_and_goes(tmp_path: Path, module: str) -> None:
@@ -69,8 +74,7 @@ async def test_per_call_environment_comes_and_goes(tmp_path: Path, module: str) 
         with_trace = await call(pool, module, {}, {**os.environ, "TRACEPARENT": "00-ab-cd-01"})
         without = await call(pool, module, {})
         assert json.loads(with_trace.stdout)["trace"] == "00-ab-cd-01"
-        assert json.loads(without.stdout) == {"pid": json.loads(with_trace.stdout)["pid"],
-                                              "trace": None}
+        assert json.loads(without.stdout) == {"pid": json.loads(with_trace.stdout)["pid"], "trace": None}
     finally:
         await pool.aclose()
 
@@ -114,8 +118,9 @@ async def test_background_python_hook_ends_with_the_runner(tmp_path: Path) -> No
     hooks = tmp_path / ".claude" / "hooks"
     hooks.mkdir(parents=True)
     (hooks / "hang.py").write_text(HANG)
-    (tmp_path / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"Stop": [
-        {"hooks": [{"type": "python", "module": "hang.py", "async": True}]}]}}))
+    (tmp_path / ".claude" / "settings.json").write_text(
+        json.dumps({"hooks": {"Stop": [{"hooks": [{"type": "python", "module": "hang.py", "async": True}]}]}})
+    )
     started = tmp_path / "started"
     async with HookRunner.from_project(tmp_path, user_settings=None, kill_grace=0.5) as runner:
         outcome = await runner.fire("Stop", {"hang": str(started)})
@@ -164,12 +169,16 @@ def test_request_sends_only_the_difference() -> None:
     line = PythonWorkerPool._request(worker, "h.py", ["arg"], b'{"x":1}\n', env, "/tmp")
     assert line.endswith(b"\n") and line.count(b"\n") == 1
     assert json.loads(line) == {
-        "module": "h.py", "args": ["arg"], "cwd": "/tmp", "stdin": '{"x":1}\n',
-        "env": {"C": "3"}, "unset": ["B"], "payload_env": True,
+        "module": "h.py",
+        "args": ["arg"],
+        "cwd": "/tmp",
+        "stdin": '{"x":1}\n',
+        "env": {"C": "3"},
+        "unset": ["B"],
+        "payload_env": True,
     }
     # A HOOK_PAYLOAD that differs from stdin (e.g. after updatedInput) is sent as is.
-    other = PythonWorkerPool._request(worker, "h.py", [], b"{}\n", {**base, "HOOK_PAYLOAD": "1"},
-                                      "/")
+    other = PythonWorkerPool._request(worker, "h.py", [], b"{}\n", {**base, "HOOK_PAYLOAD": "1"}, "/")
     assert json.loads(other)["env"] == {"HOOK_PAYLOAD": "1"}
 
 
@@ -236,8 +245,7 @@ async def test_aclose_during_spawn_ends_the_starting_worker(tmp_path: Path) -> N
     assert not started.exists()
 
 
-async def test_aclose_during_a_polite_retire_ends_the_worker_before_returning(
-        tmp_path: Path) -> None:
+async def test_aclose_during_a_polite_retire_ends_the_worker_before_returning(tmp_path: Path) -> None:
     """A timed-out call's worker is retired politely (SIGTERM, then ``grace``); an
     aclose() meanwhile must not treat it as already gone, but end it and wait."""
     termed = tmp_path / "termed"
@@ -320,13 +328,12 @@ async def test_helper_modules_stay_with_their_hook_folder(tmp_path: Path) -> Non
         (tmp_path / sub).mkdir()
         (tmp_path / sub / "common.py").write_text(f"WHO = {sub!r}\n")
         (tmp_path / sub / "x.py").write_text(
-            "import common\nCALLS = []\ndef run(payload):\n"
-            "    CALLS.append(1)\n    return [common.WHO, len(CALLS)]\n")
+            "import common\nCALLS = []\ndef run(payload):\n    CALLS.append(1)\n    return [common.WHO, len(CALLS)]\n"
+        )
     pool = make_pool(tmp_path, size=1)
     try:
         with anyio.fail_after(20):
-            out = [json.loads((await call(pool, str(tmp_path / sub / "x.py"), {})).stdout)
-                   for sub in ("a", "b", "a")]
+            out = [json.loads((await call(pool, str(tmp_path / sub / "x.py"), {})).stdout) for sub in ("a", "b", "a")]
     finally:
         await pool.aclose()
     # b gets its own helper; a stays warm (module state kept) with its own.

@@ -17,8 +17,6 @@ from tests.support import cmd, load_payload, project
 pytestmark = pytest.mark.anyio
 
 
-
-
 def runner(path: Path, **kw: Any) -> HookRunner:
     return HookRunner.from_project(path, user_settings=None, **kw)
 
@@ -202,7 +200,7 @@ async def test_session_start_env_file(tmp_path: Path) -> None:
         {
             "SessionStart": [
                 cmd(
-                    'echo \'export A=1\' >> "$CLAUDE_ENV_FILE"; '
+                    "echo 'export A=1' >> \"$CLAUDE_ENV_FILE\"; "
                     'echo \'export B="two words"\' >> "$CLAUDE_ENV_FILE"; echo hello'
                 )
             ]
@@ -387,8 +385,9 @@ async def test_async_hook_after_the_runner_closed_mid_event_is_an_error_result(
 ) -> None:
     started, go = tmp_path / "started", tmp_path / "go"
     wait_for_go = f"touch {started}; i=0; while [ ! -e {go} ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i+1)); done"
-    p = project(tmp_path, {"Stop": [cmd(wait_for_go), {"hooks": [
-        {"type": "command", "command": "true", "async": True}]}]})
+    p = project(
+        tmp_path, {"Stop": [cmd(wait_for_go), {"hooks": [{"type": "command", "command": "true", "async": True}]}]}
+    )
     outcomes: list[Any] = []
     with anyio.fail_after(8):
         async with anyio.create_task_group() as tg:

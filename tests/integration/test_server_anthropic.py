@@ -21,14 +21,26 @@ def texts(message: dict[str, Any]) -> list[str]:
 async def test_tool_use_streaming_and_model_visible_hook_messages(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     cmd = project.hook("PreToolUse", 'sys.stderr.write("no rm"); sys.exit(2)', matcher="Bash")
-    project.hook("PreToolUse", "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PreToolUse', "
-                               "'additionalContext': 'read carefully'}}))", matcher="Read")
+    project.hook(
+        "PreToolUse",
+        "print(json.dumps({'hookSpecificOutput': {'hookEventName': 'PreToolUse', "
+        "'additionalContext': 'read carefully'}}))",
+        matcher="Read",
+    )
     project.hook("SessionStart", 'print("ctx from start")')
     (project.root / "a.txt").write_text("alpha\n")
     api = FakeMessagesAPI()
-    async with serve_app(api.app) as api_url, running_server(
-            project, backend="anthropic", anthropic_base_url=api_url, anthropic_api_key="test-key-123",
-            anthropic_model="claude-test", permission_mode="bypassPermissions") as h:
+    async with (
+        serve_app(api.app) as api_url,
+        running_server(
+            project,
+            backend="anthropic",
+            anthropic_base_url=api_url,
+            anthropic_api_key="test-key-123",
+            anthropic_model="claude-test",
+            permission_mode="bypassPermissions",
+        ) as h,
+    ):
         sid = (await h.create())["session_id"]
         turn = await h.send(sid, "$ rm -rf x\nread a.txt\nAll done here, nothing else to do.")
         assert turn["status"] == "completed"
@@ -38,8 +50,10 @@ async def test_tool_use_streaming_and_model_visible_hook_messages(tmp_path: Path
     first, second, third = api.requests
     assert first["model"] == "claude-test" and first["stream"] is True
     assert {t["name"] for t in first["tools"]} == {"Bash", "Read", "Write", "Edit", "Glob", "Grep", "Task"}
-    assert texts(first["messages"][0]) == ["SessionStart:startup hook success: ctx from start",
-                                           "$ rm -rf x\nread a.txt\nAll done here, nothing else to do."]
+    assert texts(first["messages"][0]) == [
+        "SessionStart:startup hook success: ctx from start",
+        "$ rm -rf x\nread a.txt\nAll done here, nothing else to do.",
+    ]
     # Denied tool → error tool_result with the exact text.
     result = second["messages"][-1]["content"][0]
     assert result["type"] == "tool_result" and result["is_error"] is True
@@ -60,12 +74,17 @@ def x_api_key(api: FakeMessagesAPI) -> Any:
 
 async def test_stop_feedback_and_compaction_reach_the_api(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    project.hook("Stop", """
+    project.hook(
+        "Stop",
+        """
 if not payload["stop_hook_active"]:
-    print(json.dumps({"decision": "block", "reason": "run the tests"}))""")
+    print(json.dumps({"decision": "block", "reason": "run the tests"}))""",
+    )
     api = FakeMessagesAPI()
-    async with serve_app(api.app) as api_url, running_server(
-            project, backend="anthropic", anthropic_base_url=api_url, anthropic_api_key="test-key-123") as h:
+    async with (
+        serve_app(api.app) as api_url,
+        running_server(project, backend="anthropic", anthropic_base_url=api_url, anthropic_api_key="test-key-123") as h,
+    ):
         sid = (await h.create())["session_id"]
         assert (await h.send(sid, "hello"))["status"] == "completed"
         assert texts(api.requests[1]["messages"][-1]) == ["Stop hook feedback:\nrun the tests"]
@@ -83,8 +102,10 @@ async def test_api_errors_are_reported_not_raised(tmp_path: Path) -> None:
         raise RuntimeError("fake API crashed")
 
     api = FakeMessagesAPI(responder=broken)
-    async with serve_app(api.app) as api_url, running_server(
-            project, backend="anthropic", anthropic_base_url=api_url, anthropic_api_key="test-key-123") as h:
+    async with (
+        serve_app(api.app) as api_url,
+        running_server(project, backend="anthropic", anthropic_base_url=api_url, anthropic_api_key="test-key-123") as h,
+    ):
         h.app.state.manager.backend.client = h.app.state.manager.backend.client.with_options(max_retries=0)
         sid = (await h.create())["session_id"]
         turn = await h.send(sid, "hello")

@@ -70,9 +70,13 @@ async def test_openapi_health_hooks_and_chat_page(tmp_path: Path) -> None:
     async with running_server(project, env="development") as h:
         spec = (await h.client.get("/openapi.json")).json()
         assert spec["openapi"].startswith("3.")
-        assert {"/sessions", "/sessions/{session_id}", "/sessions/{session_id}/messages",
-                "/sessions/{session_id}/approvals/{approval_id}",
-                "/sessions/{session_id}/events"} <= set(spec["paths"])
+        assert {
+            "/sessions",
+            "/sessions/{session_id}",
+            "/sessions/{session_id}/messages",
+            "/sessions/{session_id}/approvals/{approval_id}",
+            "/sessions/{session_id}/events",
+        } <= set(spec["paths"])
         assert "PostMessage" in spec["components"]["schemas"]
         health = (await h.client.get("/health")).json()
         assert health["status"] == "ok" and health["backend"] == "scripted"
@@ -96,8 +100,7 @@ async def test_bearer_token_is_required_when_configured(tmp_path: Path) -> None:
         r = await h.client.post("/sessions", json={}, headers={"Authorization": "Bearer s3cret-token"})
         assert r.status_code == 201
         sid = r.json()["session_id"]
-        r = await h.client.get(f"/sessions/{sid}/events", params={"stream": "false",
-                                                                  "access_token": "s3cret-token"})
+        r = await h.client.get(f"/sessions/{sid}/events", params={"stream": "false", "access_token": "s3cret-token"})
         assert r.status_code == 200
         r = await h.client.get(f"/sessions/{sid}", params={"access_token": "s3cret-token"})
         assert r.status_code == 401  # the query token only works for the event stream
@@ -108,8 +111,10 @@ async def test_asgi_transport_with_lifespan(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     project.hook("SessionEnd")
     app = create_app(server_settings(project.root, permission_mode="bypassPermissions"))
-    async with app.router.lifespan_context(app), httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=app), base_url="http://test") as c:
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c,
+    ):
         sid = (await c.post("/sessions", json={})).json()["session_id"]
         r = await c.post(f"/sessions/{sid}/messages", json={"text": "$ echo hi", "wait": True})
         assert r.json()["status"] == "completed"
@@ -151,13 +156,20 @@ def _env(tmp_path: Path) -> dict[str, str]:
 
 def test_serve_rejects_bad_settings_without_a_traceback(tmp_path: Path) -> None:
     env = {**_env(tmp_path), "AGENT_SERVER_PORT": "99999"}
-    proc = subprocess.run([*CLI, "serve", "--project", str(tmp_path)], env=env, cwd=tmp_path,
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [*CLI, "serve", "--project", str(tmp_path)], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 2
     assert "AGENT_SERVER_PORT=99999" in proc.stderr.replace("'", "")
     assert "Traceback" not in proc.stderr
-    proc = subprocess.run([*CLI, "serve", "--host", "0.0.0.0", "--project", str(tmp_path)],
-                          env=_env(tmp_path), cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [*CLI, "serve", "--host", "0.0.0.0", "--project", str(tmp_path)],
+        env=_env(tmp_path),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 2 and "AGENT_SERVER_API_TOKEN" in proc.stderr
     assert "Traceback" not in proc.stderr
 
@@ -165,9 +177,14 @@ def test_serve_rejects_bad_settings_without_a_traceback(tmp_path: Path) -> None:
 async def test_serve_prints_the_url_serves_and_shuts_down(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     project.hook("SessionEnd")
-    proc = subprocess.Popen([*CLI, "serve", "--port", "0", "--project", str(project.root)],
-                            env=_env(tmp_path), cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [*CLI, "serve", "--port", "0", "--project", str(project.root)],
+        env=_env(tmp_path),
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         with anyio.fail_after(30):
@@ -195,29 +212,35 @@ async def test_serve_prints_the_url_serves_and_shuts_down(tmp_path: Path) -> Non
 
 
 def test_init_writes_default_settings_and_serve_falls_back_to_them(tmp_path: Path) -> None:
-    proc = subprocess.run([*CLI, "init", "--project", str(tmp_path)], env=_env(tmp_path),
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [*CLI, "init", "--project", str(tmp_path)], env=_env(tmp_path), capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
     written = tmp_path / ".claude" / "settings.json"
     assert "hooks" in json.loads(written.read_text())
-    again = subprocess.run([*CLI, "init", "--project", str(tmp_path)], env=_env(tmp_path),
-                           capture_output=True, text=True, timeout=60)
+    again = subprocess.run(
+        [*CLI, "init", "--project", str(tmp_path)], env=_env(tmp_path), capture_output=True, text=True, timeout=60
+    )
     assert again.returncode == 1 and "--force" in again.stderr
 
 
 async def test_packaged_default_settings_are_used_without_project_settings(tmp_path: Path) -> None:
     root = tmp_path / "bare"
     root.mkdir()
-    async with running_server(root, default_settings_fallback=True,
-                              permission_mode="bypassPermissions") as h:
+    async with running_server(root, default_settings_fallback=True, permission_mode="bypassPermissions") as h:
         hooks = (await h.client.get("/hooks")).json()
         assert hooks["files"] == [".agent-server/default-settings.json"]
         assert hooks["issues"] == []
         sid = (await h.create())["session_id"]
         turn = await h.send(sid, "$ rm -rf /")  # the ready-made security hooks are active
         assert turn["status"] == "completed"
-        (result,) = [b for m in await h.messages(sid) if isinstance(m["content"], list)
-                     for b in m["content"] if b.get("type") == "tool_result"]
+        (result,) = [
+            b
+            for m in await h.messages(sid)
+            if isinstance(m["content"], list)
+            for b in m["content"]
+            if b.get("type") == "tool_result"
+        ]
         assert result["is_error"] and result["content"].startswith("PreToolUse:Bash hook error:")
 
 
@@ -228,7 +251,9 @@ def test_packaged_default_settings_match_the_repository_copy() -> None:
         pytest.skip("no hooks/settings.default.json in this checkout")
     assert json.loads(packaged.read_text()) == json.loads(repo.read_text()), (
         "agent_server/defaults/settings.json is the packaged copy of hooks/settings.default.json: "
-        "cp hooks/settings.default.json agent_server/defaults/settings.json")
+        "cp hooks/settings.default.json agent_server/defaults/settings.json"
+    )
+
 
 async def test_in_process_hooks_registered_at_startup(tmp_path: Path) -> None:
     seen: list[str] = []
@@ -236,45 +261,78 @@ async def test_in_process_hooks_registered_at_startup(tmp_path: Path) -> None:
     async def guard(payload: dict[str, Any]) -> dict[str, Any] | None:
         seen.append(payload["tool_input"]["command"])
         if "deploy" in payload["tool_input"]["command"]:
-            return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
-                                           "permissionDecisionReason": "no deploys from chat"}}
+            return {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "deny",
+                    "permissionDecisionReason": "no deploys from chat",
+                }
+            }
         return None
 
     project = make_project(tmp_path)
-    async with running_server(project, permission_mode="bypassPermissions",
-                              setup=lambda runner: runner.register("PreToolUse", guard, matcher="Bash")) as h:
+    async with running_server(
+        project,
+        permission_mode="bypassPermissions",
+        setup=lambda runner: runner.register("PreToolUse", guard, matcher="Bash"),
+    ) as h:
         sid = (await h.create())["session_id"]
         await h.send(sid, "$ echo ok\n$ ./deploy.sh")
-        results = [b["content"] for m in await h.messages(sid) if isinstance(m["content"], list)
-                   for b in m["content"] if b.get("type") == "tool_result"]
+        results = [
+            b["content"]
+            for m in await h.messages(sid)
+            if isinstance(m["content"], list)
+            for b in m["content"]
+            if b.get("type") == "tool_result"
+        ]
     assert seen == ["echo ok", "./deploy.sh"]
     assert results == ["ok", "PreToolUse:Bash hook error: no deploys from chat"]
 
 
 def test_default_settings_hook_paths_resolve_to_the_hooks_folder(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from agent_server.server import _hooks_setup
 
     hooks = tmp_path / "repo" / "hooks"
     hooks.mkdir(parents=True)
     default = hooks / "settings.default.json"
-    default.write_text(json.dumps({"hooks": {"PreToolUse": [{"hooks": [
-        {"type": "command", "command": 'python3 "$CLAUDE_PROJECT_DIR/hooks/a.py"'},
-        {"type": "command", "command": 'python3 "$CLAUDE_PROJECT_DIR"/hooks/b.py'},
-        {"type": "command", "command": "python3 ${CLAUDE_PROJECT_DIR}/hooks/c.py"},
-        {"type": "command", "command": "python3 ${AGENT_SERVER_HOOKS_DIR}/d.py"}]}]}}))
+    default.write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [
+                        {
+                            "hooks": [
+                                {"type": "command", "command": 'python3 "$CLAUDE_PROJECT_DIR/hooks/a.py"'},
+                                {"type": "command", "command": 'python3 "$CLAUDE_PROJECT_DIR"/hooks/b.py'},
+                                {"type": "command", "command": "python3 ${CLAUDE_PROJECT_DIR}/hooks/c.py"},
+                                {"type": "command", "command": "python3 ${AGENT_SERVER_HOOKS_DIR}/d.py"},
+                            ]
+                        }
+                    ]
+                }
+            }
+        )
+    )
     monkeypatch.setattr(_hooks_setup, "hooks_dir", lambda: hooks)
     project = tmp_path / "project"
     project.mkdir()
-    commands = [h["command"] for h in json.loads(_hooks_setup.default_settings_text(project))
-                ["hooks"]["PreToolUse"][0]["hooks"]]
-    assert commands == [f'python3 "{hooks}/a.py"', f'python3 "{hooks}"/b.py',
-                        f"python3 {hooks}/c.py", f"python3 {hooks}/d.py"]
+    commands = [
+        h["command"] for h in json.loads(_hooks_setup.default_settings_text(project))["hooks"]["PreToolUse"][0]["hooks"]
+    ]
+    assert commands == [
+        f'python3 "{hooks}/a.py"',
+        f'python3 "{hooks}"/b.py',
+        f"python3 {hooks}/c.py",
+        f"python3 {hooks}/d.py",
+    ]
     (project / "hooks").mkdir()  # a project with its own hooks/ keeps $CLAUDE_PROJECT_DIR
     assert "$CLAUDE_PROJECT_DIR" in _hooks_setup.default_settings_text(project)
 
 
 # -- found by a review of the server's lifecycle -------------------------------------
+
 
 class _SlowToCancel(ModelBackend):
     """respond() blocks; when cancelled it finishes only once ``release`` is set (so a
@@ -300,8 +358,7 @@ class _SlowToCancel(ModelBackend):
         return "summary"
 
 
-async def test_two_deletes_at_once_fire_session_end_once(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_two_deletes_at_once_fire_session_end_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from agent_server.server import _session
 
     ends: list[dict[str, Any]] = []
@@ -323,8 +380,9 @@ async def test_two_deletes_at_once_fire_session_end_once(
 
     monkeypatch.setattr(_session.Session, "close", counting_close)
     with anyio.fail_after(30):
-        async with running_server(make_project(tmp_path), model_backend=backend,
-                                  setup=lambda r: r.register("SessionEnd", on_end)) as h:
+        async with running_server(
+            make_project(tmp_path), model_backend=backend, setup=lambda r: r.register("SessionEnd", on_end)
+        ) as h:
             sid = (await h.create())["session_id"]
             await h.send(sid, "hello", wait=False)
             await backend.entered.wait()
@@ -373,8 +431,7 @@ class _FlakyModel(ScriptedBackend):
         return "scripted"
 
 
-async def test_a_failed_resume_of_an_id_left_by_clear_keeps_it_leading_to_its_successor(
-        tmp_path: Path) -> None:
+async def test_a_failed_resume_of_an_id_left_by_clear_keeps_it_leading_to_its_successor(tmp_path: Path) -> None:
     backend = _FlakyModel()
     with anyio.fail_after(20):
         async with running_server(make_project(tmp_path), model_backend=backend) as h:
@@ -418,23 +475,24 @@ async def test_event_stream_reports_events_the_session_no_longer_keeps(tmp_path:
         for i in range(kept + 5):  # the oldest events fall out of the log
             log.emit("system_message", text=f"note {i}", level="info")
         last = log.last_seq
-        page = (await h.client.get(f"/sessions/{sid}/events",
-                                   params={"stream": "false", "since": 2})).json()
+        page = (await h.client.get(f"/sessions/{sid}/events", params={"stream": "false", "since": 2})).json()
         lines: list[str] = []
-        async with h.client.stream("GET", f"/sessions/{sid}/events",
-                                   params={"since": 2}) as resp:
+        async with h.client.stream("GET", f"/sessions/{sid}/events", params={"since": 2}) as resp:
             async for line in resp.aiter_lines():
                 lines.append(line)
                 if line == f"id: {last}":
                     break
-        resumed = (await h.client.get(f"/sessions/{sid}/events", params={"stream": "false"},
-                                      headers={"Last-Event-ID": str(last - 1)})).json()
+        resumed = (
+            await h.client.get(
+                f"/sessions/{sid}/events", params={"stream": "false"}, headers={"Last-Event-ID": str(last - 1)}
+            )
+        ).json()
     first_kept = last - kept + 1
     assert page["dropped"] == {"from_seq": 3, "to_seq": first_kept - 1}
     assert page["events"][0]["seq"] == first_kept and len(page["events"]) == kept
     # The stream says so in place, with an id a reconnect resumes after.
     assert lines[:4] == ["retry: 2000", "", f"id: {first_kept - 1}", "event: events_dropped"]
-    assert json.loads(lines[4][len("data: "):])["from_seq"] == 3
+    assert json.loads(lines[4][len("data: ") :])["from_seq"] == 3
     assert lines[6] == f"id: {first_kept}"
     assert resumed["dropped"] is None and [e["seq"] for e in resumed["events"]] == [last]
 
@@ -455,8 +513,7 @@ async def test_shutdown_closes_sessions_at_once_not_one_after_another(tmp_path: 
         saw_all.append(all_started.is_set())
 
     with anyio.fail_after(60):
-        async with running_server(make_project(tmp_path),
-                                  setup=lambda r: r.register("SessionEnd", on_end)) as h:
+        async with running_server(make_project(tmp_path), setup=lambda r: r.register("SessionEnd", on_end)) as h:
             sids = {(await h.create())["session_id"] for _ in range(3)}
     assert set(started) == sids
     assert saw_all == [True, True, True]
@@ -466,17 +523,24 @@ async def test_serve_freezes_its_startup_heap(tmp_path: Path) -> None:
     # Full garbage collections then skip what startup loaded: shorter pauses mid-fire.
     project = make_project(tmp_path)
     report = tmp_path / "frozen"
-    code = ("import gc, runpy, sys\n"
-            "real_freeze = gc.freeze\n"
-            "def freeze():\n"
-            "    real_freeze()\n"
-            f"    open({str(report)!r}, 'w').write(str(gc.get_freeze_count()))\n"
-            "gc.freeze = freeze\n"
-            "sys.argv = ['agent-server', *sys.argv[1:]]\n"
-            "runpy.run_module('agent_server', run_name='__main__')\n")
-    proc = subprocess.Popen([sys.executable, "-c", code, "serve", "--port", "0", "--project",
-                             str(project.root)], env=_env(tmp_path), cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    code = (
+        "import gc, runpy, sys\n"
+        "real_freeze = gc.freeze\n"
+        "def freeze():\n"
+        "    real_freeze()\n"
+        f"    open({str(report)!r}, 'w').write(str(gc.get_freeze_count()))\n"
+        "gc.freeze = freeze\n"
+        "sys.argv = ['agent-server', *sys.argv[1:]]\n"
+        "runpy.run_module('agent_server', run_name='__main__')\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "serve", "--port", "0", "--project", str(project.root)],
+        env=_env(tmp_path),
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         with anyio.fail_after(30):
@@ -502,8 +566,7 @@ async def test_waiting_for_a_turn_survives_events_dropped_meanwhile(tmp_path: Pa
         for i in range(log._events.maxlen + 5):
             log.emit("system_message", text=f"note {i}", level="info")
 
-    async with running_server(make_project(tmp_path),
-                              setup=lambda r: r.register("UserPromptSubmit", flood)) as h:
+    async with running_server(make_project(tmp_path), setup=lambda r: r.register("UserPromptSubmit", flood)) as h:
         holder["app"] = h.app
         sid = (await h.create())["session_id"]
         reply = await h.send(sid, "hello")

@@ -25,9 +25,22 @@ from tests.integration.server_harness import (
 
 pytestmark = pytest.mark.anyio
 
-ALL_EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse",
-              "PostToolUseFailure", "PostToolBatch", "Notification", "Stop", "SubagentStart",
-              "SubagentStop", "PreCompact", "PostCompact", "SessionEnd")
+ALL_EVENTS = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PermissionRequest",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "Notification",
+    "Stop",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "PostCompact",
+    "SessionEnd",
+)
 
 
 async def test_one_bash_call_fires_every_point_in_order_over_sse(tmp_path: Path) -> None:
@@ -52,8 +65,7 @@ async def test_one_bash_call_fires_every_point_in_order_over_sse(tmp_path: Path)
                     assert event["status"] == "completed"
                     assert event["final_text"] == "FINAL ANSWER"
                     break
-        assert seen == ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse",
-                        "PostToolBatch", "Stop"]
+        assert seen == ["SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolBatch", "Stop"]
         await h.close(sid)
         assert (await h.hooks_fired(sid))[-1] == "SessionEnd"
 
@@ -75,8 +87,13 @@ async def test_one_bash_call_fires_every_point_in_order_over_sse(tmp_path: Path)
     assert pre["permission_mode"] == "bypassPermissions"
     assert pre["tool_input"]["command"] == "touch RAN_MARKER; echo hello-from-bash"
     assert pre["tool_use_id"] == post["tool_use_id"]
-    assert post["tool_response"] == {"stdout": "hello-from-bash", "stderr": "", "interrupted": False,
-                                     "isImage": False, "noOutputExpected": False}
+    assert post["tool_response"] == {
+        "stdout": "hello-from-bash",
+        "stderr": "",
+        "interrupted": False,
+        "isImage": False,
+        "noOutputExpected": False,
+    }
     assert p["PostToolBatch"][0]["tool_calls"][0]["tool_response"] == "hello-from-bash"
     assert p["Stop"][0]["last_assistant_message"] == "FINAL ANSWER"
     assert p["Stop"][0]["stop_hook_active"] is False
@@ -85,8 +102,10 @@ async def test_one_bash_call_fires_every_point_in_order_over_sse(tmp_path: Path)
     # The transcript: one JSON line per message, Claude Code's shape.
     lines = [json.loads(x) for x in transcript.read_text().splitlines()]
     assert [x["type"] for x in lines] == ["user", "assistant", "user", "assistant"]
-    assert lines[0]["message"] == {"role": "user", "content": pre["tool_input"]["command"] and
-                                   "$ touch RAN_MARKER; echo hello-from-bash\nFINAL ANSWER"}
+    assert lines[0]["message"] == {
+        "role": "user",
+        "content": pre["tool_input"]["command"] and "$ touch RAN_MARKER; echo hello-from-bash\nFINAL ANSWER",
+    }
     assert lines[1]["message"]["content"][0]["type"] == "tool_use"
     assert lines[2]["message"]["content"][0]["type"] == "tool_result"
     assert all(x["sessionId"] == sid for x in lines)
@@ -118,8 +137,7 @@ async def test_permission_request_notification_and_user_approval(tmp_path: Path)
         approval = turn["approval"]
         assert approval["tool_name"] == "Bash"
         assert not (project.root / "OUT").exists()
-        r = await h.client.post(f"/sessions/{sid}/approvals/{approval['approval_id']}",
-                                json={"decision": "allow"})
+        r = await h.client.post(f"/sessions/{sid}/approvals/{approval['approval_id']}", json={"decision": "allow"})
         assert r.status_code == 200
         ended = await h.wait_event(sid, lambda e: e["type"] == "turn_ended")
         assert ended["status"] == "completed"
@@ -138,8 +156,10 @@ async def test_user_denial_ends_the_turn_with_claude_codes_rejection(tmp_path: P
     async with running_server(project) as h:
         sid = (await h.create())["session_id"]
         turn = await h.send(sid, "$ echo no > OUT")
-        r = await h.client.post(f"/sessions/{sid}/approvals/{turn['approval']['approval_id']}",
-                                json={"decision": "deny", "message": "not now"})
+        r = await h.client.post(
+            f"/sessions/{sid}/approvals/{turn['approval']['approval_id']}",
+            json={"decision": "deny", "message": "not now"},
+        )
         assert r.status_code == 200
         ended = await h.wait_event(sid, lambda e: e["type"] == "turn_ended")
         assert ended["status"] == "denied"
@@ -153,14 +173,17 @@ async def test_user_denial_ends_the_turn_with_claude_codes_rejection(tmp_path: P
 
 async def test_permission_request_hook_decides_without_the_user(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    project.hook("PermissionRequest", """
+    project.hook(
+        "PermissionRequest",
+        """
 if "deny-me" in payload["tool_input"]["command"]:
     print(json.dumps({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
         "decision": {"behavior": "deny", "message": "denied by policy"}}}))
 else:
     print(json.dumps({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
         "decision": {"behavior": "allow", "updatedInput": {"command": "echo rewritten > OUT"}}}}))
-""")
+""",
+    )
     async with running_server(project) as h:
         sid = (await h.create())["session_id"]
         turn = await h.send(sid, "$ echo original > OUT")
@@ -169,8 +192,12 @@ else:
         turn = await h.send(sid, "$ echo deny-me")
         assert turn["status"] == "completed"
         result = [m for m in await h.messages(sid) if m["role"] == "user"][-1]["content"][0]
-        assert result == {"type": "tool_result", "tool_use_id": result["tool_use_id"],
-                          "content": "denied by policy", "is_error": True}
+        assert result == {
+            "type": "tool_result",
+            "tool_use_id": result["tool_use_id"],
+            "content": "denied by policy",
+            "is_error": True,
+        }
 
 
 async def test_accept_edits_and_plan_modes(tmp_path: Path) -> None:
@@ -188,8 +215,9 @@ async def test_accept_edits_and_plan_modes(tmp_path: Path) -> None:
         plan = (await h.create(permission_mode="plan"))["session_id"]
         assert (await h.send(plan, "write plan.txt\nno\nEOF\nread notes.txt"))["status"] == "completed"
         assert not (project.root / "plan.txt").exists()
-        results = [m["content"][0] for m in await h.messages(plan)
-                   if m["role"] == "user" and isinstance(m["content"], list)]
+        results = [
+            m["content"][0] for m in await h.messages(plan) if m["role"] == "user" and isinstance(m["content"], list)
+        ]
         assert results[0]["is_error"] and "not available in plan mode" in results[0]["content"]
         assert results[1]["content"] == "     1\thi"
 
@@ -199,9 +227,12 @@ async def test_subagent_has_its_own_transcript_and_hooks_see_agent(tmp_path: Pat
     for event in ("PreToolUse", "PostToolUse", "PostToolBatch", "SubagentStart", "SubagentStop", "Stop"):
         project.hook(event)
     project.hook("PreToolUse", matcher="Task", name="task-matcher")
-    project.hook("SubagentStart", """
+    project.hook(
+        "SubagentStart",
+        """
 print(json.dumps({"hookSpecificOutput": {"hookEventName": "SubagentStart",
-                                         "additionalContext": "sub-context"}}))""")
+                                         "additionalContext": "sub-context"}}))""",
+    )
     async with running_server(project, permission_mode="bypassPermissions") as h:
         sid = (await h.create())["session_id"]
         turn = await h.send(sid, "task: $ echo from-sub\nFINAL ANSWER")
@@ -218,16 +249,17 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "SubagentStart",
     assert sub_pre["agent_id"] == agent_id and sub_pre["session_id"] == sid
     sub_post = next(p for p in project.payloads("PostToolUse") if p["tool_name"] == "Bash")
     assert_shape(sub_post, "PostToolUse__Bash__in_subagent")
-    assert next(b for b in project.payloads("PostToolBatch") if "agent_id" in b)["tool_calls"][0][
-        "tool_response"] == "from-sub"
+    assert (
+        next(b for b in project.payloads("PostToolBatch") if "agent_id" in b)["tool_calls"][0]["tool_response"]
+        == "from-sub"
+    )
     (stop,) = project.payloads("SubagentStop")
     assert_shape(stop, "SubagentStop", extra=("stop_hook_block_count",))
     sub_transcript = Path(stop["agent_transcript_path"])
     assert sub_transcript.name == f"agent-{agent_id}.jsonl"
     sub_lines = [json.loads(x) for x in sub_transcript.read_text().splitlines()]
     assert sub_lines[0]["message"]["content"] == "$ echo from-sub"
-    assert any(x["message"]["content"] == "SubagentStart hook additional context: sub-context"
-               for x in sub_lines)
+    assert any(x["message"]["content"] == "SubagentStart hook additional context: sub-context" for x in sub_lines)
     post_agent = next(p for p in project.payloads("PostToolUse") if p["tool_name"] == "Agent")
     assert post_agent["tool_response"]["agentId"] == agent_id
     assert post_agent["tool_response"]["status"] == "completed"
@@ -287,16 +319,20 @@ async def test_manual_compact_order_payloads_and_instructions(tmp_path: Path) ->
 
 async def test_pre_compact_block_and_auto_compaction(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    project.hook("PreCompact", """
+    project.hook(
+        "PreCompact",
+        """
 if payload["trigger"] == "manual":
-    sys.stderr.write("not now"); sys.exit(2)""")
+    sys.stderr.write("not now"); sys.exit(2)""",
+    )
     project.hook("PostCompact")
     async with running_server(project, context_budget=400) as h:
         sid = (await h.create())["session_id"]
         assert (await h.send(sid, "/compact"))["status"] == "blocked"
         events = await h.events(sid)
-        assert any(e["type"] == "system_message" and "Compaction blocked by PreCompact hook" in e["text"]
-                   for e in events)
+        assert any(
+            e["type"] == "system_message" and "Compaction blocked by PreCompact hook" in e["text"] for e in events
+        )
         await h.send(sid, "x" * 500)
         await h.send(sid, "second")  # over budget → automatic compaction first
     (post,) = project.payloads("PostCompact")
@@ -323,17 +359,23 @@ async def test_resume_loads_the_transcript(tmp_path: Path) -> None:
 
 async def test_env_file_exports_and_cd_follow_the_session(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    project.hook("SessionStart", """
+    project.hook(
+        "SessionStart",
+        """
 with open(os.environ["CLAUDE_ENV_FILE"], "a") as fh:
-    fh.write("export FOO=from-env-file\\n")""")
+    fh.write("export FOO=from-env-file\\n")""",
+    )
     project.hook("PostToolUse")
     (project.root / "sub").mkdir()
     async with running_server(project, permission_mode="bypassPermissions") as h:
         sid = (await h.create())["session_id"]
         await h.send(sid, '$ echo "foo=$FOO"\n$ cd sub\n$ pwd\n$ cd /')
         session = (await h.client.get(f"/sessions/{sid}")).json()
-        results = [m["content"][0]["content"] for m in await h.messages(sid)
-                   if m["role"] == "user" and isinstance(m["content"], list)]
+        results = [
+            m["content"][0]["content"]
+            for m in await h.messages(sid)
+            if m["role"] == "user" and isinstance(m["content"], list)
+        ]
     posts = project.calls("PostToolUse")
     assert posts[0]["payload"]["tool_response"]["stdout"] == "foo=from-env-file"
     assert posts[2]["payload"]["tool_response"]["stdout"] == str(project.root / "sub")
@@ -353,8 +395,7 @@ async def test_idle_notification(tmp_path: Path) -> None:
         assert event["hooks"][0]["status"] == "ok"
     (note,) = project.payloads("Notification")
     assert note["notification_type"] == "idle_prompt"
-    assert list(note) == ["session_id", "transcript_path", "cwd", "hook_event_name", "message",
-                          "notification_type"]
+    assert list(note) == ["session_id", "transcript_path", "cwd", "hook_event_name", "message", "notification_type"]
 
 
 async def test_server_shutdown_fires_session_end(tmp_path: Path) -> None:
@@ -368,15 +409,20 @@ async def test_server_shutdown_fires_session_end(tmp_path: Path) -> None:
     assert {e["reason"] for e in ends} == {"other"}
 
 
-async def test_ledger_retention_drops_old_events_and_the_ledger_closes_with_the_server(
-        tmp_path: Path) -> None:
+async def test_ledger_retention_drops_old_events_and_the_ledger_closes_with_the_server(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     project.hook("SessionStart")
     db = project.root / ".agent-server" / "hooks.db"
     long_ago = time.time() - 5 * 86400
     with HookLedger(db) as ledger:  # a run of five days ago
-        ledger.record_sync("Stop", {"session_id": "old"}, EventOutcome.combine("Stop", []),
-                           event_id="old", started_at=long_ago, ended_at=long_ago)
+        ledger.record_sync(
+            "Stop",
+            {"session_id": "old"},
+            EventOutcome.combine("Stop", []),
+            event_id="old",
+            started_at=long_ago,
+            ended_at=long_ago,
+        )
     async with running_server(project, hook_ledger_retention_days=2) as h:
         sid = (await h.create())["session_id"]
     conn = sqlite3.connect(db)
@@ -403,8 +449,10 @@ async def test_shutdown_lets_event_streams_see_the_turn_and_session_end(tmp_path
     following = anyio.Event()
 
     async def follow(url: str, sid: str) -> None:
-        async with httpx.AsyncClient(base_url=url, timeout=30) as client, client.stream(
-                "GET", f"/sessions/{sid}/events") as resp:
+        async with (
+            httpx.AsyncClient(base_url=url, timeout=30) as client,
+            client.stream("GET", f"/sessions/{sid}/events") as resp,
+        ):
             async for event in sse_events(resp):
                 got.append(event)
                 following.set()

@@ -16,8 +16,13 @@ pytestmark = pytest.mark.anyio
 
 def tool_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every tool_result block, in order."""
-    return [b for m in messages if m["role"] == "user" and isinstance(m["content"], list)
-            for b in m["content"] if b.get("type") == "tool_result"]
+    return [
+        b
+        for m in messages
+        if m["role"] == "user" and isinstance(m["content"], list)
+        for b in m["content"]
+        if b.get("type") == "tool_result"
+    ]
 
 
 def system_texts(messages: list[dict[str, Any]]) -> list[str]:
@@ -42,29 +47,33 @@ async def test_user_prompt_submit_block_exit2_no_model_call(tmp_path: Path) -> N
         turn = await h.send(sid, "my password is hunter2")
         assert turn["status"] == "blocked"
         assert await h.messages(sid) == []  # no prompt kept, no model call
-        assert f"UserPromptSubmit operation blocked by hook:\n[{cmd}]: no secrets please" in \
-            await user_notes(h, sid)
+        assert f"UserPromptSubmit operation blocked by hook:\n[{cmd}]: no secrets please" in await user_notes(h, sid)
         assert "Stop" not in await h.hooks_fired(sid)
 
 
 async def test_user_prompt_submit_contexts_and_json_block(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     project.hook("UserPromptSubmit", 'print("plain context")')
-    project.hook("UserPromptSubmit", """
+    project.hook(
+        "UserPromptSubmit",
+        """
 if "forbidden" in payload["prompt"]:
     print(json.dumps({"decision": "block", "reason": "forbidden word",
                       "hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
                                              "additionalContext": "ctx-on-block"}}))
 else:
     print(json.dumps({"hookSpecificOutput": {"hookEventName": "UserPromptSubmit",
-                                             "additionalContext": "json context"}}))""")
+                                             "additionalContext": "json context"}}))""",
+    )
     async with running_server(project) as h:
         sid = (await h.create())["session_id"]
         assert (await h.send(sid, "hello"))["status"] == "completed"
         msgs = await h.messages(sid)
         assert msgs[0] == {"role": "user", "content": "hello"}
-        assert system_texts(msgs) == ["UserPromptSubmit hook success: plain context",
-                                      "UserPromptSubmit hook additional context: json context"]
+        assert system_texts(msgs) == [
+            "UserPromptSubmit hook success: plain context",
+            "UserPromptSubmit hook additional context: json context",
+        ]
         assert (await h.send(sid, "forbidden"))["status"] == "blocked"
         assert "UserPromptSubmit operation blocked by hook:\nforbidden word" in await user_notes(h, sid)
         msgs = await h.messages(sid)
@@ -85,13 +94,22 @@ async def test_user_prompt_submit_continue_false(tmp_path: Path) -> None:
 async def test_session_start_context_reaches_the_model(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     project.hook("SessionStart", 'print("project uses tabs")')
-    project.hook("SessionStart", json_out({"hookSpecificOutput": {
-        "hookEventName": "SessionStart", "additionalContext": "json ctx"}, "systemMessage": "hi user"}))
+    project.hook(
+        "SessionStart",
+        json_out(
+            {
+                "hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "json ctx"},
+                "systemMessage": "hi user",
+            }
+        ),
+    )
     async with running_server(project) as h:
         sid = (await h.create())["session_id"]
         msgs = await h.messages(sid)
-        assert system_texts(msgs) == ["SessionStart:startup hook success: project uses tabs",
-                                      "SessionStart:startup hook additional context: json ctx"]
+        assert system_texts(msgs) == [
+            "SessionStart:startup hook success: project uses tabs",
+            "SessionStart:startup hook additional context: json ctx",
+        ]
         assert "hi user" in await user_notes(h, sid)
         assert "hi user" not in json.dumps(msgs)  # systemMessage: user only
 
@@ -116,9 +134,19 @@ async def test_pre_tool_use_exit2_denies_with_exact_message(tmp_path: Path) -> N
 
 async def test_pre_tool_use_json_deny_with_context(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    project.hook("PreToolUse", json_out({"hookSpecificOutput": {
-        "hookEventName": "PreToolUse", "permissionDecision": "deny",
-        "permissionDecisionReason": "use the safe wrapper", "additionalContext": "see docs/safe.md"}}))
+    project.hook(
+        "PreToolUse",
+        json_out(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "deny",
+                    "permissionDecisionReason": "use the safe wrapper",
+                    "additionalContext": "see docs/safe.md",
+                }
+            }
+        ),
+    )
     async with running_server(project, permission_mode="bypassPermissions") as h:
         sid = (await h.create())["session_id"]
         await h.send(sid, "$ touch RAN")
@@ -127,8 +155,10 @@ async def test_pre_tool_use_json_deny_with_context(tmp_path: Path) -> None:
         assert result["content"] == "PreToolUse:Bash hook error: use the safe wrapper"
         # The context is a system message right after the tool result.
         idx = next(i for i, m in enumerate(msgs) if m["role"] == "user" and isinstance(m["content"], list))
-        assert msgs[idx + 1] == {"role": "system",
-                                 "content": "PreToolUse:Bash hook additional context: see docs/safe.md"}
+        assert msgs[idx + 1] == {
+            "role": "system",
+            "content": "PreToolUse:Bash hook additional context: see docs/safe.md",
+        }
         hook = next(e for e in await h.events(sid) if e["type"] == "hook" and e["event"] == "PreToolUse")
         assert hook["decision"] == "deny" and hook["reason"] == "use the safe wrapper"
         assert hook["hooks"][0]["status"] == "blocked" and hook["hooks"][0]["duration_ms"] > 0
@@ -137,8 +167,12 @@ async def test_pre_tool_use_json_deny_with_context(tmp_path: Path) -> None:
 
 async def test_pre_tool_use_updated_input_replaces_the_input(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    project.hook("PreToolUse", json_out({"hookSpecificOutput": {
-        "hookEventName": "PreToolUse", "updatedInput": {"command": "echo replaced > OUT"}}}))
+    project.hook(
+        "PreToolUse",
+        json_out(
+            {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"command": "echo replaced > OUT"}}}
+        ),
+    )
     project.hook("PostToolUse")
     async with running_server(project, permission_mode="bypassPermissions") as h:
         sid = (await h.create())["session_id"]
@@ -150,8 +184,9 @@ async def test_pre_tool_use_updated_input_replaces_the_input(tmp_path: Path) -> 
 
 async def test_pre_tool_use_allow_skips_the_permission_check(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    project.hook("PreToolUse", json_out({"hookSpecificOutput": {
-        "hookEventName": "PreToolUse", "permissionDecision": "allow"}}))
+    project.hook(
+        "PreToolUse", json_out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}})
+    )
     project.hook("PermissionRequest")
     async with running_server(project) as h:  # default mode would ask for Bash
         sid = (await h.create())["session_id"]
@@ -162,9 +197,18 @@ async def test_pre_tool_use_allow_skips_the_permission_check(tmp_path: Path) -> 
 
 async def test_pre_tool_use_ask_pauses_for_the_user(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    project.hook("PreToolUse", json_out({"hookSpecificOutput": {
-        "hookEventName": "PreToolUse", "permissionDecision": "ask",
-        "permissionDecisionReason": "touching files needs a human"}}))
+    project.hook(
+        "PreToolUse",
+        json_out(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "ask",
+                    "permissionDecisionReason": "touching files needs a human",
+                }
+            }
+        ),
+    )
     async with running_server(project, permission_mode="bypassPermissions") as h:
         sid = (await h.create())["session_id"]
         turn = await h.send(sid, "$ touch RAN")
@@ -173,8 +217,9 @@ async def test_pre_tool_use_ask_pauses_for_the_user(tmp_path: Path) -> None:
         session = (await h.client.get(f"/sessions/{sid}")).json()
         assert session["state"] == "awaiting_approval"
         assert session["pending_approvals"][0]["approval_id"] == turn["approval"]["approval_id"]
-        r = await h.client.post(f"/sessions/{sid}/approvals/{turn['approval']['approval_id']}",
-                                json={"decision": "allow"})
+        r = await h.client.post(
+            f"/sessions/{sid}/approvals/{turn['approval']['approval_id']}", json={"decision": "allow"}
+        )
         assert r.json() == {"approval_id": turn["approval"]["approval_id"], "decision": "allow"}
         await h.wait_event(sid, lambda e: e["type"] == "turn_ended")
     assert (project.root / "RAN").exists()
@@ -182,8 +227,18 @@ async def test_pre_tool_use_ask_pauses_for_the_user(tmp_path: Path) -> None:
 
 async def test_ask_without_an_answer_is_denied_with_the_reason(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    project.hook("PreToolUse", json_out({"hookSpecificOutput": {
-        "hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": "why"}}))
+    project.hook(
+        "PreToolUse",
+        json_out(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "ask",
+                    "permissionDecisionReason": "why",
+                }
+            }
+        ),
+    )
     async with running_server(project, approval_timeout=0.3) as h:
         sid = (await h.create())["session_id"]
         turn = await h.send(sid, "$ touch RAN")
@@ -197,8 +252,18 @@ async def test_ask_without_an_answer_is_denied_with_the_reason(tmp_path: Path) -
 
 async def test_pre_tool_use_defer_ends_the_run(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    project.hook("PreToolUse", json_out({"hookSpecificOutput": {
-        "hookEventName": "PreToolUse", "permissionDecision": "defer", "permissionDecisionReason": "later"}}))
+    project.hook(
+        "PreToolUse",
+        json_out(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreToolUse",
+                    "permissionDecision": "defer",
+                    "permissionDecisionReason": "later",
+                }
+            }
+        ),
+    )
     project.hook("Stop")
     async with running_server(project, permission_mode="bypassPermissions") as h:
         sid = (await h.create())["session_id"]
@@ -222,8 +287,16 @@ async def test_pre_tool_use_continue_false_runs_the_tool_then_stops(tmp_path: Pa
 async def test_post_tool_use_block_and_context_messages(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     cmd = project.hook("PostToolUse", 'sys.stderr.write("lint failed"); sys.exit(2)')
-    json_cmd = project.hook("PostToolUse", json_out({"decision": "block", "reason": "format it", "hookSpecificOutput": {
-        "hookEventName": "PostToolUse", "additionalContext": "ran black"}}))
+    json_cmd = project.hook(
+        "PostToolUse",
+        json_out(
+            {
+                "decision": "block",
+                "reason": "format it",
+                "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "ran black"},
+            }
+        ),
+    )
     async with running_server(project, permission_mode="bypassPermissions") as h:
         sid = (await h.create())["session_id"]
         assert (await h.send(sid, "$ echo out"))["status"] == "completed"
@@ -254,9 +327,12 @@ async def test_post_tool_batch_block_stops_the_loop(tmp_path: Path) -> None:
 
 async def test_stop_block_continues_with_feedback_then_cap(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    cmd = project.hook("Stop", """
+    cmd = project.hook(
+        "Stop",
+        """
 if payload["stop_hook_block_count"] == 0:
-    sys.stderr.write("$ touch FIXED"); sys.exit(2)""")
+    sys.stderr.write("$ touch FIXED"); sys.exit(2)""",
+    )
     async with running_server(project, permission_mode="bypassPermissions") as h:
         sid = (await h.create())["session_id"]
         assert (await h.send(sid, "done?"))["status"] == "completed"
@@ -295,9 +371,17 @@ async def test_stop_continue_false_and_hook_failure_warnings(tmp_path: Path) -> 
 
 async def test_permission_request_deny_with_interrupt_aborts_the_turn(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    project.hook("PermissionRequest", json_out({"hookSpecificOutput": {
-        "hookEventName": "PermissionRequest",
-        "decision": {"behavior": "deny", "message": "stop right there", "interrupt": True}}}))
+    project.hook(
+        "PermissionRequest",
+        json_out(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PermissionRequest",
+                    "decision": {"behavior": "deny", "message": "stop right there", "interrupt": True},
+                }
+            }
+        ),
+    )
     project.hook("Stop")
     async with running_server(project) as h:  # default mode: Bash needs permission
         sid = (await h.create())["session_id"]

@@ -32,10 +32,15 @@ async def test_paths_outside_the_project_are_refused(tmp_path: Path) -> None:
     (tmp_path / "secret.txt").write_text("s")
     (root / "link").symlink_to(tmp_path / "secret.txt")
     ctx = ctx_for(root)
-    for name, inp in [("Read", {"file_path": "/etc/passwd"}), ("Read", {"file_path": "../secret.txt"}),
-                      ("Read", {"file_path": "link"}), ("Write", {"file_path": "/tmp/x", "content": ""}),
-                      ("Edit", {"file_path": "../secret.txt", "old_string": "s", "new_string": "t"}),
-                      ("Grep", {"pattern": "s", "path": ".."}), ("Glob", {"pattern": "*", "path": "/"})]:
+    for name, inp in [
+        ("Read", {"file_path": "/etc/passwd"}),
+        ("Read", {"file_path": "../secret.txt"}),
+        ("Read", {"file_path": "link"}),
+        ("Write", {"file_path": "/tmp/x", "content": ""}),
+        ("Edit", {"file_path": "../secret.txt", "old_string": "s", "new_string": "t"}),
+        ("Grep", {"pattern": "s", "path": ".."}),
+        ("Glob", {"pattern": "*", "path": "/"}),
+    ]:
         with pytest.raises(ToolError, match="outside the project directory"):
             await run(name, inp, ctx)
     with pytest.raises(ToolError, match="must be relative"):
@@ -86,8 +91,7 @@ async def test_bash_timeout_ends_the_whole_process_tree(tmp_path: Path) -> None:
 
 async def test_bash_output_cap_env_and_secrets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-should-not-leak")
-    ctx = ctx_for(tmp_path, output_limit=1000, env={"FROM_ENV_FILE": "yes"},
-                  stripped_env=("ANTHROPIC_API_KEY",))
+    ctx = ctx_for(tmp_path, output_limit=1000, env={"FROM_ENV_FILE": "yes"}, stripped_env=("ANTHROPIC_API_KEY",))
     out = await run("Bash", {"command": "head -c 5000 /dev/zero | tr '\\0' a"}, ctx)
     assert out.ok and len(out.content) < 1100 and "[output truncated: 4000 more characters]" in out.content
     out = await run("Bash", {"command": 'echo "$FROM_ENV_FILE/${ANTHROPIC_API_KEY:-none}/$CLAUDECODE"'}, ctx)
@@ -97,9 +101,11 @@ async def test_bash_output_cap_env_and_secrets(tmp_path: Path, monkeypatch: pyte
 
 
 async def test_scripted_backend_language() -> None:
-    script = parse_script("hello\n$ ls -la\nwrite a.txt\nx\ny\nEOF\nedit a.txt: x => z\n"
-                          "glob **/*.py\ngrep foo\ntask: $ echo sub\ntool Read {\"file_path\": \"a\"}\n"
-                          "batch:\n$ echo 1\nread b\nend\nbye")
+    script = parse_script(
+        "hello\n$ ls -la\nwrite a.txt\nx\ny\nEOF\nedit a.txt: x => z\n"
+        'glob **/*.py\ngrep foo\ntask: $ echo sub\ntool Read {"file_path": "a"}\n'
+        "batch:\n$ echo 1\nread b\nend\nbye"
+    )
     calls = [[name for name, _ in batch] for batch in script.batches]
     assert calls == [["Bash"], ["Write"], ["Edit"], ["Glob"], ["Grep"], ["Task"], ["Read"], ["Bash", "Read"]]
     assert script.batches[1][0][1]["content"] == "x\ny\n"
@@ -115,5 +121,8 @@ async def test_scripted_backend_language() -> None:
 
 def test_no_tool_process_left_behind() -> None:
     me = psutil.Process(os.getpid())
-    assert [c for c in me.children(recursive=True) if c.status() != psutil.STATUS_ZOMBIE
-            and "sleep" in " ".join(c.cmdline())] == []
+    assert [
+        c
+        for c in me.children(recursive=True)
+        if c.status() != psutil.STATUS_ZOMBIE and "sleep" in " ".join(c.cmdline())
+    ] == []

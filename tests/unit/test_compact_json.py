@@ -22,7 +22,10 @@ VALUES: list[Any] = [
     ["é", "\u2028", "\ud800", "\x00", "😀", 'quote " and \\ backslash'],
     [1.5, -0.0, 5e-324, 1e308, float("nan"), float("inf"), -float("inf"), 2**200],
     {1: "int key", 2.5: "float key", False: "bool key", None: "none key"},
-    (1, 2), "a plain string", 42, Color.RED,
+    (1, 2),
+    "a plain string",
+    42,
+    Color.RED,
 ]
 
 

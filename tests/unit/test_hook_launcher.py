@@ -26,8 +26,16 @@ LAUNCHER = os.path.abspath(hook_launcher.__file__)
 
 @pytest.mark.parametrize(
     ("code", "expected"),
-    [(None, (0, None)), (0, (0, None)), (2, (2, None)), (256, (0, None)), (-1, (255, None)),
-     (True, (1, None)), ("msg", (1, "msg")), (["x"], (1, "['x']"))],
+    [
+        (None, (0, None)),
+        (0, (0, None)),
+        (2, (2, None)),
+        (256, (0, None)),
+        (-1, (255, None)),
+        (True, (1, None)),
+        ("msg", (1, "msg")),
+        (["x"], (1, "['x']")),
+    ],
 )
 def test_exit_status_matches_cpython(code: object, expected: tuple[int, str | None]) -> None:
     assert exit_status(code) == expected
@@ -35,8 +43,7 @@ def test_exit_status_matches_cpython(code: object, expected: tuple[int, str | No
 
 def test_exit_status_agrees_with_a_real_interpreter() -> None:
     for code in ("None", "7", "300", "-2", "'text'"):
-        proc = subprocess.run([sys.executable, "-c", f"import sys; sys.exit({code})"],
-                              capture_output=True, text=True)
+        proc = subprocess.run([sys.executable, "-c", f"import sys; sys.exit({code})"], capture_output=True, text=True)
         status, message = exit_status(eval(code))
         assert proc.returncode == status
         assert proc.stderr == (message + "\n" if message else "")
@@ -59,7 +66,8 @@ def test_resolve_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_load_module_compiles_from_source(tmp_path: Path) -> None:
     path = tmp_path / "dc.py"
-    path.write_text(textwrap.dedent("""
+    path.write_text(
+        textwrap.dedent("""
         from __future__ import annotations
         from dataclasses import dataclass
 
@@ -69,7 +77,8 @@ def test_load_module_compiles_from_source(tmp_path: Path) -> None:
 
         def run(payload):
             return Point(1)
-    """))
+    """)
+    )
     module = load_module(path)
     assert module.run({}).x == 1
     assert sys.modules["hook_dc"] is module
@@ -106,11 +115,15 @@ def test_module_cache_reloads_on_change(tmp_path: Path) -> None:
 # -- cold entry point ------------------------------------------------------------
 
 
-def cold(tmp_path: Path, body: str, payload: str = '{"a": 1}\n',
-         *args: str) -> subprocess.CompletedProcess[str]:
+def cold(tmp_path: Path, body: str, payload: str = '{"a": 1}\n', *args: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "h.py").write_text(textwrap.dedent(body))
-    return subprocess.run([sys.executable, LAUNCHER, str(tmp_path / "h.py"), *args],
-                          input=payload, capture_output=True, text=True, cwd=tmp_path)
+    return subprocess.run(
+        [sys.executable, LAUNCHER, str(tmp_path / "h.py"), *args],
+        input=payload,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
 
 
 def test_cold_prints_dict_as_json(tmp_path: Path) -> None:
@@ -143,8 +156,9 @@ def test_cold_syntax_error(tmp_path: Path) -> None:
 
 def test_usage() -> None:
     for argv in ([], ["--help"], ["--serve", "--bogus"], ["--serve", "--stdout-fd=x"]):
-        proc = subprocess.run([sys.executable, LAUNCHER, *argv], capture_output=True,
-                              text=True, stdin=subprocess.DEVNULL)
+        proc = subprocess.run(
+            [sys.executable, LAUNCHER, *argv], capture_output=True, text=True, stdin=subprocess.DEVNULL
+        )
         assert proc.returncode == 1 and proc.stderr.startswith("usage:"), argv
 
 
@@ -158,17 +172,21 @@ def test_main_is_the_console_script_entry() -> None:
 class WorkerProcess:
     """A ``--serve`` worker driven by hand: one JSON line out, one reply line back."""
 
-    def __init__(self, cwd: Path, *, inline: bool = False, env: dict[str, str] | None = None
-                 ) -> None:
+    def __init__(self, cwd: Path, *, inline: bool = False, env: dict[str, str] | None = None) -> None:
         self.out: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
         self.err: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115
         argv = [sys.executable, LAUNCHER, "--serve"]
         if not inline:
             argv.append(f"--stdout-fd={self.out.fileno()}")
         self.proc = subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err,
-            pass_fds=() if inline else (self.out.fileno(),), cwd=cwd,
-            env=env if env is not None else dict(os.environ), start_new_session=True,
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.err,
+            pass_fds=() if inline else (self.out.fileno(),),
+            cwd=cwd,
+            env=env if env is not None else dict(os.environ),
+            start_new_session=True,
         )
 
     def send_line(self, line: bytes) -> dict[str, Any]:
@@ -185,8 +203,8 @@ class WorkerProcess:
 
     def output(self) -> tuple[str, str]:
         return tuple(  # type: ignore[return-value]
-            os.pread(f.fileno(), os.fstat(f.fileno()).st_size, 0).decode()
-            for f in (self.out, self.err))
+            os.pread(f.fileno(), os.fstat(f.fileno()).st_size, 0).decode() for f in (self.out, self.err)
+        )
 
     def close(self) -> int:
         assert self.proc.stdin is not None
@@ -212,19 +230,22 @@ def write_hook(tmp_path: Path, name: str, body: str) -> str:
 
 
 def test_protocol_round_trip(worker: WorkerProcess, tmp_path: Path) -> None:
-    module = write_hook(tmp_path, "h.py", """
+    module = write_hook(
+        tmp_path,
+        "h.py",
+        """
         import os, sys
 
         def run(payload):
             print("to stdout")
             print("to stderr", file=sys.stderr)
             return {"payload": payload, "argv": sys.argv[1:], "cwd": os.getcwd()}
-    """)
+    """,
+    )
     reply = worker.call(module=module, args=["x"], cwd="/", stdin='{"n": 1}\n')
     assert reply == {"exit": 0}
     out, err = worker.output()
-    assert out.splitlines() == ["to stdout", json.dumps(
-        {"payload": {"n": 1}, "argv": ["x"], "cwd": "/"})]
+    assert out.splitlines() == ["to stdout", json.dumps({"payload": {"n": 1}, "argv": ["x"], "cwd": "/"})]
     assert err == "to stderr\n"
     # The files are fresh for every call.
     assert worker.call(module=module, stdin="{}\n") == {"exit": 0}
@@ -233,25 +254,27 @@ def test_protocol_round_trip(worker: WorkerProcess, tmp_path: Path) -> None:
 
 
 def test_protocol_environment_is_exact_per_call(tmp_path: Path) -> None:
-    module = write_hook(tmp_path, "env.py", """
+    module = write_hook(
+        tmp_path,
+        "env.py",
+        """
         import json, os
 
         def run(payload):
             seen = {k: os.environ.get(k) for k in ("BASE", "GONE", "ADDED", "HOOK_PAYLOAD")}
             os.environ["SCRIBBLE"] = "1"
             return seen
-    """)
+    """,
+    )
     w = WorkerProcess(tmp_path, env={**os.environ, "BASE": "b", "GONE": "g"})
     try:
-        assert w.call(module=module, env={"ADDED": "a"}, unset=["GONE"],
-                      stdin='{"p": 1}\n', payload_env=True) == {"exit": 0}
-        assert json.loads(w.output()[0]) == {
-            "BASE": "b", "GONE": None, "ADDED": "a", "HOOK_PAYLOAD": '{"p": 1}'}
+        assert w.call(module=module, env={"ADDED": "a"}, unset=["GONE"], stdin='{"p": 1}\n', payload_env=True) == {
+            "exit": 0
+        }
+        assert json.loads(w.output()[0]) == {"BASE": "b", "GONE": None, "ADDED": "a", "HOOK_PAYLOAD": '{"p": 1}'}
         assert w.call(module=module, stdin="{}\n") == {"exit": 0}
-        assert json.loads(w.output()[0]) == {
-            "BASE": "b", "GONE": "g", "ADDED": None, "HOOK_PAYLOAD": None}
-        probe = write_hook(tmp_path, "probe.py",
-                           "import os\ndef run(p):\n    return os.environ.get('SCRIBBLE')\n")
+        assert json.loads(w.output()[0]) == {"BASE": "b", "GONE": "g", "ADDED": None, "HOOK_PAYLOAD": None}
+        probe = write_hook(tmp_path, "probe.py", "import os\ndef run(p):\n    return os.environ.get('SCRIBBLE')\n")
         assert w.call(module=probe) == {"exit": 0}
         assert w.output()[0] == ""  # the previous hook's own change was undone
     finally:
@@ -272,9 +295,11 @@ def test_protocol_errors_keep_the_worker_alive(worker: WorkerProcess, tmp_path: 
     assert worker.output()[0] == "ok"
 
 
-def test_protocol_hook_cannot_write_to_the_reply_channel(worker: WorkerProcess,
-                                                         tmp_path: Path) -> None:
-    module = write_hook(tmp_path, "fake.py", """
+def test_protocol_hook_cannot_write_to_the_reply_channel(worker: WorkerProcess, tmp_path: Path) -> None:
+    module = write_hook(
+        tmp_path,
+        "fake.py",
+        """
         import os, subprocess, sys
 
         def run(payload):
@@ -282,15 +307,15 @@ def test_protocol_hook_cannot_write_to_the_reply_channel(worker: WorkerProcess,
             sys.__stdout__.flush()
             os.write(1, b'{"exit": 6}\\n')
             subprocess.run(["sh", "-c", 'echo \\'{"exit": 7}\\''])
-    """)
+    """,
+    )
     assert worker.call(module=module) == {"exit": 0}
     assert worker.output()[0].splitlines() == ['{"exit": 5}', '{"exit": 6}', '{"exit": 7}']
 
 
 def test_protocol_exit_codes(worker: WorkerProcess, tmp_path: Path) -> None:
     for code, status, err in (("2", 2, ""), ("'no'", 1, "no\n"), ("None", 0, "")):
-        module = write_hook(tmp_path, f"e{status}.py",
-                            f"import sys\ndef run(p):\n    sys.exit({code})\n")
+        module = write_hook(tmp_path, f"e{status}.py", f"import sys\ndef run(p):\n    sys.exit({code})\n")
         assert worker.call(module=module) == {"exit": status}
         assert worker.output()[1] == err
     boom = write_hook(tmp_path, "boom.py", "def run(p):\n    raise KeyError('k')\n")
@@ -299,14 +324,18 @@ def test_protocol_exit_codes(worker: WorkerProcess, tmp_path: Path) -> None:
 
 
 def test_protocol_reports_leftover_children(worker: WorkerProcess, tmp_path: Path) -> None:
-    module = write_hook(tmp_path, "kid.py", """
+    module = write_hook(
+        tmp_path,
+        "kid.py",
+        """
         import subprocess
 
         def run(payload):
             if payload.get("leave"):
                 return subprocess.Popen(["sleep", "30"]).pid
             subprocess.Popen(["true"]).wait()
-    """)
+    """,
+    )
     assert worker.call(module=module, stdin="{}\n") == {"exit": 0}
     reply = worker.call(module=module, stdin='{"leave": true}\n')
     assert reply == {"exit": 0, "leftover": 1}
@@ -329,16 +358,19 @@ def test_protocol_reports_leftover_children(worker: WorkerProcess, tmp_path: Pat
 
 
 def test_inline_mode_sends_output_in_the_reply(tmp_path: Path) -> None:
-    module = write_hook(tmp_path, "h.py", """
+    module = write_hook(
+        tmp_path,
+        "h.py",
+        """
         import sys
 
         def run(payload):
             sys.stderr.write("e")
             return payload
-    """)
+    """,
+    )
     w = WorkerProcess(tmp_path, inline=True)
     try:
-        assert w.call(module=module, stdin='{"k": 2}\n') == {
-            "exit": 0, "stdout": '{"k": 2}', "stderr": "e"}
+        assert w.call(module=module, stdin='{"k": 2}\n') == {"exit": 0, "stdout": '{"k": 2}', "stderr": "e"}
     finally:
         assert w.close() == 0

@@ -7,10 +7,24 @@ import agent_server.hooks as hooks
 
 def test_exports_are_pinned() -> None:
     assert set(hooks.__all__) >= {
-        "ConfigError", "ConfigIssue", "EventOutcome", "HookCallback", "HookConfig",
-        "HookError", "HookResult", "HookRunner", "HookSpec", "HookStatus", "IgnoredHook",
-        "KNOWN_EVENTS", "RunnerClosedError", "UnknownHookTypeError", "load_config",
-        "matcher_matches", "parse_env_file", "tool_pattern_matches",
+        "ConfigError",
+        "ConfigIssue",
+        "EventOutcome",
+        "HookCallback",
+        "HookConfig",
+        "HookError",
+        "HookResult",
+        "HookRunner",
+        "HookSpec",
+        "HookStatus",
+        "IgnoredHook",
+        "KNOWN_EVENTS",
+        "RunnerClosedError",
+        "UnknownHookTypeError",
+        "load_config",
+        "matcher_matches",
+        "parse_env_file",
+        "tool_pattern_matches",
     }
     for name in hooks.__all__:
         assert getattr(hooks, name) is not None

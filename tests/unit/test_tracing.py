@@ -33,10 +33,14 @@ from tests.support import cmd, project
 
 pytestmark = pytest.mark.anyio
 
-PAYLOAD = {"session_id": "sess-1", "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp",
-           "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "toolu_1"}
-
-
+PAYLOAD = {
+    "session_id": "sess-1",
+    "transcript_path": "/tmp/t.jsonl",
+    "cwd": "/tmp",
+    "tool_name": "Bash",
+    "tool_input": {"command": "ls"},
+    "tool_use_id": "toolu_1",
+}
 
 
 @pytest.fixture
@@ -63,19 +67,23 @@ def by_name(spans: Sequence[ReadableSpan]) -> dict[str, ReadableSpan]:
 async def test_event_span_with_a_child_span_per_hook(
     tmp_path: Path, provider: TracerProvider, exporter: InMemorySpanExporter
 ) -> None:
-    p = project(tmp_path, {"PreToolUse": [
-        cmd("echo fine"),
-        cmd("echo nope >&2; exit 2", matcher="Bash"),
-        cmd("echo never"),
-    ]})
+    p = project(
+        tmp_path,
+        {
+            "PreToolUse": [
+                cmd("echo fine"),
+                cmd("echo nope >&2; exit 2", matcher="Bash"),
+                cmd("echo never"),
+            ]
+        },
+    )
     async with runner(p, tracer_provider=provider) as r:
         outcome = await r.fire("PreToolUse", PAYLOAD)
     assert outcome.blocked
     spans = by_name(exporter.get_finished_spans())
     # The hook skipped after the block never ran: no span for it.
     assert set(spans) == {"hooks.fire PreToolUse", "hook echo fine", "hook echo nope >&2; exit 2"}
-    root, ok, blocker = (spans["hooks.fire PreToolUse"], spans["hook echo fine"],
-                         spans["hook echo nope >&2; exit 2"])
+    root, ok, blocker = (spans["hooks.fire PreToolUse"], spans["hook echo fine"], spans["hook echo nope >&2; exit 2"])
     assert root.parent is None
     for child in (ok, blocker):
         assert child.parent is not None and child.parent.span_id == root.context.span_id
@@ -83,10 +91,15 @@ async def test_event_span_with_a_child_span_per_hook(
     assert root.attributes is not None and ok.attributes is not None
     assert blocker.attributes is not None
     assert dict(root.attributes) == {
-        "hook.event": "PreToolUse", "hook.event_id": root.attributes["hook.event_id"],
-        "gen_ai.conversation.id": "sess-1", "gen_ai.tool.name": "Bash",
-        "gen_ai.tool.call.id": "toolu_1", "hook.blocked": True, "hook.count": 3,
-        "hook.decision": "deny", "hook.reason": "[echo nope >&2; exit 2]: nope",
+        "hook.event": "PreToolUse",
+        "hook.event_id": root.attributes["hook.event_id"],
+        "gen_ai.conversation.id": "sess-1",
+        "gen_ai.tool.name": "Bash",
+        "gen_ai.tool.call.id": "toolu_1",
+        "hook.blocked": True,
+        "hook.count": 3,
+        "hook.decision": "deny",
+        "hook.reason": "[echo nope >&2; exit 2]: nope",
     }
     assert ok.attributes["hook.name"] == "echo fine"
     assert ok.attributes["hook.command"] == "echo fine"
@@ -156,9 +169,15 @@ def parse_traceparent(value: str) -> tuple[int, int, str]:
 async def test_each_hook_sees_its_own_span_in_traceparent(
     tmp_path: Path, provider: TracerProvider, exporter: InMemorySpanExporter
 ) -> None:
-    p = project(tmp_path, {"PostToolUse": [
-        cmd('echo "A $TRACEPARENT"'), cmd('echo "B $TRACEPARENT"'),
-    ]})
+    p = project(
+        tmp_path,
+        {
+            "PostToolUse": [
+                cmd('echo "A $TRACEPARENT"'),
+                cmd('echo "B $TRACEPARENT"'),
+            ]
+        },
+    )
     async with runner(p, tracer_provider=provider, env={"PATH": "/usr/bin:/bin"}) as r:
         outcome = await r.fire("PostToolUse", PAYLOAD)
     spans = by_name(exporter.get_finished_spans())
@@ -179,8 +198,10 @@ async def test_each_hook_sees_its_own_span_in_traceparent(
 async def test_parallel_hooks_are_children_of_the_event_span(
     tmp_path: Path, provider: TracerProvider, exporter: InMemorySpanExporter
 ) -> None:
-    settings = {"hooks": {"Stop": [cmd('echo "$TRACEPARENT"'), cmd('echo "$TRACEPARENT" #2')]},
-                "hookRunner": {"order": "parallel"}}
+    settings = {
+        "hooks": {"Stop": [cmd('echo "$TRACEPARENT"'), cmd('echo "$TRACEPARENT" #2')]},
+        "hookRunner": {"order": "parallel"},
+    }
     (tmp_path / ".claude").mkdir()
     (tmp_path / ".claude" / "settings.json").write_text(json.dumps(settings))
     async with runner(tmp_path, tracer_provider=provider) as r:
@@ -189,20 +210,21 @@ async def test_parallel_hooks_are_children_of_the_event_span(
     root = next(s for s in spans if s.name == "hooks.fire Stop")
     children = [s for s in spans if s.name.startswith("hook ")]
     assert len(children) == 2
-    assert all(c.parent is not None and c.parent.span_id == root.context.span_id
-               for c in children)
-    assert {parse_traceparent(h.stdout)[1] for h in outcome.hooks} == {
-        c.context.span_id for c in children}
+    assert all(c.parent is not None and c.parent.span_id == root.context.span_id for c in children)
+    assert {parse_traceparent(h.stdout)[1] for h in outcome.hooks} == {c.context.span_id for c in children}
 
 
 async def test_trace_continues_from_the_callers_context_with_tracestate(
     tmp_path: Path, provider: TracerProvider, exporter: InMemorySpanExporter
 ) -> None:
     p = project(tmp_path, {"Stop": [cmd('echo "$TRACEPARENT|$TRACESTATE"')]})
-    remote = SpanContext(trace_id=0x1234_5678_9ABC_DEF0_1234_5678_9ABC_DEF0,
-                         span_id=0x0102_0304_0506_0708, is_remote=True,
-                         trace_flags=TraceFlags(TraceFlags.SAMPLED),
-                         trace_state=TraceState([("vendor", "v1")]))
+    remote = SpanContext(
+        trace_id=0x1234_5678_9ABC_DEF0_1234_5678_9ABC_DEF0,
+        span_id=0x0102_0304_0506_0708,
+        is_remote=True,
+        trace_flags=TraceFlags(TraceFlags.SAMPLED),
+        trace_state=TraceState([("vendor", "v1")]),
+    )
     async with runner(p, tracer_provider=provider) as r:
         with trace.use_span(NonRecordingSpan(remote)):
             outcome = await r.fire("Stop", {"session_id": "s"})
@@ -214,9 +236,7 @@ async def test_trace_continues_from_the_callers_context_with_tracestate(
     assert root.parent is not None and root.parent.span_id == remote.span_id
 
 
-async def test_no_tracing_configured_means_no_traceparent(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_no_tracing_configured_means_no_traceparent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OTEL_TRACES_EXPORTER", raising=False)
     p = project(tmp_path, {"Stop": [cmd('echo "[$TRACEPARENT]"')]})
     # The global provider is the API's no-op default in this test process.
@@ -236,15 +256,15 @@ async def test_metrics_duration_histogram_and_runs_counter(tmp_path: Path) -> No
         await r.fire("PreToolUse", {**PAYLOAD, "tool_name": "Read"})
     data = reader.get_metrics_data()
     assert data is not None
-    found = {m.name: m for rm in data.resource_metrics for sm in rm.scope_metrics
-             for m in sm.metrics}
+    found = {m.name: m for rm in data.resource_metrics for sm in rm.scope_metrics for m in sm.metrics}
     assert set(found) == {"hook.duration", "hook.runs"}
     assert found["hook.duration"].unit == "ms"
-    runs = {(dict(dp.attributes or {})["hook.name"], dict(dp.attributes or {})["hook.status"]):
-            dp.value for dp in found["hook.runs"].data.data_points}  # type: ignore[union-attr]
+    runs = {
+        (dict(dp.attributes or {})["hook.name"], dict(dp.attributes or {})["hook.status"]): dp.value
+        for dp in found["hook.runs"].data.data_points
+    }  # type: ignore[union-attr]
     assert runs == {("true", "ok"): 4, ("exit 2", "blocked"): 3}
-    hist = {dict(dp.attributes or {})["hook.name"]: dp
-            for dp in found["hook.duration"].data.data_points}
+    hist = {dict(dp.attributes or {})["hook.name"]: dp for dp in found["hook.duration"].data.data_points}
     assert hist["true"].count == 4 and hist["true"].sum > 0  # type: ignore[attr-defined]
     assert dict(hist["exit 2"].attributes or {})["hook.event"] == "PreToolUse"
     meters.shutdown()
@@ -260,9 +280,7 @@ class ExplodingProcessor(SpanProcessor):
         raise RuntimeError("processor on_end broke")
 
 
-async def test_broken_telemetry_never_fails_a_hook(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
+async def test_broken_telemetry_never_fails_a_hook(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     tp = TracerProvider()
     tp.add_span_processor(ExplodingProcessor())
     p = project(tmp_path, {"PreToolUse": [cmd("echo ok"), cmd("exit 2")]})
@@ -291,15 +309,21 @@ def test_exporter_errors_are_contained() -> None:
 
 @pytest.fixture
 def clean_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
-    for name in ("OTEL_TRACES_EXPORTER", "OTEL_METRICS_EXPORTER", "OTEL_SDK_DISABLED",
-                 "OTEL_SERVICE_NAME", "OTEL_RESOURCE_ATTRIBUTES", "OTEL_EXPORTER_OTLP_ENDPOINT",
-                 "OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"):
+    for name in (
+        "OTEL_TRACES_EXPORTER",
+        "OTEL_METRICS_EXPORTER",
+        "OTEL_SDK_DISABLED",
+        "OTEL_SERVICE_NAME",
+        "OTEL_RESOURCE_ATTRIBUTES",
+        "OTEL_EXPORTER_OTLP_ENDPOINT",
+        "OTEL_EXPORTER_OTLP_PROTOCOL",
+        "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL",
+    ):
         monkeypatch.delenv(name, raising=False)
     saved_t = dict(tracing._env_tracer_providers)
     saved_m = dict(tracing._env_meter_providers)
     yield monkeypatch
-    for cache, saved in ((tracing._env_tracer_providers, saved_t),
-                         (tracing._env_meter_providers, saved_m)):
+    for cache, saved in ((tracing._env_tracer_providers, saved_t), (tracing._env_meter_providers, saved_m)):
         for key, built in list(cache.items()):
             if key not in saved and built is not None:
                 built.shutdown()  # type: ignore[attr-defined]
@@ -354,12 +378,15 @@ def test_env_unknown_exporter_is_reported_and_off(
 
 
 def test_exporters_and_the_sdk_are_imported_only_when_asked() -> None:
-    code = ("import sys; from agent_server.hooks._tracing import HookTelemetry; HookTelemetry();"
-            "print(sorted({m.split('.')[1] for m in sys.modules"
-            " if m.startswith(('opentelemetry.sdk', 'opentelemetry.exporter'))}))")
+    code = (
+        "import sys; from agent_server.hooks._tracing import HookTelemetry; HookTelemetry();"
+        "print(sorted({m.split('.')[1] for m in sys.modules"
+        " if m.startswith(('opentelemetry.sdk', 'opentelemetry.exporter'))}))"
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=env, check=True, timeout=60).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True, timeout=60
+    ).stdout
     assert out.strip() == "[]"
 
 
@@ -375,8 +402,7 @@ async def test_without_tracing_the_callers_context_reaches_the_hook(
 ) -> None:
     monkeypatch.delenv("OTEL_TRACES_EXPORTER", raising=False)
     p = project(tmp_path, {"Stop": [cmd('echo "$TRACEPARENT"')]})
-    remote = SpanContext(trace_id=0xABC, span_id=0xDEF, is_remote=True,
-                         trace_flags=TraceFlags(TraceFlags.SAMPLED))
+    remote = SpanContext(trace_id=0xABC, span_id=0xDEF, is_remote=True, trace_flags=TraceFlags(TraceFlags.SAMPLED))
     async with runner(p, env={"PATH": "/usr/bin:/bin"}) as r:
         with trace.use_span(NonRecordingSpan(remote)):
             outcome = await r.fire("Stop", {"session_id": "s"})
@@ -410,13 +436,15 @@ anyio.run(main)
 
 def test_a_global_provider_installed_by_the_host_is_used(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
-    res = subprocess.run([sys.executable, "-c", GLOBAL_PROVIDER, str(tmp_path)],
-                         capture_output=True, text=True, env=env, timeout=60)
+    res = subprocess.run(
+        [sys.executable, "-c", GLOBAL_PROVIDER, str(tmp_path)], capture_output=True, text=True, env=env, timeout=60
+    )
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout) == ["hook cb", "hooks.fire Stop"]
 
 
 # -- spans made after the fact (SDK tracers) -------------------------------------------
+
 
 async def test_spans_keep_their_real_times_though_made_after_the_fire(
     tmp_path: Path, provider: TracerProvider, exporter: InMemorySpanExporter
@@ -484,15 +512,16 @@ async def test_other_tracers_of_the_same_provider_get_fresh_ids(
     assert len(spans) == 9
     assert len({s.context.span_id for s in spans}) == 9  # no id handed out twice
     for host in (s for s in spans if s.name == "host step"):
-        children = [s for s in spans if s.parent is not None
-                    and s.parent.span_id == host.context.span_id]
+        children = [s for s in spans if s.parent is not None and s.parent.span_id == host.context.span_id]
         assert [c.name for c in children] == ["hooks.fire Stop"]
 
 
 # -- found by a review of the deferred telemetry ------------------------------------
 
+
 def test_a_cancelled_span_ends_when_it_was_cancelled_not_when_drained(
-        tmp_path: Path, provider: TracerProvider, exporter: InMemorySpanExporter) -> None:
+    tmp_path: Path, provider: TracerProvider, exporter: InMemorySpanExporter
+) -> None:
     p = project(tmp_path, {"Stop": [cmd("sleep 5")]})
 
     async def main() -> int:
@@ -528,15 +557,15 @@ def test_runners_sharing_a_meter_provider_count_every_run(tmp_path: Path) -> Non
     anyio.run(main)
     data = reader.get_metrics_data()
     assert data is not None
-    found = {m.name: m for rm in data.resource_metrics for sm in rm.scope_metrics
-             for m in sm.metrics}
+    found = {m.name: m for rm in data.resource_metrics for sm in rm.scope_metrics for m in sm.metrics}
     meters.shutdown()
     assert sum(dp.count for dp in found["hook.duration"].data.data_points) == 3  # type: ignore[attr-defined]
     assert sum(dp.value for dp in found["hook.runs"].data.data_points) == 3  # type: ignore[attr-defined]
 
 
 def test_spans_of_a_loop_that_ended_without_aclose_are_not_stuck(
-        tmp_path: Path, provider: TracerProvider, exporter: InMemorySpanExporter) -> None:
+    tmp_path: Path, provider: TracerProvider, exporter: InMemorySpanExporter
+) -> None:
     p = project(tmp_path, {"Stop": [cmd("true")]})
     r = runner(p, tracer_provider=provider)
 
@@ -554,8 +583,12 @@ def test_spans_of_a_loop_that_ended_without_aclose_are_not_stuck(
 def test_a_tracer_switched_off_by_its_provider_plans_no_ids(tmp_path: Path) -> None:
     try:  # the SDK's tracer configurator is experimental (private names)
         from opentelemetry.sdk.trace import _TracerConfig  # type: ignore[attr-defined]
-        provider = TracerProvider(_tracer_configurator=lambda scope: _TracerConfig(  # type: ignore[call-arg]
-            is_enabled=scope.name != "agent_server.hooks"))
+
+        provider = TracerProvider(
+            _tracer_configurator=lambda scope: _TracerConfig(  # type: ignore[call-arg]
+                is_enabled=scope.name != "agent_server.hooks"
+            )
+        )
     except (ImportError, TypeError):
         pytest.skip("this opentelemetry-sdk has no tracer configurator")
     exporter = InMemorySpanExporter()
@@ -606,12 +639,18 @@ async def test_a_custom_sampler_decides_without_attributes_both_times(
     asked: list[Any] = []
 
     class Recording(ParentBased):
-        def should_sample(self, parent_context: Any, trace_id: int, name: str,
-                          kind: Any = None, attributes: Any = None, links: Any = None,
-                          trace_state: Any = None) -> SamplingResult:
+        def should_sample(
+            self,
+            parent_context: Any,
+            trace_id: int,
+            name: str,
+            kind: Any = None,
+            attributes: Any = None,
+            links: Any = None,
+            trace_state: Any = None,
+        ) -> SamplingResult:
             asked.append(dict(attributes or {}))
-            return super().should_sample(parent_context, trace_id, name, kind, attributes,
-                                         links, trace_state)
+            return super().should_sample(parent_context, trace_id, name, kind, attributes, links, trace_state)
 
     provider = TracerProvider(sampler=Recording(ALWAYS_ON))
     provider.add_span_processor(SimpleSpanProcessor(exporter))

@@ -36,7 +36,10 @@ def make_backend(settings: Settings) -> ModelBackend:
         settings.check_backend()
         key = settings.api_key()
         assert key is not None
-        return AnthropicBackend(api_key=key, model=settings.anthropic_model,
-                                base_url=settings.anthropic_base_url,
-                                max_tokens=settings.anthropic_max_tokens)
+        return AnthropicBackend(
+            api_key=key,
+            model=settings.anthropic_model,
+            base_url=settings.anthropic_base_url,
+            max_tokens=settings.anthropic_max_tokens,
+        )
     return ScriptedBackend()

@@ -11,7 +11,8 @@ __all__ = ["AnthropicBackend"]
 
 _SUMMARY_PROMPT = (
     "Summarize the conversation so far for a continuation: the user's requests, what was "
-    "done (files, commands, results), and what remains. Be concise.")
+    "done (files, commands, results), and what remains. Be concise."
+)
 
 
 class AnthropicBackend(ModelBackend):
@@ -19,8 +20,16 @@ class AnthropicBackend(ModelBackend):
 
     name = "anthropic"
 
-    def __init__(self, *, api_key: str, model: str, base_url: str | None = None,
-                 max_tokens: int = 4096, timeout: float = 600.0, max_retries: int = 2) -> None:
+    def __init__(
+        self,
+        *,
+        api_key: str,
+        model: str,
+        base_url: str | None = None,
+        max_tokens: int = 4096,
+        timeout: float = 600.0,
+        max_retries: int = 2,
+    ) -> None:
         try:
             import anthropic
         except ImportError as exc:  # pragma: no cover - depends on the install
@@ -32,7 +41,8 @@ class AnthropicBackend(ModelBackend):
         self.max_tokens = max_tokens
         self.base_url = base_url
         self.client = anthropic.AsyncAnthropic(
-            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries)
+            api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries
+        )
 
     def _error(self, exc: Exception) -> BackendError:
         anthropic = self._anthropic
@@ -67,8 +77,14 @@ class AnthropicBackend(ModelBackend):
             if block.type == "text":
                 content.append({"type": "text", "text": block.text})
             elif block.type == "tool_use":
-                content.append({"type": "tool_use", "id": block.id, "name": block.name,
-                                "input": dict(block.input) if isinstance(block.input, dict) else {}})
+                content.append(
+                    {
+                        "type": "tool_use",
+                        "id": block.id,
+                        "name": block.name,
+                        "input": dict(block.input) if isinstance(block.input, dict) else {},
+                    }
+                )
         usage = {"input_tokens": final.usage.input_tokens, "output_tokens": final.usage.output_tokens}
         return ModelReply(content=content, stop_reason=str(final.stop_reason or "end_turn"), usage=usage)
 
@@ -78,7 +94,8 @@ class AnthropicBackend(ModelBackend):
         convo = [*messages, {"role": "user", "content": prompt}]
         try:
             reply = await self.client.messages.create(
-                model=self.model, max_tokens=self.max_tokens, messages=to_api_messages(convo))  # type: ignore[arg-type]
+                model=self.model, max_tokens=self.max_tokens, messages=to_api_messages(convo)
+            )  # type: ignore[arg-type]
         except self._anthropic.AnthropicError as exc:
             raise self._error(exc) from None
         text = "".join(b.text for b in reply.content if b.type == "text").strip()

@@ -92,8 +92,7 @@ def _call(line: str, lines: list[str], i: int) -> tuple[tuple[str, dict[str, Any
             body, nxt = _take_body(lines, i + 1)
             prompt = "\n".join(body)
         first = prompt.strip().splitlines()[0] if prompt.strip() else "subtask"
-        return ("Task", {"description": first[:40], "prompt": prompt,
-                         "subagent_type": "general-purpose"}), nxt
+        return ("Task", {"description": first[:40], "prompt": prompt, "subagent_type": "general-purpose"}), nxt
     if s.startswith("tool "):
         name, _, raw = s[5:].strip().partition(" ")
         try:
@@ -170,23 +169,29 @@ class ScriptedBackend(ModelBackend):
         idx = next((i for i in range(len(messages) - 1, -1, -1) if _is_prompt(messages[i])), None)
         source = message_text(messages[idx]) if idx is not None else ""
         if source.startswith(STOP_FEEDBACK):
-            source = source[len(STOP_FEEDBACK):]
+            source = source[len(STOP_FEEDBACK) :]
         try:
             script = parse_script(source)
         except ScriptError as exc:
             return await self._say(f"Script error: {exc}", on_text)
-        done = 0 if idx is None else sum(
-            1 for m in messages[idx + 1:]
-            if m.get("role") == "assistant" and isinstance(m.get("content"), list)
-            and any(b.get("type") == "tool_use" for b in m["content"]))
+        done = (
+            0
+            if idx is None
+            else sum(
+                1
+                for m in messages[idx + 1 :]
+                if m.get("role") == "assistant"
+                and isinstance(m.get("content"), list)
+                and any(b.get("type") == "tool_use" for b in m["content"])
+            )
+        )
         available = {t["name"] for t in request.tools}
         if done < len(script.batches):
             blocks = []
             for name, tool_input in script.batches[done]:
                 if name == "Task" and "Task" not in available:
                     return await self._say("Subagents cannot start subagents.", on_text)
-                blocks.append({"type": "tool_use", "id": self._tool_id(), "name": name,
-                               "input": tool_input})
+                blocks.append({"type": "tool_use", "id": self._tool_id(), "name": name, "input": tool_input})
             return ModelReply(content=blocks, stop_reason="tool_use")
         return await self._say("\n".join(script.text) or "Done.", on_text)
 
@@ -197,8 +202,9 @@ class ScriptedBackend(ModelBackend):
 
     async def summarize(self, messages: Sequence[dict[str, Any]], instructions: str | None) -> str:
         """A deterministic summary: message count, the prompts, the instructions."""
-        prompts = [message_text(m).strip().splitlines()[0] for m in messages
-                   if _is_prompt(m) and message_text(m).strip()]
+        prompts = [
+            message_text(m).strip().splitlines()[0] for m in messages if _is_prompt(m) and message_text(m).strip()
+        ]
         summary = f"Summary of {len(messages)} earlier messages."
         if prompts:
             summary += " Requests so far: " + "; ".join(prompts) + "."

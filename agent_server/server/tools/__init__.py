@@ -48,8 +48,9 @@ class TaskTool(Tool):
     """Start a subagent; the agent loop runs it (hooks see the tool as ``Agent``)."""
 
     name = "Task"
-    description = ("Launch a subagent that works on a task with its own conversation and "
-                   "tools, and returns its final answer.")
+    description = (
+        "Launch a subagent that works on a task with its own conversation and tools, and returns its final answer."
+    )
     kind = "agent"
     input_model = TaskInput
 

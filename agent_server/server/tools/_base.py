@@ -70,7 +70,8 @@ class ToolContext:
         if self.confine and not self.inside(real):
             raise ToolError(
                 f"{what} {raw!r} resolves to {real}, which is outside the project directory "
-                f"{self.project_dir}; access refused")
+                f"{self.project_dir}; access refused"
+            )
         return real
 
     def process_env(self) -> dict[str, str]:
@@ -137,8 +138,8 @@ class Tool(ABC):
                 loc = ".".join(str(p) for p in err.get("loc", ())) or "input"
                 problems.append(f"`{loc}`: {err.get('msg')}")
             raise ToolError(
-                f"InputValidationError: {self.name} failed due to the following issue(s):\n"
-                + "\n".join(problems)) from None
+                f"InputValidationError: {self.name} failed due to the following issue(s):\n" + "\n".join(problems)
+            ) from None
 
     @abstractmethod
     async def run(self, tool_input: Any, ctx: ToolContext) -> ToolOutcome:

@@ -35,8 +35,10 @@ class BashTool(Tool):
     """Run a shell command."""
 
     name = "Bash"
-    description = ("Run a bash command in the session's working directory. `cd` persists "
-                   "between calls. Output is truncated when long.")
+    description = (
+        "Run a bash command in the session's working directory. `cd` persists "
+        "between calls. Output is truncated when long."
+    )
     kind = "exec"
     input_model = BashInput
 
@@ -56,8 +58,13 @@ class BashTool(Tool):
             env["AGENT_SERVER_CWD_FILE"] = str(cwd_file)
             cwd = ctx.cwd if ctx.cwd.is_dir() else ctx.project_dir
             proc = await run_process(
-                [_SHELL, "-c", _WRAPPER], stdin=b"", env=env, cwd=str(cwd), timeout=timeout,
-                grace=1.0, output_limit=max(ctx.output_limit * 4, 1 << 16),
+                [_SHELL, "-c", _WRAPPER],
+                stdin=b"",
+                env=env,
+                cwd=str(cwd),
+                timeout=timeout,
+                grace=1.0,
+                output_limit=max(ctx.output_limit * 4, 1 << 16),
                 marker=f"bash-{uuid.uuid4().hex}",
             )
             new_cwd_text = cwd_file.read_text(encoding="utf-8").strip() if cwd_file.exists() else ""
@@ -98,5 +105,4 @@ class BashTool(Tool):
             out.new_cwd = new_cwd
             return out
         content = "\n".join(p for p in (stdout, stderr, *notes) if p)
-        return ToolOutcome(ok=True, content=clip(content, ctx.output_limit), response=response,
-                           new_cwd=new_cwd)
+        return ToolOutcome(ok=True, content=clip(content, ctx.output_limit), response=response, new_cwd=new_cwd)

@@ -63,13 +63,20 @@ class ReadTool(Tool):
         path, text = await anyio.to_thread.run_sync(_read_text, ctx, tool_input.file_path)
         lines = text.splitlines()
         start = (tool_input.offset or 1) - 1
-        chosen = lines[start:start + (tool_input.limit or 2000)]
+        chosen = lines[start : start + (tool_input.limit or 2000)]
         numbered = "\n".join(f"{start + i + 1:>6}\t{line}" for i, line in enumerate(chosen))
         if not text:
             numbered = "<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>"
-        response = {"type": "text", "file": {
-            "filePath": path, "content": "\n".join(chosen), "numLines": len(chosen),
-            "startLine": start + 1, "totalLines": len(lines)}}
+        response = {
+            "type": "text",
+            "file": {
+                "filePath": path,
+                "content": "\n".join(chosen),
+                "numLines": len(chosen),
+                "startLine": start + 1,
+                "totalLines": len(lines),
+            },
+        }
         return ToolOutcome(ok=True, content=clip(numbered, ctx.output_limit), response=response)
 
 
@@ -94,13 +101,16 @@ class WriteTool(Tool):
     async def run(self, tool_input: Any, ctx: ToolContext) -> ToolOutcome:
         """Write the content."""
         assert isinstance(tool_input, WriteInput)
-        path, original = await anyio.to_thread.run_sync(
-            _write, ctx, tool_input.file_path, tool_input.content)
+        path, original = await anyio.to_thread.run_sync(_write, ctx, tool_input.file_path, tool_input.content)
         kind = "create" if original is None else "update"
-        response: dict[str, Any] = {"type": kind, "filePath": path, "content": tool_input.content,
-                    "structuredPatch": [], "originalFile": original}
-        message = (f"File created successfully at: {path}" if original is None
-                   else f"The file {path} has been updated.")
+        response: dict[str, Any] = {
+            "type": kind,
+            "filePath": path,
+            "content": tool_input.content,
+            "structuredPatch": [],
+            "originalFile": original,
+        }
+        message = f"File created successfully at: {path}" if original is None else f"The file {path} has been updated."
         return ToolOutcome(ok=True, content=message, response=response)
 
 
@@ -115,7 +125,8 @@ def _edit(ctx: ToolContext, inp: EditInput) -> tuple[str, str]:
         raise ToolError(
             f"Found {count} matches of the string to replace, but replace_all is false. To "
             "replace all occurrences, set replace_all to true. To replace only one occurrence, "
-            f"please provide more context to uniquely identify the instance.\nString: {inp.old_string}")
+            f"please provide more context to uniquely identify the instance.\nString: {inp.old_string}"
+        )
     updated = text.replace(inp.old_string, inp.new_string, -1 if inp.replace_all else 1)
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(updated)
@@ -134,8 +145,13 @@ class EditTool(Tool):
         """Apply the replacement."""
         assert isinstance(tool_input, EditInput)
         path, original = await anyio.to_thread.run_sync(_edit, ctx, tool_input)
-        response = {"filePath": path, "oldString": tool_input.old_string,
-                    "newString": tool_input.new_string, "originalFile": original,
-                    "structuredPatch": [], "userModified": False,
-                    "replaceAll": tool_input.replace_all}
+        response = {
+            "filePath": path,
+            "oldString": tool_input.old_string,
+            "newString": tool_input.new_string,
+            "originalFile": original,
+            "structuredPatch": [],
+            "userModified": False,
+            "replaceAll": tool_input.replace_all,
+        }
         return ToolOutcome(ok=True, content=f"The file {path} has been updated.", response=response)

@@ -16,8 +16,20 @@ from ._base import Tool, ToolContext, ToolError, ToolInput, ToolOutcome, clip
 
 __all__ = ["GlobTool", "GrepTool"]
 
-_SKIP_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", ".mypy_cache",
-                        ".ruff_cache", ".pytest_cache", ".agent-server"})
+_SKIP_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        "node_modules",
+        "__pycache__",
+        ".venv",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".pytest_cache",
+        ".agent-server",
+    }
+)
 _MAX_RESULTS = 100
 _MAX_FILE_BYTES = 2 << 20
 
@@ -38,7 +50,8 @@ class GrepInput(ToolInput):
     path: str | None = Field(None, description="File or folder to search (default: the cwd).")
     glob: str | None = Field(None, description="Only files whose name matches this glob.")
     output_mode: Literal["files_with_matches", "content", "count"] = Field(
-        "files_with_matches", description="What to return.")
+        "files_with_matches", description="What to return."
+    )
     case_insensitive: bool = Field(False, alias="-i", description="Ignore case.")
     head_limit: int | None = Field(None, ge=1, description="Return at most this many entries.")
 
@@ -90,8 +103,12 @@ class GlobTool(Tool):
         content = "\n".join(files) if files else "No files found"
         if truncated:
             content += f"\n(Results are truncated to the first {_MAX_RESULTS} files.)"
-        response = {"filenames": files, "numFiles": len(files), "truncated": truncated,
-                    "durationMs": round((time.perf_counter() - t0) * 1000)}
+        response = {
+            "filenames": files,
+            "numFiles": len(files),
+            "truncated": truncated,
+            "durationMs": round((time.perf_counter() - t0) * 1000),
+        }
         return ToolOutcome(ok=True, content=clip(content, ctx.output_limit), response=response)
 
 
@@ -136,8 +153,10 @@ class GrepTool(Tool):
     """Search file contents with a regular expression."""
 
     name = "Grep"
-    description = ("Search file contents with a regular expression. output_mode: "
-                   "files_with_matches (default), content (path:line:text) or count.")
+    description = (
+        "Search file contents with a regular expression. output_mode: "
+        "files_with_matches (default), content (path:line:text) or count."
+    )
     kind = "read"
     input_model = GrepInput
 
@@ -152,10 +171,12 @@ class GrepTool(Tool):
             content = "\n".join(found["counts"]) or "No matches found"
         else:
             files = found["files"]
-            content = (f"Found {len(files)} file{'s' if len(files) != 1 else ''}\n" + "\n".join(files)
-                       if files else "No files found")
-        response: dict[str, Any] = {"mode": mode, "filenames": found["files"],
-                                    "numFiles": len(found["files"])}
+            content = (
+                f"Found {len(files)} file{'s' if len(files) != 1 else ''}\n" + "\n".join(files)
+                if files
+                else "No files found"
+            )
+        response: dict[str, Any] = {"mode": mode, "filenames": found["files"], "numFiles": len(found["files"])}
         if mode == "content":
             response.update(content="\n".join(found["lines"]), numLines=len(found["lines"]))
         return ToolOutcome(ok=True, content=clip(content, ctx.output_limit), response=response)

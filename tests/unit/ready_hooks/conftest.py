@@ -19,9 +19,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[3]
 HOOKS = ROOT / "hooks"
 PAYLOADS = ROOT / "tests" / "fixtures" / "payloads"
-CONFIG_ENV = ("PROTECTED_FILES", "WORKSPACE_ALLOWED_DIRS", "PROTECTED_BRANCHES",
-              "TESTS_BEFORE_STOP_CMD", "TESTS_BEFORE_STOP_TIMEOUT", "HOOK_CATEGORY",
-              "HOOK_OUTPUT_BUDGET")
+CONFIG_ENV = (
+    "PROTECTED_FILES",
+    "WORKSPACE_ALLOWED_DIRS",
+    "PROTECTED_BRANCHES",
+    "TESTS_BEFORE_STOP_CMD",
+    "TESTS_BEFORE_STOP_TIMEOUT",
+    "HOOK_CATEGORY",
+    "HOOK_OUTPUT_BUDGET",
+)
 
 
 def load_hook(relpath: str) -> ModuleType:
@@ -39,9 +45,16 @@ def load_hook(relpath: str) -> ModuleType:
 
 def pre_tool(tool: str, tool_input: dict[str, Any], cwd: Path | str) -> dict[str, Any]:
     """A PreToolUse payload."""
-    return {"session_id": "s1", "transcript_path": "/dev/null", "cwd": str(cwd),
-            "permission_mode": "default", "hook_event_name": "PreToolUse",
-            "tool_name": tool, "tool_input": tool_input, "tool_use_id": "toolu_1"}
+    return {
+        "session_id": "s1",
+        "transcript_path": "/dev/null",
+        "cwd": str(cwd),
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_input": tool_input,
+        "tool_use_id": "toolu_1",
+    }
 
 
 def bash(command: str, cwd: Path | str) -> dict[str, Any]:
@@ -73,9 +86,23 @@ def fixture_payload(name: str, project: Path, transcript: Path | None = None) ->
 def git(project: Path, *args: str) -> str:
     """Run git in ``project`` with a fixed identity."""
     done = subprocess.run(
-        ["git", "-c", "user.name=Test", "-c", "user.email=test@example.com",
-         "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", *args],
-        cwd=project, capture_output=True, text=True, check=True)
+        [
+            "git",
+            "-c",
+            "user.name=Test",
+            "-c",
+            "user.email=test@example.com",
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "commit.gpgsign=false",
+            *args,
+        ],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return done.stdout
 
 

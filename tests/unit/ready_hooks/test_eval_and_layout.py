@@ -12,9 +12,14 @@ from typing import Any
 import pytest
 
 HOOKS = Path(__file__).resolve().parents[3] / "hooks"
-HOOK_FILES = [*sorted(p for p in HOOKS.glob("*/*.py")
-                      if p.parent.name in ("security", "gate", "feedback")
-                      and not p.name.startswith("_")), HOOKS / "dispatch.py"]
+HOOK_FILES = [
+    *sorted(
+        p
+        for p in HOOKS.glob("*/*.py")
+        if p.parent.name in ("security", "gate", "feedback") and not p.name.startswith("_")
+    ),
+    HOOKS / "dispatch.py",
+]
 
 
 def test_corpus_is_large_and_labelled(kit: Any) -> None:
@@ -49,8 +54,13 @@ def test_corpus_holds_no_secret_shaped_strings(kit: Any, name: str) -> None:
 
 
 def test_evaluate_cli_json(kit: Any, tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, str(HOOKS / "eval" / "evaluate.py"), "--json"],
-                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(HOOKS / "eval" / "evaluate.py"), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
     assert report["passed"] and report["items"] >= 320 and report["misses"] == []
@@ -59,8 +69,19 @@ def test_evaluate_cli_json(kit: Any, tmp_path: Path) -> None:
 def test_evaluate_fails_when_targets_are_missed(kit: Any, tmp_path: Path) -> None:
     evaluate = kit.load("eval/evaluate.py")
     corpus = tmp_path / "c.jsonl"
-    corpus.write_text(json.dumps({"id": "x1", "tool_name": "Bash", "tool_input": {
-        "command": "ls"}, "label": "dangerous", "hook": "dangerous_commands", "note": "n"}) + "\n")
+    corpus.write_text(
+        json.dumps(
+            {
+                "id": "x1",
+                "tool_name": "Bash",
+                "tool_input": {"command": "ls"},
+                "label": "dangerous",
+                "hook": "dangerous_commands",
+                "note": "n",
+            }
+        )
+        + "\n"
+    )
     assert evaluate.main(["--corpus", str(corpus)]) == 1
     assert "MISSED" in evaluate.markdown(evaluate.evaluate(str(corpus)))
 
@@ -72,8 +93,9 @@ def test_hook_file_header_and_constants(path: Path) -> None:
     for field in ("Hook:", "Event:", "Description:", "Matcher:"):
         assert any(line.startswith(field) for line in doc.splitlines()), (path, field)
     assert f"Hook: {path.stem}" in doc
-    names = {t.id for node in tree.body if isinstance(node, ast.Assign)
-             for t in node.targets if isinstance(t, ast.Name)}
+    names = {
+        t.id for node in tree.body if isinstance(node, ast.Assign) for t in node.targets if isinstance(t, ast.Name)
+    }
     assert {"NAME", "EVENTS", "MATCHER"} <= names
     functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     assert "run" in functions
@@ -84,30 +106,44 @@ def test_hook_file_header_and_constants(path: Path) -> None:
 def test_default_settings_reference_existing_hooks() -> None:
     settings = json.loads((HOOKS / "settings.default.json").read_text())
     events = settings["hooks"]
-    assert set(events) == {"SessionStart", "UserPromptSubmit", "PreToolUse", "Stop",
-                           "SubagentStart", "SubagentStop", "PreCompact"}
+    assert set(events) == {
+        "SessionStart",
+        "UserPromptSubmit",
+        "PreToolUse",
+        "Stop",
+        "SubagentStart",
+        "SubagentStop",
+        "PreCompact",
+    }
     for entries in events.values():
         for entry in entries:
             for hook in entry["hooks"]:
                 assert hook["type"] == "command"
                 prefix = "python hook_launcher.py "
                 assert hook["command"].startswith(prefix)
-                target = hook["command"][len(prefix):]
+                target = hook["command"][len(prefix) :]
                 assert (HOOKS / target).is_file(), target
                 assert (hook.get("onFailure") == "block") == target.startswith("security/")
 
 
 def run_standalone(path: str, stdin: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(HOOKS / path)], input=stdin, capture_output=True,
-                          text=True, timeout=30, env=env)
+    return subprocess.run(
+        [sys.executable, str(HOOKS / path)], input=stdin, capture_output=True, text=True, timeout=30, env=env
+    )
 
 
 def test_hooks_run_standalone(project: Path) -> None:
     import os
 
     env = {**os.environ, "CLAUDE_PROJECT_DIR": str(project)}
-    payload = json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash",
-                          "tool_input": {"command": "rm -rf /"}, "cwd": str(project)})
+    payload = json.dumps(
+        {
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": "rm -rf /"},
+            "cwd": str(project),
+        }
+    )
     done = run_standalone("security/dangerous_commands.py", payload, env)
     assert done.returncode == 0
     assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
@@ -115,8 +151,7 @@ def test_hooks_run_standalone(project: Path) -> None:
     assert done.returncode == 2 and "not a JSON object" in done.stderr
     done = run_standalone("feedback/completion_check.py", "[]", env)
     assert done.returncode == 1
-    stop = json.dumps({"hook_event_name": "Stop", "cwd": str(project),
-                       "last_assistant_message": "done"})
+    stop = json.dumps({"hook_event_name": "Stop", "cwd": str(project), "last_assistant_message": "done"})
     done = run_standalone("feedback/completion_check.py", stop, env)
     assert done.returncode == 0 and done.stdout == ""
     done = run_standalone("dispatch.py", payload, {**env, "HOOK_CATEGORY": "security"})

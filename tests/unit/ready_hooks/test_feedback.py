@@ -27,8 +27,7 @@ def test_tool_logger_appends_jsonl(kit: Any, project: Path) -> None:
     assert second["event"] == "PreToolUse"
 
 
-def test_tool_logger_never_raises(kit: Any, tmp_path: Path,
-                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tool_logger_never_raises(kit: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     logger = kit.load("feedback/tool_logger.py")
     blocker = tmp_path / "file"
     blocker.write_text("")
@@ -50,8 +49,7 @@ def test_session_context_in_a_repo(kit: Any, repo: Path) -> None:
 def test_session_context_without_git_and_for_subagents(kit: Any, project: Path) -> None:
     hook = kit.load("feedback/session_context.py")
     (project / "a.py").write_text("x = 1  # FIXME later\n")
-    text = hook.run(kit.fixture_payload("SessionStart__startup", project))[
-        "hookSpecificOutput"]["additionalContext"]
+    text = hook.run(kit.fixture_payload("SessionStart__startup", project))["hookSpecificOutput"]["additionalContext"]
     assert "Not a git repository" in text and "a.py:1" in text
     sub = hook.run(kit.fixture_payload("SubagentStart", project))["hookSpecificOutput"]
     assert sub["hookEventName"] == "SubagentStart" and "TODO" not in sub["additionalContext"]
@@ -64,10 +62,8 @@ def test_compaction_round_trip(kit: Any, repo: Path) -> None:
     entries = [
         {"type": "user", "message": {"role": "user", "content": "first request"}},
         {"type": "assistant", "message": {"role": "assistant", "content": "ok"}},
-        {"type": "user", "message": {"role": "user", "content": [
-            {"type": "tool_result", "content": "tool output"}]}},
-        {"type": "user", "message": {"role": "user", "content": [
-            {"type": "text", "text": "please add tests"}]}},
+        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "content": "tool output"}]}},
+        {"type": "user", "message": {"role": "user", "content": [{"type": "text", "text": "please add tests"}]}},
         {"type": "user", "isMeta": True, "message": {"role": "user", "content": "meta"}},
     ]
     transcript.write_text("\n".join(json.dumps(e) for e in entries) + "\n{broken\n")
@@ -78,8 +74,7 @@ def test_compaction_round_trip(kit: Any, repo: Path) -> None:
     assert "Branch: main" in saved and "1. first request" in saved
     assert "2. please add tests" in saved and "tool output" not in saved and "meta" not in saved
     assert "keep the API design" in saved
-    text = session.run(kit.fixture_payload("SessionStart__compact", repo))[
-        "hookSpecificOutput"]["additionalContext"]
+    text = session.run(kit.fixture_payload("SessionStart__compact", repo))["hookSpecificOutput"]["additionalContext"]
     assert "Context saved before compaction" in text and "please add tests" in text
 
 
@@ -89,13 +84,14 @@ def test_preserve_context_without_transcript(kit: Any, project: Path) -> None:
     assert "- none" in (project / ".claude" / "compact-context.md").read_text()
 
 
-def test_prompt_context_lists_mentioned_files_inside_only(kit: Any, repo: Path,
-                                                          tmp_path: Path) -> None:
+def test_prompt_context_lists_mentioned_files_inside_only(kit: Any, repo: Path, tmp_path: Path) -> None:
     hook = kit.load("feedback/prompt_context.py")
     (tmp_path / "secret.txt").write_text("x")
     payload = kit.fixture_payload("UserPromptSubmit", repo)
-    payload["prompt"] = (f"Fix `app.py` and README.md, not missing.py nor {tmp_path}/secret.txt "
-                         "or ../secret.txt; see https://example.com/a.html")
+    payload["prompt"] = (
+        f"Fix `app.py` and README.md, not missing.py nor {tmp_path}/secret.txt "
+        "or ../secret.txt; see https://example.com/a.html"
+    )
     text = hook.run(payload)["hookSpecificOutput"]["additionalContext"]
     assert "Current time:" in text and "Git branch: main" in text
     assert "- app.py (" in text and "2 lines" in text and "- README.md (" in text
@@ -120,10 +116,8 @@ def test_completion_check_outside_git(kit: Any, project: Path) -> None:
     assert hook.run(kit.fixture_payload("SubagentStop", project)) is None
 
 
-def test_feedback_hooks_survive_missing_git(kit: Any, project: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_feedback_hooks_survive_missing_git(kit: Any, project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", os.devnull)
     hook = kit.load("feedback/session_context.py")
-    text = hook.run(kit.fixture_payload("SessionStart__startup", project))[
-        "hookSpecificOutput"]["additionalContext"]
+    text = hook.run(kit.fixture_payload("SessionStart__startup", project))["hookSpecificOutput"]["additionalContext"]
     assert "Not a git repository" in text

@@ -21,13 +21,16 @@ def tests_gate(kit: Any) -> Any:
 
 
 def edit(kit: Any, project: Path, rel: str = "src/app.py") -> Any:
-    return kit.pre_tool("Edit", {"file_path": str(project / rel), "old_string": "a",
-                                 "new_string": "b"}, project)
+    return kit.pre_tool("Edit", {"file_path": str(project / rel), "old_string": "a", "new_string": "b"}, project)
 
 
 def stop(project: Path, active: bool = False) -> dict[str, Any]:
-    return {"hook_event_name": "Stop", "cwd": str(project), "stop_hook_active": active,
-            "last_assistant_message": "Done."}
+    return {
+        "hook_event_name": "Stop",
+        "cwd": str(project),
+        "stop_hook_active": active,
+        "last_assistant_message": "Done.",
+    }
 
 
 def test_plan_required_blocks_until_a_plan_exists(plan: Any, kit: Any, project: Path) -> None:
@@ -41,8 +44,7 @@ def test_plan_required_blocks_until_a_plan_exists(plan: Any, kit: Any, project: 
 
 
 def test_plan_in_claude_folder_and_writing_the_plan(plan: Any, kit: Any, project: Path) -> None:
-    write_plan = kit.pre_tool("Write", {"file_path": str(project / "PLAN.md"), "content": "x"},
-                              project)
+    write_plan = kit.pre_tool("Write", {"file_path": str(project / "PLAN.md"), "content": "x"}, project)
     assert plan.run(write_plan) is None
     (project / ".claude").mkdir()
     (project / ".claude" / "plan.md").write_text("plan")
@@ -55,8 +57,9 @@ def test_plan_marker_bypass_and_other_tools(plan: Any, kit: Any, project: Path) 
     assert plan.run(edit(kit, project)) is None
 
 
-def test_tests_gate_blocks_with_the_failure_tail(tests_gate: Any, project: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tests_gate_blocks_with_the_failure_tail(
+    tests_gate: Any, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("TESTS_BEFORE_STOP_CMD", "echo first; echo 'FAILED test_x' >&2; exit 3")
     result = tests_gate.run(stop(project))
     assert result["decision"] == "block"
@@ -66,8 +69,7 @@ def test_tests_gate_blocks_with_the_failure_tail(tests_gate: Any, project: Path,
     assert tests_gate.run(stop(project, active=True))["decision"] == "block"
 
 
-def test_tests_gate_passes_and_marker(tests_gate: Any, project: Path,
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tests_gate_passes_and_marker(tests_gate: Any, project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TESTS_BEFORE_STOP_CMD", "exit 0")
     assert tests_gate.run(stop(project)) is None
     monkeypatch.setenv("TESTS_BEFORE_STOP_CMD", "exit 1")
@@ -75,8 +77,7 @@ def test_tests_gate_passes_and_marker(tests_gate: Any, project: Path,
     assert tests_gate.run(stop(project)) is None
 
 
-def test_tests_gate_timeout_kills_the_group(tests_gate: Any, project: Path,
-                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tests_gate_timeout_kills_the_group(tests_gate: Any, project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TESTS_BEFORE_STOP_CMD", "echo started; exec tail -f /dev/null")
     monkeypatch.setenv("TESTS_BEFORE_STOP_TIMEOUT", "0.3")
     result = tests_gate.run(stop(project))
@@ -87,8 +88,9 @@ def test_tests_gate_without_tests_does_nothing(tests_gate: Any, project: Path) -
     assert tests_gate.run(stop(project)) is None
 
 
-def test_tests_gate_reports_a_missing_tool(tests_gate: Any, project: Path, tmp_path: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tests_gate_reports_a_missing_tool(
+    tests_gate: Any, project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (project / "Cargo.toml").write_text("[package]\n")
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     result = tests_gate.run(stop(project))

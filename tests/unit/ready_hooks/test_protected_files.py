@@ -18,39 +18,68 @@ def write(kit: Any, project: Path, rel: str) -> Any:
     return kit.pre_tool("Write", {"file_path": str(project / rel), "content": "x"}, project)
 
 
-@pytest.mark.parametrize("rel", [".env", ".env.local", ".git/config", "package-lock.json",
-                                 "sub/yarn.lock", ".claude/settings.json", ".claude/hooks/x.py",
-                                 ".claude/protected_files.json", "Cargo.lock"])
+@pytest.mark.parametrize(
+    "rel",
+    [
+        ".env",
+        ".env.local",
+        ".git/config",
+        "package-lock.json",
+        "sub/yarn.lock",
+        ".claude/settings.json",
+        ".claude/hooks/x.py",
+        ".claude/protected_files.json",
+        "Cargo.lock",
+    ],
+)
 def test_denies_protected_writes(hook: Any, kit: Any, project: Path, rel: str) -> None:
     result = hook.run(write(kit, project, rel))
     assert kit.decision(result) == "deny" and "PROTECTED_FILES" in kit.reason(result)
 
 
-@pytest.mark.parametrize("rel", ["src/app.py", ".env.example", ".gitignore", "package.json",
-                                 ".claude/plan.md", ".github/workflows/ci.yml"])
+@pytest.mark.parametrize(
+    "rel", ["src/app.py", ".env.example", ".gitignore", "package.json", ".claude/plan.md", ".github/workflows/ci.yml"]
+)
 def test_allows_other_writes(hook: Any, kit: Any, project: Path, rel: str) -> None:
     assert hook.run(write(kit, project, rel)) is None
 
 
-@pytest.mark.parametrize("command", [
-    "rm -rf .git", "echo x > .git/HEAD", "cp .env.example .env", "sed -i 's/a/b/' yarn.lock",
-    "mv poetry.lock x", "echo x | tee -a .env", "> .env", "rm -r .claude",
-    "find . -name '.env*' -delete", "python -c \"open('.env', 'w').write('x')\"",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -rf .git",
+        "echo x > .git/HEAD",
+        "cp .env.example .env",
+        "sed -i 's/a/b/' yarn.lock",
+        "mv poetry.lock x",
+        "echo x | tee -a .env",
+        "> .env",
+        "rm -r .claude",
+        "find . -name '.env*' -delete",
+        "python -c \"open('.env', 'w').write('x')\"",
+    ],
+)
 def test_denies_bash_modifications(hook: Any, kit: Any, project: Path, command: str) -> None:
     assert kit.decision(hook.run(kit.bash(command, project))) == "deny", command
 
 
-@pytest.mark.parametrize("command", [
-    "npm install", "cat .git/HEAD", "git add package-lock.json", "sed -n 1p yarn.lock",
-    "echo x >> .gitignore", "touch .env", "cat .claude/settings.json",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "npm install",
+        "cat .git/HEAD",
+        "git add package-lock.json",
+        "sed -n 1p yarn.lock",
+        "echo x >> .gitignore",
+        "touch .env",
+        "cat .claude/settings.json",
+    ],
+)
 def test_allows_reading_and_tools(hook: Any, kit: Any, project: Path, command: str) -> None:
     assert hook.run(kit.bash(command, project)) is None, command
 
 
-def test_env_list_replaces_defaults(hook: Any, kit: Any, project: Path,
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_env_list_replaces_defaults(hook: Any, kit: Any, project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PROTECTED_FILES", "docs/**:*.md:!README.md")
     assert kit.decision(hook.run(write(kit, project, "docs/a/b.txt"))) == "deny"
     assert kit.decision(hook.run(write(kit, project, "NOTES.md"))) == "deny"

@@ -70,8 +70,7 @@ def test_written_script_is_inspected_when_run(sh: Any) -> None:
     assert ("rm", ["-rf", "/"]) in names(sh, "printf 'rm -rf /' > y; chmod +x y; ./y")
 
 
-@pytest.mark.parametrize("bad", ["echo 'unterminated", 'echo "x', "echo $(ls", "echo `ls",
-                                 "cat <<", "{ echo"])
+@pytest.mark.parametrize("bad", ["echo 'unterminated", 'echo "x', "echo $(ls", "echo `ls", "cat <<", "{ echo"])
 def test_parse_errors(sh: Any, bad: str) -> None:
     with pytest.raises(sh.ShellParseError):
         sh.parse(bad)

@@ -14,23 +14,45 @@ def hook(kit: Any) -> Any:
     return kit.load("security/workspace_boundary.py")
 
 
-@pytest.mark.parametrize("command", [
-    "cat /etc/passwd", "ls ~", "cd .. && ls", "cat ../x", "echo x > /tmp/out",
-    "cp a.py $HOME/a.py", "cd /etc; cat hosts", "git -C /srv/repo log", "cat /etc/$NAME",
-    "tar xzf a.tgz -C /", "python3 -c \"open('/etc/passwd').read()\"", "cd",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat /etc/passwd",
+        "ls ~",
+        "cd .. && ls",
+        "cat ../x",
+        "echo x > /tmp/out",
+        "cp a.py $HOME/a.py",
+        "cd /etc; cat hosts",
+        "git -C /srv/repo log",
+        "cat /etc/$NAME",
+        "tar xzf a.tgz -C /",
+        "python3 -c \"open('/etc/passwd').read()\"",
+        "cd",
+    ],
+)
 def test_denies_paths_outside(hook: Any, kit: Any, project: Path, command: str) -> None:
     result = hook.run(kit.bash(command, project))
     assert kit.decision(result) == "deny", command
     assert "WORKSPACE_ALLOWED_DIRS" in kit.reason(result)
 
 
-@pytest.mark.parametrize("command", [
-    "ls src/../tests", "cat README.md", "npm test > /dev/null 2>&1", 'grep -r "/api" src',
-    "git commit -m '/fix: x'", "ssh host 'cat /etc/passwd'", "curl http://localhost/x",
-    "ln -s ../shared/c.json src/c.json", 'docker run -v "$(pwd)":/app -w /app img',
-    "/usr/bin/env python3 x.py", 'echo "/etc/passwd"',
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ls src/../tests",
+        "cat README.md",
+        "npm test > /dev/null 2>&1",
+        'grep -r "/api" src',
+        "git commit -m '/fix: x'",
+        "ssh host 'cat /etc/passwd'",
+        "curl http://localhost/x",
+        "ln -s ../shared/c.json src/c.json",
+        'docker run -v "$(pwd)":/app -w /app img',
+        "/usr/bin/env python3 x.py",
+        'echo "/etc/passwd"',
+    ],
+)
 def test_allows_paths_inside(hook: Any, kit: Any, project: Path, command: str) -> None:
     assert hook.run(kit.bash(command, project)) is None, command
 
@@ -38,11 +60,15 @@ def test_allows_paths_inside(hook: Any, kit: Any, project: Path, command: str) -
 def test_file_tools(hook: Any, kit: Any, project: Path) -> None:
     inside = kit.pre_tool("Read", {"file_path": str(project / "a.py")}, project)
     assert hook.run(inside) is None
-    for tool, tool_input in [("Read", {"file_path": "/etc/hosts"}),
-                             ("Write", {"file_path": f"{project}/../x.py", "content": ""}),
-                             ("Glob", {"pattern": "/etc/**"}), ("Glob", {"pattern": "../**"}),
-                             ("Grep", {"pattern": "x", "path": "/var/log"}), ("LS", {"path": "/"}),
-                             ("NotebookEdit", {"notebook_path": "/tmp/n.ipynb"})]:
+    for tool, tool_input in [
+        ("Read", {"file_path": "/etc/hosts"}),
+        ("Write", {"file_path": f"{project}/../x.py", "content": ""}),
+        ("Glob", {"pattern": "/etc/**"}),
+        ("Glob", {"pattern": "../**"}),
+        ("Grep", {"pattern": "x", "path": "/var/log"}),
+        ("LS", {"path": "/"}),
+        ("NotebookEdit", {"notebook_path": "/tmp/n.ipynb"}),
+    ]:
         assert kit.decision(hook.run(kit.pre_tool(tool, tool_input, project))) == "deny", tool
 
 
@@ -50,21 +76,20 @@ def test_symlink_escape_is_resolved(hook: Any, kit: Any, project: Path, tmp_path
     outside = tmp_path / "outside"
     outside.mkdir()
     os.symlink(outside, project / "link")
-    result = hook.run(kit.pre_tool("Write", {"file_path": str(project / "link" / "x"),
-                                             "content": ""}, project))
+    result = hook.run(kit.pre_tool("Write", {"file_path": str(project / "link" / "x"), "content": ""}, project))
     assert kit.decision(result) == "deny"
 
 
-def test_allowed_dirs_are_configurable(hook: Any, kit: Any, project: Path, tmp_path: Path,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_allowed_dirs_are_configurable(
+    hook: Any, kit: Any, project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     extra = tmp_path / "shared"
     monkeypatch.setenv("WORKSPACE_ALLOWED_DIRS", f"{extra}:/nonexistent")
     assert hook.run(kit.bash(f"cat {extra}/notes.txt", project)) is None
     assert kit.decision(hook.run(kit.bash("cat /etc/hosts", project))) == "deny"
 
 
-def test_project_falls_back_to_payload_cwd(hook: Any, kit: Any, project: Path,
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_project_falls_back_to_payload_cwd(hook: Any, kit: Any, project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CLAUDE_PROJECT_DIR")
     assert hook.run(kit.bash(f"cat {project}/a", project)) is None
     assert kit.decision(hook.run(kit.bash("cat /etc/hosts", project))) == "deny"
