@@ -94,8 +94,10 @@ class AnthropicBackend(ModelBackend):
         convo = [*messages, {"role": "user", "content": prompt}]
         try:
             reply = await self.client.messages.create(
-                model=self.model, max_tokens=self.max_tokens, messages=to_api_messages(convo)
-            )  # type: ignore[arg-type]
+                model=self.model,
+                max_tokens=self.max_tokens,
+                messages=to_api_messages(convo),  # type: ignore[arg-type]
+            )
         except self._anthropic.AnthropicError as exc:
             raise self._error(exc) from None
         text = "".join(b.text for b in reply.content if b.type == "text").strip()
