@@ -55,6 +55,7 @@ def cmd_list(args: argparse.Namespace) -> int:
                     "order": config.order_for(event),
                     "hooks": [
                         {
+                            "name": s.display_name,
                             "command": s.command,
                             "source": s.source,
                             "location": s.location,
@@ -89,7 +90,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             matcher = s.matcher or s.tool_pattern or (json.dumps(dict(s.object_matcher)) if s.object_matcher else "*")
             flags = [f for f, on in (("fail-closed", s.fail_closed), ("async", s.run_async)) if on]
             extra = f"  if={s.if_rule}" if s.if_rule else ""
-            print(f"  {i}. {s.command}")
+            print(f"  {i}. {s.display_name}: {s.command}")
             print(
                 f"     matcher={matcher}{extra}  timeout={s.timeout:g}s  dialect={s.dialect}"
                 f"  source={s.source} {s.location}" + (f"  [{', '.join(flags)}]" if flags else "")

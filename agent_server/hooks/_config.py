@@ -15,7 +15,7 @@ import re
 import shlex
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ._errors import ConfigIssue
 from ._matching import check_matcher, parse_tool_pattern
-from ._spec import DEFAULT_TIMEOUTS, KNOWN_EVENTS, TOOL_EVENTS, HookSpec
+from ._spec import DEFAULT_TIMEOUTS, KNOWN_EVENTS, TOOL_EVENTS, HookSpec, unique_name
 
 __all__ = ["HookConfig", "IgnoredHook", "OrderMode", "launcher_path", "load_config", "load_files"]
 
@@ -56,6 +56,7 @@ class ClaudeHookModel(_Strict):
     async_: bool = Field(default=False, alias="async")
     statusMessage: str | None = None
     warm: bool | None = None
+    name: str | None = Field(default=None, min_length=1, max_length=80)
 
     @field_validator("args")
     @classmethod
@@ -80,6 +81,7 @@ class OrionHookModel(_Strict):
     continueOnError: bool = True
     matcher: str | None = None
     async_: bool = Field(default=False, alias="async")
+    name: str | None = Field(default=None, min_length=1, max_length=80)
 
 
 class HarnessHookModel(_Strict):
@@ -89,6 +91,7 @@ class HarnessHookModel(_Strict):
     timeout: PositiveNumber | None = None
     matcher: str | dict[str, Any] | None = None
     continueOnError: bool = True
+    name: str | None = Field(default=None, min_length=1, max_length=80)
 
 
 class GenesisHookModel(_Strict):
@@ -118,10 +121,11 @@ _KNOWN_KEYS = {
         "async",
         "statusMessage",
         "warm",
+        "name",
     },
     "claude_group": {"matcher", "hooks"},
-    "orion": {"command", "timeout", "continueOnError", "matcher", "async"},
-    "harness": {"path", "timeout", "matcher", "continueOnError"},
+    "orion": {"command", "timeout", "continueOnError", "matcher", "async", "name"},
+    "harness": {"path", "timeout", "matcher", "continueOnError", "name"},
     "genesis": {"type", "matcher", "config"},
 }
 
@@ -186,7 +190,9 @@ class HookConfig:
                         )
                     )
                     return
-        existing.append(spec)
+        # Every hook gets its short name here, unique within the event (spans, metrics,
+        # the ledger and the CLI tell hooks apart by it).
+        existing.append(replace(spec, name=unique_name(spec.display_name, {s.name for s in existing})))
 
 
 class _Loader:
@@ -357,6 +363,7 @@ class _Loader:
                 cwd_mode="session",
                 status_message=hook.statusMessage,
                 warm=hook.warm,
+                name=hook.name or "",
             )
             if hook.type == "python":
                 if not hook.module:
@@ -468,6 +475,7 @@ class _Loader:
             fail_closed=not hook.continueOnError,
             run_async=hook.async_,
             cwd_mode="hooks_dir",
+            name=hook.name or "",
         )
         self.config.add(self.command_spec(hook.command, common, shown, path, self.hooks_dir, resolve_in_hooks_dir=True))
 
@@ -499,6 +507,7 @@ class _Loader:
                 timeout=(hook.timeout / 1000.0) if hook.timeout else DEFAULT_TIMEOUTS["harness"],
                 fail_closed=not hook.continueOnError,
                 cwd_mode="project",
+                name=hook.name or "",
             )
         )
 

@@ -9,6 +9,7 @@ backends (``scripted``, ``anthropic``), tools, an HTTP/SSE API and a chat page.
 from __future__ import annotations
 
 from ._app import create_app, request_shutdown
+from ._otel import Telemetry, telemetry_from_env
 from ._session import ApiError, Session, SessionManager
 from ._settings import Settings, SettingsInvalid, load_settings
 
@@ -18,7 +19,9 @@ __all__ = [
     "SessionManager",
     "Settings",
     "SettingsInvalid",
+    "Telemetry",
     "create_app",
     "load_settings",
     "request_shutdown",
+    "telemetry_from_env",
 ]
