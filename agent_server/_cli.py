@@ -9,10 +9,9 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .hooks._cli import add_hooks_commands
-from .server._otel import Telemetry, telemetry_from_env
+from .hooks import add_hooks_commands
+from .server import SettingsInvalid, Telemetry, telemetry_from_env
 from .server._serve import add_server_commands
-from .server._settings import SettingsInvalid
 
 __all__ = ["build_parser", "main"]
 
