@@ -527,6 +527,8 @@ class HookRunner:
             )
         result = interpret_output(spec, payload, proc.exit_code, stdout, stderr)
         result.truncated = truncated
+        if proc.pid is not None:
+            result.extra["pid"] = proc.pid  # (the span's process.pid)
         result.env_file = env_file
         return result
 

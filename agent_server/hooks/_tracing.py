@@ -154,17 +154,16 @@ class HookTelemetry:
         try:
             blocked = [r for r in outcome.hooks if r.status is HookStatus.BLOCKED]
             failed = sum(r.status in _FAILED for r in outcome.hooks)
-            span.set_attributes(
-                {
-                    ATTR_COUNT: sum(r.status is not HookStatus.SKIPPED for r in outcome.hooks),
-                    ATTR_BLOCKED_COUNT: len(blocked),
-                    ATTR_FAILED_COUNT: failed,
-                }
-            )
+            attributes: dict[str, Any] = {
+                ATTR_COUNT: sum(r.status is not HookStatus.SKIPPED for r in outcome.hooks),
+                ATTR_BLOCKED_COUNT: len(blocked),
+                ATTR_FAILED_COUNT: failed,
+            }
             if outcome.decision:
-                span.set_attribute(ATTR_DECISION, outcome.decision)
+                attributes[ATTR_DECISION] = outcome.decision
             if outcome.reason:
-                span.set_attribute(ATTR_REASON, _text(outcome.reason))
+                attributes[ATTR_REASON] = _text(outcome.reason)
+            span.set_attributes(attributes)
             if blocked:
                 why = outcome.reason or blocked[0].reason or "no reason given"
                 span.set_status(Status(StatusCode.ERROR, _text(f"blocked by {blocked[0].name}: {why}")))
@@ -199,20 +198,22 @@ class HookTelemetry:
         if not span.is_recording():
             return
         try:
-            span.set_attribute(ATTR_STATUS, result.status.value)
+            attributes: dict[str, Any] = {ATTR_STATUS: result.status.value}
             if result.exit_code is not None:
-                span.set_attribute(ATTR_EXIT_CODE, result.exit_code)
+                attributes[ATTR_EXIT_CODE] = result.exit_code
             pid = result.extra.get("pid")
             if isinstance(pid, int):
-                span.set_attribute(ATTR_PID, pid)
+                attributes[ATTR_PID] = pid
             if result.decision:
-                span.set_attribute(ATTR_DECISION, result.decision)
+                attributes[ATTR_DECISION] = result.decision
             if result.reason:
-                span.set_attribute(ATTR_REASON, _text(result.reason))
-            if result.status is HookStatus.BLOCKED or result.status in _FAILED:
-                span.set_attribute(ATTR_ERROR_TYPE, result.status.value)
-                why = result.error if result.status in _FAILED else result.reason
+                attributes[ATTR_REASON] = _text(result.reason)
+            failed = result.status in _FAILED
+            if failed or result.status is HookStatus.BLOCKED:
+                attributes[ATTR_ERROR_TYPE] = result.status.value
+                why = result.error if failed else result.reason
                 span.set_status(Status(StatusCode.ERROR, _text(why or result.status.value)))
+            span.set_attributes(attributes)
             context = span.get_span_context()
             result.extra["span_id"] = format(context.span_id, "016x")
             result.extra["trace_id"] = format(context.trace_id, "032x")

@@ -258,9 +258,12 @@ def telemetry_from_env(env: Mapping[str, str] | None = None, *, metrics_endpoint
             telemetry.scrape = InMemoryMetricReader()
             readers.append(telemetry.scrape)
     if readers:
-        from opentelemetry.sdk.metrics import MeterProvider
+        from opentelemetry.sdk.metrics import AlwaysOffExemplarFilter, MeterProvider
 
-        telemetry.meter_provider = MeterProvider(metric_readers=readers, resource=resource)
+        # Exemplars (a sampled trace id per bucket) cost a look at the current span on
+        # every hook run and /metrics does not show them: off unless asked for.
+        exemplars = None if env.get("OTEL_METRICS_EXEMPLAR_FILTER") else AlwaysOffExemplarFilter()
+        telemetry.meter_provider = MeterProvider(metric_readers=readers, resource=resource, exemplar_filter=exemplars)
     return telemetry
 
 

@@ -99,6 +99,7 @@ async def test_event_span_with_a_child_span_per_hook_named_by_its_short_name(
     assert ok.attributes["hook.command"] == ok.attributes["process.command_line"] == "echo fine"
     assert ok.attributes["hook.source"] == ".claude/settings.json"
     assert ok.attributes["hook.status"] == "ok" and ok.attributes["process.exit.code"] == 0
+    assert isinstance(ok.attributes["process.pid"], int) and ok.attributes["process.pid"] > 0
     assert "error.type" not in ok.attributes and "hook.matcher" not in ok.attributes
     assert ok.status.status_code is StatusCode.UNSET
     assert blocker.attributes["hook.matcher"] == "Bash"
