@@ -15,11 +15,21 @@ from ._errors import ConfigError, ConfigIssue, HookError, RunnerClosedError, Unk
 from ._ledger import HookLedger, LedgerError
 from ._matching import matcher_matches, tool_pattern_matches
 from ._outcome import EventOutcome, HookResult, HookStatus
+from ._prompt import (
+    PROMPT_HOOK_SCHEMA,
+    PROMPT_HOOK_SYSTEM,
+    PromptEvaluator,
+    PromptReplyError,
+    expand_prompt,
+    parse_prompt_reply,
+)
 from ._runner import HookRunner, parse_env_file
 from ._spec import KNOWN_EVENTS, HookCallback, HookSpec
 
 __all__ = [
     "KNOWN_EVENTS",
+    "PROMPT_HOOK_SCHEMA",
+    "PROMPT_HOOK_SYSTEM",
     "ConfigError",
     "ConfigIssue",
     "EventOutcome",
@@ -33,10 +43,14 @@ __all__ = [
     "HookStatus",
     "IgnoredHook",
     "LedgerError",
+    "PromptEvaluator",
+    "PromptReplyError",
     "RunnerClosedError",
     "UnknownHookTypeError",
+    "expand_prompt",
     "load_config",
     "matcher_matches",
     "parse_env_file",
+    "parse_prompt_reply",
     "tool_pattern_matches",
 ]
