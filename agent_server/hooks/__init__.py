@@ -10,7 +10,8 @@ Usable without the server::
 
 from __future__ import annotations
 
-from ._config import HookConfig, IgnoredHook, load_config
+from ._cli import add_hooks_commands
+from ._config import HookConfig, IgnoredHook, default_files, load_config, load_files
 from ._errors import ConfigError, ConfigIssue, HookError, RunnerClosedError, UnknownHookTypeError
 from ._ledger import HookLedger, LedgerError
 from ._matching import matcher_matches, tool_pattern_matches
@@ -23,10 +24,11 @@ from ._prompt import (
     expand_prompt,
     parse_prompt_reply,
 )
-from ._runner import HookRunner, parse_env_file
+from ._runner import DEFAULT_STRIPPED_ENV, HookRunner, parse_env_file
 from ._spec import KNOWN_EVENTS, HookCallback, HookSpec
 
 __all__ = [
+    "DEFAULT_STRIPPED_ENV",
     "KNOWN_EVENTS",
     "PROMPT_HOOK_SCHEMA",
     "PROMPT_HOOK_SYSTEM",
@@ -47,8 +49,11 @@ __all__ = [
     "PromptReplyError",
     "RunnerClosedError",
     "UnknownHookTypeError",
+    "add_hooks_commands",
+    "default_files",
     "expand_prompt",
     "load_config",
+    "load_files",
     "matcher_matches",
     "parse_env_file",
     "parse_prompt_reply",

@@ -4,13 +4,10 @@ or an issue that names the file, the JSON path and what is wrong."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ._http import header_variables, url_problem
 from ._spec import HTTP_DEFAULT_TIMEOUT, PROMPT_DEFAULT_TIMEOUT, HookSpec
-
-if TYPE_CHECKING:
-    from ._config import ClaudeHookModel
 
 __all__ = ["AGENT_UNSUPPORTED", "check_agent_hook", "http_spec", "prompt_spec"]
 
@@ -19,6 +16,17 @@ AGENT_UNSUPPORTED = (
     "hook type 'agent' is not supported: agent hooks (a subagent with tools that checks the "
     "action) are not implemented by this server; use a 'prompt' or 'command' hook instead"
 )
+
+
+class HookFields(Protocol):
+    """The fields of a Claude Code hook entry read here (the settings loader's model)."""
+
+    url: str | None
+    headers: dict[str, str] | None
+    allowedEnvVars: list[str] | None
+    prompt: str | None
+    model: str | None
+    timeout: float | None
 
 
 class Reporter(Protocol):
@@ -34,9 +42,7 @@ class Reporter(Protocol):
         """Record an entry that will not run, and why."""
 
 
-def http_spec(
-    hook: ClaudeHookModel, common: dict[str, Any], shown: str, path: str, report: Reporter
-) -> HookSpec | None:
+def http_spec(hook: HookFields, common: dict[str, Any], shown: str, path: str, report: Reporter) -> HookSpec | None:
     """An ``http`` hook's spec, or None (with the problem reported)."""
     event = str(common["event"])
     if not hook.url:
@@ -66,7 +72,7 @@ def http_spec(
     return HookSpec(kind="http", command=hook.url, url=hook.url, headers=headers, allowed_env_vars=allowed, **values)
 
 
-def _prompt_text(hook: ClaudeHookModel, kind: str, shown: str, path: str, report: Reporter) -> str | None:
+def _prompt_text(hook: HookFields, kind: str, shown: str, path: str, report: Reporter) -> str | None:
     if hook.prompt is None or not hook.prompt.strip():
         report.error(
             shown,
@@ -78,9 +84,7 @@ def _prompt_text(hook: ClaudeHookModel, kind: str, shown: str, path: str, report
     return hook.prompt
 
 
-def prompt_spec(
-    hook: ClaudeHookModel, common: dict[str, Any], shown: str, path: str, report: Reporter
-) -> HookSpec | None:
+def prompt_spec(hook: HookFields, common: dict[str, Any], shown: str, path: str, report: Reporter) -> HookSpec | None:
     """A ``prompt`` hook's spec, or None (with the problem reported)."""
     prompt = _prompt_text(hook, "prompt", shown, path, report)
     if prompt is None:
@@ -99,7 +103,7 @@ def prompt_spec(
 
 
 def check_agent_hook(
-    hook: ClaudeHookModel, common: dict[str, Any], shown: str, path: str, report: Reporter
+    hook: HookFields, common: dict[str, Any], shown: str, path: str, report: Reporter
 ) -> HookSpec | None:
     """Check an ``agent`` hook and list it as unsupported: it never runs (always None)."""
     prompt = _prompt_text(hook, "agent", shown, path, report)
