@@ -117,11 +117,16 @@ class HttpHookClient:
         url = spec.url or spec.command
         if self._closed:
             return failed_result(spec, HookStatus.ERROR, "the runner was closed; the request was not sent")
-        headers = {
-            **fill_headers(spec.headers, spec.allowed_env_vars, self._env),
-            "Content-Type": "application/json",
-            **trace_headers,
-        }
+        filled = fill_headers(spec.headers, spec.allowed_env_vars, self._env)
+        for name, value in filled.items():
+            if any(c in value for c in "\r\n\0"):
+                # Refused here so the value (it may hold a secret) never reaches an error text.
+                return failed_result(
+                    spec,
+                    HookStatus.ERROR,
+                    f"header {name!r} would hold a line break or NUL once its variables are filled; not sent",
+                )
+        headers = {**filled, "Content-Type": "application/json", **trace_headers}
         reply: _Reply | None = None
         with anyio.move_on_after(spec.timeout) as scope:
             try:

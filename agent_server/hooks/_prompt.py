@@ -109,7 +109,8 @@ async def run_prompt_hook(spec: HookSpec, payload: Mapping[str, Any], evaluator:
         return failed_result(
             spec,
             HookStatus.ERROR,
-            "no prompt evaluator: the host gave the HookRunner none (HookRunner(prompt_evaluator=...))",
+            "no prompt evaluator: this runner has no model to ask (the server gives it its model "
+            "backend; an embedding host passes HookRunner(prompt_evaluator=...))",
         )
     verdict: Mapping[str, Any] | None = None
     with anyio.move_on_after(spec.timeout) as scope:

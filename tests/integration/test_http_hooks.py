@@ -146,6 +146,24 @@ async def test_headers_fill_only_allowed_variables(tmp_path: Path) -> None:
     assert "do-not-send" not in json.dumps(got.headers)
 
 
+async def test_a_variable_that_would_break_a_header_is_refused(tmp_path: Path) -> None:
+    env = {"HOOK_TOKEN": "tok\r\nX-Injected: yes"}
+    async with http_endpoint() as ep:
+        url = ep.reply("inject")
+        p = project(
+            tmp_path,
+            {"Stop": [http(url, headers={"Authorization": "Bearer $HOOK_TOKEN"}, allowedEnvVars=["HOOK_TOKEN"])]},
+        )
+        async with runner(p, env=env) as r:
+            outcome = await r.fire("Stop", {"session_id": "s", "stop_hook_active": False})
+    [result] = outcome.hooks
+    assert result.status is HookStatus.ERROR
+    assert (
+        result.error == "header 'Authorization' would hold a line break or NUL once its variables are filled; not sent"
+    )
+    assert ep.of("inject") == []
+
+
 async def test_connections_are_reused_across_fires(tmp_path: Path) -> None:
     async with http_endpoint() as ep:
         url = ep.reply("again")
