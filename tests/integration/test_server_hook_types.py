@@ -251,17 +251,12 @@ async def test_prompt_hook_is_one_extra_messages_call(tmp_path: Path) -> None:
     assert not (project.root / "NEVER").exists()
 
 
-async def test_prompt_hook_reply_that_is_not_json_fails_open(tmp_path: Path) -> None:
+async def test_the_fake_messages_api_plays_the_scripted_verdict(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    add(project, "PreToolUse", {"type": "prompt", "prompt": "Judge: $ARGUMENTS"}, matcher="Bash")
+    add(project, "PreToolUse", {"type": "prompt", "prompt": GUARD}, matcher="Bash")
+    add(project, "PreToolUse", {"type": "prompt", "prompt": "reply: Sure, looks fine!\n$ARGUMENTS"}, matcher="Read")
+    (project.root / "a.txt").write_text("alpha\n")
     api = FakeMessagesAPI()
-
-    async def responder(body: dict[str, Any]) -> list[dict[str, Any]]:
-        if "output_config" in body:
-            return [{"type": "text", "text": "Sure, looks fine to me!"}]
-        return await api.scripted_reply(body)
-
-    api.responder = responder
     async with (
         serve_app(api.app) as api_url,
         running_server(
@@ -273,7 +268,15 @@ async def test_prompt_hook_reply_that_is_not_json_fails_open(tmp_path: Path) -> 
         ) as h,
     ):
         sid = (await h.create())["session_id"]
-        assert (await h.send(sid, "$ touch RAN"))["status"] == "completed"
+        turn = await h.send(sid, "read a.txt\n$ echo fine\n$ rm -rf build\n$ touch NEVER")
+        assert turn["status"] == "stopped"
+        msgs = await h.messages(sid)
         notes = await user_notes(h, sid)
-    assert (project.root / "RAN").exists()
-    assert any("the reply is not JSON: 'Sure, looks fine to me!'" in n for n in notes)
+    read, echo, denied = tool_results(msgs)
+    # A reply that is not JSON: a non-blocking error, the tool ran.
+    assert "alpha" in read["content"]
+    assert any("prompt hook reply: the reply is not JSON: 'Sure, looks fine!'" in n for n in notes)
+    assert echo["content"] == "fine"
+    assert denied["content"] == f'PreToolUse:Bash hook error: [{GUARD}]: the event contains "rm -rf"'
+    assert not (project.root / "NEVER").exists()
+    assert len([r for r in api.requests if "output_config" in r]) == 3

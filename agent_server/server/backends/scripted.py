@@ -37,7 +37,14 @@ from agent_server.hooks import expand_prompt, parse_prompt_reply
 
 from ._base import ModelBackend, ModelReply, ModelRequest, TextSink, message_text
 
-__all__ = ["STOP_FEEDBACK", "ScriptError", "ScriptedBackend", "parse_script", "scripted_prompt_verdict"]
+__all__ = [
+    "STOP_FEEDBACK",
+    "ScriptError",
+    "ScriptedBackend",
+    "parse_script",
+    "scripted_prompt_reply",
+    "scripted_prompt_verdict",
+]
 
 STOP_FEEDBACK = "Stop hook feedback:\n"
 COMPACT_PREAMBLE = "This session is being continued from a previous conversation"
@@ -163,16 +170,28 @@ def scripted_prompt_verdict(prompt: str, payload: Mapping[str, Any]) -> dict[str
     ``reply: not json`` is a reply that is not JSON). No line applies →
     ``{"ok": true, "reason": "no block: line matches the event"}``.
     """
-    event_json = expand_prompt("$ARGUMENTS", payload)
+    return parse_prompt_reply(_reply(prompt, expand_prompt("$ARGUMENTS", payload)))
+
+
+def scripted_prompt_reply(message: str) -> str:
+    """The same answer, as the model's reply text, to a prompt hook's expanded user
+    message (what a Messages API sees): ``block: TEXT`` looks for TEXT in the message's
+    other lines, which hold the event's JSON. Used by
+    :class:`~agent_server.server.testing.FakeMessagesAPI`."""
+    rest = "\n".join(line for line in message.splitlines() if not line.strip().startswith(("block:", "reply:")))
+    return _reply(message, rest)
+
+
+def _reply(prompt: str, haystack: str) -> str:
     for line in prompt.splitlines():
         text = line.strip()
         if text.startswith("block:"):
             needle = text[len("block:") :].strip()
-            if needle and needle in event_json:
-                return {"ok": False, "reason": f'the event contains "{needle}"'}
+            if needle and needle in haystack:
+                return json.dumps({"ok": False, "reason": f'the event contains "{needle}"'})
         elif text.startswith("reply:"):
-            return parse_prompt_reply(text[len("reply:") :])
-    return {"ok": True, "reason": "no block: line matches the event"}
+            return text[len("reply:") :].strip()
+    return json.dumps({"ok": True, "reason": "no block: line matches the event"})
 
 
 class ScriptedBackend(ModelBackend):
