@@ -7,12 +7,15 @@ import shlex
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 __all__ = [
     "BLOCKING_EVENTS",
     "DEFAULT_TIMEOUTS",
+    "HTTP_DEFAULT_TIMEOUT",
     "KNOWN_EVENTS",
     "MATCH_FIELDS",
+    "PROMPT_DEFAULT_TIMEOUT",
     "TOOL_EVENTS",
     "HookCallback",
     "HookSpec",
@@ -20,7 +23,7 @@ __all__ = [
     "unique_name",
 ]
 
-HookKind = Literal["command", "exec", "python", "callback", "builtin"]
+HookKind = Literal["command", "exec", "python", "callback", "builtin", "http", "prompt"]
 Dialect = Literal["claude", "orion", "harness", "genesis", "callback"]
 CwdMode = Literal["session", "hooks_dir", "project"]
 
@@ -75,6 +78,10 @@ DEFAULT_TIMEOUTS: Mapping[str, float] = {
     "callback": 60.0,
 }
 
+#: Default timeouts of the Claude Code hook types that run no process, in seconds.
+HTTP_DEFAULT_TIMEOUT = 600.0
+PROMPT_DEFAULT_TIMEOUT = 30.0
+
 
 @dataclass(frozen=True)
 class HookSpec:
@@ -106,6 +113,13 @@ class HookSpec:
     config: Mapping[str, Any] = field(default_factory=dict)
     callback: HookCallback | None = field(default=None, compare=False)
     name: str = ""
+    #: ``http`` hooks: where the payload is POSTed, the headers (``$VAR`` filled only
+    #: for names in ``allowed_env_vars``). ``command`` holds the URL.
+    url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    allowed_env_vars: tuple[str, ...] = ()
+    #: ``prompt`` hooks: the configured prompt (``$ARGUMENTS`` unexpanded); also ``command``.
+    prompt: str | None = None
 
     @property
     def display_name(self) -> str:
@@ -118,6 +132,9 @@ class HookSpec:
         """Identical command strings run once per event; callbacks never dedup."""
         if self.kind in ("callback", "builtin"):
             return None
+        if self.kind in ("http", "prompt"):
+            # A URL or a prompt never dedups against a command line that reads the same.
+            return (self.event, f"{self.kind}:{self.command}")
         return (self.event, self.command)
 
 
@@ -128,10 +145,16 @@ _SCRIPT_SUFFIXES = (".py", ".sh", ".js", ".mjs", ".ts", ".rb", ".pl", ".bash")
 
 def derive_name(spec: HookSpec) -> str:
     """A short, stable name for a hook that has no explicit ``name``: the Python hook's
-    module file name, else the first script file named on the command line (without
+    module file name; an http hook's last URL path segment (else its host); ``prompt``
+    for a prompt hook; else the first script file named on the command line (without
     its suffix), else the command's first word."""
     if spec.module:
         return _stem(spec.module)
+    if spec.kind == "http":  # the URL's last path segment, else its host
+        url = urlsplit(spec.command)
+        return next((p for p in reversed(url.path.split("/")) if p), url.hostname or "http")
+    if spec.kind == "prompt":
+        return "prompt"
     try:
         words = shlex.split(spec.command)
     except ValueError:
