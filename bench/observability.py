@@ -9,7 +9,7 @@ the same event loop:
 * **on** — what ``agent-server serve`` builds with tracing on: an SDK ``TracerProvider``
   whose spans go through a ``BatchSpanProcessor`` (to an exporter that drops them, so the
   figure is ours, not a collector's), and an SDK ``MeterProvider`` with the pull reader
-  behind ``GET /metrics``;
+  behind ``GET /metrics``; **traces** and **metrics** have one of the two each;
 * with ``--ledger``, a third runner **on + ledger** adds the audit ledger (SQLite).
 
 **Paired.** Each pair fires ``off`` and ``on`` back to back, in random order, ``--gap`` ms
@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import json
 import random
 import statistics
@@ -101,7 +102,12 @@ async def trial(pairs: int, command: str, gap: float, ledger: bool) -> dict[str,
     rng = random.Random(1)
     with tempfile.TemporaryDirectory() as tmp:
         project = make_project(Path(tmp) / "p", command)
-        options: dict[str, dict[str, Any]] = {"off": {}, "on": on}
+        options: dict[str, dict[str, Any]] = {
+            "off": {},
+            "traces": {"tracer_provider": tracer_provider},
+            "metrics": {"meter_provider": meter_provider},
+            "on": on,
+        }
         if ledger:
             options["on + ledger"] = {**on, "ledger": HookLedger(Path(tmp) / "l.db")}
         diffs: dict[str, list[float]] = {name: [] for name in options if name != "off"}
@@ -114,6 +120,10 @@ async def trial(pairs: int, command: str, gap: float, ledger: bool) -> dict[str,
             for runner in runners.values():  # warm-up
                 for _ in range(20):
                     await fire(runner)
+            # As `agent-server serve` does once started: full collections skip what setup
+            # loaded, so their pauses scale with what the fires make, not with the heap.
+            gc.collect()
+            gc.freeze()
             for _ in range(pairs):
                 order = list(runners)
                 rng.shuffle(order)

@@ -231,7 +231,8 @@ def telemetry_from_env(env: Mapping[str, str] | None = None, *, metrics_endpoint
         from opentelemetry.sdk.trace import TracerProvider
         from opentelemetry.sdk.trace.export import BatchSpanProcessor, ConsoleSpanExporter
 
-        tracer_provider = TracerProvider(resource=resource)
+        # (Shut down by Telemetry.shutdown() when the server stops, not at interpreter exit.)
+        tracer_provider = TracerProvider(resource=resource, shutdown_on_exit=False)
         for name in plan.traces:
             exporter = (
                 ConsoleSpanExporter(out=sys.stderr)  # stderr: a CLI's --json stdout stays parseable
@@ -263,7 +264,9 @@ def telemetry_from_env(env: Mapping[str, str] | None = None, *, metrics_endpoint
         # Exemplars (a sampled trace id per bucket) cost a look at the current span on
         # every hook run and /metrics does not show them: off unless asked for.
         exemplars = None if env.get("OTEL_METRICS_EXEMPLAR_FILTER") else AlwaysOffExemplarFilter()
-        telemetry.meter_provider = MeterProvider(metric_readers=readers, resource=resource, exemplar_filter=exemplars)
+        telemetry.meter_provider = MeterProvider(
+            metric_readers=readers, resource=resource, exemplar_filter=exemplars, shutdown_on_exit=False
+        )
     return telemetry
 
 
