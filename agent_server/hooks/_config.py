@@ -23,7 +23,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ._errors import ConfigIssue
-from ._matching import check_matcher, parse_tool_pattern
+from ._match_rules import check_matcher, parse_tool_pattern
 from ._spec import DEFAULT_TIMEOUTS, KNOWN_EVENTS, TOOL_EVENTS, HookSpec
 
 __all__ = ["HookConfig", "IgnoredHook", "OrderMode", "launcher_path", "load_config", "load_files"]

@@ -6,6 +6,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ._match_rules import MATCH_FIELDS  # (owned by the rules module shared with the hooks)
+
 __all__ = [
     "BLOCKING_EVENTS",
     "DEFAULT_TIMEOUTS",
@@ -46,21 +48,6 @@ KNOWN_EVENTS = (
 BLOCKING_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
 
 TOOL_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure"})
-
-#: Which payload field a matcher is compared with, per event (contract §5).
-MATCH_FIELDS: Mapping[str, str] = {
-    "PreToolUse": "tool_name",
-    "PermissionRequest": "tool_name",
-    "PostToolUse": "tool_name",
-    "PostToolUseFailure": "tool_name",
-    "SessionStart": "source",
-    "SessionEnd": "reason",
-    "PreCompact": "trigger",
-    "PostCompact": "trigger",
-    "SubagentStart": "agent_type",
-    "SubagentStop": "agent_type",
-    "Notification": "notification_type",
-}
 
 #: Timeout unit and default per dialect, in seconds.
 DEFAULT_TIMEOUTS: Mapping[str, float] = {

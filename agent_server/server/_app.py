@@ -31,8 +31,17 @@ from agent_server import __version__
 from agent_server.hooks import HookRunner
 
 from ._api import ApprovalAnswer, CreateSession, PostMessage, UpdateSession, openapi_spec
+from ._errors import (
+    ApiError,
+    BusyError,
+    ClosedError,
+    InvalidRequestError,
+    NotFoundError,
+    SessionError,
+    UnavailableError,
+)
 from ._hooks_setup import build_runner
-from ._session import ApiError, Session, SessionManager
+from ._session import Session, SessionManager
 from ._settings import Settings, load_settings
 from .backends import ModelBackend, make_backend
 
@@ -319,6 +328,24 @@ async def openapi(request: Request) -> Response:
 
 
 # -- errors -----------------------------------------------------------------
+#: The one place where a session-layer error becomes an HTTP status (most specific
+#: class first; a subclass not listed gets its base class's status).
+HTTP_STATUS: tuple[tuple[type[SessionError], int], ...] = (
+    (NotFoundError, 404),
+    (BusyError, 409),
+    (ClosedError, 409),
+    (InvalidRequestError, 422),
+    (UnavailableError, 503),
+    (SessionError, 400),
+)
+
+
+async def _session_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, SessionError)
+    status = next(status for cls, status in HTTP_STATUS if isinstance(exc, cls))
+    return _error(status, exc.code, exc.message)
+
+
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
     return _error(exc.status, exc.code, exc.message)
@@ -415,7 +442,12 @@ def create_app(
         routes=routes,
         lifespan=lifespan,
         middleware=[Middleware(TokenAuth, token=token)],
-        exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _internal_error},
+        exception_handlers={
+            ApiError: _api_error,
+            SessionError: _session_error,
+            HTTPException: _http_error,
+            Exception: _internal_error,
+        },
     )
     app.state.settings = settings
     app.state.manager = None

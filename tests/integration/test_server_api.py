@@ -13,10 +13,24 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
 
-from agent_server.server import SettingsInvalid, create_app, load_settings
+from agent_server.server import (
+    BusyError,
+    ClosedError,
+    InvalidRequestError,
+    NotFoundError,
+    SessionError,
+    SettingsInvalid,
+    UnavailableError,
+    create_app,
+    load_settings,
+)
 from agent_server.server.backends import ModelBackend, ModelReply, ModelRequest
 from agent_server.server.backends.scripted import ScriptedBackend
+from agent_server.server.testing import serve_app
 from tests.integration.server_harness import make_project, running_server, server_settings
 
 pytestmark = pytest.mark.anyio
@@ -62,6 +76,33 @@ async def test_errors_are_json_and_name_the_problem(tmp_path: Path) -> None:
         assert r.status_code == 404
         closed = (await c.get(f"/sessions/{sid}")).json()
         assert closed["state"] == "closed" and closed["closed_reason"] == "prompt_input_exit"
+
+
+_SESSION_ERROR_STATUS = {
+    NotFoundError: 404,
+    BusyError: 409,
+    ClosedError: 409,
+    InvalidRequestError: 422,
+    UnavailableError: 503,
+}
+
+
+async def test_session_errors_become_http_statuses_at_the_app(tmp_path: Path) -> None:
+    """The session layer raises errors without a status; the app maps each kind once.
+    Every kind the server defines is covered (a new one must be added here)."""
+    assert set(SessionError.__subclasses__()) == set(_SESSION_ERROR_STATUS)
+    app = create_app(server_settings(make_project(tmp_path).root))
+    for error in _SESSION_ERROR_STATUS:
+
+        async def boom(request: Request, error: type[SessionError] = error) -> Response:
+            raise error(f"a {error.__name__} happened")
+
+        app.router.routes.append(Route(f"/boom/{error.__name__}", boom))
+    async with serve_app(app) as url, httpx.AsyncClient(base_url=url) as client:
+        for error, status in _SESSION_ERROR_STATUS.items():
+            r = await client.get(f"/boom/{error.__name__}")
+            assert r.status_code == status
+            assert r.json() == {"error": {"code": error.code, "message": f"a {error.__name__} happened"}}
 
 
 async def test_openapi_health_hooks_and_chat_page(tmp_path: Path) -> None:
