@@ -69,7 +69,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             continue
         print(f"\n{event}  ({config.order_for(event)})")
         for i, s in enumerate(specs, 1):
-            matcher = s.matcher or s.tool_pattern or (json.dumps(dict(s.object_matcher)) if s.object_matcher else "*")
+            matcher = s.matcher_text or "*"
             flags = [f for f, on in (("fail-closed", s.fail_closed), ("async", s.run_async)) if on]
             extra = f"  if={s.if_rule}" if s.if_rule else ""
             print(f"  {i}. {s.command}")

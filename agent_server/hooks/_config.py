@@ -106,23 +106,18 @@ class ActorModel(_Strict):
     deny: list[str] = Field(default_factory=list)
 
 
+def _json_keys(model: type[BaseModel]) -> frozenset[str]:
+    """The keys ``model`` reads from JSON: each field's alias, else its name."""
+    return frozenset(field.alias or name for name, field in model.model_fields.items())
+
+
+# The keys each kind of entry may carry: exactly what its model reads (one source).
 _KNOWN_KEYS = {
-    "claude_hook": {
-        "type",
-        "command",
-        "args",
-        "module",
-        "timeout",
-        "if",
-        "onFailure",
-        "async",
-        "statusMessage",
-        "warm",
-    },
-    "claude_group": {"matcher", "hooks"},
-    "orion": {"command", "timeout", "continueOnError", "matcher", "async"},
-    "harness": {"path", "timeout", "matcher", "continueOnError"},
-    "genesis": {"type", "matcher", "config"},
+    "claude_hook": _json_keys(ClaudeHookModel),
+    "claude_group": _json_keys(ClaudeGroupModel),
+    "orion": _json_keys(OrionHookModel),
+    "harness": _json_keys(HarnessHookModel),
+    "genesis": _json_keys(GenesisHookModel),
 }
 
 _PY_LAUNCH = re.compile(r"^\s*(?:uv\s+run\s+)?(?:python3?|python)\s+hook_launcher\.py\s+(.+)$")

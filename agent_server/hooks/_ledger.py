@@ -39,7 +39,7 @@ import anyio.to_thread
 
 from ._errors import HookError
 from ._json import compact_encoder
-from ._outcome import EventOutcome, HookResult
+from ._outcome import BLOCKING_DECISIONS, EventOutcome, HookResult
 
 __all__ = [
     "DEFAULT_LEDGER_PATH",
@@ -1057,7 +1057,7 @@ def hook_stats(
     for (ev, name), runs in groups.items():
         durations = sorted(d for _, _, d in runs)
         n = len(runs)
-        blocks = sum(1 for _, decision, _ in runs if decision in ("deny", "defer", "block"))
+        blocks = sum(1 for _, decision, _ in runs if decision in BLOCKING_DECISIONS)
         stats.append(
             {
                 "event": ev,

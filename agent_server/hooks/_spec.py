@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -94,6 +95,19 @@ class HookSpec:
     def display_name(self) -> str:
         """A short human name: the explicit name, else the command."""
         return self.name or self.command
+
+    @property
+    def matcher_text(self) -> str | None:
+        """What the entry matches on, as one string for lists, logs and traces: the
+        matcher, else the ``Tool(arg-glob)`` pattern, else the object matcher as JSON;
+        None when it matches every occurrence."""
+        if self.matcher:
+            return self.matcher
+        if self.tool_pattern:
+            return self.tool_pattern
+        if self.object_matcher:
+            return json.dumps(dict(self.object_matcher))
+        return None
 
     @property
     def dedup_key(self) -> tuple[str, str] | None:
