@@ -12,6 +12,7 @@ from typing import Any
 
 import anyio
 import httpx
+import jsonschema
 import pytest
 from starlette.requests import Request
 from starlette.responses import Response
@@ -103,6 +104,76 @@ async def test_session_errors_become_http_statuses_at_the_app(tmp_path: Path) ->
             r = await client.get(f"/boom/{error.__name__}")
             assert r.status_code == status
             assert r.json() == {"error": {"code": error.code, "message": f"a {error.__name__} happened"}}
+
+
+async def test_real_responses_validate_against_the_published_schema(tmp_path: Path) -> None:
+    """Every kind of JSON response, as the server sends it, against the schema
+    ``/openapi.json`` publishes for that path, method and status (the schemas forbid
+    keys they do not declare, so a key the server adds must be documented)."""
+    project = make_project(tmp_path)
+    project.shell_hook("PreToolUse", "true", matcher="Bash")
+    async with running_server(project) as h:
+        spec = (await h.client.get("/openapi.json")).json()
+        checked: list[str] = []
+
+        async def check(method: str, template: str, url: str, status: int, **kw: Any) -> dict[str, Any]:
+            r = await h.client.request(method, url, **kw)
+            assert r.status_code == status, r.text
+            schema = spec["paths"][template][method.lower()]["responses"][str(status)]["content"]
+            validator = jsonschema.Draft202012Validator(
+                {**schema["application/json"]["schema"], "components": spec["components"]}
+            )
+            body: dict[str, Any] = r.json()
+            validator.validate(body)
+            checked.append(f"{method} {template} {status}")
+            return body
+
+        await check("GET", "/health", "/health", 200)
+        await check("GET", "/hooks", "/hooks", 200)
+        created = await check("POST", "/sessions", "/sessions", 201, json={"permission_mode": "default"})
+        sid = created["session_id"]
+        assert isinstance(created["created_at"], float) and created["closed_reason"] is None
+        path = f"/sessions/{sid}"
+        await check("GET", "/sessions", "/sessions", 200)
+        messages = "/sessions/{session_id}/messages"
+        waiting = await check("POST", messages, f"{path}/messages", 200, json={"text": "$ echo x", "wait": True})
+        assert waiting["status"] == "awaiting_approval"
+        await check("POST", messages, f"{path}/messages", 409, json={"text": "again"})
+        approval = waiting["approval"]["approval_id"]
+        await check(
+            "POST",
+            "/sessions/{session_id}/approvals/{approval_id}",
+            f"{path}/approvals/{approval}",
+            200,
+            json={"decision": "allow"},
+        )
+        await h.wait_event(sid, lambda e: e["type"] == "turn_ended")
+        ended = await check("POST", messages, f"{path}/messages", 200, json={"text": "hello", "wait": True})
+        assert ended["status"] == "completed"
+        started = await check("POST", messages, f"{path}/messages", 202, json={"text": "hello again"})
+        await h.wait_event(sid, lambda e: e["type"] == "turn_ended" and e["prompt_id"] == started["prompt_id"])
+        await check("GET", "/sessions/{session_id}", f"{path}?messages=true", 200)
+        await check("PATCH", "/sessions/{session_id}", path, 200, json={"permission_mode": "plan"})
+        await check("PATCH", "/sessions/{session_id}", path, 422, json={"permission_mode": "yolo"})
+        await check("POST", "/sessions/{session_id}/interrupt", f"{path}/interrupt", 200)
+        await check("GET", "/sessions/{session_id}/events", f"{path}/events?stream=false", 200)
+        closed = await check("DELETE", "/sessions/{session_id}", path, 200)
+        assert closed["state"] == "closed" and closed["closed_reason"] == "other"
+        await check("GET", "/sessions/{session_id}", "/sessions/nope", 404)
+        assert len(checked) == 16
+    # And every JSON response schema is a closed object: validation above would catch a key
+    # the server sends that the document does not declare.
+    for template, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            if method == "parameters":
+                continue
+            for status, response in operation["responses"].items():
+                schema = response.get("content", {}).get("application/json", {}).get("schema")
+                if schema is None:
+                    continue
+                name = schema["$ref"].rpartition("/")[2]
+                component = spec["components"]["schemas"][name]
+                assert component["additionalProperties"] is False, (template, method, status, name)
 
 
 async def test_openapi_health_hooks_and_chat_page(tmp_path: Path) -> None:
