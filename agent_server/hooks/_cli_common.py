@@ -18,6 +18,7 @@ __all__ = [
     "EXIT_ERROR",
     "EXIT_OK",
     "die",
+    "hidden_alias",
     "load_project_config",
     "print_issues",
     "project_arg",
@@ -28,9 +29,15 @@ __all__ = [
 EXIT_OK, EXIT_ERROR, EXIT_BLOCKED = 0, 1, 2
 
 
+def hidden_alias(p: argparse.ArgumentParser, old: str, dest: str) -> None:
+    """Accept ``old``, a former spelling of an option, without listing it in the help."""
+    p.add_argument(old, dest=dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+
+
 def project_arg(p: argparse.ArgumentParser) -> None:
-    """Add ``--project-dir`` and ``--no-user-settings`` to a subcommand."""
-    p.add_argument("--project-dir", default=os.getcwd(), help="project folder (default: cwd)")
+    """Add ``--project-dir`` (``--project`` still works) and ``--no-user-settings``."""
+    p.add_argument("--project-dir", metavar="DIR", default=os.getcwd(), help="project folder (default: cwd)")
+    hidden_alias(p, "--project", "project_dir")
     p.add_argument("--no-user-settings", action="store_true", help="do not read ~/.claude/settings.json")
 
 

@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ._cli_common import EXIT_OK, die, load_project_config, project_arg, read_payload
+from ._cli_common import EXIT_OK, die, hidden_alias, load_project_config, project_arg, read_payload
 from ._ledger import (
     HookLedger,
     LedgerError,
@@ -285,10 +285,14 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def _ledger_file_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--project-dir",
+        metavar="DIR",
         default=os.getcwd(),
         help="project folder (default: cwd); the ledger is <project>/.agent-server/hooks.db",
     )
-    p.add_argument("--db", help="ledger file (overrides --project-dir)")
+    hidden_alias(p, "--project", "project_dir")
+    # --ledger PATH, as `hooks fire --ledger PATH` spells the same file.
+    p.add_argument("--ledger", dest="db", metavar="PATH", help="ledger file (overrides --project-dir)")
+    hidden_alias(p, "--db", "db")
 
 
 def _ledger_args(p: argparse.ArgumentParser) -> None:

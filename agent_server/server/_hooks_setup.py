@@ -12,6 +12,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from agent_server._datadir import make_data_dir
 from agent_server.hooks import HookLedger, HookRunner, default_files, load_files
 
 from ._settings import Settings
@@ -95,7 +96,7 @@ def build_runner(settings: Settings) -> HookRunner:
         )
     elif settings.default_settings_fallback and not project_file.exists():
         resolved = settings.data_path / "default-settings.json"
-        resolved.parent.mkdir(parents=True, exist_ok=True)
+        make_data_dir(resolved.parent)
         resolved.write_text(default_settings_text(project), encoding="utf-8")
         files = [(resolved, role) if path == project_file else (path, role) for path, role in files]
         log.info("no %s: using the packaged default hooks (%s)", project_file, resolved)

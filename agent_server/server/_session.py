@@ -18,6 +18,7 @@ from typing import Any
 import anyio
 import anyio.abc
 
+from agent_server._datadir import make_data_dir
 from agent_server.hooks import (
     DEFAULT_STRIPPED_ENV,
     EventOutcome,
@@ -597,6 +598,7 @@ class SessionManager:
         self._shutdown_requested = anyio.Event()
 
     async def __aenter__(self) -> SessionManager:
+        make_data_dir(self.settings.data_path)
         self.transcripts_dir.mkdir(parents=True, exist_ok=True)
         self._tg = anyio.create_task_group()
         await self._tg.__aenter__()

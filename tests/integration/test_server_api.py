@@ -330,8 +330,8 @@ def test_init_writes_default_settings_and_serve_falls_back_to_them(tmp_path: Pat
     assert proc.returncode == 0, proc.stderr
     written = tmp_path / ".claude" / "settings.json"
     assert "hooks" in json.loads(written.read_text())
-    again = subprocess.run(
-        [*CLI, "init", "--project", str(tmp_path)], env=_env(tmp_path), capture_output=True, text=True, timeout=60
+    again = subprocess.run(  # (the one spelling; the first run used the former --project)
+        [*CLI, "init", "--project-dir", str(tmp_path)], env=_env(tmp_path), capture_output=True, text=True, timeout=60
     )
     assert again.returncode == 1 and "--force" in again.stderr
 
