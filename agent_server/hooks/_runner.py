@@ -260,6 +260,12 @@ class HookRunner:
         self._callbacks.setdefault(event, []).append(spec)
         return spec
 
+    @property
+    def events(self) -> list[str]:
+        """Every event that hooks are configured or registered for, sorted (an event's
+        list may be empty when all its hooks were disabled)."""
+        return sorted(set(self.config.hooks) | set(self._callbacks))
+
     def hooks_for(self, event: str) -> list[HookSpec]:
         """Every hook configured for ``event``, in registration order."""
         return [*self.config.hooks.get(event, ()), *self._callbacks.get(event, ())]

@@ -171,7 +171,7 @@ async def list_hooks(request: Request) -> Response:
     """``GET /hooks``: what is configured, per event, and configuration issues."""
     runner: HookRunner = _manager(request).runner
     config = runner.config
-    events = sorted(set(config.hooks) | set(getattr(runner, "_callbacks", {})))
+    events = runner.events
     body = HookList.model_validate(
         {
             "files": list(config.files),

@@ -11,7 +11,7 @@ from typing import Any
 
 from agent_server._datadir import make_data_dir
 
-from ._hooks_setup import default_settings_text, packaged_default_settings
+from ._hooks_setup import default_settings_text, hooks_summary, packaged_default_settings
 from ._platform import install_pidfd_child_watcher
 from ._settings import SettingsInvalid, load_settings
 
@@ -68,6 +68,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 host = settings.host if ":" not in settings.host else f"[{settings.host}]"
                 url = f"http://{host}:{port}"
                 print(f"agent-server listening on {url}  (chat: {url}/chat, API: {url}/openapi.json)", flush=True)
+                manager = app.state.manager
+                if manager is not None:  # (the first line stays the URL: scripts read it)
+                    print("\n".join(hooks_summary(manager.runner, settings.project_dir)), flush=True)
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             request_shutdown(app)

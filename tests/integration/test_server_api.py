@@ -323,6 +323,43 @@ async def test_serve_prints_the_url_serves_and_shuts_down(tmp_path: Path) -> Non
     assert [p["session_id"] for p in project.payloads("SessionEnd")] == [sid]
 
 
+async def test_serve_says_which_hooks_it_loaded_and_where_the_full_list_is(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    project.shell_hook("PreToolUse", "true", matcher="Bash")
+    project.shell_hook("PreToolUse", "true", matcher="Write")  # the same command: ignored
+    project.shell_hook("Stop", "echo done")
+    proc = subprocess.Popen(
+        [*CLI, "serve", "--port", "0", "--project-dir", str(project.root)],
+        env=_env(tmp_path),
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        lines: list[str] = []
+        with anyio.fail_after(30):
+            while not lines or "full list:" not in lines[-1]:
+                line = await anyio.to_thread.run_sync(proc.stdout.readline)
+                assert line, f"serve ended its output early: {lines}"
+                lines.append(line.rstrip("\n"))
+        assert lines[0].startswith("agent-server listening on http://127.0.0.1:")
+        assert lines[1:] == [
+            "hooks: 2 from .claude/settings.json",
+            "  PreToolUse: 1 hook, 1 ignored",
+            "  Stop: 1 hook",
+            f"  full list: agent-server hooks list --project-dir {project.root}",
+        ]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def test_init_writes_default_settings_and_serve_falls_back_to_them(tmp_path: Path) -> None:
     proc = subprocess.run(
         [*CLI, "init", "--project", str(tmp_path)], env=_env(tmp_path), capture_output=True, text=True, timeout=60
