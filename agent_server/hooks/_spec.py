@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 from urllib.parse import urlsplit
+
+from ._match_rules import MATCH_FIELDS  # (owned by the rules module shared with the hooks)
 
 __all__ = [
     "BLOCKING_EVENTS",
@@ -53,21 +56,6 @@ KNOWN_EVENTS = (
 BLOCKING_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
 
 TOOL_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure"})
-
-#: Which payload field a matcher is compared with, per event (contract §5).
-MATCH_FIELDS: Mapping[str, str] = {
-    "PreToolUse": "tool_name",
-    "PermissionRequest": "tool_name",
-    "PostToolUse": "tool_name",
-    "PostToolUseFailure": "tool_name",
-    "SessionStart": "source",
-    "SessionEnd": "reason",
-    "PreCompact": "trigger",
-    "PostCompact": "trigger",
-    "SubagentStart": "agent_type",
-    "SubagentStop": "agent_type",
-    "Notification": "notification_type",
-}
 
 #: Timeout unit and default per dialect, in seconds.
 DEFAULT_TIMEOUTS: Mapping[str, float] = {
@@ -126,6 +114,19 @@ class HookSpec:
         """The hook's short name (see :func:`derive_name`), unique within its event once
         the hook is in a :class:`~agent_server.hooks.HookConfig`."""
         return self.name or derive_name(self)
+
+    @property
+    def matcher_text(self) -> str | None:
+        """What the entry matches on, as one string for lists, logs and traces: the
+        matcher, else the ``Tool(arg-glob)`` pattern, else the object matcher as JSON;
+        None when it matches every occurrence."""
+        if self.matcher:
+            return self.matcher
+        if self.tool_pattern:
+            return self.tool_pattern
+        if self.object_matcher:
+            return json.dumps(dict(self.object_matcher))
+        return None
 
     @property
     def dedup_key(self) -> tuple[str, str] | None:

@@ -183,7 +183,7 @@ class HookTelemetry:
         }
         if spec.argv is not None:
             attributes[ATTR_COMMAND_LINE] = _text(spec.command)
-        matcher = spec.matcher or spec.tool_pattern
+        matcher = spec.matcher_text
         if matcher:
             attributes[ATTR_MATCHER] = matcher
         session = payload.get("session_id")
