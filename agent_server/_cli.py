@@ -48,7 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     telemetry = None
-    if args.command == "hooks":
+    if args.command == "hooks" and getattr(args, "hooks_command", None) == "fire":
         # `hooks fire` traces like the server: providers from OTEL_*, installed globally
         # for this one-shot process (`serve` builds its own at start-up).
         try:
