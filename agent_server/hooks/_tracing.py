@@ -55,6 +55,7 @@ ATTR_REASON = "hook.reason"
 ATTR_COUNT = "hook.count"
 ATTR_BLOCKED_COUNT = "hook.blocked_count"
 ATTR_FAILED_COUNT = "hook.failed_count"
+ATTR_CANCELLED = "hook.cancelled"
 # OpenTelemetry's general semantic conventions, and OpenInference's (read by Phoenix).
 ATTR_ERROR_TYPE = "error.type"
 ATTR_EXIT_CODE = "process.exit.code"
@@ -126,10 +127,19 @@ class HookTelemetry:
         try:
             yield span
         except BaseException as exc:
-            # (Cancellation included: the span ends now, marked with what ended it.)
+            # The span ends now, with what ended it (an exception is recorded by the SDK;
+            # a cancellation, which is no failure of the hook, is only marked).
+            if not isinstance(exc, Exception) and span.is_recording():
+                self._guard(lambda: span.set_attribute(ATTR_CANCELLED, True), "marking a cancelled span")
             self._exit(manager, name, type(exc), exc)
             raise
         self._exit(manager, name, None, None)
+
+    def _guard(self, action: Any, where: str) -> None:
+        try:
+            action()
+        except Exception:
+            self._warn(where)
 
     def _exit(self, manager: Any, name: str, kind: type[BaseException] | None, exc: BaseException | None) -> None:
         try:

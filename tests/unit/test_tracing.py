@@ -386,3 +386,23 @@ def test_python_hooks_are_named_by_their_module_and_names_are_unique_per_event(t
     assert [s.display_name for s in config.hooks["Stop"]] == ["echo"]
     assert [i.path for i in config.issues] == ["hooks.PreToolUse[0].hooks[0]"]  # (module missing here)
     assert "unknown" not in config.issues[0].message  # "name" is a known field
+
+
+async def test_a_cancelled_fire_still_ends_its_spans_marked_with_the_cancellation(
+    tmp_path: Path, provider: TracerProvider, exporter: InMemorySpanExporter
+) -> None:
+    import anyio
+
+    started = tmp_path / "started"
+    p = project(tmp_path, {"Stop": [cmd(f"touch {started}; sleep 30")]})
+    async with runner(p, tracer_provider=provider, kill_grace=0.2) as r, anyio.create_task_group() as tg:
+        tg.start_soon(r.fire, "Stop", {"session_id": "s"})
+        with anyio.fail_after(20):
+            while not started.exists():  # the hook is running
+                await anyio.sleep(0.02)
+        tg.cancel_scope.cancel()
+    spans = by_name(exporter.get_finished_spans())
+    assert set(spans) == {"hooks.fire Stop", "touch"}
+    for span in spans.values():  # ended when cancelled, marked so; not a failure of the hook
+        assert span.attributes is not None and span.attributes["hook.cancelled"] is True
+        assert span.status.status_code is StatusCode.UNSET
