@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Mapping, MutableMapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from opentelemetry import metrics, propagate, trace
@@ -129,26 +129,31 @@ class HookTelemetry:
         except BaseException as exc:
             # The span ends now, with what ended it (an exception is recorded by the SDK;
             # a cancellation, which is no failure of the hook, is only marked).
-            if not isinstance(exc, Exception) and span.is_recording():
-                self._guard(lambda: span.set_attribute(ATTR_CANCELLED, True), "marking a cancelled span")
-            self._exit(manager, name, type(exc), exc)
+            if isinstance(exc, Exception):
+                self._exit(manager, name, type(exc), exc)
+            else:
+                try:
+                    span.set_attribute(ATTR_CANCELLED, True)
+                except Exception:
+                    self._warn(f"marking the span {name!r}")
+                self._exit(manager, name, None, None)
             raise
         self._exit(manager, name, None, None)
 
-    def _guard(self, action: Any, where: str) -> None:
-        try:
-            action()
-        except Exception:
-            self._warn(where)
-
-    def _exit(self, manager: Any, name: str, kind: type[BaseException] | None, exc: BaseException | None) -> None:
+    def _exit(
+        self,
+        manager: AbstractContextManager[Span],
+        name: str,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+    ) -> None:
         try:
             manager.__exit__(kind, exc, None if exc is None else exc.__traceback__)
         except Exception:
             self._warn(f"ending the span {name!r}")
 
     # -- spans ---------------------------------------------------------------
-    def fire_span(self, event: str, payload: Mapping[str, Any], event_id: str) -> Any:
+    def fire_span(self, event: str, payload: Mapping[str, Any], event_id: str) -> AbstractContextManager[Span]:
         """The span of one fired event (a context manager yielding the span)."""
         attributes: dict[str, Any] = {ATTR_EVENT: event, ATTR_EVENT_ID: event_id, ATTR_SPAN_KIND: "CHAIN"}
         session = payload.get("session_id")
@@ -180,7 +185,7 @@ class HookTelemetry:
         except Exception:
             self._warn("recording an event's outcome")
 
-    def hook_span(self, spec: HookSpec, payload: Mapping[str, Any]) -> Any:
+    def hook_span(self, spec: HookSpec, payload: Mapping[str, Any]) -> AbstractContextManager[Span]:
         """The span of one hook run, current while it runs (a context manager yielding
         the span). Named by the hook's short name; the command is an attribute."""
         attributes: dict[str, Any] = {
