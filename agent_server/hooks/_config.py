@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from ._errors import ConfigIssue
 from ._matching import check_matcher, parse_tool_pattern
@@ -59,9 +59,10 @@ class ClaudeHookModel(_Strict):
 
     @field_validator("args")
     @classmethod
-    def _args_not_empty(cls, v: list[str] | None) -> list[str] | None:
-        if v is not None and not v:
-            raise ValueError("args must name a program: it is empty")
+    def _args_name_a_program(cls, v: list[str] | None, info: ValidationInfo) -> list[str] | None:
+        # Alone, args[0] is the program; with `command`, empty args are fine.
+        if v is not None and not v and not info.data.get("command"):
+            raise ValueError("args must name a program: it is empty (or give 'command')")
         return v
 
 
@@ -373,8 +374,11 @@ class _Loader:
                 )
                 self.warn(shown, f"{hpath}.type", f"hook type {hook.type!r} is not supported; the entry is ignored")
             elif hook.args is not None:
-                argv = tuple(hook.args)
-                self.check_program(shown, f"{hpath}.args[0]", argv[0], self.project_dir)
+                # With `command`, `args` are its arguments (contract §9); alone, args[0] runs.
+                program = hook.command or hook.args[0]
+                argv = (hook.command, *hook.args) if hook.command else tuple(hook.args)
+                where = f"{hpath}.command" if hook.command else f"{hpath}.args[0]"
+                self.check_program(shown, where, program, self.project_dir)
                 self.config.add(HookSpec(kind="exec", command=shlex.join(argv), argv=argv, **common))
             elif hook.command:
                 self.config.add(self.command_spec(hook.command, common, shown, hpath, self.project_dir))

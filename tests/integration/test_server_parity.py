@@ -1,0 +1,64 @@
+"""Claude Code parity details (contract §9): each test runs the real server with real hook
+processes and checks what Claude Code 2.1.330 was observed to do."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.integration.server_harness import Harness, Project, make_project, running_server
+
+pytestmark = pytest.mark.anyio
+
+
+def json_out(data: dict[str, Any]) -> str:
+    """Hook body printing ``data`` as JSON."""
+    return f"print(json.dumps({data!r}))"
+
+
+def tool_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every tool_result block, in order."""
+    return [
+        b
+        for m in messages
+        if m["role"] == "user" and isinstance(m["content"], list)
+        for b in m["content"]
+        if b.get("type") == "tool_result"
+    ]
+
+
+def system_texts(messages: list[dict[str, Any]]) -> list[str]:
+    """Model-visible system messages."""
+    return [m["content"] for m in messages if m["role"] == "system"]
+
+
+async def user_notes(h: Harness, sid: str) -> list[str]:
+    """User-only messages."""
+    return [e["text"] for e in await h.events(sid) if e["type"] == "system_message"]
+
+
+def add_entry(project: Project, event: str, hook: dict[str, Any], matcher: str | None = None) -> None:
+    """Add one Claude Code hook entry written as-is."""
+    entry: dict[str, Any] = {"hooks": [hook]}
+    if matcher is not None:
+        entry["matcher"] = matcher
+    project.hooks.setdefault(event, []).append(entry)
+    project.write()
+
+
+async def test_command_with_args_runs_command_with_those_arguments(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    out = tmp_path / "argv.json"
+    script = tmp_path / "argv_hook.py"  # not executable: only `command` can run it
+    script.write_text(f"import json, sys\nopen({str(out)!r}, 'w').write(json.dumps(sys.argv[1:]))\n")
+    add_entry(
+        project, "PreToolUse", {"type": "command", "command": sys.executable, "args": [str(script), "a b", "$HOME"]}
+    )
+    async with running_server(project, permission_mode="bypassPermissions") as h:
+        sid = (await h.create())["session_id"]
+        assert (await h.send(sid, "$ echo hi"))["status"] == "completed"
+    assert json.loads(out.read_text()) == ["a b", "$HOME"]  # no shell: no splitting, no expansion
