@@ -33,6 +33,8 @@ class HookStatus(enum.StrEnum):
 PERMISSION_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
 # Exit 2 has no blocking effect on these (contract §3): it is reported as an error.
 NON_BLOCKING_EVENTS = frozenset({"SessionStart", "SessionEnd", "Notification", "SubagentStart", "PostCompact"})
+# Exit 2 is ignored on these too; PermissionRequest's normal flow goes on (contract §9).
+_EXIT2_IGNORED = NON_BLOCKING_EVENTS | {"PermissionRequest"}
 # Plain stdout on exit 0 becomes context on these events.
 STDOUT_CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "SubagentStart", "PreCompact"})
 _DECISION_RANK = {"deny": 4, "defer": 3, "block": 3, "ask": 2, "allow": 1}
@@ -205,7 +207,7 @@ def interpret_output(
     result = HookResult.for_spec(spec, HookStatus.OK, exit_code=exit_code, stdout=stdout, stderr=stderr)
     if exit_code == 2:
         # On exit 2 JSON is ignored and stderr is the message.
-        if event in NON_BLOCKING_EVENTS:
+        if event in _EXIT2_IGNORED:
             result.status = HookStatus.ERROR
             result.error = f"exit 2: {stderr.strip() or 'No stderr output'}"
             return result

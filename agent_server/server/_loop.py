@@ -182,6 +182,12 @@ async def run_agent(session: Session, agent: AgentState, prompt_id: str) -> Loop
         entries = [r.batch_entry for r in results if r.batch_entry is not None]
         if ended is not None:
             return LoopResult(ended.end or "stopped", reason=ended.end_reason)
+        # `continue: false` on Pre/PostToolUse stops the loop before PostToolBatch (§9).
+        stops = [r.stop_after for r in results if r.stop_after is not None]
+        if stops:
+            if stops[0]:
+                session.notify_user(stops[0])
+            return LoopResult("stopped", reason=stops[0] or "continue: false")
         if entries:
             base = session.payload_base(agent, prompt_id)
             batch = await session.fire("PostToolBatch", base.post_tool_batch(agent.info, entries))
@@ -193,11 +199,6 @@ async def run_agent(session: Session, agent: AgentState, prompt_id: str) -> Loop
                 why = batch.reason or batch.stop_reason or "no reason given"
                 session.notify_user(f"PostToolBatch hook stopped the agent loop: {why}")
                 return LoopResult("stopped", reason="hook_stopped")
-        stops = [r.stop_after for r in results if r.stop_after is not None]
-        if stops:
-            if stops[0]:
-                session.notify_user(stops[0])
-            return LoopResult("stopped", reason=stops[0] or "continue: false")
 
 
 async def _call_model(session: Session, agent: AgentState) -> ModelReply:

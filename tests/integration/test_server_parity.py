@@ -62,3 +62,37 @@ async def test_command_with_args_runs_command_with_those_arguments(tmp_path: Pat
         sid = (await h.create())["session_id"]
         assert (await h.send(sid, "$ echo hi"))["status"] == "completed"
     assert json.loads(out.read_text()) == ["a b", "$HOME"]  # no shell: no splitting, no expansion
+
+
+async def test_permission_request_exit_2_changes_nothing(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    project.hook("PermissionRequest", 'sys.stderr.write("no"); sys.exit(2)')
+    async with running_server(project) as h:  # default mode: Bash asks for permission
+        sid = (await h.create())["session_id"]
+        turn = await h.send(sid, "$ touch RAN")
+        assert turn["status"] == "awaiting_approval"  # the normal permission flow goes on
+        r = await h.client.post(
+            f"/sessions/{sid}/approvals/{turn['approval']['approval_id']}", json={"decision": "allow"}
+        )
+        assert r.status_code == 200
+        ended = await h.wait_event(sid, lambda e: e["type"] == "turn_ended")
+        assert ended["status"] == "completed"
+    assert (project.root / "RAN").exists()
+    assert len(project.payloads("PermissionRequest")) == 1
+
+
+@pytest.mark.parametrize("event", ["PreToolUse", "PostToolUse"])
+async def test_continue_false_runs_the_tool_and_skips_post_tool_batch(tmp_path: Path, event: str) -> None:
+    project = make_project(tmp_path)
+    project.hook(event, json_out({"continue": False, "stopReason": "enough"}))
+    project.hook("PostToolBatch")
+    project.hook("Stop")
+    async with running_server(project, permission_mode="bypassPermissions") as h:
+        sid = (await h.create())["session_id"]
+        turn = await h.send(sid, "$ touch RAN\n$ touch RAN2")
+        assert turn["status"] == "stopped"
+        assert "enough" in await user_notes(h, sid)
+        fired = await h.hooks_fired(sid)
+    assert (project.root / "RAN").exists() and not (project.root / "RAN2").exists()
+    assert "PostToolBatch" not in fired and project.payloads("PostToolBatch") == []
+    assert project.payloads("Stop") == []
