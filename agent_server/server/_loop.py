@@ -115,6 +115,12 @@ def repair(conversation: list[dict[str, Any]]) -> None:
         i += 1
 
 
+def context_messages(label: str, contexts: list[str]) -> list[str]:
+    """An event's ``additionalContext``s as Claude Code sends them: one system message,
+    the contexts joined by ``\n`` (contract §9)."""
+    return [f"{label} hook additional context: " + "\n".join(contexts)] if contexts else []
+
+
 def blocking_messages(event: str, tool: str, outcome: EventOutcome) -> list[str]:
     """System messages for PostToolUse(Failure) blocks and contexts (contract §3-4)."""
     texts = [
@@ -122,8 +128,7 @@ def blocking_messages(event: str, tool: str, outcome: EventOutcome) -> list[str]
         for r in outcome.hooks
         if r.status is HookStatus.BLOCKED
     ]
-    texts += [f"{event}:{tool} hook additional context: {c}" for c in outcome.additional_context]
-    return texts
+    return texts + context_messages(f"{event}:{tool}", outcome.additional_context)
 
 
 async def run_agent(session: Session, agent: AgentState, prompt_id: str) -> LoopResult:
@@ -159,6 +164,12 @@ async def run_agent(session: Session, agent: AgentState, prompt_id: str) -> Loop
                         level="warning",
                     )
                     return LoopResult("completed", text, "stop hook block cap reached")
+                # A JSON block also reaches the model as a system message, before the
+                # feedback (contract §9); an exit-2 block gives the feedback alone (§3).
+                for r in outcome.hooks:
+                    if r.status is HookStatus.BLOCKED and r.json is not None:
+                        text = f'{event} hook blocking error from command: "{r.command}": {r.reason or ""}'
+                        session.add_message(agent, {"role": "system", "content": text})
                 session.add_message(agent, {"role": "user", "content": STOP_FEEDBACK + (outcome.reason or "")})
                 continue
             return LoopResult("completed", text)
@@ -191,10 +202,8 @@ async def run_agent(session: Session, agent: AgentState, prompt_id: str) -> Loop
         if entries:
             base = session.payload_base(agent, prompt_id)
             batch = await session.fire("PostToolBatch", base.post_tool_batch(agent.info, entries))
-            for ctx in batch.additional_context:
-                session.add_message(
-                    agent, {"role": "system", "content": f"PostToolBatch hook additional context: {ctx}"}
-                )
+            for text in context_messages("PostToolBatch", batch.additional_context):
+                session.add_message(agent, {"role": "system", "content": text})
             if batch.blocked or not batch.continue_:
                 why = batch.reason or batch.stop_reason or "no reason given"
                 session.notify_user(f"PostToolBatch hook stopped the agent loop: {why}")
@@ -295,7 +304,7 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
 
     base = session.payload_base(agent, prompt_id)
     pre = await session.fire("PreToolUse", base.pre_tool_use(agent.info, name, tool_input, tool_use_id))
-    contexts = [f"PreToolUse:{name} hook additional context: {c}" for c in pre.additional_context]
+    contexts = context_messages(f"PreToolUse:{name}", pre.additional_context)
     stop_after = None if pre.continue_ else (pre.stop_reason or "")
     if pre.decision == "deny":
         return fail(f"PreToolUse:{name} hook error: {pre.reason or 'blocked by a hook'}", contexts, blocked=True)
@@ -461,8 +470,8 @@ async def _run_subagent(session: Session, parent: AgentState, task: TaskInput, p
     )
     start = await session.fire("SubagentStart", session.payload_base(sub, prompt_id).subagent_start(info))
     session.add_message(sub, {"role": "user", "content": task.prompt})
-    for c in start.additional_context:
-        session.add_message(sub, {"role": "system", "content": f"SubagentStart hook additional context: {c}"})
+    for text in context_messages("SubagentStart", start.additional_context):
+        session.add_message(sub, {"role": "system", "content": text})
     try:
         result = await run_agent(session, sub, prompt_id)
     except BackendError as exc:

@@ -22,7 +22,7 @@ from agent_server.hooks import EventOutcome, HookError, HookRunner, HookStatus, 
 from agent_server.hooks._runner import DEFAULT_STRIPPED_ENV
 
 from ._events import EventLog
-from ._loop import AgentState, LoopResult, run_agent
+from ._loop import AgentState, LoopResult, context_messages, run_agent
 from ._payloads import AgentInfo, PayloadBase
 from ._settings import PERMISSION_MODES, Settings
 from ._transcript import COMPACT_BOUNDARY, Transcript, load_messages
@@ -277,16 +277,19 @@ class Session:
                 self.notify_user(f"{event} hook {r.name!r} failed: {r.error}", level="warning")
         return outcome
 
-    def _contexts(self, outcome: EventOutcome, label: str) -> list[str]:
-        """Context texts: plain stdout reads ``<label> hook success: ...``, JSON
-        ``additionalContext`` reads ``<label> hook additional context: ...``."""
-        texts = []
+    def _contexts(self, outcome: EventOutcome, label: str, json_label: str | None = None) -> list[str]:
+        """Context texts: each plain stdout reads ``<label> hook success: ...``; the JSON
+        ``additionalContext``s make one ``<json_label> hook additional context: ...``
+        (joined by newlines, contract §9)."""
+        texts, joined = [], []
         for r in outcome.hooks:
             if r.status in (HookStatus.SKIPPED, HookStatus.TIMEOUT) or not r.additional_context:
                 continue
-            kind = "success" if r.json is None else "additional context"
-            texts.append(f"{label} hook {kind}: {r.additional_context}")
-        return texts
+            if r.json is None:
+                texts.append(f"{label} hook success: {r.additional_context}")
+            else:
+                joined.append(r.additional_context)
+        return texts + context_messages(json_label or label, joined)
 
     # -- lifecycle -------------------------------------------------------------
     async def start(self, source: str, prompt_id: str | None = None, extra: dict[str, Any] | None = None) -> None:
@@ -301,7 +304,8 @@ class Session:
         )
         payload = self.payload_base(prompt_id=prompt_id).session_start(source, self.backend.model, extra)
         outcome = await self.fire("SessionStart", payload)
-        for text in self._contexts(outcome, f"SessionStart:{source}"):
+        # JSON context is labelled without the source (contract §9).
+        for text in self._contexts(outcome, f"SessionStart:{source}", "SessionStart"):
             self.add_message(self.main, {"role": "system", "content": text})
         self.env_files += outcome.env_files
         self.refresh_env()

@@ -108,7 +108,7 @@ async def test_session_start_context_reaches_the_model(tmp_path: Path) -> None:
         msgs = await h.messages(sid)
         assert system_texts(msgs) == [
             "SessionStart:startup hook success: project uses tabs",
-            "SessionStart:startup hook additional context: json ctx",
+            "SessionStart hook additional context: json ctx",  # no source (contract §9)
         ]
         assert "hi user" in await user_notes(h, sid)
         assert "hi user" not in json.dumps(msgs)  # systemMessage: user only

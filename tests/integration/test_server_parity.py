@@ -96,3 +96,45 @@ async def test_continue_false_runs_the_tool_and_skips_post_tool_batch(tmp_path: 
     assert (project.root / "RAN").exists() and not (project.root / "RAN2").exists()
     assert "PostToolBatch" not in fired and project.payloads("PostToolBatch") == []
     assert project.payloads("Stop") == []
+
+
+async def test_stop_json_block_gives_the_model_both_messages(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    cmd = project.hook(
+        "Stop",
+        """
+if not payload["stop_hook_active"]:
+    print(json.dumps({"decision": "block", "reason": "run the tests"}))""",
+    )
+    async with running_server(project) as h:
+        sid = (await h.create())["session_id"]
+        assert (await h.send(sid, "hello"))["status"] == "completed"
+        msgs = await h.messages(sid)
+    assert [(m["role"], m["content"]) for m in msgs[2:4]] == [
+        ("system", f'Stop hook blocking error from command: "{cmd}": run the tests'),
+        ("user", "Stop hook feedback:\nrun the tests"),
+    ]
+
+
+def context_hook(event: str, text: str) -> str:
+    return json_out({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}})
+
+
+async def test_several_additional_contexts_make_one_message(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    for event in ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolBatch"):
+        project.hook(event, context_hook(event, "A"))
+        project.hook(event, context_hook(event, "B"))
+    project.hook("SessionStart", 'print("plain")')
+    async with running_server(project, permission_mode="bypassPermissions") as h:
+        sid = (await h.create())["session_id"]
+        assert (await h.send(sid, "$ echo hi"))["status"] == "completed"
+        texts = system_texts(await h.messages(sid))
+    assert texts == [
+        "SessionStart:startup hook success: plain",
+        "SessionStart hook additional context: A\nB",
+        "UserPromptSubmit hook additional context: A\nB",
+        "PreToolUse:Bash hook additional context: A\nB",
+        "PostToolUse:Bash hook additional context: A\nB",
+        "PostToolBatch hook additional context: A\nB",
+    ]
