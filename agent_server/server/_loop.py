@@ -45,6 +45,7 @@ class AgentState:
     tools: dict[str, Tool]
     description: str = ""
     tool_uses: int = 0
+    usage: dict[str, int] = field(default_factory=dict)
 
     @property
     def is_subagent(self) -> bool:
@@ -85,6 +86,13 @@ def _result_block(tool_use_id: str, content: str, is_error: bool) -> dict[str, A
     if is_error:
         block["is_error"] = True
     return block
+
+
+def _batch_entry(model_name: str, model_input: dict[str, Any], tool_use_id: str, content: str) -> dict[str, Any]:
+    """One ``tool_calls`` entry of PostToolBatch: the model's tool name and input; the
+    subagent tool is ``Task`` there, its response a list of content blocks (contract §9)."""
+    response: Any = [{"type": "text", "text": content}] if model_name == "Task" else content
+    return {"tool_name": model_name, "tool_input": model_input, "tool_use_id": tool_use_id, "tool_response": response}
 
 
 def hook_name(tool_name: str) -> str:
@@ -145,11 +153,13 @@ async def run_agent(session: Session, agent: AgentState, prompt_id: str) -> Loop
             )
             return LoopResult("max_steps", reason="too many model calls")
         reply = await _call_model(session, agent)
+        for key, count in reply.usage.items():
+            agent.usage[key] = agent.usage.get(key, 0) + count
         session.add_message(agent, {"role": "assistant", "content": reply.content})
         uses = reply.tool_uses
         if not uses:
             text = reply.text
-            outcome = await _fire_stop(session, agent, text, stop_blocks, description=agent.description)
+            outcome = await _fire_stop(session, agent, text, stop_blocks)
             if not outcome.continue_:
                 if outcome.stop_reason:
                     session.notify_user(outcome.stop_reason)
@@ -229,7 +239,7 @@ async def _call_model(session: Session, agent: AgentState) -> ModelReply:
         raise BackendError(f"model backend failed: {type(exc).__name__}: {exc}") from exc
 
 
-async def _fire_stop(session: Session, agent: AgentState, text: str, blocks: int, description: str) -> EventOutcome:
+async def _fire_stop(session: Session, agent: AgentState, text: str, blocks: int) -> EventOutcome:
     base = session.payload_base(agent, session.current_prompt_id)
     if agent.is_subagent:
         payload = base.subagent_stop(
@@ -237,7 +247,6 @@ async def _fire_stop(session: Session, agent: AgentState, text: str, blocks: int
             active=blocks > 0,
             transcript=str(agent.transcript.path),
             last_message=text,
-            description=description,
             block_count=blocks,
         )
         return await session.fire("SubagentStop", payload)
@@ -259,6 +268,7 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
     name = hook_name(model_name)
     raw_input = block.get("input")
     tool_input: dict[str, Any] = dict(raw_input) if isinstance(raw_input, dict) else {}
+    model_input = tool_input  # PostToolBatch reports the model's own input (contract §9)
     agent.tool_uses += 1
     session.events.emit(
         "tool_call", tool_use_id=tool_use_id, tool_name=name, input=tool_input, agent_id=agent.info.agent_id
@@ -284,12 +294,7 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
         return _CallResult(
             _result_block(tool_use_id, text, True),
             contexts or [],
-            batch_entry={
-                "tool_name": name,
-                "tool_input": tool_input,
-                "tool_use_id": tool_use_id,
-                "tool_response": text,
-            },
+            batch_entry=_batch_entry(model_name, model_input, tool_use_id, text),
             end=end,
             end_reason=end_reason,
         )
@@ -404,12 +409,7 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
     return _CallResult(
         _result_block(tool_use_id, outcome.content, not outcome.ok),
         contexts,
-        batch_entry={
-            "tool_name": name,
-            "tool_input": tool_input,
-            "tool_use_id": tool_use_id,
-            "tool_response": outcome.content,
-        },
+        batch_entry=_batch_entry(model_name, model_input, tool_use_id, outcome.content),
         stop_after=stop_after,
     )
 
@@ -439,8 +439,8 @@ async def _permission(
         return _Permission(True, updated_input=answer.updated_input)
     if answer.decision is None:  # nobody answered in time
         why = ask_reason or f"no answer within {session.settings.approval_timeout:g}s"
-        if ask_reason:
-            return _Permission(False, f"PreToolUse:{name} hook error: {ask_reason}")
+        if ask_reason:  # the hook's reason alone (contract §9)
+            return _Permission(False, ask_reason)
         return _Permission(False, f"Permission to use {name} was not granted: {why}")
     message = USER_REJECTED + (f" The user said: {answer.message}" if answer.message else "")
     return _Permission(False, message, end="denied")
@@ -478,16 +478,24 @@ async def _run_subagent(session: Session, parent: AgentState, task: TaskInput, p
         result = LoopResult("error", reason=str(exc))
     session.events.emit("subagent_stopped", agent_id=agent_id, status=result.status, final_text=result.final_text)
     text = result.final_text or (f"Subagent ended: {result.status}" + (f" ({result.reason})" if result.reason else ""))
+    usage = {"input_tokens": sub.usage.get("input_tokens", 0), "output_tokens": sub.usage.get("output_tokens", 0)}
+    # Claude Code's keys, in its order (contract §9); no harness notes here, and a
+    # finished subagent cannot be continued.
     response = {
-        "status": "completed" if result.status == "completed" else result.status,
+        "status": result.status,
+        "prompt": task.prompt,
         "agentId": agent_id,
         "agentType": task.subagent_type,
-        "description": task.description,
-        "prompt": task.prompt,
         "content": [{"type": "text", "text": text}],
-        "totalToolUseCount": sub.tool_uses,
         "totalDurationMs": round((time.perf_counter() - t0) * 1000),
-        "agentTranscriptPath": str(path),
+        "totalToolUseCount": sub.tool_uses,
+        "harnessNoteCount": 0,
+        "harnessTailCount": 0,
+        "harnessSectionHash": "",
+        "resolvedModel": session.backend.model,
+        "totalTokens": sum(usage.values()),
+        "usage": usage,
+        "canContinueAgent": False,
     }
     if result.status in ("completed", "max_steps"):
         return ToolOutcome(ok=True, content=text, response=response)

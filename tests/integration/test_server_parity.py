@@ -138,3 +138,60 @@ async def test_several_additional_contexts_make_one_message(tmp_path: Path) -> N
         "PostToolUse:Bash hook additional context: A\nB",
         "PostToolBatch hook additional context: A\nB",
     ]
+
+
+async def test_post_tool_batch_reports_the_models_input_after_updated_input(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    project.hook(
+        "PreToolUse",
+        json_out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"command": "echo new"}}}),
+    )
+    project.hook("PostToolUse")
+    project.hook("PostToolBatch")
+    async with running_server(project, permission_mode="bypassPermissions") as h:
+        sid = (await h.create())["session_id"]
+        assert (await h.send(sid, "$ echo old"))["status"] == "completed"
+    (post,) = project.payloads("PostToolUse")
+    assert post["tool_input"] == {"command": "echo new"}
+    ((call,),) = [b["tool_calls"] for b in project.payloads("PostToolBatch")]
+    assert call["tool_input"] == {"command": "echo old", "description": "echo old"}
+    assert call["tool_response"] == "new"
+
+
+TASK_RESPONSE_KEYS = [
+    "status",
+    "prompt",
+    "agentId",
+    "agentType",
+    "content",
+    "totalDurationMs",
+    "totalToolUseCount",
+    "harnessNoteCount",
+    "harnessTailCount",
+    "harnessSectionHash",
+    "resolvedModel",
+    "totalTokens",
+    "usage",
+    "canContinueAgent",
+]
+
+
+async def test_subagent_tool_in_post_tool_use_post_tool_batch_and_subagent_stop(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    for event in ("PostToolUse", "PostToolBatch", "SubagentStop"):
+        project.hook(event)
+    async with running_server(project, permission_mode="bypassPermissions") as h:
+        sid = (await h.create())["session_id"]
+        assert (await h.send(sid, "task: $ echo from-sub\nFINAL"))["status"] == "completed"
+    post = next(p for p in project.payloads("PostToolUse") if p["tool_name"] == "Agent")
+    assert list(post["tool_response"]) == TASK_RESPONSE_KEYS
+    response = post["tool_response"]
+    assert response["status"] == "completed" and response["prompt"] == "$ echo from-sub"
+    assert response["content"] == [{"type": "text", "text": "Done."}]
+    assert response["totalToolUseCount"] == 1 and response["resolvedModel"] == "scripted"
+    (main_batch,) = [b for b in project.payloads("PostToolBatch") if "agent_id" not in b]
+    ((call,),) = [main_batch["tool_calls"]]
+    assert call["tool_name"] == "Task"
+    assert call["tool_response"] == [{"type": "text", "text": "Done."}]
+    (stop,) = project.payloads("SubagentStop")
+    assert stop["background_tasks"] == []  # a synchronous subagent
