@@ -429,7 +429,8 @@ class Session:
 
     async def clear(self, prompt_id: str | None) -> None:
         """SessionEnd(reason=clear), then a new session id and SessionStart(source=clear)."""
-        await self.fire("SessionEnd", self.payload_base(prompt_id=prompt_id).session_end("clear"))
+        # Without prompt_id, as Claude Code sends it (contract §9).
+        await self.fire("SessionEnd", self.payload_base().session_end("clear"))
         old = self.id
         new = str(uuid.uuid4())
         self.id = new
@@ -586,6 +587,24 @@ class Session:
         return data
 
 
+# Anthropic's prompt cache lives 5 minutes; a cache write costs $6.25 per million tokens
+# (Claude Opus 4.5). Both only feed the estimates of SessionStart(resume).
+_CACHE_TTL_SECONDS = 300
+_CACHE_WRITE_USD_PER_TOKEN = 6.25e-6
+
+
+def _resume_fields(session: Session, idle: int) -> dict[str, Any]:
+    """SessionStart(resume)'s extra keys, in Claude Code's order (contract §9); tokens are
+    estimated as one per four characters of the conversation."""
+    tokens = session.conversation_size() // 4
+    return {
+        "seconds_since_last_response": idle,
+        "context_tokens": tokens,
+        "prompt_cache_likely_expired": idle > _CACHE_TTL_SECONDS,
+        "estimated_cache_write_usd": round(tokens * _CACHE_WRITE_USD_PER_TOKEN, 4),
+    }
+
+
 # How long open event streams may stay open at shutdown while the sessions close.
 _STREAM_GRACE = 2.0
 
@@ -693,7 +712,7 @@ class SessionManager:
             # this session's again: its own id wins over the alias from now on.
             alias = self._aliases.pop(resume, None)
             try:
-                await self._start(session, "resume", {"seconds_since_last_response": idle})
+                await self._start(session, "resume", _resume_fields(session, idle))
             except BaseException:
                 if alias is not None and alias in self.sessions:
                     self._aliases[resume] = alias  # still leads to the open successor
