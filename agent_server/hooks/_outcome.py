@@ -245,11 +245,24 @@ def _tail(text: str, limit: int = 400) -> str:
     return text if len(text) <= limit else "…" + text[-limit:]
 
 
+# The setting that made a hook fail closed, as its dialect spells it.
+_FAIL_CLOSED_BY = {
+    "claude": 'onFailure is "block"',
+    "orion": "continueOnError is false",
+    "harness": "continueOnError is false",
+    "genesis": "config.fail_closed is true",
+    "callback": "fail_closed is set",
+}
+
+
 def _fail(result: HookResult, spec: HookSpec) -> HookResult:
-    """Apply the failure policy: fail open by default, closed when the hook asks."""
+    """Apply the failure policy: fail open by default, closed when the hook asks (with
+    Claude Code's reason text, contract §9)."""
     if spec.fail_closed and spec.event not in NON_BLOCKING_EVENTS:
         result.decision = "deny" if spec.event in PERMISSION_EVENTS else "block"
-        result.reason = f"hook {spec.display_name!r} failed and is set to fail closed: {result.error}"
+        detail = result.stderr.strip() or result.error or ""
+        why = _FAIL_CLOSED_BY.get(spec.dialect, "it fails closed")
+        result.reason = f"[{spec.command}]: failed; blocking because {why}\n{detail}"
     return result
 
 

@@ -19,7 +19,7 @@ from ._payloads import AgentInfo, PayloadBase, permission_suggestions
 from ._transcript import Transcript
 from .backends import BackendError, ModelReply, ModelRequest
 from .backends.scripted import STOP_FEEDBACK
-from .tools import TaskInput, Tool, ToolContext, ToolError, ToolOutcome, default_tools
+from .tools import InvalidToolInput, TaskInput, Tool, ToolContext, ToolError, ToolOutcome, default_tools
 
 if TYPE_CHECKING:
     from ._session import Session
@@ -334,6 +334,13 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
         )
     try:
         parsed = tool.validate(tool_input)
+    except InvalidToolInput as exc:
+        # Only a hook's rewrite can fail here: the model's input was checked above.
+        return fail(
+            f"PreToolUse hook for {name} returned updatedInput that failed schema validation: {exc.issues}\n"
+            "The tool input from the model was valid; the hook's rewrite of it was not.",
+            contexts,
+        )
     except ToolError as exc:
         return fail(str(exc), contexts)
 

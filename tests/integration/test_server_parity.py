@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from agent_server.server.testing import FakeMessagesAPI, serve_app
 from tests.integration.server_harness import Harness, Project, make_project, running_server
 
 pytestmark = pytest.mark.anyio
@@ -195,3 +196,54 @@ async def test_subagent_tool_in_post_tool_use_post_tool_batch_and_subagent_stop(
     assert call["tool_response"] == [{"type": "text", "text": "Done."}]
     (stop,) = project.payloads("SubagentStop")
     assert stop["background_tasks"] == []  # a synchronous subagent
+
+
+async def test_on_failure_block_reason_text(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    cmd = project.hook("PreToolUse", 'sys.stderr.write("boom\\n"); sys.exit(1)', onFailure="block")
+    async with running_server(project, permission_mode="bypassPermissions") as h:
+        sid = (await h.create())["session_id"]
+        await h.send(sid, "$ touch RAN")
+        (result,) = tool_results(await h.messages(sid))
+    assert result["is_error"] is True
+    assert (
+        result["content"] == f'PreToolUse:Bash hook error: [{cmd}]: failed; blocking because onFailure is "block"\nboom'
+    )
+    assert not (project.root / "RAN").exists()
+
+
+async def test_invalid_updated_input_text(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    project.hook(
+        "PreToolUse",
+        json_out({"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": {"description": "x"}}}),
+    )
+    async with running_server(project, permission_mode="bypassPermissions") as h:
+        sid = (await h.create())["session_id"]
+        await h.send(sid, "$ touch RAN")
+        (result,) = tool_results(await h.messages(sid))
+    assert result["is_error"] is True
+    assert result["content"] == (
+        "PreToolUse hook for Bash returned updatedInput that failed schema validation: "
+        "Bash failed due to the following issue:\nThe required parameter `command` is missing\n"
+        "The tool input from the model was valid; the hook's rewrite of it was not."
+    )
+    assert not (project.root / "RAN").exists()
+
+
+async def test_pre_compact_stdout_reaches_the_summary_request(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    project.hook("PreCompact", 'print("keep the file names")')
+    api = FakeMessagesAPI()
+    async with (
+        serve_app(api.app) as api_url,
+        running_server(project, backend="anthropic", anthropic_base_url=api_url, anthropic_api_key="test-key-123") as h,
+    ):
+        sid = (await h.create())["session_id"]
+        assert (await h.send(sid, "hello"))["status"] == "completed"
+        assert (await h.send(sid, "/compact"))["status"] == "completed"
+    summary_request = api.requests[-1]
+    assert "tools" not in summary_request
+    last = summary_request["messages"][-1]["content"]
+    text = last if isinstance(last, str) else last[-1]["text"]
+    assert text.endswith("\n\nAdditional Instructions:\nkeep the file names")

@@ -66,7 +66,7 @@ def test_other_exit_codes_fail_open_but_json_is_honoured() -> None:
 def test_fail_closed_turns_failure_into_block() -> None:
     r = run("PreToolUse", 1, "", "crash", fail_closed=True)
     assert r.status is HookStatus.ERROR and r.decision == "deny"
-    assert "fail closed" in (r.reason or "") and "crash" in (r.reason or "")
+    assert (r.reason or "").startswith(f"[{r.command}]: failed; blocking because ") and "crash" in (r.reason or "")
     assert run("Stop", 3, "", "", fail_closed=True).decision == "block"
     assert run("SessionStart", 1, fail_closed=True).decision is None  # nothing to block
 
