@@ -380,6 +380,9 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
     if outcome.new_cwd is not None and outcome.new_cwd != agent.ctx.cwd:
         old, agent.ctx.cwd = agent.ctx.cwd, outcome.new_cwd
         session.events.emit("cwd_changed", old_cwd=str(old), new_cwd=str(outcome.new_cwd), agent_id=agent.info.agent_id)
+        if not agent.is_subagent:  # the session's cwd is the main agent's (contract §9)
+            base = session.payload_base(agent, prompt_id)
+            await session.fire("CwdChanged", base.cwd_changed(str(old), str(outcome.new_cwd)))
     session.events.emit(
         "tool_result",
         tool_use_id=tool_use_id,

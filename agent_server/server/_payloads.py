@@ -183,6 +183,12 @@ class PayloadBase:
         data.update(hook_event_name="PostCompact", trigger=trigger, compact_summary=summary)
         return data
 
+    def cwd_changed(self, old_cwd: str, new_cwd: str) -> dict[str, Any]:
+        """CwdChanged (``cwd`` is already the new directory)."""
+        data = self._head()
+        data.update(hook_event_name="CwdChanged", old_cwd=old_cwd, new_cwd=new_cwd)
+        return data
+
     def session_end(self, reason: str) -> dict[str, Any]:
         """SessionEnd."""
         data = self._head()

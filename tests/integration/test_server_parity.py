@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
+from agent_server.hooks import load_config
 from agent_server.server.testing import FakeMessagesAPI, serve_app
-from tests.integration.server_harness import Harness, Project, make_project, running_server
+from tests.integration.server_harness import Harness, Project, assert_shape, make_project, running_server
 
 pytestmark = pytest.mark.anyio
 
@@ -247,3 +248,56 @@ async def test_pre_compact_stdout_reaches_the_summary_request(tmp_path: Path) ->
     last = summary_request["messages"][-1]["content"]
     text = last if isinstance(last, str) else last[-1]["text"]
     assert text.endswith("\n\nAdditional Instructions:\nkeep the file names")
+
+
+async def test_cwd_changed_fires_when_bash_changes_the_session_cwd(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    project.hook("CwdChanged")
+    (project.root / "sub").mkdir()
+    async with running_server(project, permission_mode="bypassPermissions") as h:
+        sid = (await h.create())["session_id"]
+        assert (await h.send(sid, "$ echo same\n$ cd sub\n$ pwd"))["status"] == "completed"
+        session = (await h.client.get(f"/sessions/{sid}")).json()
+    (changed,) = project.payloads("CwdChanged")
+    assert_shape(changed, "CwdChanged")
+    root = project.root.resolve()
+    assert changed["old_cwd"] == str(root) and changed["new_cwd"] == str(root / "sub")
+    assert changed["cwd"] == str(root / "sub") and changed["session_id"] == sid
+    assert session["cwd"] == str(root / "sub")
+
+
+def test_stop_failure_permission_denied_and_cwd_changed_are_known_events(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    for event in ("StopFailure", "PermissionDenied", "CwdChanged", "NoSuchEvent"):
+        project.shell_hook(event, "true")
+    config = load_config(project.root, user_settings=None)
+    unknown = [w.path for w in config.warnings if "not a known" in w.message]
+    assert unknown == ["hooks.NoSuchEvent"]
+    assert {e: len(config.hooks[e]) for e in ("StopFailure", "PermissionDenied", "CwdChanged")} == {
+        "StopFailure": 1,
+        "PermissionDenied": 1,
+        "CwdChanged": 1,
+    }
+
+
+async def test_claude_effort_reaches_tool_event_and_stop_hooks(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    seen = tmp_path / "effort.jsonl"
+    body = (
+        f"open({str(seen)!r}, 'a').write(json.dumps([payload['hook_event_name'], "
+        "os.environ.get('CLAUDE_EFFORT')]) + '\\n')"
+    )
+    for event in ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolBatch", "Stop"):
+        project.hook(event, body)
+    async with running_server(project, permission_mode="bypassPermissions") as h:
+        sid = (await h.create())["session_id"]
+        assert (await h.send(sid, "$ echo hi"))["status"] == "completed"
+    rows = [json.loads(line) for line in seen.read_text().splitlines()]
+    assert rows == [
+        ["SessionStart", None],
+        ["UserPromptSubmit", None],
+        ["PreToolUse", "medium"],
+        ["PostToolUse", "medium"],
+        ["PostToolBatch", "medium"],
+        ["Stop", "medium"],
+    ]
