@@ -12,11 +12,11 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from agent_server.hooks import HookLedger, HookRunner, default_files, load_files
+from agent_server.hooks import ConfigIssue, HookLedger, HookRunner, default_files, load_files
 
 from ._settings import Settings
 
-__all__ = ["build_runner", "default_settings_text", "hooks_dir", "packaged_default_settings"]
+__all__ = ["build_runner", "default_settings_text", "hooks_dir", "packaged_default_settings", "settings_root"]
 
 log = logging.getLogger("agent_server.server")
 
@@ -79,9 +79,22 @@ def default_settings_text(project_dir: Path) -> str:
     return json.dumps(fix(data), indent=2) + "\n"
 
 
+def settings_root(project_dir: Path) -> Path:
+    """The folder whose ``.claude/`` holds the project's settings, as Claude Code finds
+    it: the root of the git repository containing ``project_dir`` (also when the server
+    starts in a subfolder), else ``project_dir`` itself."""
+    project_dir = project_dir.resolve()
+    for folder in (project_dir, *project_dir.parents):
+        if (folder / ".git").exists():  # a directory, or a file in a worktree
+            return folder
+    return project_dir
+
+
 def build_runner(settings: Settings) -> HookRunner:
-    """A HookRunner for ``settings.project_dir`` (not yet entered)."""
-    project = settings.project_dir
+    """A HookRunner for the settings of ``settings.project_dir`` (not yet entered); the
+    hooks' project (``CLAUDE_PROJECT_DIR``, ``.claude/hooks/``) is :func:`settings_root`."""
+    launch = settings.project_dir.resolve()
+    project = settings_root(launch)
     user = Path.home() / ".claude" / "settings.json" if settings.read_user_settings else None
     managed_env = os.environ.get("AGENT_SERVER_MANAGED_SETTINGS")
     managed = Path(managed_env) if managed_env else None
@@ -100,6 +113,20 @@ def build_runner(settings: Settings) -> HookRunner:
         files = [(resolved, role) if path == project_file else (path, role) for path, role in files]
         log.info("no %s: using the packaged default hooks (%s)", project_file, resolved)
     config = load_files(project, files)
+    if project != launch:
+        for name in ("settings.json", "settings.local.json"):
+            unread = launch / ".claude" / name
+            if unread.is_file():
+                config.issues.append(
+                    ConfigIssue(
+                        str(unread),
+                        "",
+                        f"not read: the server started inside the git repository {project}, whose "
+                        ".claude/ holds the project settings (as in Claude Code)",
+                        "warning",
+                        f"move its settings to {project / '.claude' / name}",
+                    )
+                )
     for issue in config.issues:
         (log.error if issue.severity == "error" else log.warning)("hook config %s", issue)
     if settings.hooks_order is not None:

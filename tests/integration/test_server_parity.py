@@ -4,6 +4,7 @@ processes and checks what Claude Code 2.1.330 was observed to do."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -301,3 +302,26 @@ async def test_claude_effort_reaches_tool_event_and_stop_hooks(tmp_path: Path) -
         ["PostToolBatch", "medium"],
         ["Stop", "medium"],
     ]
+
+
+async def test_settings_come_from_the_git_root_when_started_in_a_subfolder(tmp_path: Path) -> None:
+    project = make_project(tmp_path)  # its .claude/ is at the repository root
+    subprocess.run(["git", "init", "-q", str(project.root)], check=True)
+    body = "open(os.environ['CLAUDE_PROJECT_DIR'] + '/../project-dir.txt', 'w').write(os.environ['CLAUDE_PROJECT_DIR'])"
+    project.hook("PreToolUse", body)
+    sub = project.root / "packages" / "app"
+    sub.mkdir(parents=True)
+    (sub / ".claude").mkdir()
+    (sub / ".claude" / "settings.json").write_text(
+        '{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "exit 2"}]}]}}'
+    )
+    async with running_server(sub, permission_mode="bypassPermissions") as h:
+        sid = (await h.create())["session_id"]
+        assert (await h.send(sid, "$ pwd"))["status"] == "completed"
+        issues = [str(i) for i in h.app.state.manager.runner.config.issues]
+        stops = [e["hooks"] for e in await h.events(sid) if e["type"] == "hook" and e["event"] == "Stop"]
+    assert stops == [[]]  # the subfolder's own .claude/ is not read
+    (pre,) = project.payloads("PreToolUse")
+    assert pre["cwd"] == str(sub.resolve())  # the session works in the subfolder
+    assert (tmp_path / "project-dir.txt").read_text() == str(project.root.resolve())
+    assert any(str(sub / ".claude" / "settings.json") in i and "not read" in i for i in issues)
