@@ -176,10 +176,10 @@ async def run_agent(session: Session, agent: AgentState, prompt_id: str) -> Loop
                     return LoopResult("completed", text, "stop hook block cap reached")
                 # A JSON block also reaches the model as a system message, before the
                 # feedback (contract §9); an exit-2 block gives the feedback alone (§3).
-                for r in outcome.hooks:
-                    if r.status is HookStatus.BLOCKED and r.json is not None:
-                        text = f'{event} hook blocking error from command: "{r.command}": {r.reason or ""}'
-                        session.add_message(agent, {"role": "system", "content": text})
+                for hook in outcome.hooks:
+                    if hook.status is HookStatus.BLOCKED and hook.json is not None:
+                        error = f'{event} hook blocking error from command: "{hook.command}": {hook.reason or ""}'
+                        session.add_message(agent, {"role": "system", "content": error})
                 session.add_message(agent, {"role": "user", "content": STOP_FEEDBACK + (outcome.reason or "")})
                 continue
             return LoopResult("completed", text)
