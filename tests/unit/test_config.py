@@ -362,3 +362,22 @@ def test_default_user_settings_come_from_home(tmp_path: Path, monkeypatch: pytes
     config = load_config(tmp_path / "p")
     assert [s.command for s in config.hooks["Stop"]] == ["echo u"]
     assert os.path.isabs(config.files[0])
+
+
+def test_command_with_args_execs_command_with_those_arguments(tmp_path: Path) -> None:
+    settings(
+        tmp_path,
+        {
+            "hooks": {
+                "Stop": [
+                    claude("/usr/bin/python3", args=["hook.py", "x"]),
+                    claude("/bin/true", args=[]),
+                ]
+            }
+        },
+    )
+    config = load(tmp_path)
+    assert not config.errors
+    with_args, without = config.hooks["Stop"]
+    assert (with_args.kind, with_args.argv) == ("exec", ("/usr/bin/python3", "hook.py", "x"))
+    assert without.argv == ("/bin/true",)  # no shell even with empty args
