@@ -26,7 +26,7 @@ from ._errors import ConfigIssue
 from ._matching import check_matcher, parse_tool_pattern
 from ._spec import DEFAULT_TIMEOUTS, KNOWN_EVENTS, TOOL_EVENTS, HookSpec
 
-__all__ = ["HookConfig", "IgnoredHook", "OrderMode", "launcher_path", "load_config", "load_files"]
+__all__ = ["HookConfig", "IgnoredHook", "OrderMode", "launcher_path", "load_config", "load_files", "settings_root"]
 
 OrderMode = Literal["sequential", "parallel"]
 PositiveNumber = Annotated[float, Field(gt=0)]
@@ -675,18 +675,30 @@ def load_files(project_dir: Path, files: Iterable[tuple[Path, str]]) -> HookConf
     return config
 
 
+def settings_root(project_dir: str | os.PathLike[str]) -> Path:
+    """The folder whose ``.claude/`` holds a project's settings, found as Claude Code finds
+    it: the root of the git repository containing ``project_dir`` (also from a subfolder),
+    else ``project_dir`` itself."""
+    start = Path(project_dir).resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():  # a directory, or a file in a worktree
+            return folder
+    return start
+
+
 def load_config(
     project_dir: str | os.PathLike[str],
     *,
     user_settings: str | os.PathLike[str] | Literal["default"] | None = "default",
     managed_file: str | os.PathLike[str] | None = None,
 ) -> HookConfig:
-    """Load every settings file of ``project_dir``.
+    """Load every settings file of ``project_dir`` (its :func:`settings_root`, which is
+    also the hooks' ``CLAUDE_PROJECT_DIR``).
 
     ``user_settings="default"`` reads ``~/.claude/settings.json``; pass None to skip it
     (tests, sandboxes). ``managed_file`` defaults to ``$AGENT_SERVER_MANAGED_SETTINGS``.
     """
-    project = Path(project_dir).resolve()
+    project = settings_root(project_dir)
     user = (
         (Path.home() / ".claude" / "settings.json")
         if user_settings == "default"

@@ -12,11 +12,11 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from agent_server.hooks import ConfigIssue, HookLedger, HookRunner, default_files, load_files
+from agent_server.hooks import ConfigIssue, HookLedger, HookRunner, default_files, load_files, settings_root
 
 from ._settings import Settings
 
-__all__ = ["build_runner", "default_settings_text", "hooks_dir", "packaged_default_settings", "settings_root"]
+__all__ = ["build_runner", "default_settings_text", "hooks_dir", "packaged_default_settings"]
 
 log = logging.getLogger("agent_server.server")
 
@@ -77,17 +77,6 @@ def default_settings_text(project_dir: Path) -> str:
         return value
 
     return json.dumps(fix(data), indent=2) + "\n"
-
-
-def settings_root(project_dir: Path) -> Path:
-    """The folder whose ``.claude/`` holds the project's settings, as Claude Code finds
-    it: the root of the git repository containing ``project_dir`` (also when the server
-    starts in a subfolder), else ``project_dir`` itself."""
-    project_dir = project_dir.resolve()
-    for folder in (project_dir, *project_dir.parents):
-        if (folder / ".git").exists():  # a directory, or a file in a worktree
-            return folder
-    return project_dir
 
 
 def build_runner(settings: Settings) -> HookRunner:

@@ -381,3 +381,15 @@ def test_command_with_args_execs_command_with_those_arguments(tmp_path: Path) ->
     with_args, without = config.hooks["Stop"]
     assert (with_args.kind, with_args.argv) == ("exec", ("/usr/bin/python3", "hook.py", "x"))
     assert without.argv == ("/bin/true",)  # no shell even with empty args
+
+
+def test_settings_come_from_the_git_root_of_a_subfolder(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)  # what git init makes; a worktree has a .git file
+    settings(root, {"hooks": {"Stop": [claude("echo root")]}})
+    sub = root / "packages" / "app"
+    sub.mkdir(parents=True)
+    config = load(sub)
+    assert config.project_dir == root.resolve()
+    assert [s.command for s in config.hooks["Stop"]] == ["echo root"]
+    assert load(tmp_path).project_dir == tmp_path.resolve()  # outside a repository: as given

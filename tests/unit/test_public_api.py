@@ -31,6 +31,7 @@ def test_exports_are_pinned() -> None:
         "load_files",
         "matcher_matches",
         "parse_env_file",
+        "settings_root",
         "tool_pattern_matches",
     }
     assert len(hooks.__all__) == len(set(hooks.__all__))
