@@ -4,6 +4,7 @@ processes and checks what Claude Code 2.1.330 was observed to do."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -306,6 +307,8 @@ async def test_claude_effort_reaches_tool_event_and_stop_hooks(tmp_path: Path) -
 
 async def test_settings_come_from_the_git_root_when_started_in_a_subfolder(tmp_path: Path) -> None:
     project = make_project(tmp_path)  # its .claude/ is at the repository root
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed (needed to make the repository)")
     subprocess.run(["git", "init", "-q", str(project.root)], check=True)
     body = "open(os.environ['CLAUDE_PROJECT_DIR'] + '/../project-dir.txt', 'w').write(os.environ['CLAUDE_PROJECT_DIR'])"
     project.hook("PreToolUse", body)
