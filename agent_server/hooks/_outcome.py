@@ -14,7 +14,7 @@ from typing import Any
 
 from ._spec import BLOCKING_EVENTS, HookSpec
 
-__all__ = ["EventOutcome", "HookResult", "HookStatus", "interpret_output"]
+__all__ = ["EventOutcome", "HookResult", "HookStatus", "fail_closed_reason", "failed_result", "interpret_output"]
 
 
 class HookStatus(enum.StrEnum):
@@ -260,10 +260,17 @@ def _fail(result: HookResult, spec: HookSpec) -> HookResult:
     Claude Code's reason text, contract §9)."""
     if spec.fail_closed and spec.event not in NON_BLOCKING_EVENTS:
         result.decision = "deny" if spec.event in PERMISSION_EVENTS else "block"
-        detail = result.stderr.strip() or result.error or ""
-        why = _FAIL_CLOSED_BY.get(spec.dialect, "it fails closed")
-        result.reason = f"[{spec.command}]: failed; blocking because {why}\n{detail}"
+        # Command hooks explain themselves on stderr; http/prompt hooks in the error.
+        result.reason = fail_closed_reason(spec, result.stderr.strip() or result.error or "")
     return result
+
+
+def fail_closed_reason(spec: HookSpec, detail: str) -> str:
+    """The block reason of a failed hook that is set to fail closed: Claude Code's text
+    (contract §9-10; the loop prefixes ``<Event>:<Tool> hook error: ``), naming the
+    setting as the hook's dialect spells it."""
+    why = _FAIL_CLOSED_BY.get(spec.dialect, "it fails closed")
+    return f"[{spec.command}]: failed; blocking because {why}\n{detail}"
 
 
 def failed_result(spec: HookSpec, status: HookStatus, error: str, **values: Any) -> HookResult:
