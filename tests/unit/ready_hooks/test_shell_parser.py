@@ -1,4 +1,4 @@
-"""The shared shell parser (hooks/security/_shell.py)."""
+"""The shared shell parser (the ``hooks/security/_shell`` package)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 @pytest.fixture
 def sh(kit: Any) -> Any:
-    return kit.load("security/_shell.py")
+    return kit.load("security/_shell")
 
 
 def names(sh: Any, command: str, cwd: str = "/p") -> list[tuple[str, list[str | None]]]:

@@ -1,0 +1,258 @@
+"""The walker: every command a script would run, in order, recursing into substitutions,
+``bash -c``, ``eval``, scripts fed on stdin or written earlier, ``find -exec`` and inline code."""
+
+from __future__ import annotations
+
+from ._commands import (
+    INTERPRETERS,
+    SHELLS,
+    Cmd,
+    is_assignment,
+    printed_text,
+    prog_name,
+    shell_invocation,
+    split_assignment,
+    unwrap,
+    words_text,
+)
+from ._expand import Ctx, expand, normalize
+from ._inline import code_actions, code_of
+from ._model import MAX_CANDIDATES, MAX_DEPTH, Command, Lit, Part, Script, ShellParseError, Var, Word
+from ._parser import NAME_RE, parse
+
+
+def _stdin_text(command: Command, prev: Cmd | None, ctx: Ctx) -> str | None:
+    """Text fed to a command's stdin: a here-doc or here-string, a file this command wrote
+    earlier, or what a literal echo/printf/cat in front of it in the pipeline prints."""
+    for r in command.redirects:
+        if r.op == "<<<" and r.target is not None:
+            values = expand(r.target, ctx)  # here-strings expand variables
+            return values[0] if values else r.body
+        if r.op in ("<<", "<<-") and r.body is not None:
+            return r.body
+        if r.op == "<" and r.target is not None:
+            written = ctx.written(r.target)
+            if written is not None:
+                return written
+    if prev is None:
+        return None
+    return printed_text(prev)
+
+
+def _record_written(command: Command, cmd: Cmd, ctx: Ctx) -> None:
+    text = printed_text(cmd)
+    if text is None:
+        return
+    targets = [
+        (r.target, r.op == ">>") for r in command.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None
+    ]
+    if cmd.name == "tee":
+        append = any(w.literal() in ("-a", "--append") for w in cmd.args)
+        targets += [(w, append) for w in cmd.args if not (w.literal() or "").startswith("-")]
+    for word, append in targets:
+        values = expand(word, ctx)
+        path = normalize(values[0], ctx.cwd) if values else None
+        if path:
+            ctx.files[path] = (ctx.files.get(path, "") if append else "") + text
+
+
+def walk(src: str, ctx: Ctx) -> list[Cmd]:
+    """Every command ``src`` would run (recursively), in execution order."""
+    out: list[Cmd] = []
+    _walk_script(parse(src), ctx, "top", 0, out)
+    return out
+
+
+def _walk_text(text: str, ctx: Ctx, origin: str, depth: int, out: list[Cmd]) -> None:
+    if depth > MAX_DEPTH:
+        raise ShellParseError("command nests too deeply to inspect")
+    _walk_script(parse(text), ctx, origin, depth + 1, out)
+
+
+def _stage_names(command: Command, ctx: Ctx) -> set[str]:
+    if command.body is not None:
+        names: set[str] = set()
+        for pipe in command.body.pipelines:
+            for inner in pipe.commands:
+                names |= _stage_names(inner, ctx)
+        return names
+    argv = unwrap(command.words, ctx).argv
+    return {prog_name(argv[0], ctx)} if argv else set()
+
+
+def _walk_script(script: Script, ctx: Ctx, origin: str, depth: int, out: list[Cmd]) -> None:
+    for pipeline in script.pipelines:
+        names = [_stage_names(c, ctx) for c in pipeline.commands]
+        prev: Cmd | None = None
+        for index, command in enumerate(pipeline.commands):
+            # Substitutions run before the command itself, in a subshell.
+            for word in command.words:
+                for sub in word.subs():
+                    _walk_script(sub.script, ctx.child(), "subst", depth + 1, out)
+            for r in command.redirects:
+                for sub in (r.target.subs() if r.target else []) + r.body_subs:
+                    _walk_script(sub.script, ctx.child(), "subst", depth + 1, out)
+            if command.funcdef:
+                continue
+            if command.body is not None:
+                if command.redirects:
+                    out.append(Cmd("", [], command.redirects, ctx.child(), origin, index, names))
+                _walk_script(command.body, ctx.child() if not command.words else ctx, origin, depth + 1, out)
+                prev = None
+                continue
+            prev = _walk_command(command, ctx, origin, depth, out, index, names, prev)
+
+
+def _walk_command(
+    command: Command,
+    ctx: Ctx,
+    origin: str,
+    depth: int,
+    out: list[Cmd],
+    index: int,
+    names: list[set[str]],
+    prev: Cmd | None,
+) -> Cmd | None:
+    words = command.words
+    if words and all(is_assignment(w) for w in words):
+        for w in words:
+            name, value = split_assignment(w)
+            ctx.vars[name] = expand(value, ctx)
+        out.append(Cmd("", [], command.redirects, ctx, origin, index, names, prev))
+        return None
+    first = words[0].literal() if words else None
+    if first in _NON_COMMANDS:
+        if first == "for":
+            _assign_loop(words[1:], ctx)
+        if command.redirects:  # "done < file" still reads/writes the file
+            out.append(Cmd("", [], command.redirects, ctx.child(), origin, index, names, prev))
+        return prev
+    un = unwrap(words, ctx)
+    cctx = ctx.child(remote=True) if un.remote else ctx
+    for script_origin, text, remote in un.scripts:
+        _walk_text(text, ctx.child(remote=remote or ctx.remote), script_origin, depth, out)
+    argv = un.argv
+    name = prog_name(argv[0], cctx) if argv else ""
+    snapshot = Ctx(cctx.cwd, cctx.project, cctx.home, dict(cctx.vars), cctx.remote, cctx.files)
+    cmd = Cmd(name, argv, command.redirects, snapshot, origin, index, names, prev, un.xargs, wrappers=un.wrappers)
+    cmd.stdin_text = _stdin_text(command, prev, cctx)
+    out.append(cmd)
+    _record_written(command, cmd, cctx)
+    if not argv:
+        return cmd
+    args = argv[1:]
+    program = cctx.written(argv[0]) if "/" in argv[0].text else None
+    if program is not None:
+        _walk_text(program, cctx.child(), "script file", depth, out)  # ./script.sh
+    if name in SHELLS or name == "busybox" or name in ("source", "."):
+        script: Word | None = None
+        reads_stdin = False
+        script_file: Word | None = args[0] if args else None
+        if name not in ("source", "."):
+            script, reads_stdin, script_file = shell_invocation(args)
+        written = cctx.written(script_file) if script_file is not None else None
+        if script is not None:
+            _walk_text(words_text([script], cctx), cctx.child(), "shell -c", depth, out)
+        elif reads_stdin and cmd.stdin_text is not None:
+            _walk_text(cmd.stdin_text, cctx.child(), "shell stdin", depth, out)
+        elif written is not None:
+            _walk_text(written, cctx.child(), "script file", depth, out)
+    elif name == "eval" and args:
+        _walk_text(words_text(args, cctx), cctx, "eval", depth, out)
+    elif name == "find":
+        _walk_find_exec(cmd, cctx, depth, out)
+    elif name in INTERPRETERS:
+        _walk_code(cmd, cctx, depth, out)
+    elif name in ("export", "declare", "typeset", "local", "readonly"):
+        for w in args:
+            if is_assignment(w):
+                var, value = split_assignment(w)
+                ctx.vars[var] = expand(value, ctx)
+    elif name in ("cd", "pushd") and not cctx.remote:
+        targets = [w for w in args if not (w.literal() or "").startswith("-")]
+        if not targets:
+            ctx.cwd = ctx.home
+        else:
+            values = expand(targets[0], ctx)
+            ctx.cwd = normalize(values[0], ctx.cwd) if values and len(values) == 1 else None
+    elif name == "read":
+        for w in args:
+            lit = w.literal()
+            if lit and NAME_RE.fullmatch(lit):
+                ctx.vars[lit] = None
+    return cmd
+
+
+_NON_COMMANDS = frozenset({"for", "select", "case", "esac", "done", "fi", "in", "function"})
+
+
+def _assign_loop(args: list[Word], ctx: Ctx) -> None:
+    """``for VAR in a b c``: VAR may take any of the values."""
+    if len(args) < 2 or args[1].literal() != "in":
+        return
+    var = args[0].literal() or ""
+    items: list[str] | None = []
+    for w in args[2:]:
+        got = expand(w, ctx)
+        if got is None or items is None:
+            items = None
+            break
+        items.extend(got)
+    ctx.vars[var] = items[:MAX_CANDIDATES] if items else None
+
+
+def names_in(script: Script, ctx: Ctx) -> set[str]:
+    """Program names anywhere in ``script``, including nested substitutions."""
+    names: set[str] = set()
+    for pipe in script.pipelines:
+        for command in pipe.commands:
+            names |= _stage_names(command, ctx)
+            for word in command.words:
+                for sub in word.subs():
+                    names |= names_in(sub.script, ctx)
+            if command.body is not None:
+                names |= names_in(command.body, ctx)
+    return names
+
+
+def _walk_find_exec(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
+    args = cmd.args
+    i = 0
+    while i < len(args):
+        lit = args[i].literal()
+        if lit in ("-exec", "-execdir", "-ok", "-okdir"):
+            j = i + 1
+            while j < len(args) and args[j].literal() not in (";", "+"):
+                j += 1
+            inner = args[i + 1 : j]
+            if inner:
+                un = unwrap(inner, ctx)
+                if un.argv:
+                    out.append(
+                        Cmd(prog_name(un.argv[0], ctx), un.argv, [], ctx, "find -exec", wrappers=[*un.wrappers, "find"])
+                    )
+            i = j
+        i += 1
+
+
+def _walk_code(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
+    for code in code_of(cmd):
+        shell_cmds, rm_paths, argvs = code_actions(code, python=cmd.name == "python")
+        for text in shell_cmds:
+            try:
+                _walk_text(text, ctx.child(), "code", depth, out)
+            except ShellParseError:
+                continue
+        for path in rm_paths:
+            parts: list[Part] = [Lit(path, True)]
+            if path == "~" or path.startswith("~/"):
+                parts = [Var("~"), Lit(path[1:], True)]
+            word = Word(parts, path)
+            out.append(
+                Cmd("rm", [Word([Lit("rm", True)], "rm"), Word([Lit("-rf", True)], "-rf"), word], [], ctx, "code")
+            )
+        for argv in argvs:
+            words = [Word([Lit(a, True)], a) for a in argv]
+            un = unwrap(words, ctx)
+            if un.argv:
+                out.append(Cmd(prog_name(un.argv[0], ctx), un.argv, [], ctx, "code", wrappers=un.wrappers))
