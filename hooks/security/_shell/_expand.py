@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import re
 
-from ._model import MAX_CANDIDATES, Lit, Sub, Var, Word
+from ._model import MAX_CANDIDATES, Arith, Lit, Sub, Var, Word
 from ._parser import decode_escapes
 
 
@@ -104,8 +104,10 @@ def var_values(var: Var, ctx: Ctx) -> list[str] | None:
     return None
 
 
-def sub_values(sub: Sub, ctx: Ctx) -> list[str] | None:
+def sub_values(sub: Sub | Arith, ctx: Ctx) -> list[str] | None:
     """What a simple substitution prints, when that is knowable (pwd, echo, which, dirname…)."""
+    if isinstance(sub, Arith):
+        return None
     if sub.kind not in ("$(", "`") or len(sub.script.pipelines) != 1:
         return None
     commands = sub.script.pipelines[0].commands
@@ -182,7 +184,7 @@ def unknown_then_slash(word: Word, ctx: Ctx) -> bool:
             return False
         if var_values(first, ctx) is not None:
             return False
-    elif isinstance(first, Sub):
+    elif isinstance(first, Sub | Arith):
         if sub_values(first, ctx) is not None:
             return False
     else:

@@ -8,6 +8,7 @@ import re
 from ._model import (
     MAX_DEPTH,
     MAX_LENGTH,
+    Arith,
     Command,
     Lit,
     Part,
@@ -78,15 +79,26 @@ def decode_escapes(text: str) -> str:
     return "".join(out)
 
 
-class _Parser:
-    """Recursive-descent tokenizer/parser over one source string."""
+# Reserved words that open a compound command when they start a command.
+_OPENERS = frozenset({"if", "while", "until", "for", "select", "case", "function", "[["})
+_CASE_ENDS = frozenset({";;", ";&", ";;&"})
 
-    def __init__(self, src: str, depth: int = 0) -> None:
+
+class _Parser:
+    """Recursive-descent tokenizer/parser over one source string.
+
+    ``base`` is the offset of ``src`` in the text the user wrote (for a ``${X:-…}`` default or
+    a ``$(( … ))`` expression parsed on its own), so every word knows where it stands.
+    """
+
+    def __init__(self, src: str, depth: int = 0, base: int = 0) -> None:
         self.src = src
         self.pos = 0
         self.depth = depth
+        self.base = base
         self.ends: list[str] = []
         self.pending: list[tuple[Redirect, str, bool, bool]] = []
+        self.stopped = ""  # the reserved word or case operator that ended the last list
 
     # -- helpers
     def _peek(self, k: int = 0) -> str:
@@ -103,17 +115,38 @@ class _Parser:
             else:
                 return
 
+    def _skip_separators(self) -> None:
+        """Blanks, newlines (reading pending here-docs), ``;`` and comments."""
+        while True:
+            self._skip_blanks()
+            c = self._peek()
+            if c == "\n":
+                self.pos += 1
+                self._read_heredocs()
+            elif c == ";" and self._peek(1) not in (";", "&"):
+                self.pos += 1
+            elif c == "#":
+                nl = self.src.find("\n", self.pos)
+                self.pos = len(self.src) if nl < 0 else nl
+            else:
+                return
+
     def _deeper(self) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise ShellParseError("command nests too deeply to inspect")
 
     # -- lists
-    def parse_list(self, end: str = "") -> Script:
-        """Parse until ``end`` (``""`` = end of input, ``)``, `` ` `` or ``}``)."""
+    def parse_list(self, end: str = "", stops: frozenset[str] = frozenset()) -> Script:
+        """Parse until ``end`` (``""`` = end of input, ``)``, `` ` `` or ``}``) or, for the
+        lists inside a compound command, a reserved word in ``stops`` (``then``, ``fi``,
+        ``done`` …; ``;;`` and its kin when ``esac`` is a stop). A list inside a compound
+        command stops at ``end`` without consuming it: the list that owns ``end`` does."""
         script = Script()
         pipe = Pipeline()
         cmd = Command()
+        nested = bool(stops)
+        self.stopped = ""
 
         def finish_cmd() -> None:
             nonlocal cmd
@@ -140,7 +173,8 @@ class _Parser:
                     break
                 c = self.src[self.pos]
                 if c == "`" and end == "`":
-                    self.pos += 1
+                    if not nested:
+                        self.pos += 1
                     break
                 if c == "#":
                     nl = self.src.find("\n", self.pos)
@@ -152,21 +186,24 @@ class _Parser:
                     self._read_heredocs()
                     continue
                 if c == ")":
-                    self.pos += 1
                     if end == ")":
+                        if not nested:
+                            self.pos += 1
                         break
-                    finish_pipe()  # stray ")" (e.g. a case pattern): ignore it
+                    self.pos += 1
+                    finish_pipe()  # stray ")": ignore it
                     continue
                 if c == "(":
                     self._open_paren(cmd)
-                    if cmd.funcdef:
-                        finish_cmd()
                     continue
                 if c in "<>" and self._peek(1) == "(":
                     cmd.words.append(self._word())
                     continue
                 if c in ";&|<>":
                     op = self._operator()
+                    if op in _CASE_ENDS and "esac" in stops:
+                        self.stopped = op
+                        break
                     if op in ("|", "|&"):
                         finish_cmd()
                     elif op in _REDIRECTS:
@@ -175,16 +212,26 @@ class _Parser:
                         finish_pipe()
                     continue
                 if cmd.empty() and c == "{" and self._peek(1) in (" ", "\t", "\n", ""):
-                    self.pos += 1
-                    self._deeper()
-                    cmd.body = self.parse_list("}")
-                    self.depth -= 1
+                    self._group(cmd)
                     continue
+                start = self.pos
                 word = self._word()
-                lit = word.literal()
-                if end == "}" and cmd.empty() and lit == "}" and not word.quoted:
-                    break
-                if lit is not None and lit.isdigit() and not word.quoted and self._peek() in ("<", ">"):
+                lit = word.literal() if not word.quoted else None
+                if cmd.empty() and lit is not None:
+                    if lit in stops:
+                        self.stopped = lit
+                        break
+                    if lit == "}" and end == "}":
+                        if nested:
+                            self.pos = start
+                        break
+                    if lit == "!" and not pipe.commands:
+                        pipe.negated = True
+                        continue
+                    if lit in _OPENERS:
+                        self._compound(cmd, lit)
+                        continue
+                if lit is not None and lit.isdigit() and self._peek() in ("<", ">"):
                     op = self._operator()
                     self._redirect(cmd, op, lit)
                     continue
@@ -193,28 +240,229 @@ class _Parser:
         finally:
             self.ends.pop()
         # Here-docs whose body never came (input ended on the same line): empty bodies.
-        if end == "":
+        if end == "" and not nested:
             for redirect, _delim, _strip, _quoted in self.pending:
                 redirect.body = redirect.body or ""
             self.pending = []
         return script
 
+    def _inner(self, stops: frozenset[str]) -> Script:
+        """A list inside a compound command, ended by one of ``stops``."""
+        self._deeper()
+        script = self.parse_list(self.ends[-1] if self.ends else "", stops)
+        self.depth -= 1
+        return script
+
+    # -- compound commands
+    def _compound(self, cmd: Command, keyword: str) -> None:
+        if keyword == "if":
+            self._if(cmd)
+        elif keyword in ("while", "until"):
+            cmd.kind = keyword
+            cmd.clauses.append(self._inner(frozenset({"do"})))
+            cmd.clauses.append(self._inner(frozenset({"done"})))
+        elif keyword in ("for", "select"):
+            self._for(cmd, keyword)
+        elif keyword == "case":
+            self._case(cmd)
+        elif keyword == "[[":
+            self._cond(cmd)
+        else:
+            self._function(cmd)
+
+    def _if(self, cmd: Command) -> None:
+        cmd.kind = "if"
+        cmd.clauses.append(self._inner(frozenset({"then"})))
+        cmd.clauses.append(self._inner(frozenset({"elif", "else", "fi"})))
+        while self.stopped == "elif":
+            cmd.clauses.append(self._inner(frozenset({"then"})))
+            cmd.clauses.append(self._inner(frozenset({"elif", "else", "fi"})))
+        if self.stopped == "else":
+            cmd.clauses.append(self._inner(frozenset({"fi"})))
+
+    def _for(self, cmd: Command, keyword: str) -> None:
+        cmd.kind = keyword
+        self._skip_blanks()
+        if self.src.startswith("((", self.pos):
+            cmd.arith = self._arith_at(self.pos + 2, quoted=False)
+        else:
+            cmd.words.extend(w for w in [self._word_here()] if w is not None)
+            self._skip_blanks()
+            while self._peek() == "\n":
+                self.pos += 1
+                self._skip_blanks()
+            cmd.items = False
+            if self._at_word("in"):
+                self.pos += 2
+                cmd.items = True
+                while True:
+                    self._skip_blanks()
+                    word = self._word_here()
+                    if word is None:
+                        break
+                    cmd.words.append(word)
+        # Up to "do": normally just ";" or a newline, kept as a list to stay lenient.
+        head = self._inner(frozenset({"do"}))
+        body = self._inner(frozenset({"done"}))
+        if head.pipelines:
+            body.pipelines[:0] = head.pipelines
+        cmd.clauses.append(body)
+
+    def _word_here(self) -> Word | None:
+        """The word at the current position, or None where no word starts (an operator,
+        the end of input, or the backtick that closes the enclosing substitution)."""
+        start = self.pos
+        if start >= len(self.src) or (self.src[start] in _WORD_BREAK and not self.src.startswith(("<(", ">("), start)):
+            return None
+        word = self._word()
+        if self.pos == start:
+            return None
+        return word
+
+    def _at_word(self, word: str) -> bool:
+        end = self.pos + len(word)
+        return self.src.startswith(word, self.pos) and (end >= len(self.src) or self.src[end] in _WORD_BREAK | {"`"})
+
+    def _case(self, cmd: Command) -> None:
+        cmd.kind = "case"
+        self._skip_blanks()
+        cmd.words.extend(w for w in [self._word_here()] if w is not None)
+        self._skip_separators()
+        if self._at_word("in"):
+            self.pos += 2
+        while True:
+            self._skip_separators()
+            if self.pos >= len(self.src) or self._at_word("esac"):
+                self.pos = min(len(self.src), self.pos + 4)
+                return
+            if self._peek() == ")" or self._peek() == self.ends[-1] == "`":
+                return  # the enclosing $( … ) or `…` ends here: unterminated case
+            if self._peek() == "(":
+                self.pos += 1
+            patterns: list[Word] = []
+            while self.pos < len(self.src):
+                self._skip_blanks()
+                c = self._peek()
+                if c == ")":
+                    self.pos += 1
+                    break
+                if c == "|":
+                    self.pos += 1
+                    continue
+                word = self._word_here()
+                if word is None:
+                    raise ShellParseError("malformed case pattern")
+                patterns.append(word)
+            cmd.patterns.append(patterns)
+            cmd.clauses.append(self._inner(frozenset({"esac"})))
+            if self.stopped in ("esac", ""):
+                return
+
+    def _cond(self, cmd: Command) -> None:
+        """``[[ … ]]``: words and operators up to ``]]``; ``=~`` takes a raw regex."""
+        cmd.kind = "cond"
+        while True:
+            self._skip_blanks()
+            if self.pos >= len(self.src):
+                return
+            c = self.src[self.pos]
+            if c == "\n":
+                self.pos += 1
+                continue
+            if c in "&|<>()!" and not (c in "<>" and self._peek(1) == "("):
+                op = c * 2 if c in "&|" and self._peek(1) == c else c
+                cmd.words.append(Word([Lit(op, False)], op, self.base + self.pos))
+                self.pos += len(op)
+                continue
+            word = self._word_here()
+            if word is None or (word.literal() == "]]" and not word.quoted):
+                return
+            cmd.words.append(word)
+            if word.literal() == "=~":
+                self._skip_blanks()
+                cmd.words.append(self._regex())
+
+    def _regex(self) -> Word:
+        """The right side of ``=~``: up to a blank outside parentheses and quotes."""
+        start = self.pos
+        level = 0
+        while self.pos < len(self.src):
+            c = self.src[self.pos]
+            if c == "\\":
+                self.pos += 2
+                continue
+            if c in "'\"":
+                close = self.src.find(c, self.pos + 1)
+                self.pos = len(self.src) if close < 0 else close + 1
+                continue
+            if c == "(":
+                level += 1
+            elif c == ")":
+                if level == 0:
+                    break
+                level -= 1
+            elif c in " \t\n" and level == 0:
+                break
+            self.pos += 1
+        text = self.src[start : self.pos]
+        return Word([Lit(text, True)], text, self.base + start)
+
+    def _function(self, cmd: Command) -> None:
+        """``function NAME [()] BODY`` (``NAME () BODY`` comes through :meth:`_open_paren`)."""
+        self._skip_blanks()
+        cmd.words.extend(w for w in [self._word_here()] if w is not None)
+        self._skip_blanks()
+        if self.src.startswith("()", self.pos):
+            self.pos += 2
+        self._function_body(cmd)
+
+    def _function_body(self, cmd: Command) -> None:
+        cmd.kind = "function"
+        while True:
+            self._skip_blanks()
+            if self._peek() != "\n":
+                break
+            self.pos += 1
+        body = Command()
+        c = self._peek()
+        if c == "{":
+            self._group(body)
+        elif c == "(":
+            self._open_paren(body)
+        else:
+            start = self.pos
+            word = self._word() if c and c not in _WORD_BREAK else None
+            lit = word.literal() if word is not None else None
+            if lit in _OPENERS and lit is not None:
+                self._compound(body, lit)
+            else:
+                self.pos = start  # "f() echo hi" is not bash; read it as the next command
+        cmd.body = Script([Pipeline([body])]) if not body.empty() else Script()
+
+    def _group(self, cmd: Command) -> None:
+        self.pos += 1
+        self._deeper()
+        cmd.kind = "group"
+        cmd.body = self.parse_list("}")
+        self.depth -= 1
+
     def _open_paren(self, cmd: Command) -> None:
         if cmd.empty() and self._peek(1) == "(":
-            # Arithmetic command (( … )): no side effects worth inspecting.
-            self._skip_balanced("((", "))")
-            cmd.words.append(Word([Lit("((arith))", True)], "(())"))
+            # Arithmetic command (( … )).
+            cmd.kind = "arith"
+            cmd.arith = self._arith_at(self.pos + 2, quoted=False)
             return
         self.pos += 1
         if cmd.empty():
             self._deeper()
+            cmd.kind = "subshell"
             cmd.body = self.parse_list(")")
             self.depth -= 1
             return
         self._skip_blanks()
-        if self._peek() == ")" and len(cmd.words) == 1:
+        if self._peek() == ")" and len(cmd.words) == 1 and cmd.kind == "simple":
             self.pos += 1
-            cmd.funcdef = True  # name() — the body follows as its own command
+            self._function_body(cmd)  # name() BODY
             return
         # Array assignment X=(a b c): parse the elements as a body so substitutions are seen.
         self._deeper()
@@ -222,19 +470,28 @@ class _Parser:
         self.depth -= 1
         cmd.body = inner if cmd.body is None else cmd.body
 
-    def _skip_balanced(self, opener: str, closer: str) -> None:
+    def _arith_at(self, start: int, quoted: bool) -> Arith:
+        """The arithmetic text from ``start`` up to the matching ``))``; position after it."""
         level = 0
-        i = self.pos
+        i = start
         while i < len(self.src):
-            if self.src.startswith(opener[0], i):
+            c = self.src[i]
+            if c == "(":
                 level += 1
-            elif self.src.startswith(closer[0], i):
-                level -= 1
+            elif c == ")":
                 if level == 0:
-                    self.pos = i + 1
-                    return
+                    if self.src.startswith("))", i):
+                        break
+                    raise ShellParseError("unbalanced parentheses in (( ))")
+                level -= 1
             i += 1
-        raise ShellParseError(f"unterminated {opener}")
+        else:
+            raise ShellParseError("unterminated ((")
+        inner = self.src[start:i]
+        self.pos = i + 2
+        # Arithmetic may still contain $( … ): keep those substitutions.
+        subs = _Parser(inner, self.depth + 1, self.base + start).expansions()
+        return Arith(inner, subs, quoted)
 
     def _operator(self) -> str:
         for op in _OPERATORS:
@@ -254,7 +511,7 @@ class _Parser:
             if target is None:
                 raise ShellParseError("here-doc without a delimiter")
             delim = "".join(
-                p.text if isinstance(p, Lit) else "$" + p.name for p in target.parts if not isinstance(p, Sub)
+                p.text if isinstance(p, Lit) else "$" + p.name for p in target.parts if isinstance(p, Lit | Var)
             )
             self.pending.append((redirect, delim, op == "<<-", target.quoted))
         elif op == "<<<" and target is not None:
@@ -303,13 +560,7 @@ class _Parser:
                 parts.append(self._sub("`", "`"))
             else:
                 self.pos += 1
-        found: list[Sub] = []
-        for p in parts:
-            if isinstance(p, Sub):
-                found.append(p)
-            elif isinstance(p, Var) and p.arg is not None:
-                found.extend(p.arg.subs())
-        return found
+        return Word(parts, self.src).subs()
 
     # -- words
     def _word(self) -> Word:
@@ -376,7 +627,7 @@ class _Parser:
             buf.append(c)
             self.pos += 1
         flush()
-        return Word(_merge(parts), src[start : self.pos])
+        return Word(_merge(parts), src[start : self.pos], self.base + start)
 
     def _dquote(self, parts: list[Part]) -> None:
         self.pos += 1
@@ -426,13 +677,7 @@ class _Parser:
         src = self.src
         nxt = self._peek(1)
         if nxt == "(" and self._peek(2) == "(":
-            start = self.pos
-            self.pos += 1
-            self._skip_balanced("((", "))")
-            inner = src[start + 3 : self.pos - 2]
-            # Arithmetic may still contain $( … ): keep those substitutions.
-            subs = _Parser(inner, self.depth + 1).expansions()
-            parts.append(Var("((arith))", "other", Word(list(subs), inner), quoted))
+            parts.append(self._arith_at(self.pos + 3, quoted))
             return
         if nxt == "(":
             self.pos += 2
@@ -489,7 +734,8 @@ class _Parser:
             i += 1
         if i >= len(src):
             raise ShellParseError("unterminated ${")
-        inner = src[self.pos + 2 : i]
+        inner_start = self.pos + 2
+        inner = src[inner_start:i]
         self.pos = i + 1
         m = re.match(r"(!?#?)([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(.*)\Z", inner, re.S)
         if not m:
@@ -503,7 +749,8 @@ class _Parser:
         arg: Word | None = None
         if rest:
             arg_src = rest[len(op) :] if op != "other" else rest
-            sub_parser = _Parser(arg_src, self.depth + 1)
+            arg_start = self.base + inner_start + len(inner) - len(arg_src)
+            sub_parser = _Parser(arg_src, self.depth + 1, arg_start)
             sub_parser.ends.append("")
             arg_parts: list[Part] = []
             while sub_parser.pos < len(arg_src):
@@ -513,7 +760,7 @@ class _Parser:
                     sub_parser.pos += 1
                     continue
                 arg_parts.extend(sub_parser._word().parts)
-            arg = Word(_merge(arg_parts), arg_src)
+            arg = Word(_merge(arg_parts), arg_src, arg_start)
         parts.append(Var(name, op, arg, quoted))
 
     def _sub(self, end: str, kind: str) -> Sub:

@@ -17,7 +17,7 @@ from ._commands import (
 )
 from ._expand import Ctx, expand, normalize
 from ._inline import code_actions, code_of
-from ._model import MAX_CANDIDATES, MAX_DEPTH, Command, Lit, Part, Script, ShellParseError, Var, Word
+from ._model import MAX_CANDIDATES, MAX_DEPTH, Command, Lit, Part, Script, ShellParseError, Sub, Var, Word
 from ._parser import NAME_RE, parse
 
 
@@ -70,11 +70,14 @@ def _walk_text(text: str, ctx: Ctx, origin: str, depth: int, out: list[Cmd]) -> 
 
 
 def _stage_names(command: Command, ctx: Ctx) -> set[str]:
-    if command.body is not None:
+    if command.kind == "cond":
+        return {"[["}
+    if command.body is not None or command.kind != "simple":
         names: set[str] = set()
-        for pipe in command.body.pipelines:
-            for inner in pipe.commands:
-                names |= _stage_names(inner, ctx)
+        for script in command.scripts():
+            for pipe in script.pipelines:
+                for inner in pipe.commands:
+                    names |= _stage_names(inner, ctx)
         return names
     argv = unwrap(command.words, ctx).argv
     return {prog_name(argv[0], ctx)} if argv else set()
@@ -86,14 +89,19 @@ def _walk_script(script: Script, ctx: Ctx, origin: str, depth: int, out: list[Cm
         prev: Cmd | None = None
         for index, command in enumerate(pipeline.commands):
             # Substitutions run before the command itself, in a subshell.
-            for word in command.words:
-                for sub in word.subs():
-                    _walk_script(sub.script, ctx.child(), "subst", depth + 1, out)
+            for sub in _command_subs(command):
+                _walk_script(sub.script, ctx.child(), "subst", depth + 1, out)
             for r in command.redirects:
                 for sub in (r.target.subs() if r.target else []) + r.body_subs:
                     _walk_script(sub.script, ctx.child(), "subst", depth + 1, out)
-            if command.funcdef:
+            if command.kind not in ("simple", "cond"):
+                _walk_compound(command, ctx, origin, depth, out, index, names)
+                prev = None
                 continue
+            if command.kind == "cond":
+                # [[ … ]] runs no program; its words still reach the rules as a "[[" command.
+                bracket = [Word([Lit("[[", False)], "[["), *command.words, Word([Lit("]]", False)], "]]")]
+                command = Command(bracket, command.redirects)
             if command.body is not None:
                 if command.redirects:
                     out.append(Cmd("", [], command.redirects, ctx.child(), origin, index, names))
@@ -101,6 +109,32 @@ def _walk_script(script: Script, ctx: Ctx, origin: str, depth: int, out: list[Cm
                 prev = None
                 continue
             prev = _walk_command(command, ctx, origin, depth, out, index, names, prev)
+
+
+def _command_subs(command: Command) -> list[Sub]:
+    """Substitutions in the words a command expands before it runs (for a loop, its items;
+    for a case, its subject and patterns; for (( … )), its expression)."""
+    subs = [sub for word in command.words for sub in word.subs()]
+    for patterns in command.patterns:
+        subs += [sub for word in patterns for sub in word.subs()]
+    if command.arith is not None:
+        subs += command.arith.subs
+    return subs
+
+
+def _walk_compound(
+    command: Command, ctx: Ctx, origin: str, depth: int, out: list[Cmd], index: int, names: list[set[str]]
+) -> None:
+    """Subshells, groups, functions, if/while/until/for/select/case and (( … ))."""
+    if command.redirects:  # "done < file", "} > log" still read or write the file
+        out.append(Cmd("", [], command.redirects, ctx.child(), origin, index, names))
+    if command.kind in ("for", "select") and command.words:
+        _assign_loop(command.words[0], command.words[1:] if command.items else None, ctx)
+    # A subshell's or a group's variables and cd stay inside (the group too: the rules
+    # would rather forget a value than carry a wrong one); the other lists share the context.
+    inner = ctx.child() if command.kind in ("subshell", "group") else ctx
+    for script in command.scripts():
+        _walk_script(script, inner, origin, depth + 1, out)
 
 
 def _walk_command(
@@ -122,8 +156,7 @@ def _walk_command(
         return None
     first = words[0].literal() if words else None
     if first in _NON_COMMANDS:
-        if first == "for":
-            _assign_loop(words[1:], ctx)
+        # A reserved word where the parser expected a command (malformed input): not a program.
         if command.redirects:  # "done < file" still reads/writes the file
             out.append(Cmd("", [], command.redirects, ctx.child(), origin, index, names, prev))
         return prev
@@ -186,13 +219,13 @@ def _walk_command(
 _NON_COMMANDS = frozenset({"for", "select", "case", "esac", "done", "fi", "in", "function"})
 
 
-def _assign_loop(args: list[Word], ctx: Ctx) -> None:
-    """``for VAR in a b c``: VAR may take any of the values."""
-    if len(args) < 2 or args[1].literal() != "in":
+def _assign_loop(name: Word, words: list[Word] | None, ctx: Ctx) -> None:
+    """``for VAR in a b c``: VAR may take any of the values (``for VAR; do``: unknown)."""
+    var = name.literal() or ""
+    if words is None:
         return
-    var = args[0].literal() or ""
     items: list[str] | None = []
-    for w in args[2:]:
+    for w in words:
         got = expand(w, ctx)
         if got is None or items is None:
             items = None
@@ -207,11 +240,10 @@ def names_in(script: Script, ctx: Ctx) -> set[str]:
     for pipe in script.pipelines:
         for command in pipe.commands:
             names |= _stage_names(command, ctx)
-            for word in command.words:
-                for sub in word.subs():
-                    names |= names_in(sub.script, ctx)
-            if command.body is not None:
-                names |= names_in(command.body, ctx)
+            for sub in _command_subs(command):
+                names |= names_in(sub.script, ctx)
+            for script in command.scripts():
+                names |= names_in(script, ctx)
     return names
 
 
