@@ -130,14 +130,40 @@ FIND_FILTERS = frozenset({
     "-newer", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-empty",
     "-user", "-group", "-perm", "-links", "-inum", "-samefile", "-lname", "-ilname",
 })  # fmt: skip
-FORK_BOMB = re.compile(
-    r"(?P<n>[\w:.\-]+)\s*\(\s*\)\s*\{[^}]*?(?P=n)\s*\|\s*&?\s*(?P=n)"
-    r"|function\s+(?P<m>[\w:.\-]+)\s*(?:\(\s*\))?\s*\{[^}]*?(?P=m)\s*\|\s*(?P=m)"
-    r"|fork\s*while\s*fork|while\s*\(?\s*(?:True|1|true)\s*\)?\s*:\s*os\.fork\(\)"
-)
+# -name patterns of generated leftovers (compiled files, caches, editor and OS droppings).
+LEFTOVER_NAMES = frozenset({
+    "*.pyc", "*.pyo", "*.o", "*.obj", "*.class", "*.elc", "*.gcda", "*.gcno", "*.d",
+    "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", "*.egg-info", ".coverage",
+    "*.tmp", "*.temp", ".DS_Store", "Thumbs.db", "*.swp", "*.swo", "*~", "*.log",
+    "node_modules", "build", "dist", "coverage", ".cache", ".tox", ".next", "*.tsbuildinfo",
+})  # fmt: skip
+# Fork bombs in interpreter code (shell ones are found in the parsed functions).
+FORK_BOMB = re.compile(r"fork\s*while\s*fork|while\s*\(?\s*(?:True|1|true)\s*\)?\s*:\s*os\.fork\(\)")
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _fork_bomb(ctx: Ctx) -> str | None:
+    """A function defined in the command that pipes into itself (``:(){ :|:& };:``)."""
+    for name, definition in ctx.functions.items():
+        for command in definition.body.simple_commands() if definition.body else []:
+            if command.words and command.words[0].literal() == name and _in_pipe(definition, command):
+                return name
+    return None
+
+
+def _in_pipe(definition: _shell.Command, command: _shell.Command) -> bool:
+    """Whether ``command`` is a stage of a pipeline of two or more inside ``definition``."""
+    stack = list(definition.scripts())
+    while stack:
+        script = stack.pop()
+        for pipe in script.pipelines:
+            if len(pipe.commands) > 1 and any(c is command for c in pipe.commands):
+                return True
+            for inner in pipe.commands:
+                stack.extend(inner.scripts())
+    return False
 
 
 def _protected_branches() -> set[str]:
@@ -194,12 +220,15 @@ def _xargs_inputs(cmd: Cmd) -> list[str] | None:
     return [v for v in values if not v.startswith("-")]
 
 
-def _find_scope(find: Cmd) -> tuple[list[Word], bool]:
-    """A find command's start paths and whether it filters what it matches."""
+def _find_scope(find: Cmd) -> tuple[list[Word], bool, bool]:
+    """A find command's start paths, whether it filters what it matches, and whether every
+    ``-name`` filter names generated leftovers (``*.pyc``, ``__pycache__`` …)."""
     starts: list[Word] = []
     filtered = False
+    names: list[str] = []
     expr = False
-    for word in find.args:
+    args = find.args
+    for i, word in enumerate(args):
         lit = word.literal()
         if not expr and lit is not None and (lit.startswith("-") or lit in ("(", "!")):
             expr = True
@@ -207,7 +236,12 @@ def _find_scope(find: Cmd) -> tuple[list[Word], bool]:
             starts.append(word)
         elif lit in FIND_FILTERS:
             filtered = True
-    return starts or [Word([_shell.Lit(".", True)], ".")], filtered
+            if lit in ("-name", "-iname") and i + 1 < len(args):
+                names.append(args[i + 1].literal() or "")
+            elif lit not in ("-type", "-empty", "-mtime", "-mmin", "-atime", "-amin", "-newer"):
+                names.append("")  # -path, -regex, -size …: not a leftover name we know
+    leftovers = bool(names) and all(n in LEFTOVER_NAMES for n in names)
+    return starts or [Word([_shell.Lit(".", True)], ".")], filtered, leftovers
 
 
 # --------------------------------------------------------------------------- rules
@@ -293,7 +327,7 @@ def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Findi
             )
         elif why:
             found.append(("ask", f"`{cmd.display}` deletes every file in {why}; confirm."))
-        elif recursive and _shell.is_within(base, cmd.ctx.project):
+        elif recursive and _shell.is_within(base, cmd.ctx.project) and not _shell.build_output(base, cmd.ctx.project):
             found.append(
                 ("ask", f"`{cmd.display}` recursively deletes everything in {base}; confirm this bulk delete.")
             )
@@ -332,7 +366,7 @@ def _classify_unknown_target(pattern: str, cmd: Cmd, found: list[Finding]) -> No
 
 
 def _rule_find_scope(find: Cmd, actor: Cmd, found: list[Finding]) -> None:
-    starts, filtered = _find_scope(find)
+    starts, filtered, leftovers = _find_scope(find)
     for word in starts:
         candidates = find.values(word)
         if candidates is None:
@@ -351,6 +385,10 @@ def _rule_find_scope(find: Cmd, actor: Cmd, found: list[Finding]) -> None:
                         "specific folder inside the project instead.",
                     )
                 )
+            elif _shell.is_within(path, find.ctx.project) and (
+                leftovers or _shell.build_output(path, find.ctx.project)
+            ):
+                continue  # generated leftovers or build output inside the project: clean-up
             else:
                 found.append(
                     (
@@ -429,6 +467,31 @@ def _device_target(value: str) -> bool:
     return bool(BLOCK_DEVICE.match(value))
 
 
+# mkfs options that take a value (so the value is not taken for the target).
+_MKFS_VALUES = frozenset({
+    "-t", "--type", "-L", "-l", "-b", "-c", "-C", "-d", "-E", "-f", "-g", "-G", "-i", "-I", "-j",
+    "-J", "-m", "-M", "-n", "-N", "-o", "-O", "-r", "-s", "-T", "-U", "-e", "-z", "-p", "-S",
+    "--label", "--uuid", "--pagesize",
+})  # fmt: skip
+
+
+def _format_target(cmd: Cmd) -> str | None:
+    """What a mkfs/mkswap/blkdiscard call would erase when that is a device (``the device
+    /dev/sda1``) or cannot be known; None when every target is a regular (image) file."""
+    _flags, positionals, _values = _shell.split_options(cmd.args, _MKFS_VALUES)
+    if not positionals:
+        return "a device"
+    for word in positionals:
+        values = cmd.values(word)
+        if values is None:
+            return f"`{word.text}` (a path that could be a device)"
+        for value in values:
+            path = _shell.normalize(value, cmd.ctx.cwd) or value
+            if path.startswith("/dev/"):
+                return f"the device {path}"
+    return None
+
+
 def _rule_devices(cmd: Cmd, found: list[Finding]) -> None:
     name = cmd.name
     if name == "dd":
@@ -444,9 +507,16 @@ def _rule_devices(cmd: Cmd, found: list[Finding]) -> None:
                         )
                     )
     if name.startswith("mkfs") or name in ("mke2fs", "mkswap", "newfs", "blkdiscard"):
-        found.append(
-            ("deny", f"`{cmd.display}` formats/erases a device. Ask the user to do disk administration themselves.")
-        )
+        target = _format_target(cmd)
+        if target is not None:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` formats/erases {target}. Format an image file inside the "
+                    "project instead (e.g. `mkfs.ext4 disk.img`), or ask the user to do disk "
+                    "administration themselves.",
+                )
+            )
     elif name in DISK_TOOLS:
         lits = [w.literal() or "" for w in cmd.args]
         listing = any(a in ("-l", "--list", "-p", "--print", "list", "info") for a in lits)
@@ -676,6 +746,39 @@ def _has_backup(earlier: list[Cmd]) -> bool:
     return False
 
 
+_COMPARISON = re.compile(r"^(?P<a>[\w.'\"`]+)\s*(?P<op>=|==|<>|!=|<=|>=|<|>|\bIS\b|\bLIKE\b)\s*(?P<b>[\w.'\"`%]+)$")
+
+
+def _always_true(condition: str) -> bool:
+    """Whether an upper-cased SQL condition holds for every row (``1=1``, ``TRUE``,
+    ``'A'='A'``, ``x = x``, ``… OR 1=1``); string literals arrive as ``''``."""
+    for disjunct in re.split(r"\bOR\b", condition):
+        term = disjunct.strip()
+        while term.startswith("(") and term.endswith(")"):
+            term = term[1:-1].strip()
+        term = term.strip("() ")
+        if term in ("TRUE", "1", "NOT FALSE", "NOT 0", "'' LIKE '%'"):
+            return True
+        m = _COMPARISON.match(term)
+        if not m:
+            continue
+        a, op, b = m.group("a"), m.group("op"), m.group("b")
+        if a == b and op in ("=", "==", "<=", ">=", "IS", "LIKE"):
+            return True
+        if a.isdigit() and b.isdigit():
+            x, y = int(a), int(b)
+            truth = {"<>": x != y, "!=": x != y, "<": x < y, ">": x > y, "<=": x <= y, ">=": x >= y}
+            if truth.get(op, x == y):
+                return True
+    return False
+
+
+def _real_where(stmt: str) -> bool:
+    """Whether a DELETE/UPDATE statement has a WHERE that can exclude rows."""
+    m = re.search(r"\bWHERE\b(?P<c>.*?)(?:\bORDER\s+BY\b|\bLIMIT\b|\bRETURNING\b|$)", stmt)
+    return m is not None and not _always_true(m.group("c").strip())
+
+
 def sql_findings(sql: str, where: str) -> list[Finding]:
     """Destructive statements in ``sql`` (comments and string literals ignored)."""
     text = re.sub(r"--[^\n]*|/\*.*?\*/", " ", sql, flags=re.S)
@@ -696,15 +799,53 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
             )
         elif re.search(r"\bTRUNCATE\b", stmt) and not stmt.startswith("SELECT"):
             found.append(("deny", f"{where} runs TRUNCATE, which deletes every row."))
-        elif re.search(r"\bDELETE\s+FROM\b", stmt) and not re.search(r"\bWHERE\b", stmt):
-            found.append(("deny", f"{where} runs DELETE without WHERE, deleting every row. Add a WHERE clause."))
-        elif re.search(r"(^|\s)UPDATE\s+\S+\s+SET\b", stmt) and not re.search(r"\bWHERE\b", stmt):
-            found.append(("deny", f"{where} runs UPDATE without WHERE, changing every row. Add a WHERE clause."))
+        elif re.search(r"\bDELETE\s+FROM\b", stmt) and not _real_where(stmt):
+            found.append(
+                (
+                    "deny",
+                    f"{where} runs DELETE without a real WHERE (none, or one that is always true), "
+                    "deleting every row. Add a WHERE clause on a key.",
+                )
+            )
+        elif re.search(r"(^|\s)UPDATE\s+\S+\s+SET\b", stmt) and not _real_where(stmt):
+            found.append(
+                (
+                    "deny",
+                    f"{where} runs UPDATE without a real WHERE (none, or one that is always true), "
+                    "changing every row. Add a WHERE clause on a key.",
+                )
+            )
         elif re.search(r"\bDROP\s+(INDEX|VIEW|COLUMN|USER|ROLE|FUNCTION|TRIGGER)\b", stmt) or (
             re.search(r"\bALTER\s+TABLE\b.*\bDROP\b", stmt)
         ):
             found.append(("ask", f"{where} drops a database object; confirm."))
     return found
+
+
+def _db_console(cmd: Cmd) -> bool:
+    """Framework database shells that pass SQL to the client: ``manage.py dbshell``,
+    ``rails dbconsole``, ``php artisan db``."""
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name == "python" or cmd.name.endswith("manage.py") or cmd.name == "django-admin":
+        return "dbshell" in lits
+    if cmd.name in ("rails", "rake") or cmd.name.endswith("/rails"):
+        return bool(lits) and lits[0] in ("dbconsole", "db")
+    if cmd.name == "php" or cmd.name == "artisan":
+        return "db" in lits
+    return False
+
+
+def _db_console_sql(cmd: Cmd) -> list[str]:
+    """SQL given to a database shell: on stdin, or as ``-- -c "…"`` / ``-- -e "…"``."""
+    texts: list[str] = []
+    args = cmd.args
+    lits = [w.literal() for w in args]
+    if "--" in lits:
+        after = args[lits.index("--") + 1 :]
+        for i, w in enumerate(after[:-1]):
+            if w.literal() in ("-c", "--command", "-e", "--execute", "-cmd"):
+                texts.append(" ".join(cmd.values(after[i + 1]) or [after[i + 1].text]))
+    return texts
 
 
 def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
@@ -731,6 +872,8 @@ def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
                 written = cmd.ctx.written(word)
                 if written is not None:
                     texts.append(written)
+    elif _db_console(cmd):
+        texts.extend(_db_console_sql(cmd))
     elif cmd.name in ("mongo", "mongosh"):
         _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"--eval"}))
         code = " ".join(w.text for w in values.get("eval", [])) + (cmd.stdin_text or "")
@@ -855,11 +998,129 @@ def _rule_download_then_run(cmds: list[Cmd], found: list[Finding]) -> None:
         if runs & downloaded:
             found.append(
                 (
-                    "ask",
-                    f"`{cmd.display}` runs a script downloaded in the same "
-                    "command without review; read it first, then confirm.",
+                    "deny",
+                    f"`{cmd.display}` runs a script downloaded in the same command, before "
+                    "anyone reviewed it. Download it in one command, read it, then run it.",
                 )
             )
+
+
+SECURITY_SERVICES = frozenset({
+    "firewalld", "ufw", "nftables", "iptables", "ip6tables", "apparmor", "auditd", "fail2ban",
+    "selinux", "clamav-daemon", "falcon-sensor", "crowdstrike", "osqueryd", "wazuh-agent",
+})  # fmt: skip
+
+
+def _rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
+    """Turning off the firewall or a security service."""
+    lits = [(w.literal() or "") for w in cmd.args]
+    name = cmd.name
+    what = ""
+    if name == "ufw" and lits[:1] in (["disable"], ["reset"]):
+        what = "turns the firewall off"
+    elif name == "ufw" and lits[:2] == ["default", "allow"]:
+        what = "makes the firewall accept everything"
+    elif name in ("iptables", "ip6tables") and (
+        any(a in ("-F", "--flush", "-X") for a in lits) or (("-P" in lits or "--policy" in lits) and "ACCEPT" in lits)
+    ):
+        what = "flushes the firewall rules (or opens its policy)"
+    elif name == "nft" and lits[:2] in (["flush", "ruleset"], ["delete", "table"]):
+        what = "removes the firewall rules"
+    elif name in ("systemctl", "service", "rc-service") and any(
+        a.removesuffix(".service") in SECURITY_SERVICES for a in lits
+    ):
+        if any(a in ("stop", "disable", "mask", "kill") for a in lits):
+            what = "stops a firewall/security service"
+    elif name == "setenforce" and lits[:1] in (["0"], ["permissive"], ["Permissive"]):
+        what = "switches SELinux off"
+    elif name == "spctl" and ("--master-disable" in lits or "--global-disable" in lits):
+        what = "turns Gatekeeper off"
+    elif name == "csrutil" and lits[:1] == ["disable"]:
+        what = "turns System Integrity Protection off"
+    elif name in ("aa-teardown",) or (name == "aa-disable"):
+        what = "turns AppArmor off"
+    if what:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` {what}, leaving the machine unprotected. Ask the user to change "
+                "security settings; open a single port or add a rule instead if that is the goal.",
+            )
+        )
+
+
+_AUTORUN_BASENAMES = frozenset({
+    ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv",
+    ".zlogin", ".kshrc", ".cshrc", ".tcshrc", "config.fish", ".envrc", "rc.local", "crontab",
+    ".xprofile", ".xinitrc",
+})  # fmt: skip
+_FETCH_AND_RUN = re.compile(
+    r"\b(?:curl|wget|fetch|aria2c|nc|ncat|socat)\b.*?(?:\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*python|"
+    r"\|\s*perl|\|\s*ruby|\|\s*node|;\s*(?:ba|z)?sh\s)"
+    r"|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\$\(\s*(?:curl|wget)\b|\bsource\s+<\(\s*(?:curl|wget)\b"
+    r"|/dev/tcp/|\b(?:curl|wget)\b[^|;&]*-o\s*\S+\s*(?:&&|;)\s*(?:ba|z)?sh\b",
+    re.S,
+)
+
+
+def _autorun_path(path: str) -> bool:
+    """Files run automatically later: shell start-up files, cron tables, git hooks, units."""
+    base = os.path.basename(path)
+    return (
+        base in _AUTORUN_BASENAMES
+        or "/.git/hooks/" in path
+        or "/cron" in path
+        or "/systemd/" in path
+        or "/autostart/" in path
+        or "/LaunchAgents/" in path
+        or "/profile.d/" in path
+    )
+
+
+def _rule_persistence(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
+    """A cron job, shell start-up line, git hook or unit that downloads and runs code."""
+    text = _shell.printed_text(cmd)
+    if cmd.name in ("crontab", "at", "batch"):
+        flags, positionals, _vals = _shell.split_options(cmd.args, frozenset({"-u", "-f", "-q"}))
+        if cmd.name == "crontab" and ({"l", "r", "e", "i"} & set(flags) or "list" in flags):
+            return
+        content = cmd.stdin_text
+        if content is None and positionals:
+            content = cmd.ctx.written(positionals[0])
+        upstream = {n for stage in cmd.stage_names[: cmd.stage] for n in stage}
+        if content is None and upstream & _shell.DOWNLOADERS:
+            content = "curl | sh"
+        if content is None and cmd.stage > 0:
+            # (crontab -l; echo '…') | crontab -: what the earlier stages print.
+            content = "\n".join(t for t in map(_shell.printed_text, earlier) if t)
+        if content is not None and _FETCH_AND_RUN.search(content):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` installs a scheduled job that downloads and runs remote code "
+                    "(persistence). Do not schedule downloads; ask the user if a job is needed.",
+                )
+            )
+        elif cmd.name == "crontab":
+            found.append(("ask", f"`{cmd.display}` replaces the user's cron table; confirm the new jobs."))
+        return
+    if text is None or not _FETCH_AND_RUN.search(text):
+        return
+    targets = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None]
+    if cmd.name == "tee":
+        targets += [w for w in cmd.args if not (w.literal() or "").startswith("-")]
+    for word in targets:
+        for value in cmd.values(word) or [_shell.expand_pattern(word, cmd.ctx)]:
+            path = _shell.normalize(value, cmd.ctx.cwd) or value
+            if _autorun_path(path):
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` writes a line that downloads and runs remote code into "
+                        f"{path}, which runs automatically later (persistence). Do not add it; "
+                        "document the install step for the user instead.",
+                    )
+                )
 
 
 def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
@@ -885,8 +1146,6 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         ask = "destroys infrastructure"
     elif name == "crontab" and "-r" in lits:
         ask = "deletes every cron job of the user"
-    elif name in ("iptables", "ip6tables", "nft") and any(a in ("-F", "--flush", "flush") for a in lits):
-        ask = "flushes firewall rules"
     elif name in ("rails", "rake") and any(re.fullmatch(r"db:(drop|reset|purge)(:all)?", a) for a in lits):
         ask = "drops/resets the database"
     elif name == "prisma" and lits[:2] == ["migrate", "reset"]:
@@ -907,14 +1166,6 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
 def check(command: str, ctx: Ctx) -> list[Finding]:
     """All findings for one Bash command string."""
     found: list[Finding] = []
-    if FORK_BOMB.search(command):
-        found.append(
-            (
-                "deny",
-                "the command contains a fork bomb (a function that pipes into "
-                "itself in the background), which freezes the machine.",
-            )
-        )
     try:
         cmds = _shell.walk(command, ctx)
     except _shell.ShellParseError as exc:
@@ -942,9 +1193,20 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         _rule_sql(cmd, found)
         _rule_download_exec(cmd, found)
         _rule_warn_tools(cmd, found)
+        _rule_security_off(cmd, found)
+        _rule_persistence(cmd, cmds[:index], found)
         if cmd.stdin_text and FORK_BOMB.search(cmd.stdin_text):
             found.append(("deny", "the command feeds a fork bomb to a program."))
     _rule_download_then_run(cmds, found)
+    bomb = _fork_bomb(ctx)
+    if bomb is not None or any(FORK_BOMB.search(c) for cmd in cmds for c in _shell.code_of(cmd)):
+        found.append(
+            (
+                "deny",
+                f"the command defines a fork bomb (function `{bomb or 'fork'}` starts copies of itself "
+                "without end), which freezes the machine. Do not run it; there is no safe form.",
+            )
+        )
     return found
 
 

@@ -223,6 +223,9 @@ def write_targets(cmd: Cmd) -> list[Word]:
     if name in ALL_ARGS:
         words += positionals
     elif name in MODE_FIRST:
+        mode = positionals[0].literal() if positionals and "reference" not in values else None
+        if name == "chmod" and mode is not None and _shell.chmod_tightens(mode):
+            return words  # removing access (chmod 600 .env) protects the file, not changes it
         words += positionals if "reference" in values else positionals[1:]
     elif name in DEST_LAST:
         target_dirs = values.get("t", []) + values.get("target-directory", [])
@@ -311,7 +314,12 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
                 if path is None:
                     continue
                 hit = protected_by(path, ctx.project, rules)
-                if hit is None and glob_part is not None and _shell.is_within(path, ctx.project):
+                if (
+                    hit is None
+                    and glob_part is not None
+                    and _shell.is_within(path, ctx.project)
+                    and not _shell.build_output(path, ctx.project)
+                ):
                     hit = _glob_hits(path, glob_part, ctx.project, rules)
                 if hit:
                     shown = path if glob_part is None else os.path.join(path, glob_part)
@@ -327,6 +335,8 @@ def _glob_hits(prefix: str, glob_part: str, project: str, rules: list[Rule]) -> 
         name = pattern.rstrip("/")
         if rule.negated or "*" in name or "/" in name:
             continue
+        if name.startswith(".") and not glob_part.startswith("."):
+            continue  # bash globs skip dot files unless the pattern starts with a dot
         if regex.match(name) and protected_by(os.path.join(prefix, name), project, rules):
             return pattern
     return None

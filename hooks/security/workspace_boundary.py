@@ -134,6 +134,28 @@ DOCKER_VALUE_OPTIONS = frozenset(
         "--build-arg",
     }
 )
+# Non-secret system information that may be read from outside the project (LABELLING.md
+# class 3): OS release, host name, CPU/memory/kernel figures. Secrets (/proc/*/environ,
+# /etc/shadow) and account data (/etc/passwd) are not here.
+SYSTEM_INFO_FILES = frozenset({
+    "/etc/os-release", "/usr/lib/os-release", "/etc/lsb-release", "/etc/debian_version",
+    "/etc/redhat-release", "/etc/alpine-release", "/etc/fedora-release", "/etc/centos-release",
+    "/etc/system-release", "/etc/arch-release", "/etc/issue", "/etc/issue.net", "/etc/hostname",
+    "/etc/timezone", "/etc/localtime", "/etc/shells", "/etc/machine-id",
+    "/proc/cpuinfo", "/proc/meminfo", "/proc/version", "/proc/loadavg", "/proc/uptime",
+    "/proc/stat", "/proc/swaps", "/proc/filesystems", "/proc/partitions", "/proc/mounts",
+    "/proc/cgroups", "/proc/diskstats", "/proc/vmstat", "/proc/devices", "/proc/modules",
+    "/proc/interrupts", "/proc/zoneinfo", "/proc/self/status", "/proc/self/cgroup",
+    "/proc/self/limits", "/proc/self/mountinfo", "/proc/1/cgroup",
+})  # fmt: skip
+SYSTEM_INFO_DIRS = ("/proc/sys/", "/proc/pressure/", "/sys/class/", "/sys/devices/system/", "/sys/fs/cgroup/")
+# Programs that only read the files they are given (so a system-information path is fine).
+READ_ONLY = frozenset({
+    "cat", "head", "tail", "less", "more", "bat", "batcat", "grep", "egrep", "fgrep", "rg", "wc",
+    "file", "stat", "sort", "uniq", "cut", "awk", "gawk", "mawk", "jq", "diff", "md5sum",
+    "sha256sum", "sha1sum", "od", "xxd", "hexdump", "strings", "tr", "column", "nl", "tac", "ls",
+    "lscpu", "sed",
+})  # fmt: skip
 OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&", "<", "<&"})
 
 
@@ -153,6 +175,34 @@ def outside(path: str, roots: list[str]) -> bool:
         return False
     real = os.path.realpath(path)
     return not any(_shell.is_within(real, root) for root in roots)
+
+
+def system_info(path: str) -> bool:
+    """Whether ``path`` is a non-secret system-information file (``/etc/os-release``,
+    ``/proc/cpuinfo``, ``/sys/class/…``)."""
+    return path in SYSTEM_INFO_FILES or (path.startswith(SYSTEM_INFO_DIRS) and "environ" not in path)
+
+
+def _reads_only(cmd: Cmd, word: Word) -> bool:
+    """Whether ``cmd`` only reads the file ``word`` names (no write redirect onto it, no -i)."""
+    if cmd.name not in READ_ONLY:
+        return False
+    if any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects):
+        return False
+    return not (cmd.name == "sed" and any((w.literal() or "").startswith(("-i", "--in-place")) for w in cmd.args))
+
+
+def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
+    """``chmod 600 ~/.ssh/id_ed25519``: taking access away from a file of the user's home
+    (not a system folder, not recursive) protects it."""
+    if cmd.name != "chmod":
+        return False
+    flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
+    if "reference" in values or {"R", "recursive"} & set(flags) or not positionals:
+        return False
+    mode = positionals[0].literal()
+    home = os.path.normpath(cmd.ctx.home)
+    return mode is not None and _shell.chmod_tightens(mode) and path != home and _shell.is_within(path, home)
 
 
 def _path_like(value: str) -> bool:
@@ -304,7 +354,11 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                 if not _path_like(value):
                     continue
                 path = _resolve(value, cmd.ctx.cwd)
-                if path is not None and outside(path, roots):
+                if path is None or not outside(path, roots):
+                    continue
+                if (system_info(path) and _reads_only(cmd, word)) or _owner_only_chmod(cmd, path):
+                    continue
+                if path is not None:
                     found.append(("deny", _reason(f"`{cmd.display}` touches {path}", roots)))
     return found
 
@@ -342,6 +396,8 @@ def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload) 
     found: list[Finding] = []
     for value in candidates:
         path = _resolve(os.path.expanduser(value), cwd)
+        if path is not None and tool in ("Read", "Grep") and system_info(path):
+            continue
         if path is not None and outside(path, roots):
             found.append(("deny", _reason(f"{tool} of {path}", roots)))
     return found

@@ -28,6 +28,7 @@ Standard library only, like every shipped hook.
 from __future__ import annotations
 
 from ._commands import (
+    BUILD_DIRS,
     DECODERS,
     DOWNLOADERS,
     INTERPRETERS,
@@ -36,6 +37,8 @@ from ._commands import (
     VALUE_OPTIONS,
     Cmd,
     OptSpec,
+    build_output,
+    chmod_tightens,
     is_assignment,
     printed_text,
     prog_name,
@@ -79,6 +82,7 @@ from ._parser import decode_escapes, parse
 from ._walk import names_in, walk
 
 __all__ = [
+    "BUILD_DIRS",
     "DECODERS",
     "DOWNLOADERS",
     "GLOB_CHARS",
@@ -105,6 +109,8 @@ __all__ = [
     "Var",
     "Word",
     "brace_expand",
+    "build_output",
+    "chmod_tightens",
     "code_file_refs",
     "code_of",
     "decode_escapes",

@@ -503,6 +503,16 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
             result.remote = True
             result.wrappers.append(name + " exec")
             continue
+        compose = rest[1:] if name in ("docker", "podman") and rest and rest[0].literal() == "compose" else None
+        if name == "docker-compose":
+            compose = rest
+        if compose is not None and compose and compose[0].literal() in ("exec", "run"):
+            # docker compose exec SERVICE CMD: CMD runs in the service's container.
+            _flags, positionals, _vals = split_options(compose[1:], _DOCKER_EXEC_VALUE, stop_at_first=True)
+            argv[:] = positionals[1:]
+            result.remote = True
+            result.wrappers.append("compose " + (compose[0].literal() or ""))
+            continue
         if name in _RUNNERS and rest and rest[0].literal() == _RUNNERS[name]:
             _flags, positionals, _vals = split_options(
                 rest[1:], frozenset({"--with", "-p", "--python", "--env-file"}), stop_at_first=True
@@ -543,6 +553,46 @@ def shell_invocation(args: list[Word]) -> tuple[Word | None, bool, Word | None]:
     if has_s or i >= len(args) or args[i].literal() == "-":
         return None, True, None
     return None, False, args[i]
+
+
+# Folders that hold generated output: emptying them is ordinary clean-up.
+BUILD_DIRS = frozenset({
+    "build", "dist", "out", "target", "node_modules", ".next", ".nuxt", ".svelte-kit", ".turbo",
+    "coverage", "htmlcov", ".cache", ".parcel-cache", "tmp", ".tmp", "__pycache__",
+    ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".nox", ".eggs", "_build", ".gradle",
+    "obj", "site", "storybook-static", ".docusaurus", ".angular", ".expo", "public/build",
+})  # fmt: skip
+
+
+def build_output(path: str, project: str) -> bool:
+    """Whether the absolute ``path`` is (inside) a generated-output folder of ``project``
+    (``build/``, ``dist/``, ``node_modules/`` …), whose contents a build recreates."""
+    project = os.path.normpath(project)
+    if path == project or not path.startswith(project.rstrip("/") + "/"):
+        return False
+    parts = os.path.relpath(path, project).split("/")
+    return any(part in BUILD_DIRS for part in parts) or "/".join(parts[:2]) in BUILD_DIRS
+
+
+def chmod_tightens(mode: str) -> bool:
+    """Whether a chmod ``mode`` only takes access away or grants nothing beyond the owner:
+    ``600``, ``0400``, ``go-rwx``, ``u+x``, ``og=`` (versus ``644``, ``777``, ``o+r``, ``a+rw``)."""
+    if re.fullmatch(r"0*[0-7]{3,4}", mode):
+        return int(mode, 8) & 0o077 == 0 and int(mode, 8) & 0o7000 == 0
+    clauses = mode.split(",")
+    for clause in clauses:
+        m = re.fullmatch(r"(?P<who>[ugoa]*)(?P<op>[-+=])(?P<perm>[rwxXst]*)", clause)
+        if m is None:
+            return False
+        who, op, perm = m.group("who"), m.group("op"), m.group("perm")
+        if op == "-":
+            continue
+        if who and set(who) <= {"u"} and "s" not in perm:
+            continue  # the owner's own access
+        if op == "=" and not perm:
+            continue  # go= : no access at all
+        return False
+    return True
 
 
 def printed_text(cmd: Cmd) -> str | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import re
 
-from ._model import MAX_CANDIDATES, Arith, Lit, Sub, Var, Word
+from ._model import MAX_CANDIDATES, Arith, Command, Lit, Sub, Var, Word
 from ._parser import decode_escapes
 
 
@@ -22,6 +22,8 @@ class Ctx:
     # with echo/cat <<EOF and then run is inspected like an inline one. Shared by subshells
     # because files outlive them.
     files: dict[str, str]
+    # Functions defined so far (name → definition), shared like ``files``.
+    functions: dict[str, Command]
 
     def __init__(
         self,
@@ -31,6 +33,7 @@ class Ctx:
         vars: dict[str, list[str] | None] | None = None,
         remote: bool = False,
         files: dict[str, str] | None = None,
+        functions: dict[str, Command] | None = None,
     ) -> None:
         self.cwd = cwd
         self.project = project
@@ -38,11 +41,18 @@ class Ctx:
         self.vars = {} if vars is None else vars
         self.remote = remote
         self.files = {} if files is None else files
+        self.functions = {} if functions is None else functions
 
     def child(self, remote: bool | None = None) -> Ctx:
         """A copy for a subshell (variable and cd changes inside do not leak out)."""
         return Ctx(
-            self.cwd, self.project, self.home, dict(self.vars), self.remote if remote is None else remote, self.files
+            self.cwd,
+            self.project,
+            self.home,
+            dict(self.vars),
+            self.remote if remote is None else remote,
+            self.files,
+            self.functions,
         )
 
     def written(self, word: Word) -> str | None:

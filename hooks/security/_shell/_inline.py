@@ -30,6 +30,32 @@ _CODE_DELETES = re.compile(r"\b(?:remove|unlink|rmtree|rmdir|rmSync|unlinkSync|r
 _CODE_BACKTICK = re.compile(r"`([^`]+)`")
 
 
+AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
+_AWK_SYSTEM = re.compile(
+    r"""\bsystem\s*\(\s*"(?P<cmd>(?:[^"\\]|\\.)*)"\s*\)|"(?P<pipe>(?:[^"\\]|\\.)*)"\s*\|\s*getline"""
+)
+
+
+def awk_commands(cmd: Cmd) -> list[str]:
+    """Shell commands an awk program runs with ``system("…")`` or ``"…" | getline``."""
+    args = cmd.args
+    program: str | None = None
+    i = 0
+    while i < len(args):
+        lit = args[i].literal()
+        if lit in ("-F", "-v", "-f") and i + 1 < len(args):
+            i += 2
+            continue
+        if lit is not None and lit.startswith("-") and lit != "-":
+            i += 1
+            continue
+        program = words_text([args[i]], cmd.ctx)
+        break
+    if program is None:
+        return []
+    return [(m.group("cmd") or m.group("pipe") or "").replace('\\"', '"') for m in _AWK_SYSTEM.finditer(program)]
+
+
 def code_of(cmd: Cmd) -> list[str]:
     """Code an interpreter runs: ``-c``/``-e`` arguments, a script file this command wrote
     earlier, else a here-doc or piped text."""

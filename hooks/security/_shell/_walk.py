@@ -16,7 +16,7 @@ from ._commands import (
     words_text,
 )
 from ._expand import Ctx, expand, normalize
-from ._inline import code_actions, code_of
+from ._inline import AWKS, awk_commands, code_actions, code_of
 from ._model import MAX_CANDIDATES, MAX_DEPTH, Command, Lit, Part, Script, ShellParseError, Sub, Var, Word
 from ._parser import NAME_RE, parse
 
@@ -128,6 +128,8 @@ def _walk_compound(
     """Subshells, groups, functions, if/while/until/for/select/case and (( … ))."""
     if command.redirects:  # "done < file", "} > log" still read or write the file
         out.append(Cmd("", [], command.redirects, ctx.child(), origin, index, names))
+    if command.kind == "function" and command.words:
+        ctx.functions[command.words[0].literal() or command.words[0].text] = command
     if command.kind in ("for", "select") and command.words:
         _assign_loop(command.words[0], command.words[1:] if command.items else None, ctx)
     # A subshell's or a group's variables and cd stay inside (the group too: the rules
@@ -166,7 +168,7 @@ def _walk_command(
         _walk_text(text, ctx.child(remote=remote or ctx.remote), script_origin, depth, out)
     argv = un.argv
     name = prog_name(argv[0], cctx) if argv else ""
-    snapshot = Ctx(cctx.cwd, cctx.project, cctx.home, dict(cctx.vars), cctx.remote, cctx.files)
+    snapshot = Ctx(cctx.cwd, cctx.project, cctx.home, dict(cctx.vars), cctx.remote, cctx.files, cctx.functions)
     cmd = Cmd(name, argv, command.redirects, snapshot, origin, index, names, prev, un.xargs, wrappers=un.wrappers)
     cmd.stdin_text = _stdin_text(command, prev, cctx)
     out.append(cmd)
@@ -174,29 +176,8 @@ def _walk_command(
     if not argv:
         return cmd
     args = argv[1:]
-    program = cctx.written(argv[0]) if "/" in argv[0].text else None
-    if program is not None:
-        _walk_text(program, cctx.child(), "script file", depth, out)  # ./script.sh
-    if name in SHELLS or name == "busybox" or name in ("source", "."):
-        script: Word | None = None
-        reads_stdin = False
-        script_file: Word | None = args[0] if args else None
-        if name not in ("source", "."):
-            script, reads_stdin, script_file = shell_invocation(args)
-        written = cctx.written(script_file) if script_file is not None else None
-        if script is not None:
-            _walk_text(words_text([script], cctx), cctx.child(), "shell -c", depth, out)
-        elif reads_stdin and cmd.stdin_text is not None:
-            _walk_text(cmd.stdin_text, cctx.child(), "shell stdin", depth, out)
-        elif written is not None:
-            _walk_text(written, cctx.child(), "script file", depth, out)
-    elif name == "eval" and args:
-        _walk_text(words_text(args, cctx), cctx, "eval", depth, out)
-    elif name == "find":
-        _walk_find_exec(cmd, cctx, depth, out)
-    elif name in INTERPRETERS:
-        _walk_code(cmd, cctx, depth, out)
-    elif name in ("export", "declare", "typeset", "local", "readonly"):
+    _walk_runs(cmd, cctx, depth, out)
+    if name in ("export", "declare", "typeset", "local", "readonly"):
         for w in args:
             if is_assignment(w):
                 var, value = split_assignment(w)
@@ -214,6 +195,42 @@ def _walk_command(
             if lit and NAME_RE.fullmatch(lit):
                 ctx.vars[lit] = None
     return cmd
+
+
+def _walk_runs(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
+    """The code a command runs: a script it names, ``bash -c``, a shell's stdin, ``eval``,
+    ``find -exec``, interpreter code, ``awk``'s ``system()``."""
+    name = cmd.name
+    argv = cmd.argv
+    args = argv[1:]
+    program = ctx.written(argv[0]) if "/" in argv[0].text else None
+    if program is not None:
+        _walk_text(program, ctx.child(), "script file", depth, out)  # ./script.sh
+    if name in SHELLS or name == "busybox" or name in ("source", "."):
+        script: Word | None = None
+        reads_stdin = False
+        script_file: Word | None = args[0] if args else None
+        if name not in ("source", "."):
+            script, reads_stdin, script_file = shell_invocation(args)
+        written = ctx.written(script_file) if script_file is not None else None
+        if script is not None:
+            _walk_text(words_text([script], ctx), ctx.child(), "shell -c", depth, out)
+        elif reads_stdin and cmd.stdin_text is not None:
+            _walk_text(cmd.stdin_text, ctx.child(), "shell stdin", depth, out)
+        elif written is not None:
+            _walk_text(written, ctx.child(), "script file", depth, out)
+    elif name == "eval" and args:
+        _walk_text(words_text(args, ctx), ctx, "eval", depth, out)
+    elif name == "find":
+        _walk_find_exec(cmd, ctx, depth, out)
+    elif name in INTERPRETERS:
+        _walk_code(cmd, ctx, depth, out)
+    elif name in AWKS:
+        for text in awk_commands(cmd):
+            try:
+                _walk_text(text, ctx.child(), "code", depth, out)
+            except ShellParseError:
+                continue
 
 
 _NON_COMMANDS = frozenset({"for", "select", "case", "esac", "done", "fi", "in", "function"})
@@ -260,9 +277,11 @@ def _walk_find_exec(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
             if inner:
                 un = unwrap(inner, ctx)
                 if un.argv:
-                    out.append(
-                        Cmd(prog_name(un.argv[0], ctx), un.argv, [], ctx, "find -exec", wrappers=[*un.wrappers, "find"])
+                    found = Cmd(
+                        prog_name(un.argv[0], ctx), un.argv, [], ctx, "find -exec", wrappers=[*un.wrappers, "find"]
                     )
+                    out.append(found)
+                    _walk_runs(found, ctx, depth, out)  # -exec sh -c '…' {} \;
             i = j
         i += 1
 
