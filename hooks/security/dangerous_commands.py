@@ -927,8 +927,10 @@ def _rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
             )
     if runs_code or name in ("eval", "source", "."):
         for word in cmd.args:
-            for sub in word.subs():
-                inner = _shell.names_in(sub.script, cmd.ctx)
+            # $(curl …) in the arguments, or a variable that holds such output (x=$(…); eval "$x").
+            produced = [_shell.names_in(sub.script, cmd.ctx) for sub in word.subs()]
+            produced += [cmd.ctx.sources.get(p.name, set()) for p in word.parts if isinstance(p, _shell.Var)]
+            for inner in produced:
                 if inner & _shell.DOWNLOADERS:
                     found.append(
                         (
@@ -1123,6 +1125,42 @@ def _rule_persistence(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> Non
                 )
 
 
+# Object-relational mappers emptying a whole table: Django, Rails, SQLAlchemy, Mongoose, Sequelize.
+_ORM_WIPE = re.compile(
+    r"\.objects(?:\.all\(\))?\.delete\(\)|\b[A-Z]\w*(?:\.all)?\.(?:delete_all|destroy_all)\b(?!\s*\()"
+    r"|\b(?:drop_all|truncate_table)\s*\(|\.query\(\s*\w+\s*\)\.delete\(\)"
+    r"|\.(?:deleteMany|remove)\(\s*\{\s*\}\s*\)|\.destroy\(\s*\{\s*(?:where:\s*\{\s*\}\s*,?\s*)?truncate:\s*true"
+)
+
+
+def _orm_code(cmd: Cmd) -> list[str]:
+    """Code run through a framework console: ``manage.py shell -c``, ``rails runner``,
+    ``rails console`` / ``manage.py shell`` fed on stdin, interpreter ``-c``/``-e``."""
+    lits = [w.literal() or "" for w in cmd.args]
+    codes = _shell.code_of(cmd) if cmd.name in _shell.INTERPRETERS else []
+    if cmd.name in ("rails", "rake") and lits[:1] in (["runner"], ["r"]) and len(cmd.args) > 1:
+        codes.append(" ".join(cmd.values(cmd.args[1]) or [cmd.args[1].text]))
+    console = ("shell" in lits and any(a.endswith("manage.py") for a in lits)) or (
+        cmd.name == "rails" and lits[:1] in (["console"], ["c"])
+    )
+    if console and cmd.stdin_text:
+        codes.append(cmd.stdin_text)
+    return codes
+
+
+def _rule_orm(cmd: Cmd, found: list[Finding]) -> None:
+    for code in _orm_code(cmd):
+        if _ORM_WIPE.search(code):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes every row of a table through the ORM. Filter the "
+                    "query to the rows meant (or ask the user to reset the data).",
+                )
+            )
+            return
+
+
 def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
     lits = [(w.literal() or "") for w in cmd.args]
     name = cmd.name
@@ -1146,6 +1184,8 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         ask = "destroys infrastructure"
     elif name == "crontab" and "-r" in lits:
         ask = "deletes every cron job of the user"
+    elif name == "systemctl" and "enable" in lits:
+        ask = "makes a service start automatically from now on (persistence)"
     elif name in ("rails", "rake") and any(re.fullmatch(r"db:(drop|reset|purge)(:all)?", a) for a in lits):
         ask = "drops/resets the database"
     elif name == "prisma" and lits[:2] == ["migrate", "reset"]:
@@ -1194,6 +1234,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         _rule_download_exec(cmd, found)
         _rule_warn_tools(cmd, found)
         _rule_security_off(cmd, found)
+        _rule_orm(cmd, found)
         _rule_persistence(cmd, cmds[:index], found)
         if cmd.stdin_text and FORK_BOMB.search(cmd.stdin_text):
             found.append(("deny", "the command feeds a fork bomb to a program."))

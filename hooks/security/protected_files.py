@@ -73,6 +73,9 @@ DEFAULT_PATTERNS = (
     "!.env.example*",
     "!.env.sample*",
     "!.env.template*",
+    "!.env.*.example",
+    "!.env.*.sample",
+    "!.env.*.template",
     *LOCKFILES,
 )
 WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})

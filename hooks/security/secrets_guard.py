@@ -259,6 +259,20 @@ def secret_file(path: str) -> str | None:
     return None
 
 
+# Configuration that often, but not always, holds passwords: reading it is confirmed.
+MAYBE_SECRET_BASENAMES = frozenset({
+    "database.yml", "wp-config.php", "local_settings.py", "settings_local.py",
+    "application-prod.properties", "application-production.properties", "application-prod.yml",
+    "application-production.yml", "appsettings.production.json", ".bash_history", ".zsh_history",
+    ".psql_history", ".mysql_history", ".python_history", "htpasswd", "vault.yml",
+})  # fmt: skip
+
+
+def maybe_secret_file(path: str) -> bool:
+    """Whether ``path`` is configuration that may hold passwords (``config/database.yml``)."""
+    return os.path.basename(path.replace("\\", "/").rstrip("/")).lower() in MAYBE_SECRET_BASENAMES
+
+
 # Names a glob could pick up (cat .e*, head ~/.ssh/id_*), checked with bash's rule that a
 # leading dot must be matched explicitly.
 SECRET_SAMPLES = (
@@ -371,6 +385,14 @@ def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
         # Unknown parts keep their ${NAME} form: /proc/$$/environ still ends in /environ.
         for value in cmd.values(word) or [word.text]:
             kind = secret_file(value) or secret_glob(value)
+            if not kind and maybe_secret_file(value) and name != "git":
+                found.append(
+                    (
+                        "ask",
+                        f"`{cmd.display}` reads {value}, configuration that may hold passwords; "
+                        "confirm, or read the example/template version instead.",
+                    )
+                )
             if not kind:
                 continue
             if name == "git":
@@ -622,6 +644,14 @@ def check_read(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[st
     found: list[Finding] = []
     for p in paths:
         kind = secret_file(p)
+        if not kind and maybe_secret_file(p):
+            found.append(
+                (
+                    "ask",
+                    f"{tool} of {p}: configuration that may hold passwords; confirm, or read "
+                    "the example/template version instead.",
+                )
+            )
         if kind:
             found.append(
                 (

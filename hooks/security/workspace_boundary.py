@@ -154,7 +154,7 @@ READ_ONLY = frozenset({
     "cat", "head", "tail", "less", "more", "bat", "batcat", "grep", "egrep", "fgrep", "rg", "wc",
     "file", "stat", "sort", "uniq", "cut", "awk", "gawk", "mawk", "jq", "diff", "md5sum",
     "sha256sum", "sha1sum", "od", "xxd", "hexdump", "strings", "tr", "column", "nl", "tac", "ls",
-    "lscpu", "sed",
+    "lscpu", "sed", "ssh-keygen",
 })  # fmt: skip
 OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&", "<", "<&"})
 
@@ -181,6 +181,11 @@ def system_info(path: str) -> bool:
     """Whether ``path`` is a non-secret system-information file (``/etc/os-release``,
     ``/proc/cpuinfo``, ``/sys/class/…``)."""
     return path in SYSTEM_INFO_FILES or (path.startswith(SYSTEM_INFO_DIRS) and "environ" not in path)
+
+
+def _public_key(path: str, home: str) -> bool:
+    """``~/.ssh/id_ed25519.pub``: a public key is meant to be shown."""
+    return path.endswith(".pub") and _shell.is_within(path, os.path.join(os.path.normpath(home), ".ssh"))
 
 
 def _reads_only(cmd: Cmd, word: Word) -> bool:
@@ -356,7 +361,8 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                 path = _resolve(value, cmd.ctx.cwd)
                 if path is None or not outside(path, roots):
                     continue
-                if (system_info(path) and _reads_only(cmd, word)) or _owner_only_chmod(cmd, path):
+                readable = system_info(path) or _public_key(path, cmd.ctx.home)
+                if (readable and _reads_only(cmd, word)) or _owner_only_chmod(cmd, path):
                     continue
                 if path is not None:
                     found.append(("deny", _reason(f"`{cmd.display}` touches {path}", roots)))

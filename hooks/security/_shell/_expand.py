@@ -24,6 +24,8 @@ class Ctx:
     files: dict[str, str]
     # Functions defined so far (name → definition), shared like ``files``.
     functions: dict[str, Command]
+    # Programs whose output a variable holds (x=$(curl …) → {"curl"}): eval "$x" runs it.
+    sources: dict[str, set[str]]
 
     def __init__(
         self,
@@ -34,6 +36,7 @@ class Ctx:
         remote: bool = False,
         files: dict[str, str] | None = None,
         functions: dict[str, Command] | None = None,
+        sources: dict[str, set[str]] | None = None,
     ) -> None:
         self.cwd = cwd
         self.project = project
@@ -42,6 +45,7 @@ class Ctx:
         self.remote = remote
         self.files = {} if files is None else files
         self.functions = {} if functions is None else functions
+        self.sources = {} if sources is None else sources
 
     def child(self, remote: bool | None = None) -> Ctx:
         """A copy for a subshell (variable and cd changes inside do not leak out)."""
@@ -53,6 +57,7 @@ class Ctx:
             self.remote if remote is None else remote,
             self.files,
             self.functions,
+            dict(self.sources),
         )
 
     def written(self, word: Word) -> str | None:

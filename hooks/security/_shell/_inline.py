@@ -114,8 +114,35 @@ def code_file_refs(cmd: Cmd) -> list[tuple[str, bool]]:
     return refs
 
 
+# Ways interpreter code names the home folder, rewritten to "~" so the shell strings built
+# from them can be judged: 'rm -rf ' + os.homedir(), "rm -rf $ENV{HOME}", f"rm -rf {Path.home()}".
+_HOME_EXPR = (
+    r"(?:require\(\s*[\"']os[\"']\s*\)\.homedir\(\)|os\.homedir\(\)|process\.env\.HOME\b|"
+    r"os\.path\.expanduser\(\s*[\"']~[\"']\s*\)|os\.environ\[\s*[\"']HOME[\"']\s*\]|"
+    r"os\.getenv\(\s*[\"']HOME[\"']\s*\)|str\(\s*Path\.home\(\)\s*\)|Path\.home\(\)|Dir\.home\b|"
+    r"ENV\[\s*[\"']HOME[\"']\s*\]|File\.expand_path\(\s*[\"']~[\"']\s*\))"
+)
+_HOME_CONCAT = re.compile(r"(?P<q>[\"'])\s*\+\s*" + _HOME_EXPR)
+_HOME_INTERPOLATED = re.compile(
+    r"\$\{\s*"
+    + _HOME_EXPR
+    + r"\s*\}|#\{\s*"
+    + _HOME_EXPR
+    + r"\s*\}|\{\s*"
+    + _HOME_EXPR
+    + r"\s*\}|\$ENV\{\s*['\"]?HOME['\"]?\s*\}"
+)
+
+
+def home_literals(code: str) -> str:
+    """``code`` with home-folder expressions joined to strings written as ``~``."""
+    code = _HOME_CONCAT.sub(lambda m: "~" + m.group("q"), code)
+    return _HOME_INTERPOLATED.sub("~", code)
+
+
 def code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[list[str]]]:
     """Shell strings, recursively deleted paths and argv lists found in interpreter code."""
+    code = home_literals(code)
     shell_cmds: list[str] = []
     rm_paths: list[str] = []
     argvs: list[list[str]] = []

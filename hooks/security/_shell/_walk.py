@@ -154,6 +154,7 @@ def _walk_command(
         for w in words:
             name, value = split_assignment(w)
             ctx.vars[name] = expand(value, ctx)
+            ctx.sources[name] = _value_sources(value, ctx)
         out.append(Cmd("", [], command.redirects, ctx, origin, index, names, prev))
         return None
     first = words[0].literal() if words else None
@@ -168,7 +169,16 @@ def _walk_command(
         _walk_text(text, ctx.child(remote=remote or ctx.remote), script_origin, depth, out)
     argv = un.argv
     name = prog_name(argv[0], cctx) if argv else ""
-    snapshot = Ctx(cctx.cwd, cctx.project, cctx.home, dict(cctx.vars), cctx.remote, cctx.files, cctx.functions)
+    snapshot = Ctx(
+        cctx.cwd,
+        cctx.project,
+        cctx.home,
+        dict(cctx.vars),
+        cctx.remote,
+        cctx.files,
+        cctx.functions,
+        dict(cctx.sources),
+    )
     cmd = Cmd(name, argv, command.redirects, snapshot, origin, index, names, prev, un.xargs, wrappers=un.wrappers)
     cmd.stdin_text = _stdin_text(command, prev, cctx)
     out.append(cmd)
@@ -182,6 +192,7 @@ def _walk_command(
             if is_assignment(w):
                 var, value = split_assignment(w)
                 ctx.vars[var] = expand(value, ctx)
+                ctx.sources[var] = _value_sources(value, ctx)
     elif name in ("cd", "pushd") and not cctx.remote:
         targets = [w for w in args if not (w.literal() or "").startswith("-")]
         if not targets:
@@ -195,6 +206,17 @@ def _walk_command(
             if lit and NAME_RE.fullmatch(lit):
                 ctx.vars[lit] = None
     return cmd
+
+
+def _value_sources(value: Word, ctx: Ctx) -> set[str]:
+    """Programs whose output ends up in an assigned value (and in the variables it names)."""
+    found: set[str] = set()
+    for sub in value.subs():
+        found |= names_in(sub.script, ctx)
+    for part in value.parts:
+        if isinstance(part, Var):
+            found |= ctx.sources.get(part.name, set())
+    return found
 
 
 def _walk_runs(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
