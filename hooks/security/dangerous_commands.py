@@ -30,6 +30,11 @@ import _shell  # noqa: E402
 from _common import Finding  # noqa: E402
 from _shell import Cmd, Ctx, Word  # noqa: E402
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
 NAME = "dangerous_commands"
 EVENTS = frozenset({"PreToolUse"})
 MATCHER = "Bash"
@@ -531,7 +536,9 @@ def _rule_devices(cmd: Cmd, found: list[Finding]) -> None:
     elif name in ("shred", "cp", "cat", "tee", "pv"):
         devices = [w.text for w in cmd.args if _device_target(w.literal() or "")]
         if devices and name in ("shred", "cp", "tee"):
-            found.append(("deny", f"`{cmd.display}` overwrites the device {devices[0]}."))
+            found.append(
+                ("deny", f"`{cmd.display}` overwrites the device {devices[0]}. Write to an image file instead.")
+            )
         elif name == "shred":
             found.append(("ask", f"`{cmd.display}` irrecoverably overwrites files; confirm."))
     for r in cmd.redirects:
@@ -539,7 +546,11 @@ def _rule_devices(cmd: Cmd, found: list[Finding]) -> None:
             for value in cmd.values(r.target) or []:
                 if _device_target(value):
                     found.append(
-                        ("deny", f"`{cmd.display}` redirects output onto the device {value}, destroying its contents.")
+                        (
+                            "deny",
+                            f"`{cmd.display}` redirects output onto the device {value}, destroying its contents. "
+                            "Write to a regular file instead.",
+                        )
                     )
 
 
@@ -798,7 +809,13 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
                 )
             )
         elif re.search(r"\bTRUNCATE\b", stmt) and not stmt.startswith("SELECT"):
-            found.append(("deny", f"{where} runs TRUNCATE, which deletes every row."))
+            found.append(
+                (
+                    "deny",
+                    f"{where} runs TRUNCATE, which deletes every row. Delete the rows meant with a "
+                    "WHERE clause, or ask the user to run it.",
+                )
+            )
         elif re.search(r"\bDELETE\s+FROM\b", stmt) and not _real_where(stmt):
             found.append(
                 (
@@ -1209,36 +1226,43 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
     try:
         cmds = _shell.walk(command, ctx)
     except _shell.ShellParseError as exc:
-        return [
+        found = [
             (
                 "deny",
                 f"could not parse the command safely ({exc}); blocked (fail closed). "
                 "Fix the quoting or split it into simpler commands.",
             )
         ]
+        _common.tag_rule("parse", found)
+        return found
+
+    def apply(rule: str, fn: Callable[..., None], *args: Any) -> None:
+        start = len(found)
+        fn(*args, found)
+        _common.tag_rule(rule, found, start)
+
     for index, cmd in enumerate(cmds):
         name = cmd.name
         if name in ("rm", "rmdir", "unlink"):
-            _rule_rm(cmd, found)
+            apply("rm", _rule_rm, cmd)
         elif name == "find":
-            _rule_find(cmd, found)
+            apply("find-delete", _rule_find, cmd)
         elif name == "mv":
-            _rule_mv(cmd, found)
+            apply("mv", _rule_mv, cmd)
         elif name in ("chmod", "chown", "chgrp", "setfacl", "chattr"):
-            _rule_chmod(cmd, found)
+            apply("chmod", _rule_chmod, cmd)
         elif name == "git":
-            _rule_git(cmd, cmds[:index], found)
-        _rule_devices(cmd, found)
-        _rule_power(cmd, found)
-        _rule_sql(cmd, found)
-        _rule_download_exec(cmd, found)
-        _rule_warn_tools(cmd, found)
-        _rule_security_off(cmd, found)
-        _rule_orm(cmd, found)
-        _rule_persistence(cmd, cmds[:index], found)
-        if cmd.stdin_text and FORK_BOMB.search(cmd.stdin_text):
-            found.append(("deny", "the command feeds a fork bomb to a program."))
-    _rule_download_then_run(cmds, found)
+            apply("git", _rule_git, cmd, cmds[:index])
+        apply("devices", _rule_devices, cmd)
+        apply("power", _rule_power, cmd)
+        apply("sql", _rule_sql, cmd)
+        apply("remote-code", _rule_download_exec, cmd)
+        apply("risky-tool", _rule_warn_tools, cmd)
+        apply("security-off", _rule_security_off, cmd)
+        apply("orm-wipe", _rule_orm, cmd)
+        apply("persistence", _rule_persistence, cmd, cmds[:index])
+    apply("remote-code", _rule_download_then_run, cmds)
+    start = len(found)
     bomb = _fork_bomb(ctx)
     if bomb is not None or any(FORK_BOMB.search(c) for cmd in cmds for c in _shell.code_of(cmd)):
         found.append(
@@ -1248,6 +1272,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
                 "without end), which freezes the machine. Do not run it; there is no safe form.",
             )
         )
+    _common.tag_rule("fork-bomb", found, start)
     return found
 
 

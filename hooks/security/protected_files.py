@@ -279,9 +279,12 @@ def _find_deletes(cmd: Cmd) -> bool:
 def _reason(what: str, path: str, pattern: str) -> str:
     base = os.path.basename(path.rstrip("/"))
     if base in LOCKFILES:
-        how = "Lockfiles change only through the package manager (e.g. `npm install`, `uv lock`, `cargo update`)."
+        how = (
+            "Lockfiles change only through the package manager: run it instead "
+            "(e.g. `npm install`, `uv lock`, `cargo update`)."
+        )
     elif pattern.startswith(".git") or "/.git/" in path or path.endswith("/.git"):
-        how = "The .git folder changes only through git commands."
+        how = "The .git folder changes only through git commands: use git instead."
     elif ".env" in base:
         how = "Environment files hold the user's credentials; ask the user to edit them."
     elif pattern.startswith(".claude"):
@@ -289,7 +292,7 @@ def _reason(what: str, path: str, pattern: str) -> str:
     else:
         how = "Ask the user to make this change."
     return (
-        f"{what} {path}, which is protected (pattern `{pattern}`). {how} The list is "
+        f"rule protected-file: {what} {path}, which is protected (pattern `{pattern}`). {how} The list is "
         f"configured with PROTECTED_FILES or {CONFIG_FILE}."
     )
 
@@ -302,7 +305,7 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
         return [
             (
                 "deny",
-                f"could not parse the command safely ({exc}); blocked (fail closed). "
+                f"rule parse: could not parse the command safely ({exc}); blocked (fail closed). "
                 "Fix the quoting or split it into simpler commands.",
             )
         ]
@@ -323,16 +326,28 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
                     and _shell.is_within(path, ctx.project)
                     and not _shell.build_output(path, ctx.project)
                 ):
-                    hit = _glob_hits(path, glob_part, ctx.project, rules)
+                    hit = _glob_hits(path, glob_part, ctx.project, rules, anywhere=cmd.name == "find")
                 if hit:
                     shown = path if glob_part is None else os.path.join(path, glob_part)
                     found.append(("deny", _reason(f"`{cmd.display}` modifies", shown, hit)))
     return found
 
 
-def _glob_hits(prefix: str, glob_part: str, project: str, rules: list[Rule]) -> str | None:
-    """A protected pattern that the glob ``prefix/glob_part`` could match (e.g. ``.e*``)."""
+def _glob_hits(prefix: str, glob_part: str, project: str, rules: list[Rule], anywhere: bool = False) -> str | None:
+    """A protected pattern that the glob ``prefix/glob_part`` could match (e.g. ``.e*``).
+
+    When ``prefix`` exists, what it holds decides; otherwise a protected name is assumed only
+    at the project root (``rm -rf *`` takes ``package-lock.json``), not in every sub-folder.
+    ``anywhere`` (``find -name``, which searches the whole tree) checks the pattern alone."""
     regex = re.compile(_glob_regex(glob_part) + r"\Z")
+    present: set[str] | None = None
+    if not anywhere:
+        try:
+            present = set(os.listdir(prefix))
+        except OSError:
+            present = None
+    if present is None and not anywhere and os.path.normpath(prefix) != os.path.normpath(project):
+        return None
     for rule in rules:
         pattern = rule.text
         name = pattern.rstrip("/")
@@ -340,6 +355,8 @@ def _glob_hits(prefix: str, glob_part: str, project: str, rules: list[Rule]) -> 
             continue
         if name.startswith(".") and not glob_part.startswith("."):
             continue  # bash globs skip dot files unless the pattern starts with a dot
+        if present is not None and name not in present:
+            continue
         if regex.match(name) and protected_by(os.path.join(prefix, name), project, rules):
             return pattern
     return None

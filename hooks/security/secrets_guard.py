@@ -447,7 +447,13 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
         and any(a.startswith("-") and "p" in a for a in lits)
         and any(is_secret_name(a) for a in lits if not a.startswith("-"))
     ):
-        found.append(("deny", f"`{cmd.display}` prints a secret variable's value."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints a secret variable's value."
+                " Use it where it is needed without printing it (e.g. pass it to the tool through the environment).",
+            )
+        )
     if name == "printenv":
         named = [a for a in lits if not a.startswith("-")]
         if any(is_secret_name(a) for a in named):
@@ -481,19 +487,49 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     if (name == "gh" and lits[:2] == ["auth", "token"]) or (
         name == "gh" and lits[:2] == ["auth", "status"] and ("-t" in lits or "--show-token" in lits)
     ):
-        found.append(("deny", f"`{cmd.display}` prints the GitHub token."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints the GitHub token."
+                " Use it where it is needed without printing it (e.g. pass it to the tool through the environment).",
+            )
+        )
     if (
         name == "aws"
         and lits[:2] == ["configure", "get"]
         and any(re.search(r"(?i)secret|key|token", a) for a in lits[2:])
     ):
-        found.append(("deny", f"`{cmd.display}` prints an AWS credential."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints an AWS credential."
+                " Use it where it is needed without printing it (e.g. pass it to the tool through the environment).",
+            )
+        )
     if name == "aws" and lits[:2] == ["configure", "export-credentials"]:
-        found.append(("deny", f"`{cmd.display}` prints AWS credentials."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints AWS credentials."
+                " Use it where it is needed without printing it (e.g. pass it to the tool through the environment).",
+            )
+        )
     if name == "git" and lits[:2] == ["credential", "fill"]:
-        found.append(("deny", f"`{cmd.display}` prints stored git credentials."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints stored git credentials."
+                " Use it where it is needed without printing it (e.g. pass it to the tool through the environment).",
+            )
+        )
     if name == "security" and lits[:1] and lits[0].startswith("find-") and "-w" in lits:
-        found.append(("deny", f"`{cmd.display}` prints a keychain password."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints a keychain password."
+                " Use it where it is needed without printing it (e.g. pass it to the tool through the environment).",
+            )
+        )
     if (
         name == "kubectl"
         and lits[:1] == ["get"]
@@ -501,7 +537,13 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
         and lits[1].startswith("secret")
         and any(a.startswith(("-o", "--output")) for a in lits)
     ):
-        found.append(("deny", f"`{cmd.display}` prints Kubernetes secret values."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints Kubernetes secret values."
+                " Use it where it is needed without printing it (e.g. pass it to the tool through the environment).",
+            )
+        )
 
 
 def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
@@ -523,23 +565,30 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
             (
                 "ask",
                 f"the command contains a literal value for {generic[0]} that "
-                "looks like a real secret; confirm it is not a credential.",
+                "looks like a real secret; confirm it is not a credential (prefer an environment variable).",
             )
         )
+    _common.tag_rule("credential-literal", found)
     try:
         cmds = _shell.walk(command, ctx)
     except _shell.ShellParseError as exc:
-        return [
-            *found,
+        found.append(
             (
                 "deny",
                 f"could not parse the command safely ({exc}); blocked (fail "
                 "closed). Fix the quoting or split it into simpler commands.",
             ),
-        ]
+        )
+        _common.tag_rule("parse", found)
+        return found
     for cmd in cmds:
+        start = len(found)
         _check_bash_files(cmd, found)
+        _common.tag_rule("secret-file", found, start)
+        start = len(found)
         _check_bash_env(cmd, cmds, found)
+        _common.tag_rule("secret-variable", found, start)
+        start = len(found)
         if cmd.name in _shell.INTERPRETERS:
             for path, _writes in _shell.code_file_refs(cmd):
                 kind = secret_file(path)
@@ -547,7 +596,8 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     found.append(
                         (
                             "deny",
-                            f"`{cmd.display}` opens {path}, {kind}, from inline code; its secrets would be exposed.",
+                            f"`{cmd.display}` opens {path}, {kind}, from inline code; its secrets would be "
+                            "exposed. Use the values through the environment instead.",
                         )
                     )
             for code in _shell.code_of(cmd):
@@ -560,6 +610,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                             f"{m.group('n')}. Check it is set without printing it.",
                         )
                     )
+        _common.tag_rule("secret-file", found, start)
     return found
 
 
@@ -618,6 +669,7 @@ def check_write(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[s
                     "environment variable).",
                 )
             )
+    _common.tag_rule("credential-literal", found)
     return found
 
 
@@ -661,6 +713,7 @@ def check_read(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[st
                     "ask the user for the specific non-secret value you need.",
                 )
             )
+    _common.tag_rule("secret-file", found)
     return found
 
 

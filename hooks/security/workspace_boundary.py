@@ -344,7 +344,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         return [
             (
                 "deny",
-                f"could not parse the command safely ({exc}); blocked (fail closed). "
+                f"rule parse: could not parse the command safely ({exc}); blocked (fail closed). "
                 "Fix the quoting or split it into simpler commands.",
             )
         ]
@@ -371,7 +371,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
 
 def _reason(what: str, roots: list[str]) -> str:
     return (
-        f"{what}, outside the project {roots[0]}. Work on files inside the project; if "
+        f"rule outside-project: {what}, outside the project {roots[0]}. Work on files inside the project; if "
         "this path is really needed, ask the user (they can allow a directory with "
         "WORKSPACE_ALLOWED_DIRS)."
     )

@@ -102,6 +102,16 @@ def _walk_script(script: Script, ctx: Ctx, origin: str, depth: int, out: list[Cm
                 # [[ … ]] runs no program; its words still reach the rules as a "[[" command.
                 bracket = [Word([Lit("[[", False)], "[["), *command.words, Word([Lit("]]", False)], "]]")]
                 command = Command(bracket, command.redirects)
+            if command.is_array_assignment() and command.body is not None:
+                # X=(a $(b) c): the elements are words (data); only their substitutions run.
+                for pipe in command.body.pipelines:
+                    for element in pipe.commands:
+                        for sub in _command_subs(element):
+                            _walk_script(sub.script, ctx.child(), "subst", depth + 1, out)
+                name = command.words[-1].raw.rstrip("=").rstrip("+")
+                ctx.vars[name] = None
+                prev = None
+                continue
             if command.body is not None:
                 if command.redirects:
                     out.append(Cmd("", [], command.redirects, ctx.child(), origin, index, names))
