@@ -839,6 +839,15 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
     return found
 
 
+def _sql_files(cmd: Cmd) -> list[str]:
+    """SQL files a client runs (``< drop_all.sql``, ``-f reset.sql``) named for destruction."""
+    words = [r.target for r in cmd.redirects if r.op == "<" and r.target is not None]
+    _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"-f", "--file", "-i"}))
+    words += values.get("f", []) + values.get("file", []) + values.get("i", [])
+    names = [(cmd.values(w) or [w.text])[0] for w in words if cmd.ctx.written(w) is None]
+    return [n for n in names if re.search(r"(?i)drop|truncate|wipe|purge|reset|destroy|delete|nuke", n)]
+
+
 def _db_console(cmd: Cmd) -> bool:
     """Framework database shells that pass SQL to the client: ``manage.py dbshell``,
     ``rails dbconsole``, ``php artisan db``."""
@@ -914,6 +923,14 @@ def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
         return
     if cmd.stdin_text:
         texts.append(cmd.stdin_text)
+    for sql_file in _sql_files(cmd):
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` runs the SQL file {sql_file}, whose name says it destroys data "
+                "and whose content is not known here; read it first, then confirm.",
+            )
+        )
     for sql in texts:
         found.extend(sql_findings(sql, f"`{cmd.display}`"))
 
@@ -971,6 +988,28 @@ def _rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
                         "decoding or downloading; run the plain command instead.",
                     )
                 )
+
+
+_CODE_RUNS_FETCHED = re.compile(
+    r"\b(?:exec|eval|Function|instance_eval|load)\s*\((?=[^;\n]*(?:b64decode|b32decode|decodebytes|"
+    r"urlopen|requests\.get|httpx\.get|urllib|fetch\(|Buffer\.from|atob\(|unpack\(|decode\(|zlib))"
+)
+
+
+def _rule_code_runs_fetched(cmd: Cmd, found: list[Finding]) -> None:
+    """``python -c "exec(b64decode(…))"``, ``exec(urlopen(…).read())``: hidden or remote code."""
+    if cmd.name not in _shell.INTERPRETERS:
+        return
+    for code in _shell.code_of(cmd):
+        if _CODE_RUNS_FETCHED.search(code):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` executes code it decodes or downloads, which cannot be "
+                    "reviewed. Run the plain code instead.",
+                )
+            )
+            return
 
 
 def _reads_code_from_stdin(cmd: Cmd) -> bool:
@@ -1178,6 +1217,15 @@ def _rule_orm(cmd: Cmd, found: list[Finding]) -> None:
             return
 
 
+def _production(cmd: Cmd) -> bool:
+    """Whether the command targets production (RAILS_ENV=production, --env prod …)."""
+    texts = [w.literal() or w.text for w in cmd.argv]
+    texts += [f"{k}={(v or [''])[0]}" for k, v in cmd.ctx.vars.items() if k.endswith("ENV")]
+    return any(re.search(r"(?i)\b(?:[A-Z_]*ENV|--env|-e)=?(?:prod|production)\b", t) for t in texts) or (
+        "DISABLE_DATABASE_ENVIRONMENT_CHECK=1" in texts
+    )
+
+
 def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
     lits = [(w.literal() or "") for w in cmd.args]
     name = cmd.name
@@ -1204,7 +1252,19 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
     elif name == "systemctl" and "enable" in lits:
         ask = "makes a service start automatically from now on (persistence)"
     elif name in ("rails", "rake") and any(re.fullmatch(r"db:(drop|reset|purge)(:all)?", a) for a in lits):
+        if _production(cmd):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` drops or resets the production database. Ask the user to do it; "
+                    "work on a development or test database instead.",
+                )
+            )
+            return
         ask = "drops/resets the database"
+    elif name == "heroku" and lits[:1] and lits[0] in ("pg:reset", "pg:killall", "apps:destroy", "addons:destroy"):
+        found.append(("deny", f"`{cmd.display}` destroys a hosted database or app. Ask the user to run it."))
+        return
     elif name == "prisma" and lits[:2] == ["migrate", "reset"]:
         ask = "drops and recreates the database"
     elif (
@@ -1257,6 +1317,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("power", _rule_power, cmd)
         apply("sql", _rule_sql, cmd)
         apply("remote-code", _rule_download_exec, cmd)
+        apply("remote-code", _rule_code_runs_fetched, cmd)
         apply("risky-tool", _rule_warn_tools, cmd)
         apply("security-off", _rule_security_off, cmd)
         apply("orm-wipe", _rule_orm, cmd)

@@ -425,6 +425,12 @@ def _downstream(cmd: Cmd, cmds: list[Cmd]) -> list[Cmd]:
         current = nxt
 
 
+def _inverted(cmd: Cmd) -> bool:
+    """``grep -v PATTERN`` keeps every other line: it does not narrow what is printed."""
+    flags, _pos, _vals = _shell.split_options(cmd.args, frozenset({"-e", "-f", "-m", "-A", "-B", "-C"}))
+    return "v" in flags or "invert-match" in flags
+
+
 def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     name = cmd.name
     lits = [w.literal() or "" for w in cmd.args]
@@ -465,7 +471,7 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
         name in ("set", "export", "declare", "typeset") and lits in ([], ["-p"], ["-x"], ["-px"])
     )
     if dumps:
-        filters = [c for c in _downstream(cmd, cmds) if c.name in FILTERS]
+        filters = [c for c in _downstream(cmd, cmds) if c.name in FILTERS and not _inverted(c)]
         patterns = [w.literal() or w.text for c in filters for w in c.args]
         if filters and any(SECRET_PATTERN_WORDS.search(p) for p in patterns):
             found.append(

@@ -197,6 +197,23 @@ def _reads_only(cmd: Cmd, word: Word) -> bool:
     return not (cmd.name == "sed" and any((w.literal() or "").startswith(("-i", "--in-place")) for w in cmd.args))
 
 
+# Programs that only look at file metadata or free space. df and friends take any path (they
+# report its filesystem); ls, stat … may look into system folders, not the user's home or the
+# folders above the project.
+FILESYSTEM_INFO = frozenset({"df", "findmnt", "mountpoint", "lsblk"})
+METADATA_ONLY = frozenset({"ls", "du", "stat", "file", "tree", "test", "which"})
+SYSTEM_PREFIXES = ("/usr/", "/opt/", "/etc/", "/bin", "/sbin", "/lib", "/proc/", "/sys/", "/snap/", "/nix/")
+
+
+def _metadata_only(cmd: Cmd, word: Word, path: str) -> bool:
+    """``ls /usr/local/bin``, ``df -h /``: a look at a system location, no write redirect onto it."""
+    if any(r.target is word for r in cmd.redirects):
+        return False
+    if cmd.name in FILESYSTEM_INFO:
+        return True
+    return cmd.name in METADATA_ONLY and (path + "/").startswith(SYSTEM_PREFIXES)
+
+
 def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
     """``chmod 600 ~/.ssh/id_ed25519``: taking access away from a file of the user's home
     (not a system folder, not recursive) protects it."""
@@ -362,7 +379,11 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                 if path is None or not outside(path, roots):
                     continue
                 readable = system_info(path) or _public_key(path, cmd.ctx.home)
-                if (readable and _reads_only(cmd, word)) or _owner_only_chmod(cmd, path):
+                if (
+                    (readable and _reads_only(cmd, word))
+                    or _metadata_only(cmd, word, path)
+                    or _owner_only_chmod(cmd, path)
+                ):
                     continue
                 if path is not None:
                     found.append(("deny", _reason(f"`{cmd.display}` touches {path}", roots)))
