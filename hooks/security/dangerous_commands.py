@@ -243,9 +243,11 @@ def _find_scope(find: Cmd) -> tuple[list[Word], bool, bool]:
             filtered = True
             if lit in ("-name", "-iname") and i + 1 < len(args):
                 names.append(args[i + 1].literal() or "")
-            elif lit not in ("-type", "-empty", "-mtime", "-mmin", "-atime", "-amin", "-newer"):
+            elif lit == "-empty":
+                names.append(lit)  # empty files and folders: nothing is lost
+            elif lit not in ("-type", "-mtime", "-mmin", "-atime", "-amin", "-newer"):
                 names.append("")  # -path, -regex, -size …: not a leftover name we know
-    leftovers = bool(names) and all(n in LEFTOVER_NAMES for n in names)
+    leftovers = bool(names) and all(n in LEFTOVER_NAMES or n == "-empty" for n in names)
     return starts or [Word([_shell.Lit(".", True)], ".")], filtered, leftovers
 
 

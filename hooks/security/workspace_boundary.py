@@ -141,7 +141,9 @@ SYSTEM_INFO_FILES = frozenset({
     "/etc/os-release", "/usr/lib/os-release", "/etc/lsb-release", "/etc/debian_version",
     "/etc/redhat-release", "/etc/alpine-release", "/etc/fedora-release", "/etc/centos-release",
     "/etc/system-release", "/etc/arch-release", "/etc/issue", "/etc/issue.net", "/etc/hostname",
-    "/etc/timezone", "/etc/localtime", "/etc/shells", "/etc/machine-id",
+    "/etc/timezone", "/etc/localtime", "/etc/shells", "/etc/machine-id", "/etc/hosts",
+    "/etc/resolv.conf", "/etc/nsswitch.conf", "/etc/services", "/etc/protocols", "/etc/mime.types",
+    "/etc/apt/sources.list", "/etc/locale.conf", "/etc/default/locale",
     "/proc/cpuinfo", "/proc/meminfo", "/proc/version", "/proc/loadavg", "/proc/uptime",
     "/proc/stat", "/proc/swaps", "/proc/filesystems", "/proc/partitions", "/proc/mounts",
     "/proc/cgroups", "/proc/diskstats", "/proc/vmstat", "/proc/devices", "/proc/modules",
@@ -154,7 +156,7 @@ READ_ONLY = frozenset({
     "cat", "head", "tail", "less", "more", "bat", "batcat", "grep", "egrep", "fgrep", "rg", "wc",
     "file", "stat", "sort", "uniq", "cut", "awk", "gawk", "mawk", "jq", "diff", "md5sum",
     "sha256sum", "sha1sum", "od", "xxd", "hexdump", "strings", "tr", "column", "nl", "tac", "ls",
-    "lscpu", "sed", "ssh-keygen",
+    "lscpu", "sed", "ssh-keygen", "source", ".",
 })  # fmt: skip
 OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&", "<", "<&"})
 
