@@ -119,6 +119,7 @@ SQL_CLIENTS: dict[str, tuple[frozenset[str], frozenset[str], bool]] = {
         False,
     ),
     "usql": (frozenset({"c", "command"}), frozenset({"-c", "--command", "-f", "--file"}), True),
+    "cqlsh": (frozenset({"e", "execute"}), frozenset({"-e", "--execute", "-u", "-p", "-k", "-f", "--file"}), False),
 }
 SQL_ALIASES = {
     "mariadb": "mysql",
@@ -801,7 +802,7 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
         stmt = " ".join(statement.split()).upper()
         if not stmt:
             continue
-        m = re.search(r"\bDROP\s+(TABLE|DATABASE|SCHEMA)\b", stmt)
+        m = re.search(r"\bDROP\s+(TABLE|DATABASE|SCHEMA|KEYSPACE)\b", stmt)
         if m:
             found.append(
                 (
@@ -839,6 +840,13 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
         ):
             found.append(("ask", f"{where} drops a database object; confirm."))
     return found
+
+
+_CODE_SQL = re.compile(
+    r"""\b(?:execute|executescript|executemany|exec|query|raw|run|prepare)\s*\(\s*[rbuf]?(?P<q>["'`])"""
+    r"""(?P<sql>\s*(?:DROP|DELETE|TRUNCATE|UPDATE|ALTER)\b.*?)(?P=q)""",
+    re.I | re.S,
+)
 
 
 def _sql_files(cmd: Cmd) -> list[str]:
@@ -902,6 +910,9 @@ def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
                     texts.append(written)
     elif _db_console(cmd):
         texts.extend(_db_console_sql(cmd))
+    elif cmd.name in _shell.INTERPRETERS:
+        # sqlite3.connect(…).execute("DROP TABLE …"), cursor.execute('DELETE FROM …')
+        texts.extend(m.group("sql") for code in _shell.code_of(cmd) for m in _CODE_SQL.finditer(code))
     elif cmd.name in ("mongo", "mongosh"):
         _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"--eval"}))
         code = " ".join(w.text for w in values.get("eval", [])) + (cmd.stdin_text or "")
@@ -1071,6 +1082,27 @@ SECURITY_SERVICES = frozenset({
 })  # fmt: skip
 
 
+def _rule_http_delete(cmd: Cmd, found: list[Finding]) -> None:
+    """``curl -X DELETE localhost:9200/_all``: every index of a search/data service at once."""
+    if cmd.name not in ("curl", "http", "https", "xh", "wget"):
+        return
+    _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"-X", "--request", "--method"}))
+    methods = [(cmd.values(w) or [w.text])[0].upper() for k in ("X", "request", "method") for w in values.get(k, [])]
+    methods += [p.literal() or "" for p in positionals[:1] if (p.literal() or "") in ("DELETE", "delete")]
+    if "DELETE" not in [m.upper() for m in methods]:
+        return
+    for word in positionals:
+        url = (cmd.values(word) or [word.text])[0]
+        if re.search(r"/(?:_all|\*)(?:[/?]|$)", url):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes every index/collection of the service. Delete the one "
+                    "index meant, or ask the user to run it.",
+                )
+            )
+
+
 def _rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
     """Turning off the firewall or a security service."""
     lits = [(w.literal() or "") for w in cmd.args]
@@ -1109,34 +1141,6 @@ def _rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
         )
 
 
-_AUTORUN_BASENAMES = frozenset({
-    ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv",
-    ".zlogin", ".kshrc", ".cshrc", ".tcshrc", "config.fish", ".envrc", "rc.local", "crontab",
-    ".xprofile", ".xinitrc",
-})  # fmt: skip
-_FETCH_AND_RUN = re.compile(
-    r"\b(?:curl|wget|fetch|aria2c|nc|ncat|socat)\b.*?(?:\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*python|"
-    r"\|\s*perl|\|\s*ruby|\|\s*node|;\s*(?:ba|z)?sh\s)"
-    r"|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\$\(\s*(?:curl|wget)\b|\bsource\s+<\(\s*(?:curl|wget)\b"
-    r"|/dev/tcp/|\b(?:curl|wget)\b[^|;&]*-o\s*\S+\s*(?:&&|;)\s*(?:ba|z)?sh\b",
-    re.S,
-)
-
-
-def _autorun_path(path: str) -> bool:
-    """Files run automatically later: shell start-up files, cron tables, git hooks, units."""
-    base = os.path.basename(path)
-    return (
-        base in _AUTORUN_BASENAMES
-        or "/.git/hooks/" in path
-        or "/cron" in path
-        or "/systemd/" in path
-        or "/autostart/" in path
-        or "/LaunchAgents/" in path
-        or "/profile.d/" in path
-    )
-
-
 def _rule_persistence(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
     """A cron job, shell start-up line, git hook or unit that downloads and runs code."""
     text = _shell.printed_text(cmd)
@@ -1153,7 +1157,7 @@ def _rule_persistence(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> Non
         if content is None and cmd.stage > 0:
             # (crontab -l; echo '…') | crontab -: what the earlier stages print.
             content = "\n".join(t for t in map(_shell.printed_text, earlier) if t)
-        if content is not None and _FETCH_AND_RUN.search(content):
+        if content is not None and _shell.fetches_and_runs(content):
             found.append(
                 (
                     "deny",
@@ -1164,7 +1168,20 @@ def _rule_persistence(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> Non
         elif cmd.name == "crontab":
             found.append(("ask", f"`{cmd.display}` replaces the user's cron table; confirm the new jobs."))
         return
-    if text is None or not _FETCH_AND_RUN.search(text):
+    lits = [w.literal() or "" for w in cmd.args]
+    config_write = (cmd.name == "git" and "config" in lits) or (
+        cmd.name in ("npm", "pnpm", "yarn") and ("set-script" in lits or lits[:2] == ["pkg", "set"])
+    )
+    if config_write and any(_shell.fetches_and_runs(" ".join(cmd.values(w) or [w.text])) for w in cmd.args):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` stores a command that downloads and runs remote code in a "
+                "configuration that runs it later (persistence). Do not add it.",
+            )
+        )
+        return
+    if text is None or not _shell.fetches_and_runs(text):
         return
     targets = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None]
     if cmd.name == "tee":
@@ -1172,7 +1189,7 @@ def _rule_persistence(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> Non
     for word in targets:
         for value in cmd.values(word) or [_shell.expand_pattern(word, cmd.ctx)]:
             path = _shell.normalize(value, cmd.ctx.cwd) or value
-            if _autorun_path(path):
+            if _shell.autorun_path(path):
                 found.append(
                     (
                         "deny",
@@ -1223,6 +1240,7 @@ def _production(cmd: Cmd) -> bool:
     """Whether the command targets production (RAILS_ENV=production, --env prod …)."""
     texts = [w.literal() or w.text for w in cmd.argv]
     texts += [f"{k}={(v or [''])[0]}" for k, v in cmd.ctx.vars.items() if k.endswith("ENV")]
+    texts += [f"{k}={v}" for k, v in cmd.env.items()]
     return any(re.search(r"(?i)\b(?:[A-Z_]*ENV|--env|-e)=?(?:prod|production)\b", t) for t in texts) or (
         "DISABLE_DATABASE_ENVIRONMENT_CHECK=1" in texts
     )
@@ -1251,6 +1269,17 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         ask = "destroys infrastructure"
     elif name == "crontab" and "-r" in lits:
         ask = "deletes every cron job of the user"
+    elif (
+        (name in ("php", "artisan") and any(a in ("migrate:fresh", "migrate:reset", "db:wipe") for a in lits))
+        or (name in ("sequelize", "sequelize-cli") and "db:drop" in lits)
+        or (name == "alembic" and lits[:2] == ["downgrade", "base"])
+        or (name == "python" and "manage.py" in lits and "migrate" in lits and lits[-1:] == ["zero"])
+        or (name == "prisma" and "--force-reset" in lits)
+        or (name == "knex" and "migrate:rollback" in lits and "--all" in lits)
+    ):
+        ask = "drops every table of the database (all migrations undone)"
+    elif name == "launchctl" and lits[:1] and lits[0] in ("load", "bootstrap", "enable"):
+        ask = "registers a job that starts automatically from now on (persistence)"
     elif name == "systemctl" and "enable" in lits:
         ask = "makes a service start automatically from now on (persistence)"
     elif name in ("rails", "rake") and any(re.fullmatch(r"db:(drop|reset|purge)(:all)?", a) for a in lits):
@@ -1323,6 +1352,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("risky-tool", _rule_warn_tools, cmd)
         apply("security-off", _rule_security_off, cmd)
         apply("orm-wipe", _rule_orm, cmd)
+        apply("sql", _rule_http_delete, cmd)
         apply("persistence", _rule_persistence, cmd, cmds[:index])
     apply("remote-code", _rule_download_then_run, cmds)
     start = len(found)

@@ -385,7 +385,32 @@ def run(payload: _common.Payload) -> _common.Result:
     hit = protected_by(path, project, rules) if path else None
     if hit and path:
         return _common.deny(f"[{NAME}] " + _reason(f"{tool} of", path, hit))
+    if path and _runs_later(path) and any(_shell.fetches_and_runs(t) for t in _new_text(tool_input)):
+        return _common.deny(
+            f"[{NAME}] rule persistence: {tool} of {path} adds a command that downloads and runs "
+            "remote code to a file that runs automatically later. Do not add it; document the "
+            "install step for the user instead."
+        )
     return None
+
+
+# Project files whose commands run without anyone typing them: npm install scripts, direnv,
+# editor tasks that run on opening the folder, dev-container hooks (plus start-up files, cron
+# tables, git hooks: _shell.autorun_path).
+RUNS_LATER = frozenset({"package.json", ".envrc", "tasks.json", "devcontainer.json", ".devcontainer.json"})
+
+
+def _runs_later(path: str) -> bool:
+    return _shell.autorun_path(path) or os.path.basename(path) in RUNS_LATER
+
+
+def _new_text(tool_input: dict[str, Any]) -> list[str]:
+    """The text a Write/Edit/MultiEdit/NotebookEdit call puts into the file."""
+    texts = [tool_input.get(k) for k in ("content", "new_string", "new_source")]
+    edits = tool_input.get("edits")
+    if isinstance(edits, list):
+        texts += [e.get("new_string") for e in edits if isinstance(e, dict)]
+    return [t for t in texts if isinstance(t, str)]
 
 
 if __name__ == "__main__":

@@ -62,6 +62,7 @@ class Cmd:
     xargs: bool
     stdin_text: str | None
     wrappers: list[str]
+    env: dict[str, str]
 
     def __init__(
         self,
@@ -76,6 +77,7 @@ class Cmd:
         xargs: bool = False,
         stdin_text: str | None = None,
         wrappers: list[str] | None = None,
+        env: dict[str, str] | None = None,
     ) -> None:
         self.name = name
         self.argv = argv
@@ -88,6 +90,7 @@ class Cmd:
         self.xargs = xargs
         self.stdin_text = stdin_text
         self.wrappers = [] if wrappers is None else wrappers
+        self.env = {} if env is None else env  # NAME=value words before the command
 
     @property
     def args(self) -> list[Word]:
@@ -593,6 +596,40 @@ def chmod_tightens(mode: str) -> bool:
             continue  # go= : no access at all
         return False
     return True
+
+
+_AUTORUN_BASENAMES = frozenset({
+    ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv",
+    ".zlogin", ".kshrc", ".cshrc", ".tcshrc", "config.fish", ".envrc", "rc.local", "crontab",
+    ".xprofile", ".xinitrc",
+})  # fmt: skip
+_FETCH_AND_RUN = re.compile(
+    r"\b(?:curl|wget|fetch|aria2c|nc|ncat|socat)\b.*?(?:\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*python|"
+    r"\|\s*perl|\|\s*ruby|\|\s*node|;\s*(?:ba|z)?sh\s)"
+    r"|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\$\(\s*(?:curl|wget)\b|\bsource\s+<\(\s*(?:curl|wget)\b"
+    r"|/dev/tcp/|\b(?:curl|wget)\b[^|;&]*-o\s*\S+\s*(?:&&|;)\s*(?:ba|z)?sh\b",
+    re.S,
+)
+
+
+def autorun_path(path: str) -> bool:
+    """Files run automatically later: shell start-up files, cron tables, git hooks, units."""
+    base = os.path.basename(path)
+    return (
+        base in _AUTORUN_BASENAMES
+        or "/.git/hooks/" in path
+        or "/cron" in path
+        or "/systemd/" in path
+        or "/autostart/" in path
+        or "/LaunchAgents/" in path
+        or "/profile.d/" in path
+    )
+
+
+def fetches_and_runs(text: str) -> bool:
+    """Whether ``text`` downloads code and runs it (``curl … | sh``, ``sh -c "$(wget …)"``,
+    ``/dev/tcp/`` reverse shells)."""
+    return _FETCH_AND_RUN.search(text) is not None
 
 
 def printed_text(cmd: Cmd) -> str | None:

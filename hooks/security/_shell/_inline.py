@@ -134,6 +134,11 @@ _HOME_INTERPOLATED = re.compile(
 )
 
 
+_CODE_RMTREE_HOME = re.compile(
+    r"(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|remove_tree)\s*\(\s*" + _HOME_EXPR + r"\s*[,)]"
+)
+
+
 def home_literals(code: str) -> str:
     """``code`` with home-folder expressions joined to strings written as ``~``."""
     code = _HOME_CONCAT.sub(lambda m: "~" + m.group("q"), code)
@@ -184,6 +189,7 @@ def code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[li
     shell_cmds.extend(m.group("cmd") for m in _CODE_SHELL_CALL.finditer(code))
     shell_cmds.extend(m.group(1) for m in _CODE_BACKTICK.finditer(code))
     rm_paths.extend(m.group("path") for m in _CODE_RMTREE.finditer(code))
+    rm_paths.extend("~" for _ in _CODE_RMTREE_HOME.finditer(code))
     _walk_deletes(code, rm_paths)
     return shell_cmds, rm_paths, argvs
 
@@ -198,9 +204,14 @@ def _py_str(node: ast.AST) -> str | None:
     if isinstance(node, ast.Subscript):
         key = _py_str(node.slice)
         return "~" if key == "HOME" and "environ" in ast.dump(node.value) else None
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div | ast.Add):
         left, right = _py_str(node.left), _py_str(node.right)
-        return os.path.join(left, right) if left is not None and right is not None else None
+        if left is None or right is None:
+            return None
+        return os.path.join(left, right) if isinstance(node.op, ast.Div) else left + right
+    if isinstance(node, ast.JoinedStr):
+        pieces = [_py_str(v.value if isinstance(v, ast.FormattedValue) else v) for v in node.values]
+        return None if any(p is None for p in pieces) else "".join(p for p in pieces if p is not None)
     if not isinstance(node, ast.Call):
         return None
     func = node.func

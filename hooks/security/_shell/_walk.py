@@ -189,7 +189,15 @@ def _walk_command(
         cctx.functions,
         dict(cctx.sources),
     )
-    cmd = Cmd(name, argv, command.redirects, snapshot, origin, index, names, prev, un.xargs, wrappers=un.wrappers)
+    env: dict[str, str] = {}
+    for word in words:
+        if not is_assignment(word):
+            break
+        var, value = split_assignment(word)
+        env[var] = words_text([value], ctx)
+    cmd = Cmd(
+        name, argv, command.redirects, snapshot, origin, index, names, prev, un.xargs, wrappers=un.wrappers, env=env
+    )
     cmd.stdin_text = _stdin_text(command, prev, cctx)
     out.append(cmd)
     _record_written(command, cmd, cctx)
