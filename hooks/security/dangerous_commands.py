@@ -771,7 +771,7 @@ def _always_true(condition: str) -> bool:
         while term.startswith("(") and term.endswith(")"):
             term = term[1:-1].strip()
         term = term.strip("() ")
-        if term in ("TRUE", "1", "NOT FALSE", "NOT 0", "'' LIKE '%'"):
+        if term in ("TRUE", "1", "NOT FALSE", "NOT 0") or re.fullmatch(r"[\w.\"`]+\s+LIKE\s+'%%?'", term):
             return True
         m = _COMPARISON.match(term)
         if not m:
@@ -796,7 +796,8 @@ def _real_where(stmt: str) -> bool:
 def sql_findings(sql: str, where: str) -> list[Finding]:
     """Destructive statements in ``sql`` (comments and string literals ignored)."""
     text = re.sub(r"--[^\n]*|/\*.*?\*/", " ", sql, flags=re.S)
-    text = re.sub(r"'(?:[^']|'')*'", "''", text)
+    # String literals become '' ('%' is kept: LIKE '%' matches every row).
+    text = re.sub(r"'(?:[^']|'')*'", lambda m: m.group() if m.group() in ("'%'", "'%%'") else "''", text)
     found: list[Finding] = []
     for statement in text.split(";"):
         stmt = " ".join(statement.split()).upper()
@@ -936,7 +937,7 @@ def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
         return
     if cmd.stdin_text:
         texts.append(cmd.stdin_text)
-    for sql_file in _sql_files(cmd):
+    for sql_file in _sql_files(cmd) if name in SQL_CLIENTS or _db_console(cmd) else []:
         found.append(
             (
                 "ask",
@@ -1003,6 +1004,10 @@ def _rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
                 )
 
 
+_CODE_REVERSE_SHELL = re.compile(
+    r"socket.{0,400}?connect.{0,400}?(?:dup2|pty\.spawn|/bin/(?:ba)?sh|cmd\.exe|spawn\(\s*[\"'](?:/bin/)?(?:ba)?sh)",
+    re.S,
+)
 _CODE_RUNS_FETCHED = re.compile(
     r"\b(?:exec|eval|Function|instance_eval|load)\s*\((?=[^;\n]*(?:b64decode|b32decode|decodebytes|"
     r"urlopen|requests\.get|httpx\.get|urllib|fetch\(|Buffer\.from|atob\(|unpack\(|decode\(|zlib))"
@@ -1014,6 +1019,15 @@ def _rule_code_runs_fetched(cmd: Cmd, found: list[Finding]) -> None:
     if cmd.name not in _shell.INTERPRETERS:
         return
     for code in _shell.code_of(cmd):
+        if _CODE_REVERSE_SHELL.search(code):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` opens a reverse shell (a network connection wired to a "
+                    "shell), handing the machine to whoever listens. Do not run it.",
+                )
+            )
+            return
         if _CODE_RUNS_FETCHED.search(code):
             found.append(
                 (

@@ -431,6 +431,21 @@ def _inverted(cmd: Cmd) -> bool:
     return "v" in flags or "invert-match" in flags
 
 
+def _secret_store_read(name: str, lits: list[str]) -> bool:
+    """``vault kv get``, ``aws secretsmanager get-secret-value``, ``op read``, ``heroku config`` …"""
+    return (
+        (name == "vault" and (lits[:2] == ["kv", "get"] or lits[:1] == ["read"]))
+        or (name == "aws" and lits[:2] == ["secretsmanager", "get-secret-value"])
+        or (name == "aws" and lits[:1] == ["ssm"] and "--with-decryption" in lits)
+        or (name == "gcloud" and lits[:3] == ["secrets", "versions", "access"])
+        or (name == "op" and lits[:1] in (["read"], ["inject"]))
+        or (name == "op" and lits[:2] == ["item", "get"] and "--reveal" in lits)
+        or (name == "doppler" and lits[:1] == ["secrets"] and (len(lits) == 1 or lits[1] in ("get", "download")))
+        or (name == "heroku" and lits[:1] in (["config"], ["config:get"]))
+        or (name == "az" and lits[:3] == ["keyvault", "secret", "show"])
+    )
+
+
 def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     name = cmd.name
     lits = [w.literal() or "" for w in cmd.args]
@@ -490,6 +505,14 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                     "including credentials; confirm (or print the one you need).",
                 )
             )
+    if _secret_store_read(name, lits):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints secrets from a secret store into the transcript. Pass them "
+                "to the program that needs them (e.g. through the environment) without printing.",
+            )
+        )
     if (name == "gh" and lits[:2] == ["auth", "token"]) or (
         name == "gh" and lits[:2] == ["auth", "status"] and ("-t" in lits or "--show-token" in lits)
     ):

@@ -607,7 +607,9 @@ _FETCH_AND_RUN = re.compile(
     r"\b(?:curl|wget|fetch|aria2c|nc|ncat|socat)\b.*?(?:\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*python|"
     r"\|\s*perl|\|\s*ruby|\|\s*node|;\s*(?:ba|z)?sh\s)"
     r"|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\$\(\s*(?:curl|wget)\b|\bsource\s+<\(\s*(?:curl|wget)\b"
-    r"|/dev/tcp/|\b(?:curl|wget)\b[^|;&]*-o\s*\S+\s*(?:&&|;)\s*(?:ba|z)?sh\b",
+    r"|/dev/tcp/|\b(?:curl|wget)\b[^|;&]*-o\s*\S+\s*(?:&&|;)\s*(?:ba|z)?sh\b"
+    # reverse shells: nc -e /bin/sh, socat exec:, bash -i >& …
+    r"|\b(?:nc|ncat|netcat)\b[^|;&\n]*\s-[ec]\s*\S*sh\b|\bsocat\b[^\n]*\bexec:|\bbash\s+-i\s*>&",
     re.S,
 )
 
