@@ -510,7 +510,7 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
             (
                 "deny",
                 f"`{cmd.display}` prints secrets from a secret store into the transcript. Pass them "
-                "to the program that needs them (e.g. through the environment) without printing.",
+                "to the program that needs them (e.g. through the environment) instead.",
             )
         )
     if (name == "gh" and lits[:2] == ["auth", "token"]) or (
