@@ -1292,6 +1292,16 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         or (name == "knex" and "migrate:rollback" in lits and "--all" in lits)
     ):
         ask = "drops every table of the database (all migrations undone)"
+    elif (
+        name == "git"
+        and "config" in lits
+        and ("--global" in lits or "--system" in lits)
+        and any(
+            re.match(r"(?i)(core\.(hookspath|fsmonitor|sshcommand|pager|editor)|alias\.|credential\.|url\.)", a)
+            for a in lits
+        )
+    ):
+        ask = "changes which commands git runs in every repository of the user"
     elif name == "launchctl" and lits[:1] and lits[0] in ("load", "bootstrap", "enable"):
         ask = "registers a job that starts automatically from now on (persistence)"
     elif name == "systemctl" and "enable" in lits:

