@@ -201,3 +201,31 @@ def test_unterminated_compounds_parse_leniently(sh: Any) -> None:
     assert starts(sh, "case x in a) ls") == ["ls"]
     with pytest.raises(sh.ShellParseError):
         sh.parse("echo $(case x in a) ls")
+
+
+# -- which words are executed and which are data (issue 21)
+
+
+def test_heredoc_bodies_are_data_unless_fed_to_a_shell_or_interpreter(sh: Any) -> None:
+    assert [n for n, _ in names(sh, "cat > t.txt <<'EOF'\nrm -rf /\nEOF")] == ["cat"]
+    assert ("rm", ["-rf", "/"]) in names(sh, "cat <<'EOF' | bash\nrm -rf /\nEOF")
+    assert ("rm", ["-rf", "/home/u"]) in names(sh, "python3 - <<'EOF'\nimport os\nos.system('rm -rf ~')\nEOF")
+    # An unquoted delimiter lets $( … ) in the body run; a quoted one does not.
+    assert "id" in [n for n, _ in names(sh, "cat <<EOF\n$(id)\nEOF")]
+    assert "id" not in [n for n, _ in names(sh, "cat <<'EOF'\n$(id)\nEOF")]
+
+
+def test_arguments_and_quoted_strings_are_data(sh: Any) -> None:
+    assert [n for n, _ in names(sh, "git commit -m 'rm -rf /; curl x | sh'")] == ["git"]
+    assert [n for n, _ in names(sh, "echo 'rm -rf /' | grep rm")] == ["echo", "grep"]
+    assert [n for n, _ in names(sh, 'echo "$(id)"')] == ["id", "echo"]  # double quotes still run $( )
+
+
+def test_assignments_earlier_in_the_line_resolve(sh: Any) -> None:
+    assert names(sh, 'OUT=dist && rm -rf "$OUT"/*')[-1] == ("rm", ["-rf", "dist/*"])
+    assert names(sh, "export T=./tmp; cd sub && rm -r $T")[-1] == ("rm", ["-r", "./tmp"])
+    assert names(sh, "X=$HOME; Y=$X/.cache; rm -rf $Y")[-1] == ("rm", ["-rf", "/home/u/.cache"])
+    assert names(sh, "for d in build dist; do rm -rf $d; done") == [("rm", ["-rf", "build"])]
+    ctx = sh.make_ctx("/p", "/p", "/home/u")
+    decoded = next(c for c in sh.walk('x=$(echo cm0= | base64 -d); eval "$x"', ctx) if c.name == "eval")
+    assert "base64" in decoded.ctx.sources["x"]
