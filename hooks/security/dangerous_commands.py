@@ -528,7 +528,11 @@ def _rule_devices(cmd: Cmd, found: list[Finding]) -> None:
     elif name in DISK_TOOLS:
         lits = [w.literal() or "" for w in cmd.args]
         listing = any(a in ("-l", "--list", "-p", "--print", "list", "info") for a in lits)
-        if not listing and any(_device_target(a) for a in lits):
+        # diskutil names disks without /dev/ (diskutil eraseDisk JHFS+ Blank disk2).
+        erases = (
+            name == "diskutil" and bool(lits) and re.match(r"(?i)(erase|zero|random|secureErase|partition)", lits[0])
+        )
+        if erases or (not listing and any(_device_target(a) for a in lits)):
             found.append(
                 (
                     "deny",

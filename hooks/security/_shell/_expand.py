@@ -145,8 +145,8 @@ def sub_values(sub: Sub | Arith, ctx: Ctx) -> list[str] | None:
         return [" ".join(words)] if words else None
     if (name in ("which", "type") and args) or (name == "command" and "-v" in args):
         return [os.path.basename(args[-1])]
-    if name == "printf" and args and "%" not in args[0]:
-        return [decode_escapes(args[0])]
+    if name == "printf" and args:
+        return _printf(args[0], args[1:])
     if name == "find" and "-name" in args[:-1]:
         # find START -name PAT prints paths ending in PAT.
         start = args[0] if args and not args[0].startswith("-") else "."
@@ -157,6 +157,23 @@ def sub_values(sub: Sub | Arith, ctx: Ctx) -> list[str] | None:
             return None
         return [os.path.dirname(path) if name == "dirname" else path]
     return None
+
+
+def _printf(fmt: str, args: list[str]) -> list[str] | None:
+    """What ``printf FMT ARGS`` prints when FMT uses only ``%s`` (and ``%%``); None otherwise."""
+    pieces = re.split(r"(%%|%s)", fmt)
+    out: list[str] = []
+    rest = list(args)
+    for piece in pieces:
+        if piece == "%%":
+            out.append("%")
+        elif piece == "%s":
+            out.append(rest.pop(0) if rest else "")
+        elif "%" in piece:
+            return None
+        else:
+            out.append(decode_escapes(piece))
+    return ["".join(out)]
 
 
 def expand(word: Word, ctx: Ctx) -> list[str] | None:

@@ -120,7 +120,7 @@ _HOME_EXPR = (
     r"(?:require\(\s*[\"']os[\"']\s*\)\.homedir\(\)|os\.homedir\(\)|process\.env\.HOME\b|"
     r"os\.path\.expanduser\(\s*[\"']~[\"']\s*\)|os\.environ\[\s*[\"']HOME[\"']\s*\]|"
     r"os\.getenv\(\s*[\"']HOME[\"']\s*\)|str\(\s*Path\.home\(\)\s*\)|Path\.home\(\)|Dir\.home\b|"
-    r"ENV\[\s*[\"']HOME[\"']\s*\]|File\.expand_path\(\s*[\"']~[\"']\s*\))"
+    r"ENV\[\s*[\"']HOME[\"']\s*\]|File\.expand_path\(\s*[\"']~[\"']\s*\)|\$ENV\{\s*[\"']?HOME[\"']?\s*\})"
 )
 _HOME_CONCAT = re.compile(r"(?P<q>[\"'])\s*\+\s*" + _HOME_EXPR)
 _HOME_INTERPOLATED = re.compile(
@@ -135,7 +135,8 @@ _HOME_INTERPOLATED = re.compile(
 
 
 _CODE_RMTREE_HOME = re.compile(
-    r"(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|remove_tree)\s*\(\s*" + _HOME_EXPR + r"\s*[,)]"
+    # after home_literals, perl's rmtree($ENV{HOME}) reads rmtree(~)
+    r"(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|remove_tree)\s*\(\s*(?:~|" + _HOME_EXPR + r")\s*[,)]"
 )
 
 
