@@ -6,10 +6,11 @@ Matcher: Bash
 Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the project root or
     system folders; dd/mkfs onto devices; fork bombs; curl|sh and other download-and-run;
     chmod/chown -R on /; git push --force to main/master; git reset --hard without a backup
-    ref; SQL DROP/TRUNCATE, DELETE/UPDATE without WHERE in database clients) and answers
-    "ask" for destructive-but-sometimes-legitimate ones (git clean -f, git branch -D,
-    docker system prune, find -delete, bulk rm inside the project, force-push to other
-    branches…). Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/
+    ref; SQL DROP/TRUNCATE, DELETE/UPDATE without a real WHERE through database clients,
+    framework consoles and ORMs; firewall off; cron jobs or start-up files that fetch and run
+    remote code) and answers "ask" for destructive-but-sometimes-legitimate ones (git clean
+    -f, git branch -D, docker system prune, find -delete and bulk rm inside the project
+    outside build output, force-push to other branches…). Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/
     timeout/xargs wrappers, chains, $(…), backticks, variables, here-docs, bash -c). Fails
     closed: an unparseable or malformed call is denied.
 """
