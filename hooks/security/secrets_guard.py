@@ -90,7 +90,8 @@ GENERIC_ASSIGNMENT = re.compile(
 )
 PLACEHOLDER = re.compile(
     r"(?i)example|sample|placeholder|dummy|fake|redacted|changeme|your[_\-]|<|\$\{|\{\{|"
-    r"xxxx|0000000|1234567|test[_\-]?(key|token|secret)|abcdef"
+    r"xxxx|0000000|1234567|test[_\-]?(key|token|secret)|abcdef|insecure|change[_\-]?me|"
+    r"not[_\-]?(a[_\-]?)?(real|secret)|dev[_\-]?only|for[_\-]?tests?"
 )
 SAFE_ENV_SUFFIXES = frozenset({"example", "sample", "template", "dist", "defaults", "default", "schema", "tpl", "tmpl"})
 SSH_KEY_NAMES = frozenset({"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "identity"})
