@@ -10,9 +10,10 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     framework consoles and ORMs; firewall off; cron jobs or start-up files that fetch and run
     remote code) and answers "ask" for destructive-but-sometimes-legitimate ones (git clean
     -f, git branch -D, docker system prune, find -delete and bulk rm inside the project
-    outside build output, force-push to other branches…). Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/
-    timeout/xargs wrappers, chains, $(…), backticks, variables, here-docs, bash -c). Fails
-    closed: an unparseable or malformed call is denied.
+    outside build output, force-push to other branches…). Parses the command like bash
+    does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs wrappers, chains, $(…),
+    backticks, variables, here-docs, bash -c). Fails closed: an unparseable or malformed call
+    is denied.
 """
 
 from __future__ import annotations
