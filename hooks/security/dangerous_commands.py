@@ -448,6 +448,13 @@ def _rule_mv(cmd: Cmd, found: list[Finding]) -> None:
         )
 
 
+def _protects(positionals: list[Word], target: str, ctx: Ctx) -> bool:
+    """A chmod whose mode only takes access away, on something inside (not) the home folder."""
+    mode = positionals[0].literal() if positionals else None
+    home = os.path.normpath(ctx.home)
+    return mode is not None and _shell.chmod_tightens(mode) and target != home and _shell.is_within(target, home)
+
+
 def _rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
     flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
     recursive = any(f in ("R", "recursive") for f in flags)
@@ -461,6 +468,8 @@ def _rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
             target = prefix if glob_part else path
             if _shell.is_within(target, cmd.ctx.project):
                 continue  # the user's own project: not catastrophic
+            if cmd.name == "chmod" and _protects(positionals, target, cmd.ctx):
+                continue  # chmod -R go-rwx ~/.ssh: taking access away inside the home folder
             why = critical(target, cmd.ctx)
             if why and (recursive or path in ("/", os.path.normpath(cmd.ctx.home))):
                 found.append(

@@ -217,12 +217,13 @@ def _metadata_only(cmd: Cmd, word: Word, path: str) -> bool:
 
 
 def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
-    """``chmod 600 ~/.ssh/id_ed25519``: taking access away from a file of the user's home
-    (not a system folder, not recursive) protects it."""
+    """``chmod 600 ~/.ssh/id_ed25519``, ``chmod -R go-rwx ~/.ssh``: taking access away from
+    something inside the user's home folder (not the folder itself, not a system folder)
+    protects it."""
     if cmd.name != "chmod":
         return False
-    flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
-    if "reference" in values or {"R", "recursive"} & set(flags) or not positionals:
+    _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
+    if "reference" in values or not positionals:
         return False
     mode = positionals[0].literal()
     home = os.path.normpath(cmd.ctx.home)

@@ -578,21 +578,26 @@ def build_output(path: str, project: str) -> bool:
 
 
 def chmod_tightens(mode: str) -> bool:
-    """Whether a chmod ``mode`` only takes access away or grants nothing beyond the owner:
-    ``600``, ``0400``, ``go-rwx``, ``u+x``, ``og=`` (versus ``644``, ``777``, ``o+r``, ``a+rw``)."""
+    """Whether a chmod ``mode`` protects a file: it grants nothing beyond the owner and leaves
+    the owner able to read it: ``600``, ``0400``, ``go-rwx``, ``u+x``, ``og=`` (versus ``644``,
+    ``777``, ``o+r``, ``a+rw``, and ``000`` or ``a-r``, which lock the owner out too)."""
     if re.fullmatch(r"0*[0-7]{3,4}", mode):
-        return int(mode, 8) & 0o077 == 0 and int(mode, 8) & 0o7000 == 0
+        bits = int(mode, 8)
+        return bits & 0o077 == 0 and bits & 0o7000 == 0 and bits & 0o400 != 0
     clauses = mode.split(",")
     for clause in clauses:
         m = re.fullmatch(r"(?P<who>[ugoa]*)(?P<op>[-+=])(?P<perm>[rwxXst]*)", clause)
         if m is None:
             return False
         who, op, perm = m.group("who"), m.group("op"), m.group("perm")
+        owner = not who or "u" in who or "a" in who
+        if owner and ((op == "-" and "r" in perm) or (op == "=" and "r" not in perm)):
+            return False  # the owner loses read access
         if op == "-":
             continue
         if who and set(who) <= {"u"} and "s" not in perm:
             continue  # the owner's own access
-        if op == "=" and not perm:
+        if op == "=" and not perm and not owner:
             continue  # go= : no access at all
         return False
     return True

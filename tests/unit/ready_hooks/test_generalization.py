@@ -57,6 +57,9 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("chmod 600 .env", None),
         ("chmod go-rwx .env.local", None),
         ("chmod 400 ~/.ssh/id_ed25519", None),
+        ("chmod -R go-rwx ~/.ssh", None),
+        ("chmod -R 000 ~", "deny"),
+        ("chmod 000 ~/.ssh/id_rsa", "deny"),
         ("chmod 666 .env", "deny"),
         ("chmod 644 ~/.ssh/id_rsa", "deny"),
         ("mkfs.ext4 disk.img", None),
@@ -197,7 +200,7 @@ def test_chmod_modes_tighten_or_loosen(kit: Any) -> None:
     sh = kit.load("security/_shell")
     for mode in ("600", "0400", "700", "go-rwx", "o-r", "u+x", "u=rw", "og=", "u+x,go-w"):
         assert sh.chmod_tightens(mode), mode
-    for mode in ("644", "666", "777", "o+r", "a+rw", "+x", "g+w", "4700", "u+s"):
+    for mode in ("644", "666", "777", "o+r", "a+rw", "+x", "g+w", "4700", "u+s", "000", "a-r", "u=", "-r"):
         assert not sh.chmod_tightens(mode), mode
 
 
