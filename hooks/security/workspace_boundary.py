@@ -150,7 +150,14 @@ SYSTEM_INFO_FILES = frozenset({
     "/proc/interrupts", "/proc/zoneinfo", "/proc/self/status", "/proc/self/cgroup",
     "/proc/self/limits", "/proc/self/mountinfo", "/proc/1/cgroup",
 })  # fmt: skip
-SYSTEM_INFO_DIRS = ("/proc/sys/", "/proc/pressure/", "/sys/class/", "/sys/devices/system/", "/sys/fs/cgroup/")
+SYSTEM_INFO_DIRS = (
+    "/proc/sys/",
+    "/proc/pressure/",
+    "/sys/class/",
+    "/sys/devices/system/",
+    "/sys/fs/cgroup/",
+    "/usr/",  # programs, libraries, headers, documentation: readable by everyone, no secrets
+)
 # Programs that only read the files they are given (so a system-information path is fine).
 READ_ONLY = frozenset({
     "cat", "head", "tail", "less", "more", "bat", "batcat", "grep", "egrep", "fgrep", "rg", "wc",

@@ -84,6 +84,8 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("head -n 5 /proc/meminfo", None),
         ("cat /sys/class/net/eth0/address", None),
         ("cat ~/.ssh/id_ed25519.pub", None),
+        ("grep -n 'def dumps' /usr/lib/python3/json/__init__.py", None),
+        ("echo x > /usr/local/bin/tool", "deny"),
         ("uname -a && nproc", None),
         ("printenv PATH", None),
         ("cat ~/.ssh/id_ed25519", "deny"),
