@@ -4,7 +4,7 @@ Usage::
 
     python hooks/eval/evaluate.py            # Markdown table, exit 1 if a target is missed
     python hooks/eval/evaluate.py --json     # the same figures as JSON
-    python hooks/eval/evaluate.py --misses   # also list every item judged wrongly
+    python hooks/eval/evaluate.py --misses   # also list every item judged wrongly (never by default)
     python hooks/eval/evaluate.py --corpus hooks/eval/holdout.jsonl   # the second set
     python hooks/eval/evaluate.py --corpus hooks/eval/blind.jsonl --by-class   # per class too
 
@@ -347,25 +347,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--by-class", action="store_true", help="also report the figures per item class")
     args = parser.parse_args(argv)
     report = evaluate(args.corpus, by_class=args.by_class)
+    # Misses are shown only on request: a blind set is scored without its scorer (or a
+    # tuner) seeing which items failed, so it stays out of the tuning loop.
+    if not args.misses:
+        report = {k: v for k, v in report.items() if k != "misses"}
     if args.json:
-        print(
-            json.dumps(
-                report
-                if args.misses
-                else {k: v for k, v in report.items() if k != "misses"}
-                | {"misses": [m["id"] for m in report["misses"]]},
-                indent=2,
-            )
-        )
+        print(json.dumps(report, indent=2))
     else:
         print(markdown(report))
-        if args.misses or not report["passed"]:
-            for miss in report["misses"]:
-                shown = miss["input"].get("command") or json.dumps(miss["input"])[:160]
-                print(
-                    f"- {miss['id']} [{miss['label']}, {miss['hook']}] own={miss['own']} "
-                    f"combined={miss['combined']}: {shown!r} ({miss['note']})"
-                )
+        for miss in report.get("misses", []):
+            shown = miss["input"].get("command") or json.dumps(miss["input"])[:160]
+            print(
+                f"- {miss['id']} [{miss['label']}, {miss['hook']}] own={miss['own']} "
+                f"combined={miss['combined']}: {shown!r} ({miss['note']})"
+            )
     return 0 if report["passed"] else 1
 
 
