@@ -968,8 +968,8 @@ def _rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
     """curl … | sh, bash <(curl …), sh -c "$(curl …)", eval "$(… | base64 -d)"."""
     name = cmd.name
     runs_code = name in _shell.SHELLS or name in _shell.INTERPRETERS
-    if runs_code and cmd.stage > 0 and _reads_code_from_stdin(cmd):
-        upstream: set[str] = set()
+    if runs_code and (cmd.stage > 0 or cmd.stdin_sources) and _reads_code_from_stdin(cmd):
+        upstream: set[str] = set(cmd.stdin_sources)
         for stage in cmd.stage_names[: cmd.stage]:
             upstream |= stage
         if upstream & _shell.DOWNLOADERS:

@@ -91,6 +91,8 @@ class Cmd:
         self.stdin_text = stdin_text
         self.wrappers = [] if wrappers is None else wrappers
         self.env = {} if env is None else env  # NAME=value words before the command
+        # Programs whose output reaches stdin through ``< <(…)`` (pipes are in stage_names).
+        self.stdin_sources: set[str] = set()
 
     @property
     def args(self) -> list[Word]:
@@ -408,9 +410,24 @@ def words_text(words: list[Word], ctx: Ctx) -> str:
     return " ".join(out)
 
 
+def _split_unquoted(words: list[Word], ctx: Ctx) -> list[Word]:
+    """Unquoted ``$X`` with one known value becomes the words it splits into, as bash does:
+    ``X=rm; Y=-rf; $X $Y /`` runs ``rm -rf /``, so flags and programs hidden in variables count."""
+    out: list[Word] = []
+    for word in words:
+        parts = word.parts
+        if len(parts) == 1 and isinstance(parts[0], Var) and not parts[0].quoted and not is_assignment(word):
+            known = var_values(parts[0], ctx)
+            if known is not None and len(known) == 1 and known[0].split():
+                out.extend(Word([Lit(w, True)], w) for w in known[0].split())
+                continue
+        out.append(word)
+    return out
+
+
 def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
     """Strip leading assignments and wrapper programs (sudo, env, nice, timeout, xargs…)."""
-    result = _Unwrapped(list(words))
+    result = _Unwrapped(_split_unquoted(words, ctx))
     argv = result.argv
     for _ in range(32):
         while argv and is_assignment(argv[0]):

@@ -17,6 +17,13 @@ _CODE_SHELL_CALL = re.compile(
         \s*\(\s*(?P<q>["'`])(?P<cmd>.+?)(?P=q)""",
     re.X | re.S,
 )
+# Ruby and Perl call without parentheses (system "…", exec '…') and quote commands as
+# %x(…), %x{…}, qx(…), qx{…}: the same shell strings, written another way.
+_CODE_SHELL_BARE = re.compile(
+    r"""(?:^|[;{\s])(?:system|exec|spawn|open3|capture2e?|capture3|popen3?)[ \t]+(?P<q>["'])(?P<cmd>.+?)(?P=q)""",
+    re.S,
+)
+_CODE_QX = re.compile(r"""(?:%x|\bqx)(?:\((?P<a>[^)]*)\)|\{(?P<b>[^}]*)\}|\[(?P<c>[^\]]*)\]|\|(?P<d>[^|]*)\|)""")
 _CODE_RMTREE = re.compile(
     r"""(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|removedirs|remove_tree)
         \s*\(\s*(?P<q>["'])(?P<path>.+?)(?P=q)""",
@@ -188,6 +195,8 @@ def code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[li
             _walk_deletes(code, rm_paths)
             return shell_cmds, rm_paths, argvs
     shell_cmds.extend(m.group("cmd") for m in _CODE_SHELL_CALL.finditer(code))
+    shell_cmds.extend(m.group("cmd") for m in _CODE_SHELL_BARE.finditer(code))
+    shell_cmds.extend(next(g for g in m.groups() if g is not None) for m in _CODE_QX.finditer(code))
     shell_cmds.extend(m.group(1) for m in _CODE_BACKTICK.finditer(code))
     rm_paths.extend(m.group("path") for m in _CODE_RMTREE.finditer(code))
     rm_paths.extend("~" for _ in _CODE_RMTREE_HOME.finditer(code))

@@ -80,7 +80,13 @@ def _stage_names(command: Command, ctx: Ctx) -> set[str]:
                     names |= _stage_names(inner, ctx)
         return names
     argv = unwrap(command.words, ctx).argv
-    return {prog_name(argv[0], ctx)} if argv else set()
+    names = {prog_name(argv[0], ctx)} if argv else set()
+    # cat <(curl …) | sh: what a process substitution prints flows on through this stage.
+    for word in command.words:
+        for sub in word.subs():
+            if sub.kind == "<(":
+                names |= names_in(sub.script, ctx)
+    return names
 
 
 def _walk_script(script: Script, ctx: Ctx, origin: str, depth: int, out: list[Cmd]) -> None:
@@ -91,9 +97,15 @@ def _walk_script(script: Script, ctx: Ctx, origin: str, depth: int, out: list[Cm
             # Substitutions run before the command itself, in a subshell.
             for sub in _command_subs(command):
                 _walk_script(sub.script, ctx.child(), "subst", depth + 1, out)
+            fed: tuple[str | None, set[str]] = (None, set())
             for r in command.redirects:
                 for sub in (r.target.subs() if r.target else []) + r.body_subs:
+                    start = len(out)
                     _walk_script(sub.script, ctx.child(), "subst", depth + 1, out)
+                    if r.op == "<" and sub.kind == "<(":
+                        # cmd < <(producer): stdin is what the producer prints, like a pipe.
+                        printed = printed_text(out[-1]) if len(out) > start else None
+                        fed = (printed, fed[1] | names_in(sub.script, ctx))
             if command.kind not in ("simple", "cond"):
                 _walk_compound(command, ctx, origin, depth, out, index, names)
                 prev = None
@@ -118,7 +130,7 @@ def _walk_script(script: Script, ctx: Ctx, origin: str, depth: int, out: list[Cm
                 _walk_script(command.body, ctx.child() if not command.words else ctx, origin, depth + 1, out)
                 prev = None
                 continue
-            prev = _walk_command(command, ctx, origin, depth, out, index, names, prev)
+            prev = _walk_command(command, ctx, origin, depth, out, index, names, prev, fed)
 
 
 def _command_subs(command: Command) -> list[Sub]:
@@ -158,6 +170,7 @@ def _walk_command(
     index: int,
     names: list[set[str]],
     prev: Cmd | None,
+    fed: tuple[str | None, set[str]] = (None, set()),
 ) -> Cmd | None:
     words = command.words
     if words and all(is_assignment(w) for w in words):
@@ -198,7 +211,8 @@ def _walk_command(
     cmd = Cmd(
         name, argv, command.redirects, snapshot, origin, index, names, prev, un.xargs, wrappers=un.wrappers, env=env
     )
-    cmd.stdin_text = _stdin_text(command, prev, cctx)
+    cmd.stdin_text = fed[0] if fed[0] is not None else _stdin_text(command, prev, cctx)
+    cmd.stdin_sources = fed[1]
     out.append(cmd)
     _record_written(command, cmd, cctx)
     if not argv:
