@@ -1186,12 +1186,21 @@ def _rule_persistence(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> Non
         if content is None and cmd.stage > 0:
             # (crontab -l; echo '…') | crontab -: what the earlier stages print.
             content = "\n".join(t for t in map(_shell.printed_text, earlier) if t)
+        later = _runs_later(content, cmd.ctx, cron=True) if content is not None else None
         if content is not None and _shell.fetches_and_runs(content):
             found.append(
                 (
                     "deny",
                     f"`{cmd.display}` installs a scheduled job that downloads and runs remote code "
                     "(persistence). Do not schedule downloads; ask the user if a job is needed.",
+                )
+            )
+        elif later is not None:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` installs a scheduled job that would be refused if run now "
+                    f"({later}). Do not schedule it; ask the user if a job is needed.",
                 )
             )
         elif cmd.name == "crontab":
@@ -1210,7 +1219,7 @@ def _rule_persistence(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> Non
             )
         )
         return
-    if text is None or not _shell.fetches_and_runs(text):
+    if text is None:
         return
     targets = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None]
     if cmd.name == "tee":
@@ -1218,15 +1227,46 @@ def _rule_persistence(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> Non
     for word in targets:
         for value in cmd.values(word) or [_shell.expand_pattern(word, cmd.ctx)]:
             path = _shell.normalize(value, cmd.ctx.cwd) or value
-            if _shell.autorun_path(path):
+            if not _shell.autorun_path(path):
+                continue
+            later = None if _shell.fetches_and_runs(text) else _runs_later(text, cmd.ctx, cron=False)
+            if _shell.fetches_and_runs(text) or later is not None:
+                what = "downloads and runs remote code" if later is None else f"would be refused now ({later})"
                 found.append(
                     (
                         "deny",
-                        f"`{cmd.display}` writes a line that downloads and runs remote code into "
+                        f"`{cmd.display}` writes a line that {what} into "
                         f"{path}, which runs automatically later (persistence). Do not add it; "
                         "document the install step for the user instead.",
                     )
                 )
+
+
+_CRON_SCHEDULE = re.compile(r"^\s*(?:@\w+|(?:\S+\s+){5})")
+_later_depth = [0]
+
+
+def _runs_later(text: str, ctx: Ctx, cron: bool) -> str | None:
+    """The first denial the commands in ``text`` (a cron table or a file run later) would get
+    if run now, shortened; None when every line would pass. A job runs the same rules later,
+    with nobody watching, so what is refused now is refused as a job too."""
+    if _later_depth[0] > 1:
+        return None
+    _later_depth[0] += 1
+    try:
+        for line in text.splitlines():
+            line = line.strip()
+            if not line or line.startswith("#") or (cron and re.match(r"^\w+=", line)):
+                continue
+            if cron:
+                line = _CRON_SCHEDULE.sub("", line, count=1)
+            for decision, reason in check(line, ctx.child()):
+                if decision == "deny" and not reason.startswith("rule parse"):
+                    body = reason.split(": ", 1)[-1]
+                    return body.split(". ")[0][:160]
+    finally:
+        _later_depth[0] -= 1
+    return None
 
 
 # Object-relational mappers emptying a whole table: Django, Rails, SQLAlchemy, Mongoose, Sequelize.

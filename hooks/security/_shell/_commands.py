@@ -642,7 +642,11 @@ def autorun_path(path: str) -> bool:
     return (
         base in _AUTORUN_BASENAMES
         or "/.git/hooks/" in path
-        or "/cron" in path
+        or "/.husky/" in path
+        or "/.githooks/" in path
+        # Cron tables are run from the system's spool and cron folders, not from wherever a
+        # file named crontab.txt lies (a test fixture in the project runs nothing).
+        or re.search(r"^/(?:etc|var/spool)/cron|/cron\.(?:d|daily|hourly|weekly|monthly)/|/crontabs/", path) is not None
         or "/systemd/" in path
         or "/autostart/" in path
         or "/LaunchAgents/" in path
