@@ -297,7 +297,22 @@ def maybe_secret_file(path: str) -> bool:
     """Whether ``path`` is configuration that may hold passwords (``config/database.yml``)."""
     norm = path.replace("\\", "/").rstrip("/")
     base = os.path.basename(norm).lower()
-    return base in MAYBE_SECRET_BASENAMES or base.endswith(".auto.tfvars") or norm.endswith(".git/config")
+    return (
+        base in MAYBE_SECRET_BASENAMES
+        or base.endswith(".auto.tfvars")
+        or norm.endswith(".git/config")
+        or MAYBE_SECRET_OVERRIDES.fullmatch(base) is not None
+    )
+
+
+# Per-environment and per-machine overrides are where real connection strings and passwords
+# go (the committed base file holds placeholders): appsettings.Development.json,
+# application-staging.yml, docker-compose.override.yml, settings.local.py, local.settings.json.
+MAYBE_SECRET_OVERRIDES = re.compile(
+    r"appsettings\.[\w-]+\.json|application-[\w-]+\.(?:properties|ya?ml)|"
+    r"(?:docker-)?compose\.override\.ya?ml|[\w-]+\.local\.(?:json|ya?ml|toml|ini|php|py|js|ts|rb|conf|cfg)|"
+    r"local\.settings\.json|settings[._]local\.\w+"
+)
 
 
 # Names a glob could pick up (cat .e*, head ~/.ssh/id_*), checked with bash's rule that a
@@ -353,6 +368,27 @@ def _secret_vars(word: Word) -> list[str]:
     return names
 
 
+# Names of values no API takes in a URL (API keys and tokens sometimes are; these never).
+_NEVER_IN_URL = frozenset(
+    {"SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASS", "PRIVATE", "CREDENTIAL", "CREDENTIALS", "PASSPHRASE"}
+)
+
+
+def _secret_in_query(word: Word) -> str | None:
+    """A secret variable placed after the ``?`` of a URL (``https://h/x?k=$AWS_SECRET_ACCESS_KEY``)."""
+    seen_query = False
+    url = False
+    for part in word.parts:
+        if isinstance(part, _shell.Lit):
+            url = url or "://" in part.text
+            seen_query = seen_query or (url and "?" in part.text)
+        elif (
+            isinstance(part, _shell.Var) and seen_query and set(re.split(r"[_\W]+", part.name.upper())) & _NEVER_IN_URL
+        ):
+            return part.name
+    return None
+
+
 # --------------------------------------------------------------------------- Bash
 
 
@@ -374,6 +410,37 @@ def _read_targets(cmd: Cmd) -> list[Word]:
     if name in _shell.PATTERN_FIRST and not ({"e", "f", "regexp", "file", "expression"} & set(values)):
         positionals = positionals[1:]  # the first word is the pattern/program, not a file
     return extra + positionals + values.get("f", []) + values.get("file", [])
+
+
+# Folders that exist to hold credentials: archiving, copying or searching one whole reads them all.
+SECRET_DIRS = (
+    ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".azure", ".password-store",
+    ".config/gcloud", ".config/gh", ".config/op", ".local/share/keyrings",
+)  # fmt: skip
+SECRET_SEARCH_DIRS = (".config", ".local/share", "/etc")
+
+
+def secret_dir(path: str) -> bool:
+    """Whether ``path`` is (or is inside, as a folder) a credentials folder such as ``~/.aws``."""
+    norm = "/" + path.replace("\\", "/").strip("/")
+    return any(norm.endswith("/" + d) for d in SECRET_DIRS)
+
+
+def _searches_for_secrets(cmd: Cmd, value: str) -> bool:
+    """``grep -r password ~/.config``: a search for credential words through the user's or the
+    system's configuration prints whatever secrets it finds (in the project it finds code)."""
+    if cmd.name not in FILTERS or cmd.name in ("awk", "sed"):
+        return False
+    pattern = next((w.literal() or w.text for w in cmd.args if not (w.literal() or "").startswith("-")), "")
+    if not SECRET_PATTERN_WORDS.search(pattern):
+        return False
+    norm = "/" + value.strip("/")
+    home = "/" + cmd.ctx.home.strip("/") if cmd.ctx.home else None
+    if norm.startswith("/etc"):
+        return True
+    return home is not None and (
+        norm == home or any(norm == f"{home}/{d}" or norm.startswith(f"{home}/{d}/") for d in SECRET_SEARCH_DIRS)
+    )
 
 
 def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
@@ -412,6 +479,10 @@ def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
         # Unknown parts keep their ${NAME} form: /proc/$$/environ still ends in /environ.
         for value in cmd.values(word) or [word.text]:
             kind = secret_file(value) or secret_glob(value)
+            if not kind and secret_dir(value):
+                kind = "a folder of credentials"
+            if not kind and _searches_for_secrets(cmd, value):
+                kind = "configuration searched for credential words"
             if not kind and maybe_secret_file(value) and name != "git":
                 found.append(
                     (
@@ -473,6 +544,91 @@ def _secret_store_read(name: str, lits: list[str]) -> bool:
     )
 
 
+def _prints_credential(name: str, lits: list[str]) -> str | None:
+    """What credential a command prints as its output (a token, a password), or None:
+    ``gcloud auth print-access-token``, ``az account get-access-token``, ``aws ecr
+    get-login-password``, ``kubectl create token``, ``pass show`` …"""
+    if name == "gcloud" and any(a in ("print-access-token", "print-identity-token") for a in lits):
+        return "a Google Cloud access token"
+    if name == "az" and lits[:2] == ["account", "get-access-token"]:
+        return "an Azure access token"
+    if name == "aws" and (
+        lits[:2] in (["ecr", "get-login-password"], ["sts", "get-session-token"], ["sts", "assume-role"])
+        or lits[:2] == ["codeartifact", "get-authorization-token"]
+        or lits[:2] == ["ecr-public", "get-login-password"]
+    ):
+        return "temporary AWS credentials"
+    if name == "kubectl" and (lits[:2] == ["create", "token"] or (lits[:2] == ["config", "view"] and "--raw" in lits)):
+        return "a Kubernetes credential"
+    if name == "heroku" and lits[:1] == ["auth:token"]:
+        return "the Heroku API token"
+    if name in ("pass", "gopass") and (
+        lits[:1] == ["show"]
+        or (
+            lits
+            and not lits[0].startswith("-")
+            and lits[0] not in ("ls", "list", "find", "insert", "edit", "generate", "rm", "init", "git", "mv")
+        )
+    ):
+        return "a password from the password store"
+    if name == "secret-tool" and lits[:1] == ["lookup"]:
+        return "a password from the keyring"
+    if name == "keyring" and lits[:1] == ["get"]:
+        return "a password from the keyring"
+    if name == "bw" and lits[:2] in (["get", "password"], ["get", "totp"]):
+        return "a password from Bitwarden"
+    if name == "lpass" and lits[:1] == ["show"] and "--password" in lits:
+        return "a password from LastPass"
+    if name == "vault" and (lits[:1] == ["print"] or lits[:2] == ["token", "create"]):
+        return "a Vault token"
+    if name == "doctl" and lits[:2] == ["auth", "token"]:
+        return "a DigitalOcean token"
+    if name.startswith("docker-credential-") and lits[:1] == ["get"]:
+        return "a registry password"
+    return None
+
+
+# Programs that only show what they are given: a credential piped into them still reaches the transcript.
+_SHOWS = (
+    PRINTERS
+    | FILTERS
+    | frozenset(
+        {
+            "head",
+            "tail",
+            "cut",
+            "tr",
+            "jq",
+            "yq",
+            "base64",
+            "xxd",
+            "sort",
+            "less",
+            "more",
+            "column",
+            "od",
+            "hexdump",
+            "rev",
+            "fold",
+            "bat",
+            "cat",
+        }
+    )
+)
+
+
+def _reaches_transcript(cmd: Cmd, cmds: list[Cmd]) -> bool:
+    """Whether ``cmd``'s output is shown: not captured into a variable (``T=$(…)``), not written
+    to a file, not piped into a program that consumes it (``| docker login --password-stdin``)."""
+    if cmd.origin == "subst":
+        return False
+    for r in cmd.redirects:
+        shown = r.target is None or (r.target.literal() or "") in ("/dev/stdout", "/dev/tty", "/dev/stderr")
+        if r.op in (">", ">>", ">|", "&>") and r.fd in ("", "1") and not shown:
+            return False
+    return all(c.name in _SHOWS for c in _downstream(cmd, cmds))
+
+
 def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     name = cmd.name
     lits = [w.literal() or "" for w in cmd.args]
@@ -532,7 +688,20 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                     "including credentials; confirm (or print the one you need).",
                 )
             )
-    if _secret_store_read(name, lits):
+    if name in ("curl", "wget", "http", "https", "xh"):
+        for word in cmd.args:
+            leaked = _secret_in_query(word)
+            if leaked:
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` puts the secret ${leaked} into a URL's query string, where "
+                        "servers, proxies and shell history log it. Send it in a header "
+                        '(`-H "Authorization: …"`) or the request body instead.',
+                    )
+                )
+                break
+    if _secret_store_read(name, lits) and _reaches_transcript(cmd, cmds):
         found.append(
             (
                 "deny",
@@ -540,9 +709,19 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 "to the program that needs them (e.g. through the environment) instead.",
             )
         )
-    if (name == "gh" and lits[:2] == ["auth", "token"]) or (
-        name == "gh" and lits[:2] == ["auth", "status"] and ("-t" in lits or "--show-token" in lits)
-    ):
+    printed = _prints_credential(name, lits)
+    if printed is not None and _reaches_transcript(cmd, cmds):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints {printed} into the transcript. Capture it where it is used "
+                "(`T=$(…)`, or pipe it into the tool: `… | docker login --password-stdin`) instead.",
+            )
+        )
+    if (
+        (name == "gh" and lits[:2] == ["auth", "token"])
+        or (name == "gh" and lits[:2] == ["auth", "status"] and ("-t" in lits or "--show-token" in lits))
+    ) and _reaches_transcript(cmd, cmds):
         found.append(
             (
                 "deny",
