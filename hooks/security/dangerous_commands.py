@@ -900,6 +900,110 @@ def _db_console_sql(cmd: Cmd) -> list[str]:
     return texts
 
 
+_REDIS_WIPE = re.compile(r"(?i)\bflush(?:all|db)\b")
+# keys('*') / KEYS * inside a script: every key.
+_REDIS_ALL_KEYS = re.compile(r"""(?i)\bkeys["']?\s*[,(]?\s*["']\*["']|\bkeys\s+\*""")
+
+
+def _redis_lists_all(cmd: Cmd) -> bool:
+    """``redis-cli --scan`` (no pattern or ``*``) or ``redis-cli KEYS '*'``: every key name."""
+    if cmd.name not in ("redis-cli", "valkey-cli", "keydb-cli"):
+        return False
+    lits = [(w.literal() or "") for w in cmd.args]
+    if "--scan" in lits:
+        i = lits.index("--pattern") if "--pattern" in lits else -1
+        return i < 0 or (i + 1 < len(lits) and _is_match_all(lits[i + 1]))
+    low = [a.lower() for a in lits]
+    return "keys" in low and low.index("keys") + 1 < len(low) and _is_match_all(low[low.index("keys") + 1])
+
+
+def _rule_redis(cmd: Cmd, found: list[Finding]) -> None:
+    """A key-value store wiped through its client: FLUSHALL/FLUSHDB anywhere in the request
+    (also inside an EVAL script), or DEL/UNLINK of every key (listed by --scan or KEYS *)."""
+    text = " ".join(" ".join(cmd.values(w) or [w.text]) for w in cmd.args) + " " + (cmd.stdin_text or "")
+    lits = [(w.literal() or "").lower() for w in cmd.args]
+    every_key = (
+        any(a in ("del", "unlink") for a in lits) and cmd.xargs and cmd.prev is not None and _redis_lists_all(cmd.prev)
+    )
+    if _REDIS_WIPE.search(text) or every_key or ("eval" in lits and _REDIS_ALL_KEYS.search(text)):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` wipes the data store (FLUSHALL/FLUSHDB, or deletes every key). "
+                "Delete the keys of one narrow pattern instead, or ask the user to run it.",
+            )
+        )
+
+
+def _rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
+    """Hosted data deleted through a cloud or store CLI: a bucket emptied recursively or
+    removed with its contents, a managed database, table or cluster deleted, every key of
+    etcd/consul. None of it has an undo; a single object or an empty bucket only asks."""
+    lits = [(w.literal() or "") for w in cmd.args]
+    flags = set(lits)
+    name = cmd.name
+    what = ""
+    ask = ""
+    urls = [a for a in lits if re.match(r"(?:s3|gs)://", a)]
+    whole = any(re.fullmatch(r"(?:s3|gs)://[^/]+/?", u) or u.endswith(("/*", "/**")) for u in urls)
+    if name == "aws" and lits[:2] == ["s3", "rm"] and "--recursive" in flags:
+        what, ask = (
+            ("deletes every object of an S3 bucket", "") if whole else ("", "deletes every object under an S3 prefix")
+        )
+    elif name == "aws" and lits[:2] == ["s3", "rb"]:
+        what, ask = (
+            ("removes an S3 bucket with its contents", "") if "--force" in flags else ("", "removes an S3 bucket")
+        )
+    elif (
+        name == "aws"
+        and len(lits) > 1
+        and re.fullmatch(
+            r"delete-(?:table|db-instance|db-cluster|cluster|database|file-system|bucket|repository|stream|backup-vault)",
+            lits[1],
+        )
+    ):
+        what = f"deletes a hosted {lits[1][7:].replace('-', ' ')} ({lits[0]})"
+    elif name in ("gsutil", "gcloud") and ("rm" in lits[:3]) and ({"-r", "-R", "--recursive"} & flags or "-a" in flags):
+        if whole:
+            what = "deletes every object of a Cloud Storage bucket"
+        else:
+            ask = "deletes every object under a Cloud Storage path"
+    elif name == "gsutil" and lits[:1] == ["rb"]:
+        ask = "removes a Cloud Storage bucket"
+    elif (
+        name == "gcloud"
+        and "delete" in lits
+        and any(a in ("sql", "spanner", "bigtable", "firestore", "redis", "filestore", "container") for a in lits[:2])
+    ):
+        what = f"deletes a hosted {lits[0]} resource"
+    elif name == "az" and (
+        lits[:3] == ["storage", "blob", "delete-batch"]
+        or (lits[:1] in (["sql"], ["cosmosdb"], ["postgres"], ["mysql"]) and "delete" in lits)
+        or lits[:2] == ["group", "delete"]
+    ):
+        what = "deletes hosted data or a resource group (az)"
+    elif name == "etcdctl" and "del" in lits and ("--prefix" in flags or "--from-key" in flags):
+        keys = [a for a in lits[lits.index("del") + 1 :] if not a.startswith("-")]
+        if not keys or keys[0] in ("", "/", "\\0"):
+            what = "deletes every key of etcd"
+    elif name == "consul" and lits[:3] == ["kv", "delete", "-recurse"]:
+        keys = [a for a in lits[3:] if not a.startswith("-")]
+        if not keys or keys[0] in ("", "/"):
+            what = "deletes every key of consul"
+    elif name == "rclone" and lits[:1] == ["purge"]:
+        ask = "deletes a remote path and everything in it"
+    if what:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` {what}; hosted data has no undo. Delete the specific objects "
+                "needed, or ask the user to run it.",
+            )
+        )
+    elif ask:
+        found.append(("ask", f"`{cmd.display}` {ask}; confirm this is intended."))
+
+
 def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     name = SQL_ALIASES.get(cmd.name, cmd.name)
     texts: list[str] = []
@@ -937,11 +1041,8 @@ def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
                 ("deny", f"`{cmd.display}` drops or empties a MongoDB database or collection. Ask the user to run it.")
             )
         return
-    elif cmd.name == "redis-cli":
-        words = [(w.literal() or "").lower() for w in cmd.args]
-        words += (cmd.stdin_text or "").lower().split()
-        if "flushall" in words or "flushdb" in words:
-            found.append(("deny", f"`{cmd.display}` wipes Redis data (FLUSHALL/FLUSHDB). Ask the user to run it."))
+    elif cmd.name in ("redis-cli", "valkey-cli", "keydb-cli"):
+        _rule_redis(cmd, found)
         return
     elif cmd.name in ("dropdb", "dropuser") or (
         cmd.name == "mysqladmin" and any(w.literal() == "drop" for w in cmd.args)
@@ -1426,6 +1527,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("devices", _rule_devices, cmd)
         apply("power", _rule_power, cmd)
         apply("sql", _rule_sql, cmd)
+        apply("hosted-data", _rule_hosted_data, cmd)
         apply("remote-code", _rule_download_exec, cmd)
         apply("remote-code", _rule_code_runs_fetched, cmd)
         apply("risky-tool", _rule_warn_tools, cmd)

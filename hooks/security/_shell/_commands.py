@@ -400,6 +400,7 @@ class _Unwrapped:
         self.xargs = xargs
         self.scripts = [] if scripts is None else scripts
         self.remote = remote
+        self.replace: str | None = None  # xargs -I R: R stands for each input line
 
 
 def words_text(words: list[Word], ctx: Ctx) -> str:
@@ -422,6 +423,20 @@ def _split_unquoted(words: list[Word], ctx: Ctx) -> list[Word]:
                 out.extend(Word([Lit(w, True)], w) for w in known[0].split())
                 continue
         out.append(word)
+    return out
+
+
+def replace_in(words: list[Word], marker: str, value: str) -> list[Word]:
+    """``words`` with ``marker`` replaced by ``value`` in their literal parts (xargs -I {})."""
+    out: list[Word] = []
+    for word in words:
+        if marker not in word.raw:
+            out.append(word)
+            continue
+        parts: list[Part] = [
+            Lit(p.text.replace(marker, value), p.quoted) if isinstance(p, Lit) else p for p in word.parts
+        ]
+        out.append(Word(parts, word.raw.replace(marker, value), word.pos))
     return out
 
 
@@ -483,9 +498,13 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
             result.wrappers.append(name)
             continue
         if name == "xargs":
-            _flags, positionals, _vals = split_options(rest, _XARGS_VALUE, stop_at_first=True)
+            flags, positionals, vals = split_options(rest, _XARGS_VALUE, stop_at_first=True)
             argv[:] = positionals or [Word([Lit("echo", True)], "echo")]
             result.xargs = True
+            if vals.get("I"):
+                result.replace = vals["I"][-1].literal()
+            elif "i" in flags or "replace" in flags:
+                result.replace = "{}"
             result.wrappers.append(name)
             continue
         if name in ("flock",):

@@ -10,6 +10,7 @@ from ._commands import (
     is_assignment,
     printed_text,
     prog_name,
+    replace_in,
     shell_invocation,
     split_assignment,
     unwrap,
@@ -219,6 +220,14 @@ def _walk_command(
         return cmd
     args = argv[1:]
     _walk_runs(cmd, cctx, depth, out)
+    if un.replace and cmd.stdin_text is not None:
+        # xargs -I{} sh -c 'rm -rf {}' <<< "$HOME": each known input line takes {}'s place.
+        lines = [line.strip() for line in cmd.stdin_text.splitlines() if line.strip()]
+        for line in lines[:MAX_CANDIDATES]:
+            filled = replace_in(argv, un.replace, line)
+            each = Cmd(name, filled, [], snapshot, origin, index, names, prev, True, wrappers=un.wrappers, env=env)
+            out.append(each)
+            _walk_runs(each, cctx, depth, out)
     if name in ("export", "declare", "typeset", "local", "readonly"):
         for w in args:
             if is_assignment(w):
