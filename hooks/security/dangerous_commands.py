@@ -314,6 +314,9 @@ def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Findi
         if path is None:
             return
         why = critical(path, cmd.ctx)
+        if path == os.path.join(os.path.normpath(cmd.ctx.project), ".git"):
+            # The repository itself: every commit, branch and stash not pushed anywhere.
+            why = f"the project's git repository {path} (its whole history)"
         if why and recursive:
             found.append(
                 (
@@ -459,6 +462,8 @@ def _rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
     flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
     recursive = any(f in ("R", "recursive") for f in flags)
     targets = positionals if "reference" in values else positionals[1:]
+    mode = positionals[0].literal() if positionals and "reference" not in values else None
+    granted = _shell.chmod_grants(mode) if cmd.name == "chmod" and mode is not None else set()
     for word in targets:
         for value in cmd.values(word) or []:
             path = _shell.normalize(value, cmd.ctx.cwd)
@@ -468,6 +473,20 @@ def _rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
             target = prefix if glob_part else path
             if _shell.is_within(target, cmd.ctx.project):
                 continue  # the user's own project: not catastrophic
+            # Outside the project a setuid/setgid bit (chmod 4755 /bin/bash: a root shell for
+            # anyone) or world write access (chmod 777 /var/run/docker.sock, ~/.ssh/id_rsa)
+            # hands the machine or the account to every local user.
+            opened = granted & {"setid", "world-write"}
+            if opened and not _shell.is_within(target, "/tmp"):
+                what = "sets the setuid/setgid bit on" if "setid" in opened else "makes writable by every user"
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` {what} {target}, outside the project: any local user could then "
+                        "act as its owner. Grant access to the one user or group that needs it instead.",
+                    )
+                )
+                continue
             if cmd.name == "chmod" and _protects(positionals, target, cmd.ctx):
                 continue  # chmod -R go-rwx ~/.ssh: taking access away inside the home folder
             why = critical(target, cmd.ctx)

@@ -443,7 +443,32 @@ def _searches_for_secrets(cmd: Cmd, value: str) -> bool:
     )
 
 
+def _check_chmod(cmd: Cmd, found: list[Finding]) -> None:
+    """``chmod 644 ~/.ssh/id_rsa``, ``chmod a+r ~/.aws/credentials``: a mode that lets the group
+    or the world read a credentials file exposes it as surely as printing it."""
+    _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
+    if "reference" in values or len(positionals) < 2:
+        return
+    mode = positionals[0].literal()
+    if mode is None or "others" not in _shell.chmod_grants(mode):
+        return
+    for word in positionals[1:]:
+        for value in cmd.values(word) or [word.text]:
+            kind = secret_file(value) or ("a folder of credentials" if secret_dir(value) else None)
+            if kind:
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` lets other users read {value}, {kind}. Keep it private "
+                        "(chmod 600, or 700 for a folder) instead.",
+                    )
+                )
+                return
+
+
 def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
+    if cmd.name == "chmod":
+        _check_chmod(cmd, found)
     words = list(_read_targets(cmd))
     name = cmd.name
     if name in ("curl", "wget", "http", "xh"):

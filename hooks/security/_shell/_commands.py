@@ -639,6 +639,36 @@ def chmod_tightens(mode: str) -> bool:
     return True
 
 
+def chmod_grants(mode: str) -> set[str]:
+    """What a chmod ``mode`` gives away: ``others`` (group or world gain any access),
+    ``world-write`` and ``setid`` (setuid/setgid); empty for a mode that only narrows access.
+    An unreadable mode counts as granting everything."""
+    granted: set[str] = set()
+    if re.fullmatch(r"0*[0-7]{3,4}", mode):
+        bits = int(mode, 8)
+        if bits & 0o077:
+            granted.add("others")
+        if bits & 0o002:
+            granted.add("world-write")
+        if bits & 0o6000:
+            granted.add("setid")
+        return granted
+    for clause in mode.split(","):
+        m = re.fullmatch(r"(?P<who>[ugoa]*)(?P<op>[-+=])(?P<perm>[rwxXst]*)", clause)
+        if m is None:
+            return {"others", "world-write", "setid"}
+        who, op, perm = m.group("who") or "a", m.group("op"), m.group("perm")
+        if op == "-" or not perm:
+            continue
+        if "s" in perm:
+            granted.add("setid")
+        if set(who) & {"g", "o", "a"} and set(perm) & {"r", "w", "x", "X"}:
+            granted.add("others")
+        if set(who) & {"o", "a"} and "w" in perm:
+            granted.add("world-write")
+    return granted
+
+
 _AUTORUN_BASENAMES = frozenset({
     ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv",
     ".zlogin", ".kshrc", ".cshrc", ".tcshrc", "config.fish", ".envrc", "rc.local", "crontab",

@@ -63,6 +63,17 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("chmod 666 .env", "deny"),
         ("chmod 644 ~/.ssh/id_rsa", "deny"),
         ("mkfs.ext4 disk.img", None),
+        # Loosening: world write or setuid outside the project hands the account or the machine
+        # to every local user; group/world read of a credentials file exposes it.
+        ("sudo chmod 4755 /bin/bash", "deny"),
+        ("sudo chmod 777 /var/run/docker.sock", "deny"),
+        ("chmod a+r ~/.aws/credentials", "deny"),
+        ("chmod 644 ~/.ssh/id_ed25519.pub", "deny"),  # outside the project (workspace_boundary)
+        ("chmod 700 ~/.ssh", None),
+        ("chmod +x scripts/build.sh", None),
+        ("chmod 755 bin/tool", None),
+        # The repository's own history is not build output.
+        ("rm -rf .git", "deny"),
         ("truncate -s 64M rootfs.img && mkfs.ext4 -F -L root rootfs.img", None),
         ("mkfs.ext4 /dev/sda1", "deny"),
         ("mkfs.ext4 $DEVICE", "deny"),
