@@ -144,6 +144,7 @@ LEFTOVER_NAMES = frozenset({
     "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", "*.egg-info", ".coverage",
     "*.tmp", "*.temp", ".DS_Store", "Thumbs.db", "*.swp", "*.swo", "*~", "*.log",
     "node_modules", "build", "dist", "coverage", ".cache", ".tox", ".next", "*.tsbuildinfo",
+    "*.orig", "*.rej",  # merge and patch leftovers, like the editor's *~ and *.swp
 })  # fmt: skip
 # Fork bombs in interpreter code (shell ones are found in the parsed functions).
 FORK_BOMB = re.compile(r"fork\s*while\s*fork|while\s*\(?\s*(?:True|1|true)\s*\)?\s*:\s*os\.fork\(\)")
@@ -273,6 +274,8 @@ def _rule_rm(cmd: Cmd, found: list[Finding]) -> None:
         prev = cmd.prev
         if prev is not None and prev.name == "find":
             _rule_find_scope(prev, cmd, found)
+        elif prev is not None and _git_list_is_safe(prev):
+            pass  # git ls-files '*.orig' | xargs rm: project files git can name, leftovers or tracked
         else:
             inputs = _xargs_inputs(cmd)
             if inputs is None:
@@ -376,6 +379,27 @@ def _classify_unknown_target(pattern: str, cmd: Cmd, found: list[Finding]) -> No
                 "the project.",
             )
         )
+
+
+def _git_list_is_safe(lister: Cmd) -> bool:
+    """A list of project files from git that is safe to delete: tracked files narrowed by a
+    pathspec (git restores them), or untracked files (``-o``) whose pathspecs all name
+    generated leftovers (``git ls-files -o -- '*.orig'``). Everything else is confirmed."""
+    if lister.name != "git" or lister.ctx.remote:
+        return False
+    lits = [w.literal() for w in lister.args]
+    if None in lits or "ls-files" not in lits or any(a in ("-C", "--git-dir", "--work-tree") for a in lits):
+        return False
+    rest = [a for a in lits[lits.index("ls-files") + 1 :] if a is not None]
+    specs = [a for a in rest if not a.startswith("-")]
+    untracked = any(
+        a in ("-o", "--others") or (a.startswith("-") and not a.startswith("--") and "o" in a) for a in rest
+    )
+    if not specs:
+        return False
+    if untracked:
+        return all(os.path.basename(spec) in LEFTOVER_NAMES for spec in specs)
+    return True
 
 
 def _rule_find_scope(find: Cmd, actor: Cmd, found: list[Finding]) -> None:
@@ -530,6 +554,14 @@ def _format_target(cmd: Cmd) -> str | None:
     return None
 
 
+def _scratch_only(cmd: Cmd) -> bool:
+    """Every file operand lies in a scratch or build-output folder of the project (``tmp/``,
+    ``build/`` …): overwriting it loses nothing a build or test run would not recreate."""
+    _flags, positionals, _values = _shell.split_options(cmd.args, frozenset({"-n", "-s", "--iterations", "--size"}))
+    paths = [_shell.normalize(v, cmd.ctx.cwd) for w in positionals for v in (cmd.values(w) or [""])]
+    return bool(paths) and all(p is not None and _shell.build_output(p, cmd.ctx.project) for p in paths)
+
+
 def _rule_devices(cmd: Cmd, found: list[Finding]) -> None:
     name = cmd.name
     if name == "dd":
@@ -576,7 +608,7 @@ def _rule_devices(cmd: Cmd, found: list[Finding]) -> None:
             found.append(
                 ("deny", f"`{cmd.display}` overwrites the device {devices[0]}. Write to an image file instead.")
             )
-        elif name == "shred":
+        elif name == "shred" and not _scratch_only(cmd):
             found.append(("ask", f"`{cmd.display}` irrecoverably overwrites files; confirm."))
     for r in cmd.redirects:
         if r.op in (">", ">>", ">|", "&>", "&>>", "<>", ">&") and r.target is not None:
