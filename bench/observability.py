@@ -262,7 +262,9 @@ async def trial(rounds: int, sessions: int, command: str, gap: float, pidfd: boo
         cpu: dict[str, list[float]] = {k: [] for k in options}
         async with contextlib.AsyncExitStack() as stack:
             runners = {
-                k: await stack.enter_async_context(HookRunner.from_project(project, user_settings=None, **v))
+                k: await stack.enter_async_context(
+                    HookRunner.from_project(project, user_settings=None, trust="all", **v)
+                )
                 for k, v in options.items()
             }
             for r in runners.values():  # warm-up

@@ -17,9 +17,22 @@ from ._matching import matcher_matches, tool_pattern_matches
 from ._outcome import EventOutcome, HookResult, HookStatus
 from ._runner import HookRunner, parse_env_file
 from ._spec import KNOWN_EVENTS, HookCallback, HookSpec
+from ._trust import (
+    TRUST_ALL_ENV,
+    UNTRUSTED_REASON,
+    HookTrust,
+    TrustError,
+    TrustItem,
+    TrustPolicy,
+    TrustStore,
+    permissions_trusted,
+    trust_store_path,
+)
 
 __all__ = [
     "KNOWN_EVENTS",
+    "TRUST_ALL_ENV",
+    "UNTRUSTED_REASON",
     "ConfigError",
     "ConfigIssue",
     "EventOutcome",
@@ -31,12 +44,19 @@ __all__ = [
     "HookRunner",
     "HookSpec",
     "HookStatus",
+    "HookTrust",
     "IgnoredHook",
     "LedgerError",
     "RunnerClosedError",
+    "TrustError",
+    "TrustItem",
+    "TrustPolicy",
+    "TrustStore",
     "UnknownHookTypeError",
     "load_config",
     "matcher_matches",
     "parse_env_file",
+    "permissions_trusted",
     "tool_pattern_matches",
+    "trust_store_path",
 ]

@@ -16,6 +16,8 @@ from ._config import HookConfig, load_config
 from ._matching import parse_tool_pattern, tool_pattern_matches
 from ._outcome import EventOutcome
 from ._runner import HookRunner
+from ._spec import HookSpec
+from ._trust import HookTrust
 
 __all__ = ["add_hooks_commands"]
 
@@ -45,8 +47,31 @@ def _print_issues(config: HookConfig) -> None:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    """Print the effective hooks per event, and every ignored entry with why."""
+    """Print the effective hooks per event (with their trust), and every ignored entry with why."""
+    from ._cli_trust import print_items, trust_column
+
     config = _load(args)
+    trust = HookTrust(config)
+    if trust.store.load().problem:
+        print(f"agent-server: {trust.store.problem}", file=sys.stderr)
+    if args.untrusted:
+        items = [] if trust.policy == "all" else trust.untrusted()
+        if args.json:
+            print(json.dumps({"untrusted": [i.to_dict() for i in items]}, indent=2))
+        elif items:
+            print(f"{len(items)} project hook(s) are not trusted (agent-server hooks trust ID... or --all):")
+            print_items(items)
+        else:
+            print("no untrusted project hooks")
+        return EXIT_OK
+    column = trust_column(trust)
+
+    def trust_fields(s: HookSpec) -> dict[str, Any]:
+        item = column.get(id(s))
+        if item is None:
+            return {"trusted": True}
+        return {"trusted": item.trusted, "trust_id": item.id, "untrusted_reason": trust.reason(s)}
+
     if args.json:
         data: dict[str, Any] = {
             "files": config.files,
@@ -66,6 +91,7 @@ def cmd_list(args: argparse.Namespace) -> int:
                             "timeout_s": s.timeout,
                             "fail_closed": s.fail_closed,
                             "async": s.run_async,
+                            **trust_fields(s),
                         }
                         for s in specs
                     ],
@@ -89,7 +115,8 @@ def cmd_list(args: argparse.Namespace) -> int:
             matcher = s.matcher or s.tool_pattern or (json.dumps(dict(s.object_matcher)) if s.object_matcher else "*")
             flags = [f for f, on in (("fail-closed", s.fail_closed), ("async", s.run_async)) if on]
             extra = f"  if={s.if_rule}" if s.if_rule else ""
-            print(f"  {i}. {s.command}")
+            why = trust.reason(s) if id(s) in column else None
+            print(f"  {i}. {s.command}" + (f"  [{why}; id {column[id(s)].id}]" if why else ""))
             print(
                 f"     matcher={matcher}{extra}  timeout={s.timeout:g}s  dialect={s.dialect}"
                 f"  source={s.source} {s.location}" + (f"  [{', '.join(flags)}]" if flags else "")
@@ -219,9 +246,10 @@ def add_hooks_commands(sub: Any) -> argparse._SubParsersAction[argparse.Argument
         dest="hooks_command", metavar="COMMAND", required=True
     )
 
-    p = hsub.add_parser("list", help="effective hooks per event, and ignored entries")
+    p = hsub.add_parser("list", help="effective hooks per event (and their trust), and ignored entries")
     _project_arg(p)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--untrusted", action="store_true", help="only the project hooks that wait for trust")
     p.set_defaults(func=cmd_list)
 
     p = hsub.add_parser("validate", help="check settings files (exit 1 on errors)")
@@ -249,6 +277,8 @@ def add_hooks_commands(sub: Any) -> argparse._SubParsersAction[argparse.Argument
     p.set_defaults(func=cmd_test_pattern)
 
     from ._cli_observe import add_observe_commands  # log, stats, explain
+    from ._cli_trust import add_trust_commands  # trust, untrust
 
     add_observe_commands(hsub)
+    add_trust_commands(hsub)
     return hsub

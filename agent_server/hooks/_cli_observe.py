@@ -31,6 +31,7 @@ from ._ledger import (
 )
 from ._matching import why_not
 from ._spec import HookSpec
+from ._trust import HookTrust
 
 __all__ = [
     "add_observe_commands",
@@ -264,8 +265,8 @@ class Verdict:
     source: str
     location: str
     runs: bool
-    kind: str  # "" when it runs; else matcher | object matcher | pattern | if | disabled |
-    #            duplicate | unsupported | invalid
+    kind: str  # "" when it runs; else matcher | object matcher | pattern | if | untrusted |
+    #            disabled | duplicate | unsupported | invalid
     why: str
     note: str = ""
 
@@ -310,10 +311,15 @@ def explain(config: HookConfig, event: str, payload: dict[str, Any]) -> list[Ver
     """A verdict for every entry configured for ``event``: the hooks that load (in
     registration order), then ignored entries, then invalid ones."""
     verdicts: list[Verdict] = []
+    trust = HookTrust(config)
     for spec in config.hooks.get(event, []):
         why = why_not(spec, payload)
         note = "runs in the background (async); its result is ignored" if spec.run_async else ""
-        if why is None:
+        untrusted = trust.reason(spec) if why is None else None
+        if untrusted is not None:
+            note = f"trust id {trust.item(spec).id}" + (f"; {note}" if note else "")
+            verdicts.append(Verdict(spec.command, spec.source, spec.location, False, "untrusted", untrusted, note))
+        elif why is None:
             verdicts.append(Verdict(spec.command, spec.source, spec.location, True, "", "", note))
         else:
             verdicts.append(Verdict(spec.command, spec.source, spec.location, False, _skip_kind(spec, why), why, note))
@@ -354,7 +360,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         print(f"  {state} {_short(v.command, 70)}")
         print(f"       {v.source} {v.location}")
         if not v.runs:
-            print(f"       {v.kind}: {v.why}")
+            print(f"       {v.why}" if v.why.startswith(f"{v.kind}:") else f"       {v.kind}: {v.why}")
         if v.note:
             print(f"       note: {v.note}")
     if not verdicts:
