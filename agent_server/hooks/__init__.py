@@ -10,12 +10,13 @@ Usable without the server::
 
 from __future__ import annotations
 
-from ._config import HookConfig, IgnoredHook, load_config
+from ._cli import add_hooks_commands
+from ._config import HookConfig, IgnoredHook, default_files, load_config, load_files
 from ._errors import ConfigError, ConfigIssue, HookError, RunnerClosedError, UnknownHookTypeError
 from ._ledger import HookLedger, LedgerError
 from ._matching import matcher_matches, tool_pattern_matches
 from ._outcome import EventOutcome, HookResult, HookStatus
-from ._runner import HookRunner, parse_env_file
+from ._runner import DEFAULT_STRIPPED_ENV, HookRunner, parse_env_file
 from ._spec import KNOWN_EVENTS, HookCallback, HookSpec
 from ._trust import (
     TRUST_ALL_ENV,
@@ -30,6 +31,7 @@ from ._trust import (
 )
 
 __all__ = [
+    "DEFAULT_STRIPPED_ENV",
     "KNOWN_EVENTS",
     "TRUST_ALL_ENV",
     "UNTRUSTED_REASON",
@@ -53,7 +55,10 @@ __all__ = [
     "TrustPolicy",
     "TrustStore",
     "UnknownHookTypeError",
+    "add_hooks_commands",
+    "default_files",
     "load_config",
+    "load_files",
     "matcher_matches",
     "parse_env_file",
     "permissions_trusted",
