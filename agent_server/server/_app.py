@@ -7,7 +7,6 @@ leaving it closes every session (SessionEnd) and ends background hooks.
 from __future__ import annotations
 
 import asyncio
-import hmac
 import inspect
 import json
 import logging
@@ -19,68 +18,33 @@ from typing import Any, TypeVar
 import anyio
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
-from starlette.datastructures import Headers, QueryParams
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 from agent_server import __version__
 from agent_server.hooks import HookRunner
 
 from ._api import ApprovalAnswer, CreateSession, PostMessage, UpdateSession, openapi_spec
+from ._auth import FrontDoor, authenticated, launch_token, login_response
 from ._hooks_setup import build_runner
 from ._session import ApiError, Session, SessionManager
 from ._settings import Settings, load_settings
+from ._trust_api import TrustRequest, get_trust, log_untrusted, post_trust
 from .backends import ModelBackend, make_backend
 
 __all__ = ["create_app", "request_shutdown"]
 
 log = logging.getLogger("agent_server.server")
 _M = TypeVar("_M", bound=BaseModel)
-_PUBLIC = ("/health", "/chat", "/openapi.json")
 _END_REASONS = ("other", "logout", "prompt_input_exit", "clear")
 _STATIC = {"chat.js": "text/javascript; charset=utf-8", "chat.css": "text/css; charset=utf-8"}
 
 
 def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message, **extra}}, status_code=status)
-
-
-class TokenAuth:
-    """Requires ``Authorization: Bearer <token>`` on every API path (the event stream
-    also takes ``?access_token=`` because EventSource cannot send headers)."""
-
-    def __init__(self, app: ASGIApp, token: str | None) -> None:
-        self.app = app
-        self.token = token
-
-    def _ok(self, scope: Scope) -> bool:
-        assert self.token is not None
-        auth = Headers(scope=scope).get("authorization", "")
-        scheme, _, value = auth.partition(" ")
-        if scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(), self.token.encode()):
-            return True
-        if scope["path"].endswith("/events"):
-            given = QueryParams(scope.get("query_string", b"").decode("latin-1")).get("access_token", "")
-            return bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
-        return False
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or self.token is None:
-            await self.app(scope, receive, send)
-            return
-        path = scope["path"]
-        if path == "/" or any(path == p or path.startswith(p + "/") for p in _PUBLIC) or self._ok(scope):
-            await self.app(scope, receive, send)
-            return
-        response = _error(
-            401, "unauthorized", "missing or wrong bearer token: send 'Authorization: Bearer <AGENT_SERVER_API_TOKEN>'"
-        )
-        response.headers["WWW-Authenticate"] = "Bearer"
-        await response(scope, receive, send)
 
 
 async def _parse(request: Request, model: type[_M], *, optional: bool = False) -> _M:
@@ -161,6 +125,11 @@ async def list_hooks(request: Request) -> Response:
             ],
         }
     )
+
+
+async def trust_hooks(request: Request) -> Response:
+    """``POST /hooks/trust``."""
+    return await post_trust(request, await _parse(request, TrustRequest))
 
 
 async def create_session(request: Request) -> Response:
@@ -291,13 +260,18 @@ def _web_file(name: str) -> str:
 
 
 async def chat_page(request: Request) -> Response:
-    """``GET /chat``."""
+    """``GET /chat``; ``/chat?token=…`` first trades the token for the page's cookie."""
     settings: Settings = request.app.state.settings
-    config = {"env": settings.env, "authRequired": settings.api_token is not None, "version": __version__}
+    token: str | None = request.app.state.api_token
+    login = login_response(request, token)
+    if login is not None:
+        return login
+    signed_in = authenticated(request.scope, request.headers, token)
+    config = {"env": settings.env, "authRequired": not signed_in, "version": __version__}
     html = _web_file("chat.html").replace(
         "<!--AGENT_SERVER_CONFIG-->", f"<script>window.AGENT_SERVER_CONFIG = {json.dumps(config)};</script>"
     )
-    return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+    return HTMLResponse(html, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
 
 async def chat_static(request: Request) -> Response:
@@ -379,6 +353,7 @@ def create_app(
                     maybe = setup(hook_runner)
                     if inspect.isawaitable(maybe):
                         await maybe
+                app.state.untrusted_hooks = log_untrusted(hook_runner)
                 async with SessionManager(settings, hook_runner, model) as manager:
                     app.state.manager = manager
                     try:
@@ -398,6 +373,8 @@ def create_app(
         Route("/health", health),
         Route("/openapi.json", openapi),
         Route("/hooks", list_hooks),
+        Route("/hooks/trust", get_trust, methods=["GET"]),
+        Route("/hooks/trust", trust_hooks, methods=["POST"]),
         Route("/chat", chat_page),
         Route("/chat/{name}", chat_static),
         Route("/sessions", create_session, methods=["POST"]),
@@ -410,13 +387,19 @@ def create_app(
         Route("/sessions/{session_id}/interrupt", interrupt, methods=["POST"]),
         Route("/sessions/{session_id}/events", events, methods=["GET"]),
     ]
-    token = settings.api_token.get_secret_value() if settings.api_token else None
+    token = launch_token(settings)
+    if token is None:
+        log.warning(
+            "AGENT_SERVER_AUTH=none: the API needs no token; any program on this machine can run commands through it"
+        )
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(TokenAuth, token=token)],
+        middleware=[Middleware(FrontDoor, settings=settings, token=token)],
         exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _internal_error},
     )
     app.state.settings = settings
+    app.state.api_token = token  # (`serve` prints the chat URL with it)
+    app.state.untrusted_hooks = 0
     app.state.manager = None
     return app

@@ -97,7 +97,8 @@ def build_runner(settings: Settings) -> HookRunner:
         resolved = settings.data_path / "default-settings.json"
         resolved.parent.mkdir(parents=True, exist_ok=True)
         resolved.write_text(default_settings_text(project), encoding="utf-8")
-        files = [(resolved, role) if path == project_file else (path, role) for path, role in files]
+        # The shipped defaults are trusted like user settings ("default" is not a project role).
+        files = [(resolved, "default") if path == project_file else (path, role) for path, role in files]
         log.info("no %s: using the packaged default hooks (%s)", project_file, resolved)
     config = load_files(project, files)
     for issue in config.issues:
@@ -111,4 +112,5 @@ def build_runner(settings: Settings) -> HookRunner:
         days = settings.hook_ledger_retention_days
         # With a retention the ledger is built here; the lifespan closes it after the runner.
         options["ledger"] = db if days is None else HookLedger(db, retention=days * 86400.0)
-    return HookRunner(config, **options)
+    # Project hooks run once trusted (the user's trust store), or all of them on request.
+    return HookRunner(config, trust="all" if settings.trust_all_hooks else "store", **options)

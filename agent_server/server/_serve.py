@@ -65,7 +65,27 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         port = sock.getsockname()[1]
                 host = settings.host if ":" not in settings.host else f"[{settings.host}]"
                 url = f"http://{host}:{port}"
-                print(f"agent-server listening on {url}  (chat: {url}/chat, API: {url}/openapi.json)", flush=True)
+                token: str | None = app.state.api_token
+                chat = f"{url}/chat?token={token}" if token else f"{url}/chat"
+                print(f"agent-server listening on {url}  (chat: {chat}, API: {url}/openapi.json)", flush=True)
+                if token:
+                    source = (
+                        "AGENT_SERVER_API_TOKEN"
+                        if settings.api_token
+                        else "new each launch; AGENT_SERVER_API_TOKEN sets it"
+                    )
+                    print(
+                        f"  open the chat with the URL above; API clients send "
+                        f"'Authorization: Bearer {token}' ({source})",
+                        flush=True,
+                    )
+                waiting = app.state.untrusted_hooks
+                if waiting:
+                    print(
+                        f"  {waiting} project hook(s) are not trusted and will not run: review them in the chat page "
+                        "or with `agent-server hooks trust`",
+                        flush=True,
+                    )
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             request_shutdown(app)
