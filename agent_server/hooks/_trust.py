@@ -343,7 +343,7 @@ class TrustStore:
         self._data = {"version": _STORE_VERSION, "projects": {}}
         try:
             st = os.stat(self.path)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # none yet (writing says why it cannot)
             self._signature = None
             return self
         except OSError as exc:
@@ -403,7 +403,7 @@ class TrustStore:
         self.load()
         if self.problem:
             raise TrustError(f"{self.problem}: fix or delete the file first")
-        projects = self._data["projects"]
+        projects = dict(self._data["projects"])
         records = dict(projects.get(str(project_dir), {}).get("hooks", {}))
         for digest in remove:
             records.pop(digest, None)
@@ -423,10 +423,12 @@ class TrustStore:
             projects[str(project_dir)] = {"hooks": records}
         else:
             projects.pop(str(project_dir), None)
-        self._write()
+        data = {"version": _STORE_VERSION, "projects": projects}
+        self._write(data)
+        self._data = data  # (only once it is on disk)
 
-    def _write(self) -> None:
-        text = json.dumps(self._data, indent=1, sort_keys=True) + "\n"
+    def _write(self, data: dict[str, Any]) -> None:
+        text = json.dumps(data, indent=1, sort_keys=True) + "\n"
         folder = self.path.parent
         try:
             folder.mkdir(parents=True, exist_ok=True)

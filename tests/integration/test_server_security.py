@@ -1,0 +1,225 @@
+"""The server's front door against a real server on loopback (httpx, as curl would):
+the two attacks of issue 18, the token / cookie, Host, Origin and Content-Type rules."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import anyio
+import httpx
+import pytest
+
+from agent_server.server import SettingsInvalid
+from tests.integration.server_harness import TEST_TOKEN, make_project, running_server, server_settings
+
+pytestmark = pytest.mark.anyio
+
+CLI = [sys.executable, "-m", "agent_server"]
+
+
+async def _sessions(h: object) -> int:
+    client: httpx.AsyncClient = h.client  # type: ignore[attr-defined]
+    r = await client.get("/sessions")
+    assert r.status_code == 200, r.text
+    return len(r.json()["sessions"])
+
+
+async def test_a_cross_site_text_plain_post_cannot_create_a_session(tmp_path: Path) -> None:
+    """Attack 1: a page on another origin POSTs text/plain (a CORS 'simple' request)."""
+    project = make_project(tmp_path)
+    async with running_server(project) as h:
+        url = str(h.client.base_url)
+        async with httpx.AsyncClient(base_url=url) as browser:  # no token: what a foreign page has
+            r = await browser.post(
+                "/sessions",
+                content=b'{"permission_mode": "bypassPermissions"}',
+                headers={"Content-Type": "text/plain", "Origin": "http://evil.example"},
+            )
+            assert r.status_code == 403, r.text
+            assert r.json()["error"]["code"] == "forbidden_origin" and r.json()["error"]["header"] == "Origin"
+            assert "http://evil.example" in r.json()["error"]["message"]
+            # Even carrying the token, another origin cannot change state.
+            r = await browser.post(
+                "/sessions",
+                json={},
+                headers={"Origin": "http://evil.example", "Authorization": f"Bearer {TEST_TOKEN}"},
+            )
+            assert r.status_code == 403
+            r = await browser.post(
+                "/sessions", json={}, headers={"Origin": "null", "Authorization": f"Bearer {TEST_TOKEN}"}
+            )
+            assert r.status_code == 403
+            # Same origin without the token: still refused.
+            r = await browser.post("/sessions", json={}, headers={"Origin": url.rstrip("/")})
+            assert r.status_code == 401 and r.headers["www-authenticate"] == "Bearer"
+        assert await _sessions(h) == 0
+        # The page's own origin with the token works.
+        r = await h.client.post("/sessions", json={}, headers={"Origin": url.rstrip("/")})
+        assert r.status_code == 201
+
+
+async def test_dns_rebinding_host_is_refused_and_nothing_runs(tmp_path: Path) -> None:
+    """Attack 2: a rebound name (Host: evil.example:PORT) reads the session id, then posts
+    a shell command. Both steps are refused, with or without the token."""
+    project = make_project(tmp_path)
+    async with running_server(project, permission_mode="bypassPermissions") as h:
+        sid = (await h.create())["session_id"]
+        port = h.client.base_url.port
+        evil = {"Host": f"evil.example:{port}"}
+        for headers in (evil, {**evil, "Authorization": f"Bearer {TEST_TOKEN}"}):
+            r = await h.client.get("/sessions", headers=headers)
+            assert r.status_code == 403, r.text
+            error = r.json()["error"]
+            assert error["code"] == "forbidden_host" and error["header"] == "Host"
+            assert f"evil.example:{port}" in error["message"]
+            r = await h.client.post(
+                f"/sessions/{sid}/messages", json={"text": "$ echo pwned > PWNED.txt", "wait": True}, headers=headers
+            )
+            assert r.status_code == 403
+            assert (await h.client.get("/health", headers=headers)).status_code == 403
+        assert not (project.root / "PWNED.txt").exists()
+        # Loopback names are the server's own.
+        for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}"):
+            assert (await h.client.get("/sessions", headers={"Host": host})).status_code == 200
+    # (the control: the same prompt through the front door does write the file)
+    async with running_server(project, permission_mode="bypassPermissions") as h:
+        sid = (await h.create())["session_id"]
+        assert (await h.send(sid, "$ echo ok > PWNED.txt"))["status"] == "completed"
+    assert (project.root / "PWNED.txt").read_text() == "ok\n"
+
+
+async def test_token_cookie_and_bearer(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    async with running_server(project, token=None) as h:
+        c = h.client
+        for headers in ({}, {"Authorization": "Bearer forged-token-xxxxxxxx"}, {"Authorization": "Basic abc"}):
+            assert (await c.get("/sessions", headers=headers)).status_code == 401
+            assert (await c.get("/hooks", headers=headers)).status_code == 401
+            assert (await c.get("/hooks/trust", headers=headers)).status_code == 401
+        assert (await c.get("/sessions", headers={"Cookie": "agent_server_token=forged"})).status_code == 401
+        # Public: the page (which then asks for the token), its files, health, the spec.
+        page = await c.get("/chat")
+        assert page.status_code == 200 and '"authRequired": true' in page.text
+        assert (await c.get("/chat/chat.js")).status_code == 200
+        assert (await c.get("/health")).status_code == 200
+        # A wrong token in the URL is refused; the right one becomes an HttpOnly,
+        # SameSite=Strict cookie, and the token leaves the URL.
+        r = await c.get("/chat", params={"token": "wrong-token-123"})
+        assert r.status_code == 401 and "token in this URL is wrong" in r.json()["error"]["message"]
+        r = await c.get(h.chat_url(mode="plan"))
+        assert r.status_code == 303 and r.headers["location"] == "/chat?mode=plan"
+        cookie = r.headers["set-cookie"]
+        assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/" in cookie
+        assert c.cookies.get("agent_server_token") == TEST_TOKEN
+        page = await c.get("/chat")
+        assert '"authRequired": false' in page.text
+        sid = (await h.create())["session_id"]  # the cookie alone
+        r = await c.get(f"/sessions/{sid}/events", params={"stream": "false"})
+        assert r.status_code == 200
+        c.cookies.clear()
+        assert (await c.get("/sessions")).status_code == 401
+        assert (await c.get("/sessions", headers={"Authorization": f"Bearer {TEST_TOKEN}"})).status_code == 200
+
+
+async def test_bodies_must_be_json(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    async with running_server(project) as h:
+        c = h.client
+        for ctype, body in (
+            ("application/x-www-form-urlencoded", b"permission_mode=bypassPermissions"),
+            ("multipart/form-data; boundary=x", b"--x\r\n\r\n--x--"),
+            ("text/plain", b"{}"),
+        ):
+            r = await c.post("/sessions", content=body, headers={"Content-Type": ctype})
+            assert r.status_code == 415, r.text
+            assert r.json()["error"]["header"] == "Content-Type" and ctype.split(";")[0] in r.json()["error"]["message"]
+        r = await c.post("/sessions", content=b"{}")  # a body with no type at all
+        assert r.status_code == 415
+        assert (
+            await c.post("/sessions", content=b"{}", headers={"Content-Type": "application/json; charset=utf-8"})
+        ).status_code == 201
+        assert await _sessions(h) == 1
+
+
+async def test_a_random_secret_per_launch_and_auth_none_only_on_loopback(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    project = make_project(tmp_path)
+    tokens = []
+    for _ in range(2):
+        async with running_server(project, api_token=None) as h:
+            assert h.token and len(h.token) >= 32
+            assert (await h.client.get("/sessions")).status_code == 200  # (the harness sends it)
+            tokens.append(h.token)
+    assert tokens[0] != tokens[1]
+    with pytest.raises(SettingsInvalid, match="AGENT_SERVER_AUTH=none is only allowed on a loopback host"):
+        server_settings(project.root, host="0.0.0.0", auth="none")
+    caplog.set_level(logging.WARNING, logger="agent_server.server")
+    async with running_server(project, api_token=None, auth="none", token=None) as h:
+        assert h.token is None
+        assert (await h.client.post("/sessions", json={})).status_code == 201
+        # The other doors stay shut.
+        port = h.client.base_url.port
+        assert (await h.client.get("/sessions", headers={"Host": f"evil.example:{port}"})).status_code == 403
+        assert (await h.client.post("/sessions", json={}, headers={"Origin": "http://evil.example"})).status_code == 403
+    assert any("AGENT_SERVER_AUTH=none" in r.getMessage() for r in caplog.records if r.levelno == logging.WARNING)
+
+
+async def test_allowed_hosts_for_a_reverse_proxy(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    async with running_server(project, allowed_hosts=["agent.example.com"]) as h:
+        proxied = {"Host": "agent.example.com", "Origin": "https://agent.example.com"}
+        assert (await h.client.post("/sessions", json={}, headers=proxied)).status_code == 201
+        other = {"Host": "other.example.com"}
+        assert (await h.client.get("/sessions", headers=other)).status_code == 403
+
+
+async def test_serve_prints_a_chat_url_that_signs_in(tmp_path: Path) -> None:
+    """`agent-server serve` with no token configured: its first line's chat URL works,
+    and it says how many project hooks wait for trust."""
+    project = make_project(tmp_path)
+    project.hook("SessionStart")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_SERVER_")}
+    env["HOME"] = str(tmp_path)
+    proc = subprocess.Popen(
+        [*CLI, "serve", "--port", "0", "--project", str(project.root)],
+        env=env,
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        with anyio.fail_after(30):
+            first = await anyio.to_thread.run_sync(proc.stdout.readline)
+            second = await anyio.to_thread.run_sync(proc.stdout.readline)
+            third = await anyio.to_thread.run_sync(proc.stdout.readline)
+        assert first.startswith("agent-server listening on http://127.0.0.1:"), first
+        chat = first.split("(chat: ")[1].split(",")[0]
+        token = chat.split("token=")[1]
+        assert "Authorization: Bearer " + token in second
+        assert third.strip().startswith("1 project hook(s) are not trusted"), third
+        async with httpx.AsyncClient(base_url=first.split()[3], follow_redirects=True) as c:
+            assert (await c.post("/sessions", json={})).status_code == 401
+            page = await c.get(chat)
+            assert page.status_code == 200 and '"authRequired": false' in page.text
+            r = await c.post("/sessions", json={})
+            assert r.status_code == 201
+            sid = r.json()["session_id"]
+            events = (await c.get(f"/sessions/{sid}/events", params={"stream": "false"})).json()["events"]
+            hook = next(e for e in events if e["type"] == "hook" and e["event"] == "SessionStart")
+            assert hook["hooks"][0]["status"] == "skipped"
+            assert hook["hooks"][0]["error"] == "untrusted: run 'agent-server hooks trust'"
+        assert project.calls("SessionStart") == []
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
