@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ._settings import PermissionMode
 
-__all__ = ["ApprovalAnswer", "CreateSession", "PostMessage", "UpdateSession", "openapi_spec"]
+__all__ = ["ApprovalAnswer", "CreateSession", "PostMessage", "TrustRequest", "UpdateSession", "openapi_spec"]
 
 
 class _Body(BaseModel):
@@ -45,6 +45,13 @@ class UpdateSession(_Body):
     """``PATCH /sessions/{id}``: change the permission mode."""
 
     permission_mode: PermissionMode
+
+
+class TrustRequest(_Body):
+    """``POST /hooks/trust``: the ids to trust (as listed by ``GET /hooks/trust``), or all."""
+
+    ids: list[str] = Field(default_factory=list, description="Item ids from GET /hooks/trust.")
+    all: bool = Field(False, description="Trust every untrusted item.")
 
 
 _ERROR = {
@@ -114,7 +121,7 @@ _SID = {"name": "session_id", "in": "path", "required": True, "schema": {"type":
 def openapi_spec(version: str) -> dict[str, Any]:
     """The OpenAPI 3.1 document of the API."""
     schemas: dict[str, Any] = {"Error": _ERROR, "Session": _SESSION, "Turn": _TURN}
-    for model in (CreateSession, PostMessage, ApprovalAnswer, UpdateSession):
+    for model in (CreateSession, PostMessage, ApprovalAnswer, UpdateSession, TrustRequest):
         schemas[model.__name__] = model.model_json_schema()
     session_ref = {"$ref": "#/components/schemas/Session"}
     return {
@@ -122,9 +129,10 @@ def openapi_spec(version: str) -> dict[str, Any]:
         "info": {
             "title": "agent-server",
             "version": version,
-            "description": "A small agent server with Claude-Code-compatible hooks. With "
-            "AGENT_SERVER_API_TOKEN set, send `Authorization: Bearer <token>` (the event "
-            "stream also accepts `?access_token=`).",
+            "description": "A small agent server with Claude-Code-compatible hooks. Send "
+            "`Authorization: Bearer <token>` (AGENT_SERVER_API_TOKEN, or the per-launch token "
+            "`serve` prints; the event stream also accepts `?access_token=`) and JSON bodies "
+            "(`Content-Type: application/json`). Host and Origin are checked (403).",
         },
         "components": {"schemas": schemas, "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
         "security": [{"bearer": []}],
@@ -141,6 +149,17 @@ def openapi_spec(version: str) -> dict[str, Any]:
                     "summary": "Configured hooks per event, and configuration issues",
                     "responses": _resp("hooks", {"type": "object"}, errors=()),
                 }
+            },
+            "/hooks/trust": {
+                "get": {
+                    "summary": "Project hooks and their trust (id, command, file, scripts, what changed)",
+                    "responses": _resp("trust", {"type": "object"}, errors=()),
+                },
+                "post": {
+                    "summary": "Trust project hooks by id (or all); they run from the next event",
+                    "requestBody": _body(TrustRequest),
+                    "responses": _resp("trusted", {"type": "object"}, errors=("409", "422")),
+                },
             },
             "/sessions": {
                 "post": {

@@ -27,12 +27,12 @@ from starlette.routing import Route
 from agent_server import __version__
 from agent_server.hooks import HookRunner
 
-from ._api import ApprovalAnswer, CreateSession, PostMessage, UpdateSession, openapi_spec
+from ._api import ApprovalAnswer, CreateSession, PostMessage, TrustRequest, UpdateSession, openapi_spec
 from ._auth import FrontDoor, authenticated, launch_token, login_response
 from ._hooks_setup import build_runner
 from ._session import ApiError, Session, SessionManager
 from ._settings import Settings, load_settings
-from ._trust_api import TrustRequest, get_trust, log_untrusted, post_trust
+from ._trust_api import get_trust, log_untrusted, post_trust
 from .backends import ModelBackend, make_backend
 
 __all__ = ["create_app", "request_shutdown"]

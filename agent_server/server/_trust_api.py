@@ -6,24 +6,17 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from agent_server.hooks import HookRunner, HookTrust, TrustError
 
+from ._api import TrustRequest
 from ._session import ApiError
 
-__all__ = ["TrustRequest", "get_trust", "log_untrusted", "post_trust"]
+__all__ = ["get_trust", "log_untrusted", "post_trust"]
 
 log = logging.getLogger("agent_server.server")
-
-
-class TrustRequest(BaseModel):
-    """Body of ``POST /hooks/trust``: the ids to trust (as listed), or ``all``."""
-
-    ids: list[str] = Field(default_factory=list, description="Item ids from GET /hooks/trust.")
-    all: bool = Field(False, description="Trust every untrusted item.")
 
 
 def _trust(request: Request) -> HookTrust:

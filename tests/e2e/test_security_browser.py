@@ -16,11 +16,12 @@ from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
 from agent_server.server.testing import serve_app
-from tests.e2e.test_chat import ARGS, CHROMIUM, reap_browser_orphans  # noqa: F401 (a fixture)
+from tests.e2e.test_chat import ARGS, CHROMIUM, reap_browser_orphans  # noqa: F401 (the fixture, used by name)
 from tests.integration.server_harness import make_project, running_server
 
 pytestmark = [
     pytest.mark.anyio,
+    pytest.mark.usefixtures("reap_browser_orphans"),
     pytest.mark.e2e,
     pytest.mark.skipif(
         not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install chromium); browser tests need it"
@@ -61,7 +62,7 @@ async function attempt(label, url, init) {
 
 
 async def test_a_page_from_another_origin_cannot_create_a_session_or_send_a_prompt(
-    tmp_path: Path, reap_browser_orphans: None
+    tmp_path: Path,
 ) -> None:
     playwright_api = pytest.importorskip("playwright.async_api")
     project = make_project(tmp_path)
@@ -115,9 +116,7 @@ async def test_a_page_from_another_origin_cannot_create_a_session_or_send_a_prom
     assert project.calls("UserPromptSubmit") == []
 
 
-async def test_the_chat_page_reviews_and_trusts_project_hooks(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reap_browser_orphans: None
-) -> None:
+async def test_the_chat_page_reviews_and_trusts_project_hooks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     playwright_api = pytest.importorskip("playwright.async_api")
     monkeypatch.delenv("AGENT_SERVER_TRUST_ALL_HOOKS")  # (this test is about trust)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
