@@ -24,9 +24,9 @@ import os
 import shlex
 import stat
 import tempfile
-import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
@@ -407,7 +407,7 @@ class TrustStore:
         records = dict(projects.get(str(project_dir), {}).get("hooks", {}))
         for digest in remove:
             records.pop(digest, None)
-        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
         for item in add:
             records[item.digest] = {
                 "kind": item.kind,
@@ -459,7 +459,8 @@ def _changes(item: TrustItem, records: Mapping[str, Mapping[str, Any]]) -> list[
     ] or [r for r in records.values() if r.get("source") == item.source and r.get("command") == item.command]
     if not previous:
         return ["never trusted"]
-    last = max(previous, key=lambda r: str(r.get("trusted_at", "")))
+    # (sorted is stable: of two trusted in the same instant, the later-recorded wins)
+    last = sorted(previous, key=lambda r: str(r.get("trusted_at", "")))[-1]
     out = []
     old_def = last.get("definition") or {}
     for key in sorted(set(old_def) | set(item.definition)):
@@ -479,8 +480,9 @@ def _changes(item: TrustItem, records: Mapping[str, Mapping[str, Any]]) -> list[
 class HookTrust:
     """Decides whether each hook may run: the policy a :class:`HookRunner` applies.
 
-    ``policy="store"`` (the default) runs a project's hooks only when their current digest
-    is in the user's :class:`TrustStore`; ``"all"`` trusts every hook. Script hashes are
+    ``policy="store"`` runs a project's hooks only when their current digest is in the
+    user's :class:`TrustStore`; ``"all"`` trusts every hook; None (the default) is
+    ``"all"`` under ``AGENT_SERVER_TRUST_ALL_HOOKS=1``, else ``"store"``. Script hashes are
     cached per file and recomputed when the file's ``stat`` changes, and the store is
     re-read when it changes, so trusting (or editing a script) takes effect on the next
     fire without a restart.
@@ -489,12 +491,12 @@ class HookTrust:
     def __init__(
         self,
         config: HookConfig,
-        policy: TrustPolicy = "store",
+        policy: TrustPolicy | None = None,
         store: TrustStore | None = None,
     ) -> None:
         self.config = config
         self.project_dir = config.project_dir
-        self.policy: TrustPolicy = policy
+        self.policy: TrustPolicy = policy or default_trust_policy()
         self.store = store if store is not None else TrustStore()
         self._cache: dict[int, tuple[tuple[Any, ...], TrustItem]] = {}
         self._reported_problem: str | None = None
