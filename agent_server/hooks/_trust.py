@@ -170,43 +170,54 @@ class _Named:
     outside: str | None = None  # where it really points, when that is outside the project
 
 
-def named_files(spec: HookSpec, project_dir: Path) -> list[_Named]:
-    """The files inside ``project_dir`` that ``spec``'s command names (its scripts)."""
+def candidate_paths(spec: HookSpec, project_dir: Path) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """Per word of ``spec``'s command that could name a file inside the project: the
+    ``(shown, path)`` places it may refer to, in lookup order (string work only, no I/O)."""
     if spec.kind in ("callback", "builtin"):
-        return []
-    words: list[str]
+        return ()
     words = list(spec.argv) if spec.kind == "exec" and spec.argv else list(_words(spec.command))
-    bases = [project_dir]
-    hooks_dir = project_dir / ".claude" / "hooks"
+    root = str(project_dir)
+    hooks_dir = os.path.join(root, ".claude", "hooks")
+    bases = [root]
     if spec.kind == "python" or spec.cwd_mode == "hooks_dir":
         bases.insert(0, hooks_dir)
     if spec.module:
         words.append(spec.module)
         bases.append(hooks_dir)
-    found: dict[str, _Named] = {}
-    real_project = project_dir.resolve()
+    out = []
     for word in words:
-        expanded = word.replace("${CLAUDE_PROJECT_DIR}", str(project_dir)).replace(
-            "$CLAUDE_PROJECT_DIR", str(project_dir)
-        )
-        expanded = os.path.expanduser(expanded)
+        expanded = os.path.expanduser(word.replace("${CLAUDE_PROJECT_DIR}", root).replace("$CLAUDE_PROJECT_DIR", root))
         if not expanded or expanded.startswith("-") or "$" in expanded:
             continue
-        candidates = [Path(expanded)] if os.path.isabs(expanded) else [b / expanded for b in bases]
-        for candidate in candidates:
-            lexical = Path(os.path.normpath(candidate))
-            try:
-                shown = lexical.relative_to(project_dir).as_posix()
-            except ValueError:
+        places = [expanded] if os.path.isabs(expanded) else [os.path.join(b, expanded) for b in bases]
+        options = []
+        for place in places:
+            lexical = os.path.normpath(place)
+            shown = os.path.relpath(lexical, root)
+            if shown == "." or shown == ".." or shown.startswith("../"):
                 continue  # not inside the project: not the project's to vouch for
-            if shown == "." or shown in found or not os.path.lexists(lexical):
+            options.append((shown, lexical))
+        if options:
+            out.append(tuple(options))
+    return tuple(out)
+
+
+def named_files(
+    spec: HookSpec, project_dir: Path, candidates: tuple[tuple[tuple[str, str], ...], ...] | None = None
+) -> list[_Named]:
+    """The files inside ``project_dir`` that ``spec``'s command names (its scripts)."""
+    found: dict[str, _Named] = {}
+    real_project = os.path.realpath(project_dir)
+    for options in candidate_paths(spec, project_dir) if candidates is None else candidates:
+        for shown, lexical in options:
+            if shown in found or not os.path.lexists(lexical):
                 continue
-            real = lexical.resolve()
-            if real != real_project and real_project not in real.parents:
-                found[shown] = _Named(shown, lexical, outside=str(real))
+            real = os.path.realpath(lexical)
+            if real != real_project and not real.startswith(real_project + os.sep):
+                found[shown] = _Named(shown, Path(lexical), outside=real)
                 break
-            if real.is_file():
-                found[shown] = _Named(shown, real)
+            if os.path.isfile(real):
+                found[shown] = _Named(shown, Path(real))
                 break
     return list(found.values())
 
@@ -275,12 +286,14 @@ def _digest(definition: Mapping[str, Any], files: Mapping[str, str]) -> str:
     return hashlib.sha256(_canonical({"definition": definition, "files": dict(files)})).hexdigest()
 
 
-def hook_item(spec: HookSpec, project_dir: Path) -> TrustItem:
+def hook_item(
+    spec: HookSpec, project_dir: Path, candidates: tuple[tuple[tuple[str, str], ...], ...] | None = None
+) -> TrustItem:
     """The trust item of one hook: its definition and its scripts' content hashed."""
     definition = _definition(spec)
     files: dict[str, str] = {}
     problem = None
-    for named in named_files(spec, project_dir):
+    for named in named_files(spec, project_dir, candidates):
         if named.outside is not None:
             problem = (
                 f"hook script {named.shown} is a symlink out of the project (to {named.outside}); "
@@ -499,6 +512,7 @@ class HookTrust:
         self.policy: TrustPolicy = policy or default_trust_policy()
         self.store = store if store is not None else TrustStore()
         self._cache: dict[int, tuple[tuple[Any, ...], TrustItem]] = {}
+        self._candidates: dict[int, tuple[tuple[tuple[str, str], ...], ...]] = {}
         self._reported_problem: str | None = None
 
     def needs_trust(self, spec: HookSpec) -> bool:
@@ -506,18 +520,24 @@ class HookTrust:
         return self.policy != "all" and spec.source in self.config.trust_sources
 
     def item(self, spec: HookSpec) -> TrustItem:
-        """The current :class:`TrustItem` of ``spec`` (cached while its scripts are unchanged)."""
-        key: list[tuple[str, str | None, tuple[int, int, int, int] | None]] = []
-        for named in named_files(spec, self.project_dir):
-            try:
-                key.append((named.shown, named.outside, _signature(os.stat(named.path))))
-            except OSError:
-                key.append((named.shown, named.outside, None))
+        """The current :class:`TrustItem` of ``spec``, recomputed only when a file its
+        command may name changed (one ``stat`` per such path; ``stat`` follows symlinks,
+        so a re-pointed link or directory shows as another file)."""
+        candidates = self._candidates.get(id(spec))
+        if candidates is None:
+            candidates = self._candidates[id(spec)] = candidate_paths(spec, self.project_dir)
+        key: list[tuple[int, int, int, int] | None] = []
+        for options in candidates:
+            for _shown, lexical in options:
+                try:
+                    key.append(_signature(os.stat(lexical)))
+                except OSError:
+                    key.append(None)
         signature = tuple(key)
         cached = self._cache.get(id(spec))
         if cached is not None and cached[0] == signature:
             return cached[1]
-        item = hook_item(spec, self.project_dir)
+        item = hook_item(spec, self.project_dir, candidates)
         self._cache[id(spec)] = (signature, item)
         return item
 

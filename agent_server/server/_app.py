@@ -115,6 +115,7 @@ async def list_hooks(request: Request) -> Response:
                         "location": s.location,
                         "matcher": s.matcher,
                         "timeout": s.timeout,
+                        "untrusted": runner.trust.reason(s),  # (None: it may run)
                     }
                     for s in runner.hooks_for(e)
                 ]

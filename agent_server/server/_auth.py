@@ -17,6 +17,7 @@ Tokens are compared in constant time. See docs/server.md "Security model".
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import ipaddress
 import secrets
@@ -30,9 +31,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ._settings import Settings
 
-__all__ = ["COOKIE_NAME", "FrontDoor", "authenticated", "check_token", "launch_token", "login_response", "public_path"]
+__all__ = ["COOKIE_NAME", "FrontDoor", "authenticated", "check_token", "cookie_name", "launch_token", "login_response", "public_path"]
 
-COOKIE_NAME = "agent_server_token"
+COOKIE_NAME = "agent_server_token"  # + "_" and a digest of the secret, see cookie_name()
 _PUBLIC = ("/health", "/chat", "/openapi.json")
 _STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _LOOPBACK_NAMES = frozenset({"localhost", "localhost."})
@@ -46,6 +47,12 @@ def launch_token(settings: Settings) -> str | None:
     if settings.api_token is not None:
         return settings.api_token.get_secret_value()
     return secrets.token_urlsafe(32)
+
+
+def cookie_name(token: str) -> str:
+    """The chat cookie's name for this secret. Cookies are per host, not per port: two
+    servers on 127.0.0.1 get different names, so signing in to one keeps the other's."""
+    return f"{COOKIE_NAME}_{hashlib.sha256(token.encode()).hexdigest()[:12]}"
 
 
 def check_token(given: str, token: str) -> bool:
@@ -84,9 +91,10 @@ def authenticated(scope: Scope, headers: Headers, token: str | None) -> bool:
     scheme, _, value = headers.get("authorization", "").partition(" ")
     if scheme.lower() == "bearer" and check_token(value.strip(), token):
         return True
+    wanted = cookie_name(token)
     for part in headers.get("cookie", "").split(";"):
         name, _, value = part.strip().partition("=")
-        if name == COOKIE_NAME and check_token(value, token):
+        if name == wanted and check_token(value, token):
             return True
     if scope["path"].endswith("/events"):
         # EventSource cannot send headers; a non-browser client may pass the token here.
@@ -213,7 +221,7 @@ def login_response(request: Request, token: str | None) -> Response | None:
     query = str(QueryParams(rest))
     response = RedirectResponse(request.url.path + (f"?{query}" if query else ""), status_code=303)
     response.set_cookie(
-        COOKIE_NAME,
+        cookie_name(token),
         token,
         httponly=True,
         samesite="strict",

@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from agent_server.server import SettingsInvalid
+from agent_server.server._auth import cookie_name
 from tests.integration.server_harness import TEST_TOKEN, make_project, running_server, server_settings
 
 pytestmark = pytest.mark.anyio
@@ -100,7 +101,8 @@ async def test_token_cookie_and_bearer(tmp_path: Path) -> None:
             assert (await c.get("/sessions", headers=headers)).status_code == 401
             assert (await c.get("/hooks", headers=headers)).status_code == 401
             assert (await c.get("/hooks/trust", headers=headers)).status_code == 401
-        assert (await c.get("/sessions", headers={"Cookie": "agent_server_token=forged"})).status_code == 401
+        forged = {"Cookie": f"{cookie_name(TEST_TOKEN)}=forged; agent_server_token={TEST_TOKEN}"}
+        assert (await c.get("/sessions", headers=forged)).status_code == 401
         # Public: the page (which then asks for the token), its files, health, the spec.
         page = await c.get("/chat")
         assert page.status_code == 200 and '"authRequired": true' in page.text
@@ -114,7 +116,7 @@ async def test_token_cookie_and_bearer(tmp_path: Path) -> None:
         assert r.status_code == 303 and r.headers["location"] == "/chat?mode=plan"
         cookie = r.headers["set-cookie"]
         assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Path=/" in cookie
-        assert c.cookies.get("agent_server_token") == TEST_TOKEN
+        assert c.cookies.get(cookie_name(TEST_TOKEN)) == TEST_TOKEN
         page = await c.get("/chat")
         assert '"authRequired": false' in page.text
         sid = (await h.create())["session_id"]  # the cookie alone
