@@ -16,6 +16,14 @@ from ._errors import ConfigError, ConfigIssue, HookError, RunnerClosedError, Unk
 from ._ledger import HookLedger, LedgerError
 from ._matching import matcher_matches, tool_pattern_matches
 from ._outcome import EventOutcome, HookResult, HookStatus
+from ._prompt import (
+    PROMPT_HOOK_SCHEMA,
+    PROMPT_HOOK_SYSTEM,
+    PromptEvaluator,
+    PromptReplyError,
+    expand_prompt,
+    parse_prompt_reply,
+)
 from ._runner import DEFAULT_STRIPPED_ENV, HookRunner, parse_env_file
 from ._spec import KNOWN_EVENTS, HookCallback, HookSpec
 from ._trust import (
@@ -33,6 +41,8 @@ from ._trust import (
 __all__ = [
     "DEFAULT_STRIPPED_ENV",
     "KNOWN_EVENTS",
+    "PROMPT_HOOK_SCHEMA",
+    "PROMPT_HOOK_SYSTEM",
     "TRUST_ALL_ENV",
     "UNTRUSTED_REASON",
     "ConfigError",
@@ -49,6 +59,8 @@ __all__ = [
     "HookTrust",
     "IgnoredHook",
     "LedgerError",
+    "PromptEvaluator",
+    "PromptReplyError",
     "RunnerClosedError",
     "TrustError",
     "TrustItem",
@@ -57,10 +69,12 @@ __all__ = [
     "UnknownHookTypeError",
     "add_hooks_commands",
     "default_files",
+    "expand_prompt",
     "load_config",
     "load_files",
     "matcher_matches",
     "parse_env_file",
+    "parse_prompt_reply",
     "permissions_trusted",
     "tool_pattern_matches",
     "trust_store_path",

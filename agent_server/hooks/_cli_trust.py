@@ -8,13 +8,34 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
-from ._cli import EXIT_ERROR, EXIT_OK, _die, _load, _project_arg
+from ._config import HookConfig, load_config
 from ._trust import HookTrust, TrustError, TrustItem
 
-__all__ = ["add_trust_commands", "cmd_trust", "cmd_untrust", "print_items"]
+__all__ = ["add_trust_commands", "cmd_trust", "cmd_untrust", "print_items", "trust_column"]
+
+EXIT_OK, EXIT_ERROR = 0, 1
+
+
+def _die(message: str) -> int:
+    print(f"agent-server: {message}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def _project_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--project-dir", default=os.getcwd(), help="project folder (default: cwd)")
+    p.add_argument("--no-user-settings", action="store_true", help="do not read ~/.claude/settings.json")
+
+
+def _load(args: argparse.Namespace) -> HookConfig:
+    project = Path(args.project_dir)
+    if not project.is_dir():
+        raise SystemExit(_die(f"--project-dir {args.project_dir}: not a directory"))
+    return load_config(project, user_settings=None if args.no_user_settings else "default")
 
 
 def print_items(items: list[TrustItem]) -> None:

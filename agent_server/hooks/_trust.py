@@ -16,6 +16,7 @@ and counts as "nothing trusted".
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import hashlib
 import json
@@ -59,26 +60,10 @@ TrustPolicy = Literal["store", "all"]
 
 _STORE_VERSION = 1
 _CHUNK = 1 << 16
-# Definition fields that say what a hook runs and when (not where in the file it sits:
-# moving an entry keeps its trust; changing any of these does not).
-_DEFINITION_FIELDS = (
-    "event",
-    "kind",
-    "dialect",
-    "command",
-    "matcher",
-    "object_matcher",
-    "tool_pattern",
-    "if_rule",
-    "timeout",
-    "fail_closed",
-    "run_async",
-    "cwd_mode",
-    "module",
-    "builtin",
-    "config",
-    "name",
-)
+# Every field of a hook's definition is hashed except where it sits in its file (moving
+# an entry keeps its trust) and what is derived or not data: a change to anything else —
+# command, matcher, timeout, URL, headers, prompt, a field added later — asks again.
+_NOT_HASHED = frozenset({"location", "callback", "argv"})
 
 
 class TrustError(Exception):
@@ -173,8 +158,8 @@ class _Named:
 def candidate_paths(spec: HookSpec, project_dir: Path) -> tuple[tuple[tuple[str, str], ...], ...]:
     """Per word of ``spec``'s command that could name a file inside the project: the
     ``(shown, path)`` places it may refer to, in lookup order (string work only, no I/O)."""
-    if spec.kind in ("callback", "builtin"):
-        return ()
+    if spec.kind not in ("command", "exec", "python"):
+        return ()  # (callbacks, built-ins, URLs and prompts name no scripts)
     words = list(spec.argv) if spec.kind == "exec" and spec.argv else list(_words(spec.command))
     root = str(project_dir)
     hooks_dir = os.path.join(root, ".claude", "hooks")
@@ -275,9 +260,8 @@ class TrustItem:
 
 
 def _definition(spec: HookSpec) -> dict[str, Any]:
-    data = {name: getattr(spec, name) for name in _DEFINITION_FIELDS}
-    data["source"] = spec.source
-    if spec.kind == "exec":
+    data = {f.name: getattr(spec, f.name) for f in dataclasses.fields(spec) if f.name not in _NOT_HASHED}
+    if spec.kind == "exec":  # (its argv is the configuration; elsewhere it is derived)
         data["argv"] = list(spec.argv or ())
     return _jsonable(data)  # type: ignore[no-any-return]
 

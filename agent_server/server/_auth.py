@@ -31,7 +31,16 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ._settings import Settings
 
-__all__ = ["COOKIE_NAME", "FrontDoor", "authenticated", "check_token", "cookie_name", "launch_token", "login_response", "public_path"]
+__all__ = [
+    "COOKIE_NAME",
+    "FrontDoor",
+    "authenticated",
+    "check_token",
+    "cookie_name",
+    "launch_token",
+    "login_response",
+    "public_path",
+]
 
 COOKIE_NAME = "agent_server_token"  # + "_" and a digest of the secret, see cookie_name()
 _PUBLIC = ("/health", "/chat", "/openapi.json")
