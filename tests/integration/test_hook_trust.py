@@ -69,9 +69,9 @@ def ran(marker: Path) -> list[str]:
     return marker.read_text().split() if marker.exists() else []
 
 
-async def fire(project: Path, **options: Any) -> list[Any]:
+async def fire(project: Path, event: str = "SessionStart", **options: Any) -> list[Any]:
     async with HookRunner.from_project(project, user_settings=None, **options) as runner:
-        outcome = await runner.fire("SessionStart", {"session_id": "s", "cwd": str(project), "source": "startup"})
+        outcome = await runner.fire(event, {"session_id": "s", "cwd": str(project), "source": "startup"})
     return outcome.hooks
 
 
@@ -264,3 +264,39 @@ def test_a_script_changed_while_hashed_is_refused(tmp_path: Path, monkeypatch: p
         hash_file(script)
     monkeypatch.setattr(os, "read", real_read)
     assert len(hash_file(script)) == 64
+
+
+@pytest.mark.anyio
+async def test_a_project_http_hook_is_not_called_until_trusted(tmp_path: Path) -> None:
+    """Sending the payload to a URL is as much the project's doing as running a script."""
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    from agent_server.server.testing import serve_app
+
+    received: list[dict[str, Any]] = []
+
+    async def collect(request: Request) -> JSONResponse:
+        received.append(await request.json())
+        return JSONResponse({})
+
+    project = tmp_path / "cloned"
+    (project / ".claude").mkdir(parents=True)
+    async with serve_app(Starlette(routes=[Route("/h", collect, methods=["POST"])])) as url:
+        settings = {"hooks": {"Stop": [{"hooks": [{"type": "http", "url": f"{url}/h"}]}]}}
+        (project / ".claude" / "settings.json").write_text(json.dumps(settings))
+        results = await fire(project, event="Stop")
+        assert [(r.status, r.error) for r in results] == [(HookStatus.SKIPPED, UNTRUSTED_REASON)]
+        assert received == []
+        item = HookTrust(load_config(project, user_settings=None)).items()[0]
+        assert item.files == {} and item.command == f"{url}/h"
+        assert cli("trust", item.id, project=project).returncode == 0
+        assert [r.status for r in await fire(project, event="Stop")] == [HookStatus.OK]
+        assert len(received) == 1
+        # Another URL is another hook.
+        settings["hooks"]["Stop"][0]["hooks"][0]["url"] = f"{url}/h?copy=1"
+        (project / ".claude" / "settings.json").write_text(json.dumps(settings))
+        assert [r.status for r in await fire(project, event="Stop")] == [HookStatus.SKIPPED]
+        assert len(received) == 1

@@ -221,7 +221,9 @@ async def test_serve_prints_a_chat_url_that_signs_in(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         try:
-            proc.wait(timeout=15)
+            _, stderr = proc.communicate(timeout=15)
         except subprocess.TimeoutExpired:
             proc.kill()
-            proc.wait()
+            _, stderr = proc.communicate()
+    # The server's log says it once, too.
+    assert stderr.count("1 project hook(s) of") == 1 and "agent-server hooks trust" in stderr
