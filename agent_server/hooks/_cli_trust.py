@@ -7,6 +7,7 @@ Registered by :func:`agent_server.hooks._cli.add_hooks_commands`; the rules are 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -112,8 +113,7 @@ def trust_column(trust: HookTrust) -> dict[int, TrustItem]:
     for specs in trust.config.hooks.values():
         for spec in specs:
             if trust.needs_trust(spec):
-                item = trust.item(spec)
-                item.trusted = trust.reason(spec) is None
+                item = dataclasses.replace(trust.item(spec), trusted=trust.reason(spec) is None)
                 out[id(spec)] = item
     return out
 

@@ -31,11 +31,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from ._config import PROJECT_ROLES, HookConfig
+from ._config import HookConfig
+from ._errors import HookError
 from ._spec import HookSpec
 
 __all__ = [
-    "PROJECT_ROLES",
     "TRUST_ALL_ENV",
     "UNTRUSTED_REASON",
     "HookTrust",
@@ -45,7 +45,6 @@ __all__ = [
     "TrustStore",
     "default_trust_policy",
     "permissions_trusted",
-    "trust_items",
     "trust_store_path",
 ]
 
@@ -66,7 +65,7 @@ _CHUNK = 1 << 16
 _NOT_HASHED = frozenset({"location", "callback", "argv"})
 
 
-class TrustError(Exception):
+class TrustError(HookError):
     """Trust cannot be established or recorded; ``str()`` names the file and the problem."""
 
 
@@ -555,7 +554,7 @@ class HookTrust:
                 if spec.source not in self.config.trust_sources or id(spec) in seen:
                     continue
                 seen.add(id(spec))
-                out.append(self.item(spec))
+                out.append(dataclasses.replace(self.item(spec)))  # (a copy: the cache stays as hashed)
         if include_permissions:
             out += [
                 permissions_item(src, rules)
@@ -619,14 +618,6 @@ class HookTrust:
                 )
             chosen.append(hits[0])
         return chosen
-
-
-def trust_items(project_dir: str | os.PathLike[str], config: HookConfig | None = None) -> list[TrustItem]:
-    """The trust state of every project hook of ``project_dir`` (loads its settings)."""
-    from ._config import load_config
-
-    cfg = config if config is not None else load_config(project_dir, user_settings=None)
-    return HookTrust(cfg).items()
 
 
 def permissions_trusted(
