@@ -21,6 +21,7 @@ import hashlib
 import hmac
 import ipaddress
 import secrets
+import socket
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -112,6 +113,14 @@ def authenticated(scope: Scope, headers: Headers, token: str | None) -> bool:
     return False
 
 
+def _is_ip(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
 def public_path(path: str) -> bool:
     """Paths served without the secret: the chat page (and its files), health, the spec."""
     return path == "/" or any(path == p or path.startswith(p + "/") for p in _PUBLIC)
@@ -126,13 +135,20 @@ class FrontDoor:
         self.any_host = "*" in settings.allowed_hosts
         bound = settings.host.strip("[]").lower()
         self.hosts = {h.lower() for h in settings.allowed_hosts}
-        if bound not in ("0.0.0.0", "::", ""):
+        # Bound to every interface, the server is meant to be reached by this machine's
+        # addresses: any IP literal (DNS rebinding always uses a name) and its host name.
+        self.any_address = bound in ("0.0.0.0", "::", "")
+        if self.any_address:
+            self.hosts |= {socket.gethostname().lower(), socket.getfqdn().lower()}
+        else:
             self.hosts.add(bound)
 
     def host_allowed(self, host: str) -> bool:
         """Whether a ``Host`` header value may reach this server."""
         name = _host_name(host)
-        return self.any_host or _is_loopback_name(name) or name in self.hosts
+        if self.any_host or _is_loopback_name(name) or name in self.hosts:
+            return True
+        return self.any_address and _is_ip(name)
 
     def authenticated(self, scope: Scope, headers: Headers) -> bool:
         """Whether the request carries the secret (always true without auth)."""

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import anyio
 import httpx
 import pytest
 
 from agent_server.server import SettingsInvalid
-from agent_server.server._auth import cookie_name
+from agent_server.server._auth import FrontDoor, cookie_name
 from tests.integration.server_harness import TEST_TOKEN, make_project, running_server, server_settings
 
 pytestmark = pytest.mark.anyio
@@ -178,6 +180,25 @@ async def test_allowed_hosts_for_a_reverse_proxy(tmp_path: Path) -> None:
         assert (await h.client.post("/sessions", json={}, headers=proxied)).status_code == 201
         other = {"Host": "other.example.com"}
         assert (await h.client.get("/sessions", headers=other)).status_code == 403
+
+
+def test_which_host_names_are_the_servers_own(tmp_path: Path) -> None:
+    def door(**values: Any) -> FrontDoor:
+        return FrontDoor(app=None, settings=server_settings(tmp_path, **values), token=TEST_TOKEN)  # type: ignore[arg-type]
+
+    loopback = door()
+    for host in ("127.0.0.1:8765", "localhost:8765", "LOCALHOST", "[::1]:8765", "127.0.0.2", "app.localhost:80"):
+        assert loopback.host_allowed(host), host
+    for host in ("evil.example:8765", "192.168.1.5:8765", "127.0.0.1.evil.example", "", "localhost.evil.example"):
+        assert not loopback.host_allowed(host), host
+    # Bound to every interface: this machine's addresses (IP literals) and host name, never other names.
+    wildcard = door(host="0.0.0.0")
+    assert wildcard.host_allowed("192.168.1.5:8765") and wildcard.host_allowed("[fe80::1]:8765")
+    assert wildcard.host_allowed(f"{socket.gethostname()}:8765")
+    assert not wildcard.host_allowed("evil.example:8765")
+    assert door(host="10.0.0.7").host_allowed("10.0.0.7:8765")
+    assert not door(host="10.0.0.7").host_allowed("10.0.0.8:8765")
+    assert door(allowed_hosts=["*"]).host_allowed("anything.example")
 
 
 async def test_serve_prints_a_chat_url_that_signs_in(tmp_path: Path) -> None:
