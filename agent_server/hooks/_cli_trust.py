@@ -9,34 +9,13 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import os
 import sys
-from pathlib import Path
 from typing import Any
 
-from ._config import HookConfig, load_config
+from ._cli_common import EXIT_ERROR, EXIT_OK, die, load_project_config, project_arg
 from ._trust import HookTrust, TrustError, TrustItem
 
 __all__ = ["add_trust_commands", "cmd_trust", "cmd_untrust", "print_items", "trust_column"]
-
-EXIT_OK, EXIT_ERROR = 0, 1
-
-
-def _die(message: str) -> int:
-    print(f"agent-server: {message}", file=sys.stderr)
-    return EXIT_ERROR
-
-
-def _project_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--project-dir", default=os.getcwd(), help="project folder (default: cwd)")
-    p.add_argument("--no-user-settings", action="store_true", help="do not read ~/.claude/settings.json")
-
-
-def _load(args: argparse.Namespace) -> HookConfig:
-    project = Path(args.project_dir)
-    if not project.is_dir():
-        raise SystemExit(_die(f"--project-dir {args.project_dir}: not a directory"))
-    return load_config(project, user_settings=None if args.no_user_settings else "default")
 
 
 def print_items(items: list[TrustItem]) -> None:
@@ -56,7 +35,7 @@ def print_items(items: list[TrustItem]) -> None:
 
 def cmd_trust(args: argparse.Namespace) -> int:
     """Trust project hooks: list the untrusted ones (no arguments), or trust IDs / --all."""
-    config = _load(args)
+    config = load_project_config(args)
     trust = HookTrust(config, "store")
     if trust.store.load().problem:
         print(f"agent-server: {trust.store.problem}", file=sys.stderr)
@@ -75,7 +54,7 @@ def cmd_trust(args: argparse.Namespace) -> int:
     try:
         done = trust.trust(args.ids, all_items=args.all)
     except TrustError as exc:
-        return _die(str(exc))
+        return die(str(exc))
     left = [i for i in trust.items() if not i.trusted]
     if args.json:
         print(json.dumps({"trusted": [i.to_dict() for i in done], "untrusted": [i.to_dict() for i in left]}, indent=2))
@@ -93,13 +72,13 @@ def cmd_trust(args: argparse.Namespace) -> int:
 def cmd_untrust(args: argparse.Namespace) -> int:
     """Forget trust for IDs (or --all of this project)."""
     if not args.all and not args.ids:
-        return _die("hooks untrust: give the IDs to untrust (see `agent-server hooks list`) or --all")
-    config = _load(args)
+        return die("hooks untrust: give the IDs to untrust (see `agent-server hooks list`) or --all")
+    config = load_project_config(args)
     trust = HookTrust(config, "store")
     try:
         gone = trust.untrust(args.ids, all_items=args.all)
     except TrustError as exc:
-        return _die(str(exc))
+        return die(str(exc))
     print(
         f"untrusted {len(gone)} item(s) of {config.project_dir}"
         + (": " + ", ".join(g[:12] for g in gone) if gone else "")
@@ -123,12 +102,12 @@ def add_trust_commands(hsub: Any) -> None:
     p = hsub.add_parser("trust", help="list the project's untrusted hooks, or trust them by ID (or --all) so they run")
     p.add_argument("ids", nargs="*", metavar="ID", help="ids from `hooks trust` / `hooks list` (4+ hex digits)")
     p.add_argument("--all", action="store_true", help="trust every current project hook")
-    _project_arg(p)
+    project_arg(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_trust)
 
     p = hsub.add_parser("untrust", help="forget trust for IDs (or --all of this project)")
     p.add_argument("ids", nargs="*", metavar="ID")
     p.add_argument("--all", action="store_true", help="forget every trusted hook of this project")
-    _project_arg(p)
+    project_arg(p)
     p.set_defaults(func=cmd_untrust)

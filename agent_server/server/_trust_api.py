@@ -1,33 +1,21 @@
-"""``GET /hooks/trust`` and ``POST /hooks/trust``: review and trust the project's hooks
-from the chat page (the same store and rules as ``agent-server hooks trust``)."""
+"""Project hook trust for the HTTP API and the server's start: the listing behind
+``GET /hooks/trust``, trusting from ``POST /hooks/trust`` (the same store and rules as
+``agent-server hooks trust``), and the one log line about hooks that wait."""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
 
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from agent_server.hooks import HookRunner, HookTrust
 
-from agent_server.hooks import HookRunner, HookTrust, TrustError
-
-from ._api import TrustRequest
-from ._session import ApiError
-
-__all__ = ["get_trust", "log_untrusted", "post_trust"]
+__all__ = ["log_untrusted", "trust_ids", "trust_listing"]
 
 log = logging.getLogger("agent_server.server")
 
 
-def _trust(request: Request) -> HookTrust:
-    manager = getattr(request.app.state, "manager", None)
-    if manager is None:
-        raise ApiError(503, "unavailable", "the server is not running (lifespan not started)")
-    runner: HookRunner = manager.runner
-    return runner.trust
-
-
-def _listing(trust: HookTrust) -> dict[str, Any]:
+def trust_listing(trust: HookTrust) -> dict[str, Any]:
+    """Every project hook with its trust state and what changed (``TrustListing``)."""
     items = trust.items()
     return {
         "policy": trust.policy,
@@ -38,23 +26,12 @@ def _listing(trust: HookTrust) -> dict[str, Any]:
     }
 
 
-async def get_trust(request: Request) -> Response:
-    """``GET /hooks/trust``: every project hook with its trust state and what changed."""
-    return JSONResponse(_listing(_trust(request)))
-
-
-async def post_trust(request: Request, body: TrustRequest) -> Response:
-    """``POST /hooks/trust``: trust the given ids (or all); they run from the next event."""
-    if not body.ids and not body.all:
-        raise ApiError(422, "invalid", "give 'ids' (from GET /hooks/trust) or 'all': true")
-    trust = _trust(request)
-    try:
-        done = trust.trust(body.ids, all_items=body.all)
-    except TrustError as exc:
-        raise ApiError(409, "trust_refused", str(exc)) from None
+def trust_ids(trust: HookTrust, ids: list[str], all_items: bool) -> dict[str, Any]:
+    """Trust ``ids`` (or all); the new listing with ``trusted``. Raises ``TrustError``."""
+    done = trust.trust(ids, all_items=all_items)
     for item in done:
         log.warning("trusted project hook %s (%s %s): %s", item.id, item.source, item.location, item.command)
-    return JSONResponse({**_listing(trust), "trusted": [i.id for i in done]})
+    return {**trust_listing(trust), "trusted": [i.id for i in done]}
 
 
 def log_untrusted(runner: HookRunner) -> int:
