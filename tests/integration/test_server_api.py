@@ -99,7 +99,8 @@ async def test_session_errors_become_http_statuses_at_the_app(tmp_path: Path) ->
             raise error(f"a {error.__name__} happened")
 
         app.router.routes.append(Route(f"/boom/{error.__name__}", boom))
-    async with serve_app(app) as url, httpx.AsyncClient(base_url=url) as client:
+    token = {"Authorization": f"Bearer {app.state.api_token}"}
+    async with serve_app(app) as url, httpx.AsyncClient(base_url=url, headers=token) as client:
         for error, status in _SESSION_ERROR_STATUS.items():
             r = await client.get(f"/boom/{error.__name__}")
             assert r.status_code == status

@@ -218,15 +218,18 @@ async def test_serve_prints_a_chat_url_that_signs_in(tmp_path: Path) -> None:
     )
     try:
         assert proc.stdout is not None
+        lines: list[str] = []
         with anyio.fail_after(30):
-            first = await anyio.to_thread.run_sync(proc.stdout.readline)
-            second = await anyio.to_thread.run_sync(proc.stdout.readline)
-            third = await anyio.to_thread.run_sync(proc.stdout.readline)
+            while not lines or not lines[-1].startswith("API clients"):
+                line = await anyio.to_thread.run_sync(proc.stdout.readline)
+                assert line, f"serve ended its output early: {lines}"
+                lines.append(line.rstrip("\n"))
+        first = lines[0]
         assert first.startswith("agent-server listening on http://127.0.0.1:"), first
         chat = first.split("(chat: ")[1].split(",")[0]
         token = chat.split("token=")[1]
-        assert "Authorization: Bearer " + token in second
-        assert third.strip().startswith("1 project hook(s) are not trusted"), third
+        assert lines[-1] == f"API clients send 'Authorization: Bearer {token}' (new each launch)"
+        assert "  1 project hook(s) are not trusted and will not run: review them in the chat page" in "\n".join(lines)
         async with httpx.AsyncClient(base_url=first.split()[3], follow_redirects=True) as c:
             assert (await c.post("/sessions", json={})).status_code == 401
             page = await c.get(chat)
