@@ -87,9 +87,13 @@ async def test_a_page_from_another_origin_cannot_create_a_session_or_send_a_prom
                 context = await browser.new_context()
                 page = await context.new_page()
                 page.set_default_timeout(15_000)
-                # The user signed in to the chat page earlier: the browser holds the cookie.
-                await page.goto(h.chat_url())
+                # Without the token the page asks for it; signing in sets the cookie.
+                await page.goto(target + "/chat")
+                await page.get_by_test_id("session-status").filter(has_text="token needed").wait_for()
+                await page.get_by_test_id("token-input").fill(str(h.token))
+                await page.get_by_role("button", name="Sign in").click()
                 await page.get_by_test_id("session-status").filter(has_text="idle").wait_for()
+                assert page.url == target + "/chat"  # (the token is not left in the address bar)
                 assert any(c["name"].startswith("agent_server_token_") for c in await context.cookies())
 
                 # Then visits the attacker's page (another origin: another port).
