@@ -13,6 +13,7 @@ from typing import Any
 
 import anyio
 import httpx
+import jsonschema
 import pytest
 
 from agent_server.server import SettingsInvalid
@@ -251,3 +252,57 @@ async def test_serve_prints_a_chat_url_that_signs_in(tmp_path: Path) -> None:
             _, stderr = proc.communicate()
     # The server's log says it once, too.
     assert stderr.count("1 project hook(s) of") == 1 and "agent-server hooks trust" in stderr
+
+
+async def test_trust_over_http(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``GET/POST /hooks/trust`` (what the chat page's dialog uses), validated against the
+    published schemas; refusals are 409/422 naming the problem; the front door's errors
+    are the documented Error shape."""
+    monkeypatch.delenv("AGENT_SERVER_TRUST_ALL_HOOKS")  # (this test is about trust)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    project = make_project(tmp_path)
+    project.hook("UserPromptSubmit", name="audit")
+    project.hook("Stop", name="done")
+    async with running_server(project) as h:
+        spec = (await h.client.get("/openapi.json")).json()
+
+        def valid(body: Any, schema: dict[str, Any]) -> Any:
+            jsonschema.Draft202012Validator({**schema, "components": spec["components"]}).validate(body)
+            return body
+
+        def response_schema(method: str, status: int) -> dict[str, Any]:
+            schema: dict[str, Any] = spec["paths"]["/hooks/trust"][method]["responses"][str(status)]["content"]
+            return schema["application/json"]["schema"]
+
+        listing = valid((await h.client.get("/hooks/trust")).json(), response_schema("get", 200))
+        assert listing["policy"] == "store" and listing["untrusted"] == 2
+        by_command = {i["command"].rsplit("/", 1)[-1]: i for i in listing["items"]}
+        assert set(by_command) == {"audit.py", "done.py"}
+        assert all(i["reason"] == "untrusted: run 'agent-server hooks trust'" for i in listing["items"])
+        hooks = (await h.client.get("/hooks")).json()["hooks"]
+        assert hooks["Stop"][0]["untrusted"] == "untrusted: run 'agent-server hooks trust'"
+
+        r = await h.client.post("/hooks/trust", json={})
+        assert r.status_code == 422 and "'ids'" in r.json()["error"]["message"]
+        r = await h.client.post("/hooks/trust", json={"ids": ["abcdef0123"]})
+        assert r.status_code == 409 and "'abcdef0123' matches no configured hook" in r.json()["error"]["message"]
+        valid(r.json(), response_schema("post", 409))
+
+        r = await h.client.post("/hooks/trust", json={"ids": [by_command["done.py"]["id"]]})
+        assert r.status_code == 200, r.text
+        after = valid(r.json(), response_schema("post", 200))
+        assert after["trusted"] == [by_command["done.py"]["id"]] and after["untrusted"] == 1
+        sid = (await h.create(permission_mode="bypassPermissions"))["session_id"]
+        assert (await h.send(sid, "hello"))["status"] == "completed"
+        assert [c["hook"] for c in project.calls()] == ["done"]  # the untrusted audit never ran
+
+        error_schema = {"$ref": "#/components/schemas/Error"}
+        port = h.client.base_url.port
+        for r in (
+            await h.client.get("/hooks/trust", headers={"Host": f"evil.example:{port}"}),
+            await h.client.post("/hooks/trust", json={"all": True}, headers={"Origin": "http://evil.example"}),
+            await h.client.post("/hooks/trust", content=b"all=1", headers={"Content-Type": "text/plain"}),
+        ):
+            assert r.status_code in (403, 415)
+            valid(r.json(), error_schema)
+        assert (await h.client.get("/hooks/trust")).json()["untrusted"] == 1
