@@ -103,7 +103,8 @@ class HookRunner:
     :class:`HookTrust`), ``"all"`` runs every hook. The default (None) is ``"all"`` when
     ``AGENT_SERVER_TRUST_ALL_HOOKS=1``, else ``"store"``. An untrusted hook is ``skipped``
     with the reason ``untrusted: run 'agent-server hooks trust'``. User, managed and
-    in-process hooks are always trusted.
+    in-process hooks are always trusted. ``runner.trust`` is the :class:`HookTrust` in use
+    (list, trust and untrust through it).
     """
 
     def __init__(
