@@ -35,8 +35,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     """Print the effective hooks per event (with their trust), and every ignored entry with why."""
     config = load_project_config(args)
     trust = HookTrust(config)
-    if trust.store.load().problem:
-        print(f"agent-server: {trust.store.problem}", file=sys.stderr)
+    problem = trust.check_store()
+    if problem:
+        print(f"agent-server: {problem}", file=sys.stderr)
     if args.untrusted:
         items = [] if trust.policy == "all" else trust.untrusted()
         if args.json:

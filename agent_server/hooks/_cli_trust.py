@@ -37,8 +37,9 @@ def cmd_trust(args: argparse.Namespace) -> int:
     """Trust project hooks: list the untrusted ones (no arguments), or trust IDs / --all."""
     config = load_project_config(args)
     trust = HookTrust(config, "store")
-    if trust.store.load().problem:
-        print(f"agent-server: {trust.store.problem}", file=sys.stderr)
+    problem = trust.check_store()
+    if problem:
+        print(f"agent-server: {problem}", file=sys.stderr)
     if not args.all and not args.ids:
         untrusted = trust.untrusted()
         if args.json:

@@ -498,6 +498,13 @@ class HookTrust:
         self._candidates: dict[int, tuple[tuple[tuple[str, str], ...], ...]] = {}
         self._reported_problem: str | None = None
 
+    def check_store(self) -> str | None:
+        """Re-read the trust store; what is wrong with it, if anything (the caller reports
+        it, so firing does not log it again)."""
+        self.store.load()
+        self._reported_problem = self.store.problem
+        return self.store.problem
+
     def needs_trust(self, spec: HookSpec) -> bool:
         """Whether ``spec`` comes from one of the project's own files."""
         return self.policy != "all" and spec.source in self.config.trust_sources

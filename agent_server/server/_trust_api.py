@@ -39,8 +39,9 @@ def log_untrusted(runner: HookRunner) -> int:
     trust = runner.trust
     if trust.policy == "all":
         return 0
-    if trust.store.load().problem:
-        log.error("%s", trust.store.problem)
+    problem = trust.check_store()
+    if problem:
+        log.error("%s", problem)
     waiting = [i for i in trust.items() if not i.trusted]
     if waiting:
         log.warning(
