@@ -64,6 +64,7 @@ def cmd_list(args: argparse.Namespace) -> int:
                     "order": config.order_for(event),
                     "hooks": [
                         {
+                            "name": s.display_name,
                             "type": _hook_type(s),
                             "command": s.command,
                             **_type_fields(s),
@@ -104,7 +105,8 @@ def cmd_list(args: argparse.Namespace) -> int:
             kind = _hook_type(s)
             why = trust.reason(s) if id(s) in column else None
             untrusted = f"  [{why}; id {column[id(s)].id}]" if why else ""
-            print((f"  {i}. {s.command}" if kind == "command" else f"  {i}. [{kind}] {s.command}") + untrusted)
+            shown = s.command if kind == "command" else f"[{kind}] {s.command}"
+            print(f"  {i}. {s.display_name}: {shown}{untrusted}")
             if s.kind == "http" and s.headers:
                 allowed = ", ".join(s.allowed_env_vars) or "none"
                 print(f"     headers={', '.join(s.headers)}  allowedEnvVars={allowed}")

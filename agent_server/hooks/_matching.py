@@ -92,10 +92,12 @@ class Verdict:
     #            disabled | duplicate | unsupported | invalid
     why: str
     note: str = ""
+    name: str = ""  # the hook's short name ("" for an entry that did not load)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form for ``explain --json``."""
         return {
+            "name": self.name or None,
             "command": self.command,
             "source": self.source,
             "location": self.location,
@@ -145,11 +147,12 @@ def explain(
         note = "runs in the background (async); its result is ignored" if spec.run_async else ""
         distrust = untrusted(spec) if why is None and untrusted is not None else None
         if distrust is not None:
-            verdicts.append(Verdict(spec.command, spec.source, spec.location, False, "untrusted", distrust, note))
-        elif why is None:
-            verdicts.append(Verdict(spec.command, spec.source, spec.location, True, "", "", note))
+            kind, why = "untrusted", distrust
         else:
-            verdicts.append(Verdict(spec.command, spec.source, spec.location, False, _skip_kind(spec, why), why, note))
+            kind = "" if why is None else _skip_kind(spec, why)
+        verdicts.append(
+            Verdict(spec.command, spec.source, spec.location, not kind, kind, why or "", note, spec.display_name)
+        )
     for ig in config.ignored:
         if ig.event == event:
             verdicts.append(Verdict(ig.command, ig.source, ig.location, False, _ignored_kind(ig.why), ig.why))

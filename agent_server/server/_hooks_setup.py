@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_server._datadir import make_data_dir
-from agent_server.hooks import HookLedger, HookRunner, default_files, load_files
+from agent_server.hooks import HookLedger, HookRunner, TrustPolicy, default_files, load_files
 
 from ._settings import Settings
 
@@ -80,8 +80,9 @@ def default_settings_text(project_dir: Path) -> str:
     return json.dumps(fix(data), indent=2) + "\n"
 
 
-def build_runner(settings: Settings) -> HookRunner:
-    """A HookRunner for ``settings.project_dir`` (not yet entered)."""
+def build_runner(settings: Settings, tracer_provider: Any = None, meter_provider: Any = None) -> HookRunner:
+    """A HookRunner for ``settings.project_dir`` (not yet entered), its spans and metrics
+    going to the given providers (None: the global ones)."""
     project = settings.project_dir
     user = Path.home() / ".claude" / "settings.json" if settings.read_user_settings else None
     managed_env = os.environ.get("AGENT_SERVER_MANAGED_SETTINGS")
@@ -114,7 +115,8 @@ def build_runner(settings: Settings) -> HookRunner:
         # With a retention the ledger is built here; the lifespan closes it after the runner.
         options["ledger"] = db if days is None else HookLedger(db, retention=days * 86400.0)
     # Project hooks run once trusted (the user's trust store), or all of them on request.
-    return HookRunner(config, trust="all" if settings.trust_all_hooks else "store", **options)
+    trust: TrustPolicy = "all" if settings.trust_all_hooks else "store"
+    return HookRunner(config, trust=trust, tracer_provider=tracer_provider, meter_provider=meter_provider, **options)
 
 
 def hooks_summary(runner: HookRunner, project_dir: Path) -> list[str]:

@@ -232,14 +232,16 @@ async def running_server(
     model_backend: ModelBackend | None = None,
     token: str | None = "server",
     setup: Any = None,
+    telemetry: Any = None,
     **overrides: Any,
 ) -> AsyncIterator[Harness]:
     """Start the server on a real socket; yields a :class:`Harness` whose client sends
     ``Authorization: Bearer`` with the server's token (``token="server"``), another
-    ``token``, or none (``token=None``)."""
+    ``token``, or none (``token=None``). ``telemetry`` (``agent_server.server.Telemetry``)
+    replaces the providers built from ``OTEL_*``."""
     root = project.root if isinstance(project, Project) else project
     settings = server_settings(root, **overrides)
-    app = create_app(settings, backend=model_backend, setup=setup)
+    app = create_app(settings, backend=model_backend, setup=setup, telemetry=telemetry)
     if token == "server":
         token = app.state.api_token
     headers = {"Authorization": f"Bearer {token}"} if token else {}

@@ -104,6 +104,7 @@ async def test_token_cookie_and_bearer(tmp_path: Path) -> None:
             assert (await c.get("/sessions", headers=headers)).status_code == 401
             assert (await c.get("/hooks", headers=headers)).status_code == 401
             assert (await c.get("/hooks/trust", headers=headers)).status_code == 401
+            assert (await c.get("/metrics", headers=headers)).status_code == 401
         forged = {"Cookie": f"{cookie_name(TEST_TOKEN)}=forged; agent_server_token={TEST_TOKEN}"}
         assert (await c.get("/sessions", headers=forged)).status_code == 401
         # Public: the page (which then asks for the token), its files, health, the spec.
