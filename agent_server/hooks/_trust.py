@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from ._config import HookConfig
+from ._config import HookConfig, settings_root
 from ._errors import HookError
 from ._spec import HookSpec
 
@@ -639,5 +639,5 @@ def permissions_trusted(
     """
     if trust_all_from_env() or source not in (".claude/settings.json", ".claude/settings.local.json"):
         return True
-    project = Path(project_dir).resolve()
+    project = settings_root(project_dir)  # (the folder whose .claude/ the rules come from)
     return (store or TrustStore()).is_trusted(project, permissions_item(source, rules).digest)
