@@ -40,6 +40,7 @@ from ._pool import DEFAULT_PYTHON_WORKERS, PythonWorkerPool
 from ._prompt import PromptEvaluator, run_prompt_hook
 from ._spec import DEFAULT_TIMEOUTS, HookCallback, HookSpec, unique_name
 from ._tracing import HookTelemetry
+from ._trust import HookTrust, TrustPolicy, default_trust_policy
 
 if TYPE_CHECKING:
     from opentelemetry.metrics import MeterProvider
@@ -95,6 +96,15 @@ class HookRunner:
         async with HookRunner.from_project(".") as runner:
             outcome = await runner.fire("PreToolUse", payload)
             if outcome.blocked: ...
+
+    ``trust`` decides which hooks from the project's own files (``.claude/settings.json``,
+    ``.claude/settings.local.json``, ``.mentu/genesis.key``) may run: ``"store"`` runs
+    those the user trusted (``agent-server hooks trust``; content-addressed, see
+    :class:`HookTrust`), ``"all"`` runs every hook. The default (None) is ``"all"`` when
+    ``AGENT_SERVER_TRUST_ALL_HOOKS=1``, else ``"store"``. An untrusted hook is ``skipped``
+    with the reason ``untrusted: run 'agent-server hooks trust'``. User, managed and
+    in-process hooks are always trusted. ``runner.trust`` is the :class:`HookTrust` in use
+    (list, trust and untrust through it).
     """
 
     def __init__(
@@ -113,11 +123,18 @@ class HookRunner:
         tracer_provider: TracerProvider | None = None,
         meter_provider: MeterProvider | None = None,
         ledger: HookLedger | str | os.PathLike[str] | bool | None = None,
+        trust: TrustPolicy | HookTrust | None = None,
         prompt_evaluator: PromptEvaluator | None = None,
     ) -> None:
         if config is None:
             config = HookConfig(project_dir=Path(project_dir or os.getcwd()).resolve())
         self.config = config
+        # Hooks from the project's own files run only once trusted (docs/server.md
+        # "Security model"); None: "all" under AGENT_SERVER_TRUST_ALL_HOOKS=1, else "store".
+        if isinstance(trust, HookTrust):
+            self.trust = trust
+        else:
+            self.trust = HookTrust(config, trust or default_trust_policy())
         self.project_dir = config.project_dir
         self.output_limit = output_limit
         self.kill_grace = kill_grace
@@ -318,6 +335,8 @@ class HookRunner:
     async def _fire(
         self, event: str, current: dict[str, Any], specs: list[HookSpec], event_id: str, recorded: list[anyio.Event]
     ) -> EventOutcome:
+        # An untrusted hook keeps its place as a skipped result; nothing of it runs.
+        untrusted = {id(s): why for s in specs if (why := self.trust.reason(s)) is not None}
         if self.debug:
             log.info("fire %s payload=%s", event, json.dumps(current, default=str)[:4000])
         results: list[HookResult] = []
@@ -330,7 +349,9 @@ class HookRunner:
 
             async with anyio.create_task_group() as tg:
                 for i, spec in enumerate(specs):
-                    if spec.run_async:
+                    if id(spec) in untrusted:
+                        slots[i] = HookResult.for_spec(spec, HookStatus.SKIPPED, error=untrusted[id(spec)])
+                    elif spec.run_async:
                         slots[i] = self._start_background(spec, current, event_id, i, recorded)
                     else:
                         tg.start_soon(one, i, spec)
@@ -338,6 +359,9 @@ class HookRunner:
         else:
             stop = is_blocking_event(event)
             for i, spec in enumerate(specs):
+                if id(spec) in untrusted:
+                    results.append(HookResult.for_spec(spec, HookStatus.SKIPPED, error=untrusted[id(spec)]))
+                    continue
                 if spec.run_async:
                     results.append(self._start_background(spec, current, event_id, len(results), recorded))
                     continue
