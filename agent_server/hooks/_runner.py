@@ -22,6 +22,7 @@ import anyio.abc
 from .._proc import ProcessResult, disable_orphan_reaping, enable_orphan_reaping, run_process
 from ._config import HookConfig, OrderMode, load_config
 from ._errors import HookError, RunnerClosedError
+from ._forkserver import ForkServers
 from ._genesis import run_builtin
 from ._json import compact_encoder
 from ._ledger import HookLedger
@@ -150,6 +151,9 @@ class HookRunner:
             if workers > 0
             else None
         )
+        # Plain `python3 script.py` command hooks run forked from a warm interpreter
+        # (docs/python-hooks.md "Unmodified scripts"); "warm": false opts a hook out.
+        self._forks = ForkServers(base, grace=kill_grace)
 
     @property
     def python_pool(self) -> PythonWorkerPool | None:
@@ -210,6 +214,7 @@ class HookRunner:
         finally:
             if self._pool is not None:
                 await self._pool.aclose()  # every warm Python worker ends here
+            await self._forks.aclose()
             if self._reaping:
                 self._reaping = False
                 disable_orphan_reaping()
@@ -505,6 +510,7 @@ class HookRunner:
                 output_limit=self.output_limit,
                 marker=os.urandom(16).hex(),  # (uuid4() costs five times as much)
                 while_running=self._telemetry.drain_some,
+                launch=self._forks.launcher(spec, cwd),
             )
         finally:
             self._limiter.release()

@@ -1,0 +1,338 @@
+"""The fork server for ``python3 script.py`` command hooks (started by ``_forkserver.py``).
+
+Run as ``<python> _forkserver_main.py FD``: FD is one end of a ``SOCK_SEQPACKET``
+socketpair from the runner. Standalone on purpose: it runs under whatever interpreter the
+hook names, which need not have ``agent_server`` installed (Python >= 3.9, Linux).
+
+It imports the common standard library once, then per request forks a child that becomes
+``python3 script.py args…``: its own session, the request's fds as 0/1/2, the hook's
+environment, cwd, ``sys.argv``, ``sys.path[0]``, ``__main__`` module and standard streams
+as a fresh interpreter would make them. Single-threaded: one ``selectors`` loop.
+
+Protocol. A request is one packet on FD: a JSON object plus four descriptors
+``[call socket, stdin, stdout, stderr]``::
+
+    {"script": "x.py", "argv": ["x.py", "a"], "argv0": "python3", "cwd": "/proj",
+     "env": {"NAME": "value"}, "unset": ["NAME"]}
+
+(``env``/``unset``: the difference from this server's start environment). Replies go on
+the call socket, one JSON line each, then the server closes it::
+
+    {"pid": 1234}          the child runs (its pid leads its own session and group)
+    {"exit": 0}            it ended; a negative number is the signal that killed it
+    {"cold": "reason"}     not started: run it the ordinary way (the file is missing,
+                           unreadable or does not compile: the cold run reports that)
+
+EOF on the call socket before ``exit`` (the runner gave up on the call): the child's
+group gets SIGKILL. EOF on FD (the runner is gone): every child's group gets SIGKILL and
+the server exits.
+"""
+
+from __future__ import annotations
+
+import atexit
+import builtins
+import contextlib
+import gc
+import io
+import json
+import os
+import selectors
+import signal
+import socket
+import sys
+import types
+from importlib.machinery import SourceFileLoader
+from typing import Any
+
+# The standard library hooks import most, loaded once here so a forked hook finds it
+# ready. (``random`` reseeds itself in every child: it registers an at-fork handler.)
+_PRELOAD = (
+    "argparse",
+    "base64",
+    "collections",
+    "dataclasses",
+    "datetime",
+    "fnmatch",
+    "functools",
+    "glob",
+    "hashlib",
+    "itertools",
+    "logging",
+    "pathlib",
+    "random",
+    "re",
+    "shlex",
+    "shutil",
+    "subprocess",
+    "tempfile",
+    "textwrap",
+    "threading",
+    "time",
+    "traceback",
+    "typing",
+    "urllib.parse",
+    "uuid",
+)
+_MAX_REQUEST = 1 << 21
+# Code objects by file path, kept while the file's (mtime, size, inode) are unchanged.
+_code_cache: dict[str, tuple[tuple[int, int, int], types.CodeType]] = {}
+
+
+class _Job:
+    """What a forked child runs: everything it needs, gathered before the fork."""
+
+    def __init__(self, request: dict[str, Any], filename: str, code: types.CodeType, fds: list[int]) -> None:
+        self.request = request
+        self.filename = filename
+        self.code = code
+        self.fds = fds
+
+
+def _compile(filename: str) -> types.CodeType:
+    """The script's code object (cached); raises what reading or compiling raises."""
+    st = os.stat(filename)
+    key = (st.st_mtime_ns, st.st_size, st.st_ino)
+    if not os.access(filename, os.R_OK):  # (a chmod does not change the key)
+        raise PermissionError(filename)
+    hit = _code_cache.get(filename)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    import stat
+
+    if not stat.S_ISREG(st.st_mode):
+        raise IsADirectoryError(filename)  # a directory or zip runs its __main__: not ours
+    with open(filename, "rb") as f:
+        source = f.read()
+    if b"PK\x05\x06" in source[-65558:]:
+        raise ValueError("looks like a zip archive")
+    code = compile(source, filename, "exec", dont_inherit=True)
+    _code_cache[filename] = (key, code)
+    return code
+
+
+def _send(sock: socket.socket, message: dict[str, Any]) -> None:
+    with contextlib.suppress(OSError):  # (the runner gave up on this call)
+        sock.sendall((json.dumps(message) + "\n").encode())
+
+
+def _kill_group(pid: int) -> None:
+    for kill in (os.killpg, os.kill):
+        with contextlib.suppress(OSError):
+            kill(pid, signal.SIGKILL)
+
+
+def _serve(ctl: socket.socket) -> _Job | None:
+    """Answer requests until EOF on ``ctl`` (returns None); returns a job in a child."""
+    sel = selectors.DefaultSelector()
+    sel.register(ctl, selectors.EVENT_READ, None)
+    # pid -> (pidfd, call socket or None once the runner gave up)
+    children: dict[int, tuple[int, socket.socket | None]] = {}
+    while True:
+        for key, _ in sel.select():
+            data = key.data
+            if data is None:
+                got = _request(ctl, sel, children)
+                if got is False:  # EOF: the runner is gone
+                    for pid in children:
+                        _kill_group(pid)
+                    for pid in children:
+                        os.waitpid(pid, 0)
+                    return None
+                if isinstance(got, _Job):
+                    return got
+            elif data[0] == "exit":
+                pid = data[1]
+                pidfd, call = children.pop(pid)
+                sel.unregister(pidfd)
+                os.close(pidfd)
+                _, status = os.waitpid(pid, 0)
+                if call is not None:
+                    sel.unregister(call)
+                    _send(call, {"exit": os.waitstatus_to_exitcode(status)})
+                    call.close()
+            else:  # the call socket: EOF (or stray bytes) means the runner gave up
+                pid = data[1]
+                pidfd, call = children[pid]
+                if call is not None:
+                    sel.unregister(call)
+                    call.close()
+                children[pid] = (pidfd, None)
+                _kill_group(pid)
+
+
+def _request(
+    ctl: socket.socket, sel: selectors.BaseSelector, children: dict[int, tuple[int, socket.socket | None]]
+) -> _Job | bool:
+    """Read one request and fork for it. False on EOF; a job in the child."""
+    try:
+        raw, fds, flags, _ = socket.recv_fds(ctl, _MAX_REQUEST, 4)
+    except (BlockingIOError, InterruptedError):
+        return True
+    if not raw and not fds:
+        return False
+    if len(fds) != 4 or flags & socket.MSG_TRUNC:
+        for fd in fds:
+            os.close(fd)
+        return True
+    call = socket.socket(fileno=fds[0])
+    stdio = fds[1:]
+    try:
+        request = json.loads(raw)
+        cwd = request["cwd"]
+        script = request["script"]
+        # The path a cold run gives its code and __file__: the word joined, unnormalised,
+        # to the physical working directory.
+        filename = script if os.path.isabs(script) else os.path.join(os.path.realpath(cwd), script)
+        if not os.path.isdir(cwd):
+            raise NotADirectoryError(cwd)
+        code = _compile(filename)
+    except Exception as exc:  # the cold run reports it exactly as it should
+        _send(call, {"cold": f"{type(exc).__name__}: {exc}"})
+        call.close()
+        for fd in stdio:
+            os.close(fd)
+        return True
+    gc.freeze()  # (the code object just compiled, too)
+    pid = os.fork()
+    if pid == 0:
+        # The child keeps none of the server's descriptors (closed through their objects,
+        # so nothing later closes a number the hook reuses).
+        sel.close()
+        ctl.close()
+        call.close()
+        for pidfd, other in children.values():
+            os.close(pidfd)
+            if other is not None:
+                other.close()
+        return _Job(request, filename, code, stdio)
+    for fd in stdio:
+        os.close(fd)
+    pidfd = os.pidfd_open(pid)
+    children[pid] = (pidfd, call)
+    sel.register(pidfd, selectors.EVENT_READ, ("exit", pid))
+    sel.register(call, selectors.EVENT_READ, ("call", pid))
+    _send(call, {"pid": pid})
+    return True
+
+
+def _stdio(fd: int, name: str) -> None:
+    """Make ``sys.<name>`` (and ``sys.__<name>__``) a stream over ``fd`` as the
+    interpreter makes it at start-up."""
+    old = getattr(sys, f"__{name}__")
+    write = name != "stdin"
+    buffered = not old.write_through  # (-u / PYTHONUNBUFFERED: write-through)
+    buffering = -1 if buffered or not write else 0
+    buf: Any = open(fd, "wb" if write else "rb", buffering, closefd=False)  # noqa: SIM115
+    raw = buf.raw if buffering else buf
+    raw.name = f"<{name}>"
+    line_buffering = buffered and (raw.isatty() or name == "stderr")
+    stream = io.TextIOWrapper(buf, old.encoding, old.errors, "\n", line_buffering, not buffered)
+    stream.mode = "w" if write else "r"  # type: ignore[misc]
+    setattr(sys, name, stream)
+    setattr(sys, f"__{name}__", stream)
+
+
+def _become(job: _Job) -> None:
+    """In the child: turn this process into ``python3 script.py args…`` and run it."""
+    request = job.request
+    os.setsid()
+    for target, fd in enumerate(job.fds):
+        os.dup2(fd, target)
+    for name in os.listdir("/proc/self/fd"):
+        if int(name) > 2:
+            with contextlib.suppress(OSError):
+                os.close(int(name))
+    try:
+        os.chdir(request["cwd"])
+    except OSError as exc:
+        os.write(2, f"cannot chdir to {request['cwd']!r}: {exc}\n".encode())
+        os._exit(1)
+    for name in request.get("unset", ()):
+        os.environ.pop(name, None)
+    os.environ.update(request.get("env", {}))
+    for fd, name in enumerate(("stdin", "stdout", "stderr")):
+        _stdio(fd, name)
+    sys.argv = list(request["argv"])
+    if hasattr(sys, "orig_argv"):
+        sys.orig_argv = [request["argv0"], *request["argv"]]
+    if not getattr(sys.flags, "safe_path", False):
+        sys.path[0] = os.path.dirname(os.path.realpath(job.filename))
+    # A fresh __main__, with the names a cold run's has.
+    main = types.ModuleType("__main__")
+    main.__annotations__ = {}
+    main.__builtins__ = builtins  # type: ignore[attr-defined]
+    main.__file__ = job.filename
+    main.__cached__ = None  # type: ignore[attr-defined]
+    main.__loader__ = SourceFileLoader("__main__", job.filename)
+    sys.modules["__main__"] = main
+    status = [0]
+    interrupted: list[bool] = []
+
+    def finish() -> None:
+        # Registered before the script's own handlers, so it runs after them (and after
+        # the interpreter has joined the script's threads). It ends the process the way a
+        # cold interpreter's end is seen: the script's globals released (unclosed files
+        # flushed), the standard streams flushed (120 if that fails), and for an uncaught
+        # KeyboardInterrupt death by SIGINT; the interpreter's own teardown of every module
+        # is skipped (os._exit): in a forked child it would touch, and so copy, each page.
+        main.__dict__.clear()
+        gc.collect()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except Exception:
+                status[0] = 120
+        if interrupted:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGINT)
+        os._exit(status[0])
+
+    atexit.register(finish)
+    try:
+        exec(job.code, main.__dict__)
+    except SystemExit as exc:
+        status[0] = _exit_status(exc)
+    except BaseException as exc:
+        tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None  # without this frame
+        exc = exc.with_traceback(tb)
+        sys.last_type, sys.last_value, sys.last_traceback = type(exc), exc, tb
+        if sys.version_info >= (3, 12):
+            sys.last_exc = exc  # type: ignore[attr-defined,unused-ignore]
+        sys.excepthook(type(exc), exc, tb)
+        status[0] = 1
+        if isinstance(exc, KeyboardInterrupt):
+            interrupted.append(True)
+
+
+def _exit_status(exc: SystemExit) -> int:
+    """The exit status an interpreter gives an uncaught ``SystemExit``."""
+    code = exc.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF
+    with contextlib.suppress(Exception):
+        sys.stderr.write(f"{code}\n")
+        sys.stderr.flush()
+    return 1
+
+
+def main() -> None:
+    """Serve until the runner goes away; in a forked child, run the hook."""
+    for name in _PRELOAD:
+        with contextlib.suppress(ImportError):
+            __import__(name)
+    if not hasattr(os, "pidfd_open") or not hasattr(socket, "recv_fds"):
+        sys.exit("the fork server needs Python >= 3.9 on Linux")
+    ctl = socket.socket(fileno=int(sys.argv[1]))
+    # Children share what exists now; frozen, their collections never walk (and copy) it.
+    gc.freeze()
+    job = _serve(ctl)
+    if job is not None:
+        _become(job)
+
+
+if __name__ == "__main__":
+    main()
