@@ -473,8 +473,10 @@ class ForkServers:
         self._noted: set[tuple[str, str]] = set()
         self._lock = anyio.Lock()
         self._closed = False
-        #: How many servers were started (for tests and diagnostics).
+        #: How many servers were started, and how many calls ran forked (for tests and
+        #: diagnostics).
         self.started = 0
+        self.forked = 0
 
     @property
     def pids(self) -> dict[str, int]:
@@ -503,14 +505,15 @@ class ForkServers:
         if not words or not _looks_like_python(words):
             return None
         parsed = words
+        through_shell = spec.kind == "command"
 
         async def launch(env: Mapping[str, str]) -> ForkedProcess | None:
-            return await self._launch(spec, parsed, env, cwd)
+            return await self._launch(spec, parsed, env, cwd, through_shell)
 
         return launch
 
     async def _launch(
-        self, spec: HookSpec, words: list[list[_Part]], env: Mapping[str, str], cwd: str
+        self, spec: HookSpec, words: list[list[_Part]], env: Mapping[str, str], cwd: str, through_shell: bool
     ) -> ForkedProcess | None:
         expanded = _expand(words, env) if "IFS" not in env else None
         if expanded is None:
@@ -529,7 +532,8 @@ class ForkServers:
             server = await self._server(plan.interpreter)
             if server is None:
                 return None
-            process = await self._call(server, plan, env, cwd, spec)
+            shell = through_shell and not await _shell_execs()
+            process = await self._call(server, plan, env, cwd, spec, shell)
             if process is not None or server.alive:
                 return process
             await self._retire(server)
@@ -581,7 +585,7 @@ class ForkServers:
         return server
 
     async def _call(
-        self, server: _Server, plan: Plan, env: Mapping[str, str], cwd: str, spec: HookSpec
+        self, server: _Server, plan: Plan, env: Mapping[str, str], cwd: str, spec: HookSpec, shell: bool
     ) -> ForkedProcess | None:
         base = server.env
         request = {
@@ -591,6 +595,7 @@ class ForkServers:
             "cwd": cwd,
             "env": {k: v for k, v in env.items() if base.get(k) != v},
             "unset": [k for k in base if k not in env],
+            "shell": shell,
         }
         data = json.dumps(request, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogateescape")
         ours, theirs = socket.socketpair()
@@ -616,6 +621,7 @@ class ForkServers:
                 reply = await lines.next()
                 if reply is not None and isinstance(reply.get("pid"), int):
                     server.served += 1
+                    self.forked += 1
                     keep = []
                     return ForkedProcess(reply["pid"], lines, stdin_w, stdout_r, stderr_r, server)
                 if reply is not None and "cold" in reply:
@@ -644,6 +650,19 @@ class ForkServers:
             async with anyio.create_task_group() as tg:
                 for server in servers:
                     tg.start_soon(server.aclose, self._grace)
+
+
+_SHELL_EXECS: list[bool] = []
+
+
+async def _shell_execs() -> bool:
+    """Whether ``/bin/sh -c CMD`` execs CMD (bash does) rather than running it as a child
+    and waiting (dash does): the exit status of a script killed by a signal differs.
+    Asked once per process, by running it."""
+    if not _SHELL_EXECS:
+        probe = await anyio.run_process(["/bin/sh", "-c", '/bin/sh -c "kill -TERM \\$\\$"'], check=False)
+        _SHELL_EXECS.append(probe.returncode == -signal.SIGTERM)
+    return _SHELL_EXECS[0]
 
 
 def _looks_like_python(words: list[list[_Part]]) -> bool:

@@ -13,9 +13,11 @@ Protocol. A request is one packet on FD: a JSON object plus four descriptors
 ``[call socket, stdin, stdout, stderr]``::
 
     {"script": "x.py", "argv": ["x.py", "a"], "argv0": "python3", "cwd": "/proj",
-     "env": {"NAME": "value"}, "unset": ["NAME"]}
+     "env": {"NAME": "value"}, "unset": ["NAME"], "shell": true}
 
-(``env``/``unset``: the difference from this server's start environment). Replies go on
+(``env``/``unset``: the difference from this server's start environment; ``shell``: the
+cold run goes through a ``/bin/sh -c`` that does not exec its last command, so a
+process stands in for that shell, see :func:`_stand_in_for_the_shell`). Replies go on
 the call socket, one JSON line each, then the server closes it::
 
     {"pid": 1234}          the child runs (its pid leads its own session and group)
@@ -233,6 +235,27 @@ def _stdio(fd: int, name: str) -> None:
     setattr(sys, f"__{name}__", stream)
 
 
+def _stand_in_for_the_shell() -> None:
+    """Fork once more and wait here as ``/bin/sh -c`` would (a shell that does not exec
+    its last command, as dash): the script runs in the new child; this process exits
+    as the shell does, 128+N with the signal's name on stderr when a signal killed it
+    (not for SIGINT or SIGPIPE). A signal sent to the whole group ends both, as it ends
+    the shell and the script."""
+    child = os.fork()
+    if child == 0:
+        return
+    for sig in (signal.SIGINT, signal.SIGPIPE):
+        signal.signal(sig, signal.SIG_DFL)
+    _, status = os.waitpid(child, 0)
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        if sig not in (signal.SIGINT, signal.SIGPIPE):
+            core = " (core dumped)" if os.WCOREDUMP(status) else ""
+            os.write(2, f"{signal.strsignal(sig)}{core}\n".encode())
+        os._exit(128 + sig)
+    os._exit(os.waitstatus_to_exitcode(status))
+
+
 def _become(job: _Job) -> None:
     """In the child: turn this process into ``python3 script.py args…`` and run it."""
     request = job.request
@@ -243,6 +266,8 @@ def _become(job: _Job) -> None:
         if int(name) > 2:
             with contextlib.suppress(OSError):
                 os.close(int(name))
+    if request.get("shell"):
+        _stand_in_for_the_shell()
     try:
         os.chdir(request["cwd"])
     except OSError as exc:

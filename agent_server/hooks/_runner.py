@@ -160,6 +160,11 @@ class HookRunner:
         """The warm worker pool for Python hooks (None when warm mode is off)."""
         return self._pool
 
+    @property
+    def fork_servers(self) -> ForkServers:
+        """The fork servers that run plain ``python3 script.py`` command hooks warm."""
+        return self._forks
+
     @classmethod
     def from_project(
         cls,
