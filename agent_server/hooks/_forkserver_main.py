@@ -244,8 +244,8 @@ def _stand_in_for_the_shell() -> None:
     child = os.fork()
     if child == 0:
         return
-    for sig in (signal.SIGINT, signal.SIGPIPE):
-        signal.signal(sig, signal.SIG_DFL)
+    for default in (signal.SIGINT, signal.SIGPIPE):
+        signal.signal(default, signal.SIG_DFL)
     _, status = os.waitpid(child, 0)
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
