@@ -351,6 +351,7 @@ class ForkedProcess(anyio.abc.Process):
         self._stdout = _PipeReader(stdout)
         self._stderr = _PipeReader(stderr)
         self._server = server
+        self._interrupted = False
 
     @property
     def pid(self) -> int:
@@ -374,12 +375,35 @@ class ForkedProcess(anyio.abc.Process):
 
     async def wait(self) -> int:
         while self._returncode is None:
-            message = await self._lines.next()
+            try:
+                message = await self._lines.next()
+            except anyio.get_cancelled_exc_class():
+                # The runner stopped waiting (deadline or cancellation): the signals
+                # that end the child now are the runner's own.
+                self._interrupted = True
+                raise
             if message is None:
                 self._returncode = await self._orphaned()
             elif isinstance(message.get("exit"), int):
                 self._returncode = int(message["exit"])
+            elif isinstance(message.get("signal"), int):
+                self._returncode = self._through_shell(int(message["signal"]), bool(message.get("core")))
         return self._returncode
+
+    def _through_shell(self, sig: int, core: bool) -> int:
+        """The status ``/bin/sh -c`` (one that waits for its command) reports when a
+        signal killed the script, and what it prints; the server writes that."""
+        if self._interrupted:
+            # A timeout or cancellation: the runner's signal ended the shell as well.
+            say, code = "", -sig
+        else:
+            code = 128 + sig
+            say = "" if sig in (signal.SIGINT, signal.SIGPIPE) else f"{signal.strsignal(sig)}"
+            if say and core:
+                say += " (core dumped)"
+        with contextlib.suppress(OSError):
+            self._lines.sock.send((json.dumps({"say": say + "\n" if say else ""}) + "\n").encode())
+        return code
 
     async def _orphaned(self) -> int:
         """The server ended before reporting: end the child's group; its status if ours."""

@@ -16,12 +16,14 @@ Protocol. A request is one packet on FD: a JSON object plus four descriptors
      "env": {"NAME": "value"}, "unset": ["NAME"], "shell": true}
 
 (``env``/``unset``: the difference from this server's start environment; ``shell``: the
-cold run goes through a ``/bin/sh -c`` that does not exec its last command, so a
-process stands in for that shell, see :func:`_stand_in_for_the_shell`). Replies go on
+cold run goes through a ``/bin/sh -c`` that does not exec its last command, so the
+server reports a death by signal as that shell would, see :func:`_exited`). Replies go on
 the call socket, one JSON line each, then the server closes it::
 
     {"pid": 1234}          the child runs (its pid leads its own session and group)
     {"exit": 0}            it ended; a negative number is the signal that killed it
+    {"signal": 15, "core": false}   (with "shell") a signal killed it; the runner
+                           answers {"say": "Terminated\\n"}: what the shell would print
     {"cold": "reason"}     not started: run it the ordinary way (the file is missing,
                            unreadable or does not compile: the cold run reports that)
 
@@ -124,16 +126,36 @@ def _kill_group(pid: int) -> None:
             kill(pid, signal.SIGKILL)
 
 
+class _Child:
+    """A forked hook the server waits for."""
+
+    def __init__(self, pid: int, pidfd: int, call: socket.socket, stderr: int | None) -> None:
+        self.pid = pid
+        self.pidfd = pidfd
+        self.call: socket.socket | None = call  # None once the runner gave up on it
+        self.stderr = stderr  # a copy of its stderr, kept while it stands in for a shell
+        self.telling = False  # waiting for the runner's word on a death by signal
+
+    def close(self) -> None:
+        """Close what the server holds for it (also used in a forked child)."""
+        os.close(self.pidfd)
+        if self.stderr is not None:
+            os.close(self.stderr)
+            self.stderr = None
+        if self.call is not None:
+            self.call.close()
+            self.call = None
+
+
 def _serve(ctl: socket.socket) -> _Job | None:
     """Answer requests until EOF on ``ctl`` (returns None); returns a job in a child."""
     sel = selectors.DefaultSelector()
     sel.register(ctl, selectors.EVENT_READ, None)
-    # pid -> (pidfd, call socket or None once the runner gave up)
-    children: dict[int, tuple[int, socket.socket | None]] = {}
+    children: dict[int, _Child] = {}
     while True:
         for key, _ in sel.select():
-            data = key.data
-            if data is None:
+            what = key.data
+            if what is None:
                 got = _request(ctl, sel, children)
                 if got is False:  # EOF: the runner is gone
                     for pid in children:
@@ -143,29 +165,54 @@ def _serve(ctl: socket.socket) -> _Job | None:
                     return None
                 if isinstance(got, _Job):
                     return got
-            elif data[0] == "exit":
-                pid = data[1]
-                pidfd, call = children.pop(pid)
-                sel.unregister(pidfd)
-                os.close(pidfd)
-                _, status = os.waitpid(pid, 0)
-                if call is not None:
-                    sel.unregister(call)
-                    _send(call, {"exit": os.waitstatus_to_exitcode(status)})
-                    call.close()
-            else:  # the call socket: EOF (or stray bytes) means the runner gave up
-                pid = data[1]
-                pidfd, call = children[pid]
-                if call is not None:
-                    sel.unregister(call)
-                    call.close()
-                children[pid] = (pidfd, None)
-                _kill_group(pid)
+                continue
+            kind, child = what
+            if kind == "exit":
+                _exited(sel, children, child)
+            elif child.telling:  # the runner's word: what a shell would print, if anything
+                _tell(sel, children, child)
+            else:  # EOF (or stray bytes) on the call socket: the runner gave up
+                if child.call is not None:
+                    sel.unregister(child.call)
+                    child.call.close()
+                    child.call = None
+                _kill_group(child.pid)
 
 
-def _request(
-    ctl: socket.socket, sel: selectors.BaseSelector, children: dict[int, tuple[int, socket.socket | None]]
-) -> _Job | bool:
+def _exited(sel: selectors.BaseSelector, children: dict[int, _Child], child: _Child) -> None:
+    """Reap ``child`` and report its status."""
+    sel.unregister(child.pidfd)
+    _, status = os.waitpid(child.pid, 0)
+    code = os.waitstatus_to_exitcode(status)
+    if child.call is not None and child.stderr is not None and code < 0:
+        # Through a shell that waits for its command (dash), a death by signal becomes
+        # 128+N and perhaps a line on stderr; the runner knows whether it sent the
+        # signal (then the shell died of it too), so it says what to write.
+        child.telling = True
+        _send(child.call, {"signal": -code, "core": os.WCOREDUMP(status)})
+        return
+    if child.call is not None:
+        sel.unregister(child.call)
+        _send(child.call, {"exit": code})
+    children.pop(child.pid)
+    child.close()
+
+
+def _tell(sel: selectors.BaseSelector, children: dict[int, _Child], child: _Child) -> None:
+    assert child.call is not None and child.stderr is not None
+    sel.unregister(child.call)
+    try:
+        line = child.call.makefile("rb").readline(1 << 16)
+        text = json.loads(line)["say"] if line else ""
+        if text:
+            os.write(child.stderr, text.encode())
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    children.pop(child.pid)
+    child.close()
+
+
+def _request(ctl: socket.socket, sel: selectors.BaseSelector, children: dict[int, _Child]) -> _Job | bool:
     """Read one request and fork for it. False on EOF; a job in the child."""
     try:
         raw, fds, flags, _ = socket.recv_fds(ctl, _MAX_REQUEST, 4)
@@ -203,17 +250,18 @@ def _request(
         sel.close()
         ctl.close()
         call.close()
-        for pidfd, other in children.values():
-            os.close(pidfd)
-            if other is not None:
-                other.close()
+        for other in children.values():
+            other.close()
         return _Job(request, filename, code, stdio)
+    # Standing in for a shell, the server keeps the hook's stderr open (as the shell
+    # does) until it has written what the shell would.
+    stderr = os.dup(stdio[2]) if request.get("shell") else None
     for fd in stdio:
         os.close(fd)
-    pidfd = os.pidfd_open(pid)
-    children[pid] = (pidfd, call)
-    sel.register(pidfd, selectors.EVENT_READ, ("exit", pid))
-    sel.register(call, selectors.EVENT_READ, ("call", pid))
+    child = _Child(pid, os.pidfd_open(pid), call, stderr)
+    children[pid] = child
+    sel.register(child.pidfd, selectors.EVENT_READ, ("exit", child))
+    sel.register(call, selectors.EVENT_READ, ("call", child))
     _send(call, {"pid": pid})
     return True
 
@@ -235,27 +283,6 @@ def _stdio(fd: int, name: str) -> None:
     setattr(sys, f"__{name}__", stream)
 
 
-def _stand_in_for_the_shell() -> None:
-    """Fork once more and wait here as ``/bin/sh -c`` would (a shell that does not exec
-    its last command, as dash): the script runs in the new child; this process exits
-    as the shell does, 128+N with the signal's name on stderr when a signal killed it
-    (not for SIGINT or SIGPIPE). A signal sent to the whole group ends both, as it ends
-    the shell and the script."""
-    child = os.fork()
-    if child == 0:
-        return
-    for default in (signal.SIGINT, signal.SIGPIPE):
-        signal.signal(default, signal.SIG_DFL)
-    _, status = os.waitpid(child, 0)
-    if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        if sig not in (signal.SIGINT, signal.SIGPIPE):
-            core = " (core dumped)" if os.WCOREDUMP(status) else ""
-            os.write(2, f"{signal.strsignal(sig)}{core}\n".encode())
-        os._exit(128 + sig)
-    os._exit(os.waitstatus_to_exitcode(status))
-
-
 def _become(job: _Job) -> None:
     """In the child: turn this process into ``python3 script.py args…`` and run it."""
     request = job.request
@@ -266,8 +293,6 @@ def _become(job: _Job) -> None:
         if int(name) > 2:
             with contextlib.suppress(OSError):
                 os.close(int(name))
-    if request.get("shell"):
-        _stand_in_for_the_shell()
     try:
         os.chdir(request["cwd"])
     except OSError as exc:
