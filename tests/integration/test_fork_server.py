@@ -689,3 +689,22 @@ def test_plan_rejects_what_it_cannot_prove(tmp_path: Path) -> None:
     wrapper.write_text("#!/bin/sh\nexec true\n")
     wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
     assert plan_call(["./python3", "x.py"], env, str(tmp_path))[0] is None  # a wrapper, not a binary
+
+
+async def test_a_server_that_cannot_start_leaves_hooks_cold(
+    p: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from agent_server.hooks import _forkserver
+
+    broken = tmp_path / "broken_server.py"
+    broken.write_text("import sys\nsys.exit('this interpreter cannot serve')\n")
+    monkeypatch.setattr(_forkserver, "_SERVER", str(broken))
+    p.script("h.py", "print('ran anyway')\n")
+    p.settings(p.command("h.py"), "forked")
+    async with p.runner() as runner:
+        results = [(await runner.fire("PreToolUse", p.payload())).hooks[0] for _ in range(3)]
+        forks = runner.fork_servers
+        assert forks.forked == 0 and forks.started == 1  # tried once, then left alone
+    assert [r.stdout for r in results] == ["ran anyway\n"] * 3
+    warnings = [r for r in caplog.records if "fork server did not start" in r.getMessage()]
+    assert len(warnings) == 1
