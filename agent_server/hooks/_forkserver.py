@@ -44,9 +44,12 @@ __all__ = ["ForkServers", "ForkedProcess", "Launch", "parse_command"]
 
 log = logging.getLogger("agent_server.hooks")
 
-#: A launch for one call: given the call's full environment, the forked process, or
-#: None to run it the ordinary way.
-Launch = Callable[[Mapping[str, str]], Awaitable["ForkedProcess | None"]]
+#: A launch for one call: given the call's full environment and stdin, the forked
+#: process, or None to run it the ordinary way.
+Launch = Callable[[Mapping[str, str], bytes], Awaitable["ForkedProcess | None"]]
+# Input up to this size is written into the stdin pipe before the fork (an empty pipe
+# holds 64 KiB), so the child never waits for the runner to wake up and write it.
+_PREFED_STDIN = 32768
 
 _SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_forkserver_main.py")
 _PYTHON = re.compile(r"python(\d+(\.\d+)?)?")
@@ -343,11 +346,11 @@ class ForkedProcess(anyio.abc.Process):
     is killed and, when it was re-parented to this (subreaper) process, reaped here.
     """
 
-    def __init__(self, pid: int, lines: _Lines, stdin: int, stdout: int, stderr: int, server: _Server) -> None:
+    def __init__(self, pid: int, lines: _Lines, stdin: int | None, stdout: int, stderr: int, server: _Server) -> None:
         self._pid = pid
         self._lines = lines
         self._returncode: int | None = None
-        self._stdin = _PipeWriter(stdin)
+        self._stdin = _PipeWriter(stdin) if stdin is not None else None
         self._stdout = _PipeReader(stdout)
         self._stderr = _PipeReader(stderr)
         self._server = server
@@ -362,7 +365,8 @@ class ForkedProcess(anyio.abc.Process):
         return self._returncode
 
     @property
-    def stdin(self) -> anyio.abc.ByteSendStream:
+    def stdin(self) -> anyio.abc.ByteSendStream | None:
+        """None when the input was written into the pipe before the fork."""
         return self._stdin
 
     @property
@@ -436,7 +440,8 @@ class ForkedProcess(anyio.abc.Process):
         """Close the pipes and the call socket (the server then SIGKILLs a child still
         running and reaps it)."""
         with anyio.CancelScope(shield=True):
-            await self._stdin.aclose()
+            if self._stdin is not None:
+                await self._stdin.aclose()
             await self._stdout.aclose()
             await self._stderr.aclose()
         self._lines.close()
@@ -531,13 +536,19 @@ class ForkServers:
         parsed = words
         through_shell = spec.kind == "command"
 
-        async def launch(env: Mapping[str, str]) -> ForkedProcess | None:
-            return await self._launch(spec, parsed, env, cwd, through_shell)
+        async def launch(env: Mapping[str, str], stdin: bytes) -> ForkedProcess | None:
+            return await self._launch(spec, parsed, env, stdin, cwd, through_shell)
 
         return launch
 
     async def _launch(
-        self, spec: HookSpec, words: list[list[_Part]], env: Mapping[str, str], cwd: str, through_shell: bool
+        self,
+        spec: HookSpec,
+        words: list[list[_Part]],
+        env: Mapping[str, str],
+        stdin: bytes,
+        cwd: str,
+        through_shell: bool,
     ) -> ForkedProcess | None:
         expanded = _expand(words, env) if "IFS" not in env else None
         if expanded is None:
@@ -557,7 +568,7 @@ class ForkServers:
             if server is None:
                 return None
             shell = through_shell and not await _shell_execs()
-            process = await self._call(server, plan, env, cwd, spec, shell)
+            process = await self._call(server, plan, env, stdin, cwd, spec, shell)
             if process is not None or server.alive:
                 return process
             await self._retire(server)
@@ -609,7 +620,14 @@ class ForkServers:
         return server
 
     async def _call(
-        self, server: _Server, plan: Plan, env: Mapping[str, str], cwd: str, spec: HookSpec, shell: bool
+        self,
+        server: _Server,
+        plan: Plan,
+        env: Mapping[str, str],
+        stdin: bytes,
+        cwd: str,
+        spec: HookSpec,
+        shell: bool,
     ) -> ForkedProcess | None:
         base = server.env
         request = {
@@ -627,6 +645,12 @@ class ForkServers:
         stdout_r, stdout_w = os.pipe2(os.O_CLOEXEC)
         stderr_r, stderr_w = os.pipe2(os.O_CLOEXEC)
         keep = [stdin_w, stdout_r, stderr_r]
+        prefed = len(stdin) <= _PREFED_STDIN
+        if prefed:
+            os.write(stdin_w, stdin)  # (fits: the pipe is new and empty)
+            os.close(stdin_w)
+            keep.remove(stdin_w)
+            stdin_w = -1
         lines = _Lines(ours)
         try:
             try:
@@ -647,7 +671,7 @@ class ForkServers:
                     server.served += 1
                     self.forked += 1
                     keep = []
-                    return ForkedProcess(reply["pid"], lines, stdin_w, stdout_r, stderr_r, server)
+                    return ForkedProcess(reply["pid"], lines, None if prefed else stdin_w, stdout_r, stderr_r, server)
                 if reply is not None and "cold" in reply:
                     self._note(spec.command, f"the fork server declined: {reply['cold']}", logging.DEBUG)
                     return None
