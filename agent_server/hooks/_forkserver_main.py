@@ -40,6 +40,7 @@ import contextlib
 import gc
 import io
 import json
+import marshal
 import os
 import selectors
 import signal
@@ -73,8 +74,9 @@ _PRELOAD = (
     "urllib.parse",
 )
 _MAX_REQUEST = 1 << 21
-# Code objects by file path, kept while the file's (mtime, size, inode) are unchanged.
-_code_cache: dict[str, tuple[tuple[int, int, int], types.CodeType]] = {}
+# Code objects (marshalled, to hand to a spare child) by file path, kept while the
+# file's (mtime, size, inode) are unchanged.
+_code_cache: dict[str, tuple[tuple[int, int, int], bytes]] = {}
 
 
 class _Job:
@@ -87,8 +89,9 @@ class _Job:
         self.fds = fds
 
 
-def _compile(filename: str) -> types.CodeType:
-    """The script's code object (cached); raises what reading or compiling raises."""
+def _compile(filename: str) -> bytes:
+    """The script's code object, marshalled (cached); raises what reading or compiling
+    raises."""
     st = os.stat(filename)
     key = (st.st_mtime_ns, st.st_size, st.st_ino)
     if not os.access(filename, os.R_OK):  # (a chmod does not change the key)
@@ -104,7 +107,7 @@ def _compile(filename: str) -> types.CodeType:
         source = f.read()
     if b"PK\x05\x06" in source[-65558:]:
         raise ValueError("looks like a zip archive")
-    code = compile(source, filename, "exec", dont_inherit=True)
+    code = marshal.dumps(compile(source, filename, "exec", dont_inherit=True))
     _code_cache[filename] = (key, code)
     return code
 
@@ -141,123 +144,204 @@ class _Child:
             self.call = None
 
 
-def _serve(ctl: socket.socket) -> _Job | None:
-    """Answer requests until EOF on ``ctl`` (returns None); returns a job in a child."""
-    sel = selectors.DefaultSelector()
-    sel.register(ctl, selectors.EVENT_READ, None)
-    children: dict[int, _Child] = {}
-    while True:
-        for key, _ in sel.select():
-            what = key.data
-            if what is None:
-                got = _request(ctl, sel, children)
-                if got is False:  # EOF: the runner is gone
-                    for pid in children:
-                        _kill_group(pid)
-                    for pid in children:
-                        os.waitpid(pid, 0)
-                    return None
-                if isinstance(got, _Job):
-                    return got
-                continue
-            kind, child = what
-            if kind == "exit":
-                _exited(sel, children, child)
-            elif child.telling:  # the runner's word: what a shell would print, if anything
-                _tell(sel, children, child)
-            else:  # EOF (or stray bytes) on the call socket: the runner gave up
-                if child.call is not None:
-                    sel.unregister(child.call)
-                    child.call.close()
-                    child.call = None
-                _kill_group(child.pid)
+class _Spare:
+    """A child forked ahead of need, waiting on ``sock`` for its job: the fork (and the
+    new process's first scheduling) is off the next call's path."""
+
+    def __init__(self, pid: int, pidfd: int, sock: socket.socket) -> None:
+        self.pid = pid
+        self.pidfd = pidfd
+        self.sock = sock
 
 
-def _exited(sel: selectors.BaseSelector, children: dict[int, _Child], child: _Child) -> None:
-    """Reap ``child`` and report its status."""
-    sel.unregister(child.pidfd)
-    _, status = os.waitpid(child.pid, 0)
-    code = os.waitstatus_to_exitcode(status)
-    if child.call is not None and child.stderr is not None and code < 0:
-        # Through a shell that waits for its command (dash), a death by signal becomes
-        # 128+N and perhaps a line on stderr; the runner knows whether it sent the
-        # signal (then the shell died of it too), so it says what to write.
-        child.telling = True
-        _send(child.call, {"signal": -code, "core": os.WCOREDUMP(status)})
-        return
-    if child.call is not None:
-        sel.unregister(child.call)
-        _send(child.call, {"exit": code})
-    children.pop(child.pid)
-    child.close()
+class _Server:
+    """The server's state: its selector, the runner's socket, its children, a spare."""
+
+    def __init__(self, ctl: socket.socket) -> None:
+        self.ctl = ctl
+        self.sel = selectors.DefaultSelector()
+        self.sel.register(ctl, selectors.EVENT_READ, None)
+        self.children: dict[int, _Child] = {}
+        self.spare: _Spare | None = None
+
+    def serve(self) -> _Job | None:
+        """Answer requests until EOF on ``ctl`` (returns None); returns a job in a child."""
+        job = self.fork_spare()
+        if job is not None:
+            return job
+        while True:
+            for key, _ in self.sel.select():
+                what = key.data
+                if what is None:
+                    got = self.request()
+                    if got is False:  # EOF: the runner is gone
+                        self.shut_down()
+                        return None
+                    if isinstance(got, _Job):
+                        return got
+                    continue
+                kind, child = what
+                if kind == "spare":  # the spare died (killed from outside)
+                    self.drop_spare()
+                elif kind == "exit":
+                    self.exited(child)
+                    if self.spare is None:
+                        job = self.fork_spare()  # the next call's child, while idle
+                        if job is not None:
+                            return job
+                elif child.telling:  # the runner's word: what a shell would print, if anything
+                    self.tell(child)
+                else:  # EOF (or stray bytes) on the call socket: the runner gave up
+                    if child.call is not None:
+                        self.sel.unregister(child.call)
+                        child.call.close()
+                        child.call = None
+                    _kill_group(child.pid)
+
+    def shut_down(self) -> None:
+        """Before exiting: end the spare and every running child."""
+        self.drop_spare()
+        for pid in self.children:
+            _kill_group(pid)
+        for pid in self.children:
+            os.waitpid(pid, 0)
+
+    def fork_spare(self) -> _Job | None:
+        """Fork the spare child; in the child, wait for a job and return it."""
+        gc.freeze()  # children share what exists now; frozen, their collections skip it
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        pid = os.fork()
+        if pid == 0:
+            # The child keeps none of the server's descriptors (closed through their
+            # objects, so nothing later closes a number the hook reuses).
+            self.sel.close()
+            self.ctl.close()
+            ours.close()
+            for other in self.children.values():
+                other.close()
+            os.setsid()
+            return _wait_for_job(theirs)
+        theirs.close()
+        self.spare = _Spare(pid, os.pidfd_open(pid), ours)
+        self.sel.register(self.spare.pidfd, selectors.EVENT_READ, ("spare", None))
+        return None
+
+    def drop_spare(self) -> None:
+        """End the spare child (EOF on its socket, and SIGKILL) and reap it."""
+        spare, self.spare = self.spare, None
+        if spare is not None:
+            self.sel.unregister(spare.pidfd)
+            spare.sock.close()
+            _kill_group(spare.pid)
+            os.waitpid(spare.pid, 0)
+            os.close(spare.pidfd)
+
+    def request(self) -> _Job | bool:
+        """Read one request and hand it to the spare child. False on EOF; a job in a
+        (newly forked) child."""
+        try:
+            raw, fds, flags, _ = socket.recv_fds(self.ctl, _MAX_REQUEST, 4)
+        except (BlockingIOError, InterruptedError):
+            return True
+        if not raw and not fds:
+            return False
+        if len(fds) != 4 or flags & socket.MSG_TRUNC:
+            for fd in fds:
+                os.close(fd)
+            return True
+        call = socket.socket(fileno=fds[0])
+        stdio = fds[1:]
+        try:
+            try:
+                request = json.loads(raw)
+                cwd = request["cwd"]
+                script = request["script"]
+                # The path a cold run gives its code and __file__: the word joined,
+                # unnormalised, to the physical working directory.
+                filename = script if os.path.isabs(script) else os.path.join(os.path.realpath(cwd), script)
+                if not os.path.isdir(cwd):
+                    raise NotADirectoryError(cwd)
+                code = _compile(filename)
+            except Exception as exc:  # the cold run reports it exactly as it should
+                _send(call, {"cold": f"{type(exc).__name__}: {exc}"})
+                call.close()
+                return True
+            if self.spare is None:  # (calls at once: one spare each)
+                job = self.fork_spare()
+                if job is not None:
+                    call.close()
+                    return job
+            spare, self.spare = self.spare, None
+            assert spare is not None
+            request["filename"] = filename
+            header = json.dumps(request).encode("utf-8", "surrogateescape")
+            try:
+                socket.send_fds(spare.sock, [len(header).to_bytes(4, "big"), header, code], stdio)
+            except OSError as exc:  # too large to hand over: the cold run does it
+                self.spare = spare
+                self.drop_spare()
+                _send(call, {"cold": f"cannot hand the call over: {exc}"})
+                call.close()
+                return True
+            spare.sock.close()
+            # Standing in for a shell, the server keeps the hook's stderr open (as the
+            # shell does) until it has written what the shell would.
+            stderr = os.dup(stdio[2]) if request.get("shell") else None
+            child = _Child(spare.pid, spare.pidfd, call, stderr)
+            self.children[child.pid] = child
+            self.sel.modify(child.pidfd, selectors.EVENT_READ, ("exit", child))
+            self.sel.register(call, selectors.EVENT_READ, ("call", child))
+            _send(call, {"pid": child.pid})
+            return True
+        finally:
+            for fd in stdio:
+                os.close(fd)
+
+    def exited(self, child: _Child) -> None:
+        """Reap ``child`` and report its status."""
+        self.sel.unregister(child.pidfd)
+        _, status = os.waitpid(child.pid, 0)
+        code = os.waitstatus_to_exitcode(status)
+        if child.call is not None and child.stderr is not None and code < 0:
+            # Through a shell that waits for its command (dash), a death by signal
+            # becomes 128+N and perhaps a line on stderr; the runner knows whether it
+            # sent the signal (then the shell died of it too), so it says what to write.
+            child.telling = True
+            _send(child.call, {"signal": -code, "core": os.WCOREDUMP(status)})
+            return
+        if child.call is not None:
+            self.sel.unregister(child.call)
+            _send(child.call, {"exit": code})
+        self.children.pop(child.pid)
+        child.close()
+
+    def tell(self, child: _Child) -> None:
+        """Write what the runner says the shell would have printed; then forget the child."""
+        assert child.call is not None and child.stderr is not None
+        self.sel.unregister(child.call)
+        try:
+            line = child.call.makefile("rb").readline(1 << 16)
+            text = json.loads(line)["say"] if line else ""
+            if text:
+                os.write(child.stderr, text.encode())
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+        self.children.pop(child.pid)
+        child.close()
 
 
-def _tell(sel: selectors.BaseSelector, children: dict[int, _Child], child: _Child) -> None:
-    assert child.call is not None and child.stderr is not None
-    sel.unregister(child.call)
+def _wait_for_job(sock: socket.socket) -> _Job:
+    """In the spare child: the job the server hands over (EOF: the server is gone)."""
     try:
-        line = child.call.makefile("rb").readline(1 << 16)
-        text = json.loads(line)["say"] if line else ""
-        if text:
-            os.write(child.stderr, text.encode())
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
-    children.pop(child.pid)
-    child.close()
-
-
-def _request(ctl: socket.socket, sel: selectors.BaseSelector, children: dict[int, _Child]) -> _Job | bool:
-    """Read one request and fork for it. False on EOF; a job in the child."""
-    try:
-        raw, fds, flags, _ = socket.recv_fds(ctl, _MAX_REQUEST, 4)
-    except (BlockingIOError, InterruptedError):
-        return True
-    if not raw and not fds:
-        return False
-    if len(fds) != 4 or flags & socket.MSG_TRUNC:
-        for fd in fds:
-            os.close(fd)
-        return True
-    call = socket.socket(fileno=fds[0])
-    stdio = fds[1:]
-    try:
-        request = json.loads(raw)
-        cwd = request["cwd"]
-        script = request["script"]
-        # The path a cold run gives its code and __file__: the word joined, unnormalised,
-        # to the physical working directory.
-        filename = script if os.path.isabs(script) else os.path.join(os.path.realpath(cwd), script)
-        if not os.path.isdir(cwd):
-            raise NotADirectoryError(cwd)
-        code = _compile(filename)
-    except Exception as exc:  # the cold run reports it exactly as it should
-        _send(call, {"cold": f"{type(exc).__name__}: {exc}"})
-        call.close()
-        for fd in stdio:
-            os.close(fd)
-        return True
-    gc.freeze()  # (the code object just compiled, too)
-    pid = os.fork()
-    if pid == 0:
-        # The child keeps none of the server's descriptors (closed through their objects,
-        # so nothing later closes a number the hook reuses).
-        sel.close()
-        ctl.close()
-        call.close()
-        for other in children.values():
-            other.close()
-        return _Job(request, filename, code, stdio)
-    # Standing in for a shell, the server keeps the hook's stderr open (as the shell
-    # does) until it has written what the shell would.
-    stderr = os.dup(stdio[2]) if request.get("shell") else None
-    for fd in stdio:
-        os.close(fd)
-    child = _Child(pid, os.pidfd_open(pid), call, stderr)
-    children[pid] = child
-    sel.register(child.pidfd, selectors.EVENT_READ, ("exit", child))
-    sel.register(call, selectors.EVENT_READ, ("call", child))
-    _send(call, {"pid": pid})
-    return True
+        raw, fds, _, _ = socket.recv_fds(sock, _MAX_REQUEST + (1 << 22), 3)
+    except OSError:
+        raw, fds = b"", []
+    if not raw or len(fds) != 3:
+        os._exit(0)
+    sock.close()
+    size = int.from_bytes(raw[:4], "big")
+    request = json.loads(raw[4 : 4 + size])
+    return _Job(request, request["filename"], marshal.loads(raw[4 + size :]), fds)
 
 
 def _stdio(fd: int, name: str) -> None:
@@ -280,7 +364,6 @@ def _stdio(fd: int, name: str) -> None:
 def _become(job: _Job) -> None:
     """In the child: turn this process into ``python3 script.py args…`` and run it."""
     request = job.request
-    os.setsid()
     for target, fd in enumerate(job.fds):
         os.dup2(fd, target)
     for name in os.listdir("/proc/self/fd"):
@@ -370,10 +453,7 @@ def main() -> None:
             __import__(name)
     if not hasattr(os, "pidfd_open") or not hasattr(socket, "recv_fds"):
         sys.exit("the fork server needs Python >= 3.9 on Linux")
-    ctl = socket.socket(fileno=int(sys.argv[1]))
-    # Children share what exists now; frozen, their collections never walk (and copy) it.
-    gc.freeze()
-    job = _serve(ctl)
+    job = _Server(socket.socket(fileno=int(sys.argv[1]))).serve()
     if job is not None:
         _become(job)
 
