@@ -179,6 +179,12 @@ class _Server:
                         return None
                     if isinstance(got, _Job):
                         return got
+                    if self.spare is None:
+                        # The next call's child, forked while this call's hook runs
+                        # (rather than after: the runner's next call often follows at once).
+                        job = self.fork_spare()
+                        if job is not None:
+                            return job
                     continue
                 kind, child = what
                 if kind == "spare":  # the spare died (killed from outside)
@@ -186,7 +192,7 @@ class _Server:
                 elif kind == "exit":
                     self.exited(child)
                     if self.spare is None:
-                        job = self.fork_spare()  # the next call's child, while idle
+                        job = self.fork_spare()  # (one was not made: a hand-over failed)
                         if job is not None:
                             return job
                 elif child.telling:  # the runner's word: what a shell would print, if anything
