@@ -40,7 +40,7 @@ import anyio.lowlevel
 from .._proc import MARKER_ENV, _kill_tree
 from ._spec import HookSpec
 
-__all__ = ["ForkServers", "ForkedProcess", "Launch", "parse_command"]
+__all__ = ["ForkServers", "ForkedProcess", "Launch", "Plan", "parse_command", "plan_call"]
 
 log = logging.getLogger("agent_server.hooks")
 

@@ -4,10 +4,13 @@ Run as ``<python> _forkserver_main.py FD``: FD is one end of a ``SOCK_SEQPACKET`
 socketpair from the runner. Standalone on purpose: it runs under whatever interpreter the
 hook names, which need not have ``agent_server`` installed (Python >= 3.9, Linux).
 
-It imports the common standard library once, then per request forks a child that becomes
-``python3 script.py args…``: its own session, the request's fds as 0/1/2, the hook's
-environment, cwd, ``sys.argv``, ``sys.path[0]``, ``__main__`` module and standard streams
-as a fresh interpreter would make them. Single-threaded: one ``selectors`` loop.
+It imports the common standard library once and keeps one *spare* child, forked ahead of
+need, leading its own session and waiting for a job. Each request goes to the spare
+(its code object marshalled, its fds passed on), which becomes ``python3 script.py
+args…``: the request's fds as 0/1/2, the hook's environment, cwd, ``sys.argv``,
+``sys.path[0]``, ``__main__`` module and standard streams as a fresh interpreter would
+make them; then the next spare is forked while that hook runs. Single-threaded: one
+``selectors`` loop.
 
 Protocol. A request is one packet on FD: a JSON object plus four descriptors
 ``[call socket, stdin, stdout, stderr]``::
@@ -17,7 +20,7 @@ Protocol. A request is one packet on FD: a JSON object plus four descriptors
 
 (``env``/``unset``: the difference from this server's start environment; ``shell``: the
 cold run goes through a ``/bin/sh -c`` that does not exec its last command, so the
-server reports a death by signal as that shell would, see :func:`_exited`). Replies go on
+server reports a death by signal as that shell would, see :meth:`_Server.exited`). Replies go on
 the call socket, one JSON line each, then the server closes it::
 
     {"pid": 1234}          the child runs (its pid leads its own session and group)
@@ -28,8 +31,8 @@ the call socket, one JSON line each, then the server closes it::
                            unreadable or does not compile: the cold run reports that)
 
 EOF on the call socket before ``exit`` (the runner gave up on the call): the child's
-group gets SIGKILL. EOF on FD (the runner is gone): every child's group gets SIGKILL and
-the server exits.
+group gets SIGKILL. EOF on FD (the runner is gone): every child's group and the spare
+get SIGKILL and the server exits. A spare whose server is gone gets EOF and exits.
 """
 
 from __future__ import annotations
