@@ -37,7 +37,7 @@ import anyio
 import anyio.abc
 import anyio.lowlevel
 
-from .._proc import MARKER_ENV, _kill_tree
+from .._proc import MARKER_ENV, kill_tree
 from ._spec import HookSpec
 
 __all__ = ["ForkServers", "ForkedProcess", "Launch", "Plan", "parse_command", "plan_call"]
@@ -479,7 +479,7 @@ class _Server:
             self.ctl.close()
             with anyio.move_on_after(grace):
                 await self.process.wait()
-            await _kill_tree(self.process, self.marker, grace, polite=False)
+            await kill_tree(self.process, self.marker, grace, polite=False)
             with anyio.move_on_after(grace + 1.0):
                 await self.process.wait()
             with contextlib.suppress(Exception):
