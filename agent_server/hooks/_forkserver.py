@@ -36,8 +36,9 @@ from typing import Any
 import anyio
 import anyio.abc
 import anyio.lowlevel
+import psutil
 
-from .._proc import MARKER_ENV, kill_tree
+from .._proc import MARKER_ENV, kill_tree, signal_group
 from ._spec import HookSpec
 
 __all__ = ["ForkServers", "ForkedProcess", "Launch", "Plan", "parse_command", "plan_call"]
@@ -484,6 +485,23 @@ class _Server:
                 await self.process.wait()
             with contextlib.suppress(Exception):
                 await self.process.aclose()
+            await self._reap_group()
+
+    async def _reap_group(self) -> None:
+        """Reap what is left of the server's own group (its spare child, re-parented to
+        this subreaper when the server died first, then ended): nobody else waits for
+        it. Group leaders are left alone: those are other runs' hooks."""
+        pgid = self.process.pid
+        with anyio.move_on_after(1.0):
+            while signal_group(pgid, 0):
+                with contextlib.suppress(psutil.Error):
+                    for child in psutil.Process().children():
+                        with contextlib.suppress(psutil.Error, OSError):
+                            if child.pid != pgid and os.getpgid(child.pid) == pgid:
+                                signal_group(pgid, signal.SIGKILL)
+                                if child.status() == psutil.STATUS_ZOMBIE:
+                                    os.waitpid(child.pid, os.WNOHANG)
+                await anyio.sleep(0.01)
 
 
 class ForkServers:

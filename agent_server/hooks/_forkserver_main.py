@@ -5,9 +5,9 @@ socketpair from the runner. Standalone on purpose: it runs under whatever interp
 hook names, which need not have ``agent_server`` installed (Python >= 3.9, Linux).
 
 It imports the common standard library once and keeps one *spare* child, forked ahead of
-need, leading its own session and waiting for a job. Each request goes to the spare
+need, waiting for a job in the server's process group. Each request goes to the spare
 (its code object marshalled, its fds passed on), which becomes ``python3 script.py
-args…``: the request's fds as 0/1/2, the hook's environment, cwd, ``sys.argv``,
+args…``: its own session, the request's fds as 0/1/2, the hook's environment, cwd, ``sys.argv``,
 ``sys.path[0]``, ``__main__`` module and standard streams as a fresh interpreter would
 make them; then the next spare is forked while that hook runs. Single-threaded: one
 ``selectors`` loop.
@@ -228,7 +228,6 @@ class _Server:
             ours.close()
             for other in self.children.values():
                 other.close()
-            os.setsid()
             return _wait_for_job(theirs)
         theirs.close()
         self.spare = _Spare(pid, os.pidfd_open(pid), ours)
@@ -348,6 +347,9 @@ def _wait_for_job(sock: socket.socket) -> _Job:
     if not raw or len(fds) != 3:
         os._exit(0)
     sock.close()
+    # Only now its own session: idle, it stays in the server's group, so ending that
+    # group (the runner retiring the server) ends it too.
+    os.setsid()
     size = int.from_bytes(raw[:4], "big")
     request = json.loads(raw[4 : 4 + size])
     return _Job(request, request["filename"], marshal.loads(raw[4 + size :]), fds)

@@ -536,6 +536,18 @@ async def test_timeout_kills_the_whole_tree(p: Project, mode: str) -> None:
                 await anyio.sleep(0.02)
 
 
+def zombie_children() -> list[int]:
+    """This process's children that nobody has reaped."""
+    found = []
+    for child in psutil.Process().children():
+        try:
+            if child.status() == psutil.STATUS_ZOMBIE:
+                found.append(child.pid)
+        except psutil.NoSuchProcess:
+            pass
+    return found
+
+
 def gone(pid: int) -> bool:
     """The process no longer exists (or is a zombie nobody can use)."""
     try:
@@ -562,6 +574,8 @@ async def test_a_killed_server_is_replaced_on_the_next_call(p: Project) -> None:
         [new] = runner.fork_servers.pids.values()
         assert new != old and runner.fork_servers.started == 2 and runner.fork_servers.forked == 2
     assert gone(new)  # aclose() ended it
+    # The dead server's spare child came back to this process (the subreaper): reaped.
+    assert not zombie_children()
 
 
 async def test_aclose_ends_the_server_and_a_running_hook(p: Project) -> None:
