@@ -340,6 +340,12 @@ class _Server:
 
 def _wait_for_job(sock: socket.socket) -> _Job:
     """In the spare child: the job the server hands over (EOF: the server is gone)."""
+    # Nothing but 0/1/2 and the job's socket stays open (done while waiting, off the
+    # call's path); the server's own descriptors were closed through their objects.
+    for name in os.listdir("/proc/self/fd"):
+        if int(name) > 2 and int(name) != sock.fileno():
+            with contextlib.suppress(OSError):
+                os.close(int(name))
     try:
         raw, fds, _, _ = socket.recv_fds(sock, _MAX_REQUEST + (1 << 22), 3)
     except OSError:
@@ -377,10 +383,8 @@ def _become(job: _Job) -> None:
     request = job.request
     for target, fd in enumerate(job.fds):
         os.dup2(fd, target)
-    for name in os.listdir("/proc/self/fd"):
-        if int(name) > 2:
-            with contextlib.suppress(OSError):
-                os.close(int(name))
+    for fd in job.fds:
+        os.close(fd)
     try:
         os.chdir(request["cwd"])
     except OSError as exc:

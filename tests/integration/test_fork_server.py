@@ -311,6 +311,19 @@ async def test_subprocesses_inherit_stdio(p: Project) -> None:
     assert seen["stderr"] == "child-err\n"
 
 
+async def test_only_the_standard_descriptors_are_open(p: Project) -> None:
+    seen = await both(
+        p,
+        """
+        import os, stat
+        print(sorted(os.listdir("/proc/self/fd")))
+        print([stat.S_ISFIFO(os.fstat(fd).st_mode) for fd in (0, 1, 2)])
+        """,
+    )
+    # (3: the directory listdir() has open while it reads)
+    assert seen["stdout"] == "['0', '1', '2', '3']\n[True, True, True]\n"
+
+
 async def test_chdir_and_cwd(p: Project) -> None:
     seen = await both(
         p,
