@@ -22,6 +22,7 @@ import anyio.abc
 from .._proc import ProcessResult, disable_orphan_reaping, enable_orphan_reaping, run_process
 from ._config import HookConfig, OrderMode, load_config
 from ._errors import HookError, RunnerClosedError
+from ._forkserver import ForkServers
 from ._genesis import run_builtin
 from ._http import HttpHookClient
 from ._json import compact_encoder
@@ -174,11 +175,19 @@ class HookRunner:
             if workers > 0
             else None
         )
+        # Plain `python3 script.py` command hooks run forked from a warm interpreter
+        # (docs/python-hooks.md "Unmodified scripts"); "warm": false opts a hook out.
+        self._forks = ForkServers(base, grace=kill_grace)
 
     @property
     def python_pool(self) -> PythonWorkerPool | None:
         """The warm worker pool for Python hooks (None when warm mode is off)."""
         return self._pool
+
+    @property
+    def fork_servers(self) -> ForkServers:
+        """The fork servers that run plain ``python3 script.py`` command hooks warm."""
+        return self._forks
 
     @classmethod
     def from_project(
@@ -235,6 +244,7 @@ class HookRunner:
             await self._http.aclose()
             if self._pool is not None:
                 await self._pool.aclose()  # every warm Python worker ends here
+            await self._forks.aclose()
             if self._reaping:
                 self._reaping = False
                 disable_orphan_reaping()
@@ -548,6 +558,7 @@ class HookRunner:
                 grace=self.kill_grace,
                 output_limit=self.output_limit,
                 marker=os.urandom(16).hex(),  # (uuid4() costs five times as much)
+                launch=self._forks.launcher(spec, cwd),
             )
         finally:
             self._limiter.release()
