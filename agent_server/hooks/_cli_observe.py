@@ -28,6 +28,7 @@ from ._ledger import (
     recent_events,
 )
 from ._matching import explain
+from ._trust import HookTrust
 
 __all__ = [
     "add_observe_commands",
@@ -257,7 +258,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     """For every hook configured for EVENT: would it run for the payload, and if not why."""
     config = load_project_config(args)
     payload = read_payload(args, Path(args.project_dir))
-    verdicts = explain(config, args.event, payload)
+    verdicts = explain(config, args.event, payload, untrusted=HookTrust(config).reason)
     if args.json:
         print(json.dumps({"event": args.event, "hooks": [v.to_dict() for v in verdicts]}, indent=2))
         return EXIT_OK
@@ -271,7 +272,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         print(f"  {state} {v.name + ': ' if v.name else ''}{_short(v.command, 70)}")
         print(f"       {v.source} {v.location}")
         if not v.runs:
-            print(f"       {v.kind}: {v.why}")
+            print(f"       {v.why}" if v.kind == "untrusted" else f"       {v.kind}: {v.why}")
         if v.note:
             print(f"       note: {v.note}")
     if not verdicts:
