@@ -206,6 +206,15 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("git config --global core.hooksPath ~/.githooks", "ask"),
         ("git config --global user.name 'Dev'", None),
         ("crontab -l", None),
+        # A git hook installed from the project's own script is project code; activating a hook
+        # nobody has seen is not.
+        ("cp scripts/pre-commit .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit", None),
+        ("ln -sf ../../scripts/pre-commit .git/hooks/pre-commit", None),
+        ("chmod +x .git/hooks/pre-push", "deny"),
+        ("cp /tmp/hook .git/hooks/pre-commit", "deny"),
+        # A pipeline that publishes or deploys is confirmed; test jobs are ordinary edits.
+        ("sed -i 's/18/20/' .github/workflows/deploy.yml", "ask"),
+        ("sed -i 's/18/20/' .github/workflows/ci.yml", None),
         # A job runs the same rules later with nobody watching: what is refused now is refused
         # as a job; git hooks live in .git/hooks, .husky and .githooks; a crontab-shaped test
         # fixture runs nothing.
@@ -292,6 +301,19 @@ def test_file_tools_may_not_plant_remote_code_in_files_that_run_later(kit: Any, 
     assert combined(kit, fixture)[0] is None
     hook = kit.pre_tool("Write", {"file_path": str(project / ".husky/pre-push"), "content": bad}, project)
     assert combined(kit, hook)[0] == "deny"
+
+
+def test_release_pipelines_are_confirmed_test_jobs_are_not(kit: Any, project: Path) -> None:
+    release = "on:\n  push:\n    tags: ['v*']\njobs:\n  publish:\n    steps:\n      - run: make publish\n"
+    path = str(project / ".github/workflows/release.yml")
+    decision, reasons = combined(kit, kit.pre_tool("Write", {"file_path": path, "content": release}, project))
+    assert decision == "ask"
+    assert any("rule release-pipeline" in r for r in reasons)
+    tests = "jobs:\n  test:\n    steps:\n      - run: pytest\n"
+    ci = str(project / ".github/workflows/ci.yml")
+    assert combined(kit, kit.pre_tool("Write", {"file_path": ci, "content": tests}, project))[0] is None
+    edit = {"file_path": ci, "old_string": "pytest", "new_string": "pytest && twine upload dist/*"}
+    assert combined(kit, kit.pre_tool("Edit", edit, project))[0] == "ask"
 
 
 def test_chmod_modes_tighten_or_loosen(kit: Any) -> None:
