@@ -1112,8 +1112,18 @@ def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
                 "and whose content is not known here; read it first, then confirm.",
             )
         )
+    start = len(found)
     for sql in texts:
         found.extend(sql_findings(sql, f"`{cmd.display}`"))
+    if _production(cmd) or _production_host(cmd):
+        # A change that only asks on a development database destroys live data in production.
+        for i in range(start, len(found)):
+            if found[i][0] == "ask":
+                found[i] = (
+                    "deny",
+                    found[i][1].split("; confirm")[0]
+                    + " on a production database. Ask the user to run it; try it on a development copy first.",
+                )
 
 
 def _rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
@@ -1176,8 +1186,18 @@ _CODE_REVERSE_SHELL = re.compile(
     re.S,
 )
 _CODE_RUNS_FETCHED = re.compile(
+    # exec/eval of code whose text is decoded or downloaded on the spot.
     r"\b(?:exec|eval|Function|instance_eval|load)\s*\((?=[^;\n]*(?:b64decode|b32decode|decodebytes|"
     r"urlopen|requests\.get|httpx\.get|urllib|fetch\(|Buffer\.from|atob\(|unpack\(|decode\(|zlib))"
+)
+
+
+# A shell call (os.system, subprocess, execSync) whose command line is decoded or downloaded in
+# its own argument; plain .decode() of a call's output is ordinary.
+_CODE_SHELLS_FETCHED = re.compile(
+    r"\b(?:system|popen|Popen|run|call|check_output|check_call|getoutput|execSync|spawnSync|shell_exec|"
+    r"passthru)\s*\(\s*[^;\n()]*?(?:b64decode|b32decode|decodebytes|urlopen|requests\.get|atob|"
+    r"Buffer\.from)\s*\("
 )
 
 
@@ -1195,7 +1215,7 @@ def _rule_code_runs_fetched(cmd: Cmd, found: list[Finding]) -> None:
                 )
             )
             return
-        if _CODE_RUNS_FETCHED.search(code):
+        if _CODE_RUNS_FETCHED.search(code) or _CODE_SHELLS_FETCHED.search(code):
             found.append(
                 (
                     "deny",
@@ -1465,6 +1485,16 @@ def _production(cmd: Cmd) -> bool:
     return any(re.search(r"(?i)\b(?:[A-Z_]*ENV|--env|-e)=?(?:prod|production)\b", t) for t in texts) or (
         "DISABLE_DATABASE_ENVIRONMENT_CHECK=1" in texts
     )
+
+
+def _production_host(cmd: Cmd) -> bool:
+    """A database client pointed at a production server: its host, URL or service name says
+    so (``-h prod-db.internal``, ``postgres://…@db.production…``, ``--host=live-db``)."""
+    for word in cmd.args:
+        for value in cmd.values(word) or [word.text]:
+            if re.search(r"(?i)(?:^|[@/.=_-])(?:prod|production|live)(?:$|[.:/_-])", value):
+                return True
+    return False
 
 
 def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:

@@ -147,6 +147,26 @@ READERS = frozenset({
 COPIERS = frozenset({"cp", "scp", "rsync", "install"})
 ENV_DUMPERS = frozenset({"env", "printenv", "set", "export", "declare", "typeset", "compgen"})
 PRINTERS = frozenset({"echo", "printf", "print", "cat", "tee", "logger", "wall", "write"})
+# Programs that send what they read to another machine.
+SENDERS = frozenset(
+    {
+        "curl",
+        "wget",
+        "nc",
+        "ncat",
+        "netcat",
+        "socat",
+        "ssh",
+        "scp",
+        "http",
+        "xh",
+        "mail",
+        "sendmail",
+        "mutt",
+        "telnet",
+        "openssl",
+    }
+)
 FILTERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "awk", "sed", "ack"})
 SECRET_NAME_TOKENS = frozenset(
     {
@@ -693,6 +713,15 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     dumps = (name in ("env", "printenv") and not [a for a in lits if not a.startswith("-")]) or (
         name in ("set", "export", "declare", "typeset") and lits in ([], ["-p"], ["-x"], ["-px"])
     )
+    if dumps and any(c.name in SENDERS for c in _downstream(cmd, cmds)):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display} | …` sends every environment variable, credentials included, over the "
+                "network. Send only the values the service needs, named one by one, instead.",
+            )
+        )
+        return
     if dumps:
         filters = [c for c in _downstream(cmd, cmds) if c.name in FILTERS and not _inverted(c)]
         patterns = [w.literal() or w.text for c in filters for w in c.args]

@@ -419,11 +419,19 @@ def _split_unquoted(words: list[Word], ctx: Ctx) -> list[Word]:
         parts = word.parts
         if len(parts) == 1 and isinstance(parts[0], Var) and not parts[0].quoted and not is_assignment(word):
             known = var_values(parts[0], ctx)
-            if known is not None and len(known) == 1 and known[0].split():
-                out.extend(Word([Lit(w, True)], w) for w in known[0].split())
+            if known is not None and len(known) == 1 and _ifs_split(known[0], ctx):
+                out.extend(Word([Lit(w, True)], w) for w in _ifs_split(known[0], ctx))
                 continue
         out.append(word)
     return out
+
+
+def _ifs_split(value: str, ctx: Ctx) -> list[str]:
+    """Field splitting with the IFS assigned earlier in the command (IFS=,; x=rm,-rf,/; $x)."""
+    ifs = ctx.vars.get("IFS")
+    if not ifs or ifs[0] is None or not ifs[0]:
+        return value.split()
+    return [w for w in re.split("[" + re.escape(ifs[0]) + "]+", value) if w]
 
 
 def replace_in(words: list[Word], marker: str, value: str) -> list[Word]:
@@ -452,9 +460,9 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
         first = argv[0].parts
         if len(first) == 1 and isinstance(first[0], Var) and not first[0].quoted:
             known = var_values(first[0], ctx)
-            if known and len(known[0].split()) > 1:
+            if known and len(_ifs_split(known[0], ctx)) > 1:
                 # Unquoted $CMD is split into words: x='rm -rf /'; $x runs rm.
-                argv[:1] = [Word([Lit(w, True)], w) for w in known[0].split()]
+                argv[:1] = [Word([Lit(w, True)], w) for w in _ifs_split(known[0], ctx)]
         name = prog_name(argv[0], ctx)
         rest = argv[1:]
         if name in _WRAPPERS:
