@@ -1041,6 +1041,8 @@ def _rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
         keys = [a for a in lits[3:] if not a.startswith("-")]
         if not keys or keys[0] in ("", "/"):
             what = "deletes every key of consul"
+    elif name == "gh" and lits[:2] == ["repo", "delete"]:
+        what = "deletes a hosted repository with its issues, pull requests and releases"
     elif name == "rclone" and lits[:1] == ["purge"]:
         ask = "deletes a remote path and everything in it"
     if what:
@@ -1304,6 +1306,36 @@ def _rule_http_delete(cmd: Cmd, found: list[Finding]) -> None:
             )
 
 
+def _rule_remote_shell(cmd: Cmd, found: list[Finding]) -> None:
+    """A shell wired to the network (reverse or bind shell): ``nc -e /bin/sh``, ``socat …
+    EXEC:/bin/bash``, ``bash -i >& /dev/tcp/…``, ``sh -i … | nc host port``. Whoever connects
+    gets the user's account."""
+    lits = [(w.literal() or "") for w in cmd.args]
+    name = cmd.name
+    wired = False
+    if name in ("nc", "ncat", "netcat"):
+        _flags, _pos, values = _shell.split_options(
+            cmd.args, frozenset({"-e", "-c", "--exec", "--sh-exec", "--lua-exec"})
+        )
+        wired = any(values.get(k) for k in ("e", "c", "exec", "sh-exec", "lua-exec"))
+    elif name == "socat":
+        wired = any(re.match(r"(?i)(?:exec|system):", a) for a in lits)
+    elif name in _shell.SHELLS or name == "exec":
+        targets = [cmd.values(r.target) or [r.target.text] for r in cmd.redirects if r.target is not None]
+        wired = any(v.startswith(("/dev/tcp/", "/dev/udp/")) for vs in targets for v in vs)
+    if not wired and (name in _shell.SHELLS) and cmd.stage_names:
+        others = {n for i, st in enumerate(cmd.stage_names) if i != cmd.stage for n in st}
+        wired = bool(others & {"nc", "ncat", "netcat", "socat", "telnet"}) and "-i" in lits
+    if wired:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` connects a shell to the network (a reverse or bind shell): whoever "
+                "is at the other end controls this account. Do not run it; use ssh for remote access.",
+            )
+        )
+
+
 def _rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
     """Turning off the firewall or a security service."""
     lits = [(w.literal() or "") for w in cmd.args]
@@ -1557,6 +1589,13 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
     elif name == "heroku" and lits[:1] and lits[0] in ("pg:reset", "pg:killall", "apps:destroy", "addons:destroy"):
         found.append(("deny", f"`{cmd.display}` destroys a hosted database or app. Ask the user to run it."))
         return
+    elif (
+        (name in ("npm", "pnpm", "yarn", "bun") and lits[:1] == ["publish"] and "--dry-run" not in lits)
+        or (name == "twine" and lits[:1] == ["upload"])
+        or (name in ("cargo", "poetry", "uv", "flit", "hatch", "gem") and lits[:1] in (["publish"], ["push"]))
+        or (name == "mvn" and "deploy" in lits)
+    ):
+        ask = "publishes a package version to a public registry, which cannot be taken back"
     elif name == "prisma" and lits[:2] == ["migrate", "reset"]:
         ask = "drops and recreates the database"
     elif (
@@ -1613,6 +1652,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("remote-code", _rule_code_runs_fetched, cmd)
         apply("risky-tool", _rule_warn_tools, cmd)
         apply("security-off", _rule_security_off, cmd)
+        apply("remote-shell", _rule_remote_shell, cmd)
         apply("orm-wipe", _rule_orm, cmd)
         apply("sql", _rule_http_delete, cmd)
         apply("persistence", _rule_persistence, cmd, cmds[:index])

@@ -603,6 +603,8 @@ def _prints_credential(name: str, lits: list[str]) -> str | None:
         or lits[:2] == ["ecr-public", "get-login-password"]
     ):
         return "temporary AWS credentials"
+    if name == "aws" and lits[:2] == ["iam", "create-access-key"]:
+        return "a new AWS secret access key"
     if name == "kubectl" and (lits[:2] == ["create", "token"] or (lits[:2] == ["config", "view"] and "--raw" in lits)):
         return "a Kubernetes credential"
     if name == "heroku" and lits[:1] == ["auth:token"]:
