@@ -869,7 +869,7 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
         stmt = " ".join(statement.split()).upper()
         if not stmt:
             continue
-        m = re.search(r"\bDROP\s+(TABLE|DATABASE|SCHEMA|KEYSPACE)\b", stmt)
+        m = re.search(r"\bDROP\s+(TABLE|DATABASE|SCHEMA|KEYSPACE|MEASUREMENT|SERIES)\b", stmt)
         if m:
             found.append(
                 (
@@ -892,6 +892,17 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
                     "deny",
                     f"{where} runs DELETE without a real WHERE (none, or one that is always true), "
                     "deleting every row. Add a WHERE clause on a key.",
+                )
+            )
+        elif re.search(r"\bALTER\s+TABLE\s+\S+\s+(?:ON\s+CLUSTER\s+\S+\s+)?(?:DELETE|UPDATE)\b", stmt) and not (
+            _real_where(stmt)
+        ):
+            # ClickHouse mutations: ALTER TABLE t DELETE WHERE 1 empties the table.
+            found.append(
+                (
+                    "deny",
+                    f"{where} runs ALTER TABLE … DELETE/UPDATE without a real WHERE, changing every row. "
+                    "Add a WHERE clause on a key.",
                 )
             )
         elif re.search(r"(^|\s)UPDATE\s+\S+\s+SET\b", stmt) and not _real_where(stmt):
@@ -1086,6 +1097,30 @@ def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     elif cmd.name in _shell.INTERPRETERS:
         # sqlite3.connect(…).execute("DROP TABLE …"), cursor.execute('DELETE FROM …')
         texts.extend(m.group("sql") for code in _shell.code_of(cmd) for m in _CODE_SQL.finditer(code))
+    elif cmd.name == "influx":
+        # InfluxQL through influx -execute '…' (single-dash long option) or on stdin.
+        lits = [w.literal() for w in cmd.args]
+        texts.extend(
+            " ".join(cmd.values(cmd.args[i + 1]) or [cmd.args[i + 1].text])
+            for i, lit in enumerate(lits[:-1])
+            if lit in ("-execute", "--execute", "-e")
+        )
+    elif cmd.name == "cypher-shell":
+        _flags, positionals, _values = _shell.split_options(
+            cmd.args, frozenset({"-u", "-p", "-a", "-d", "--address", "--database", "--username", "--password", "-f"})
+        )
+        query = " ".join(" ".join(cmd.values(w) or [w.text]) for w in positionals) + " " + (cmd.stdin_text or "")
+        if re.search(
+            r"(?is)\bMATCH\s*\(\s*\w*(?:\s*:\s*\w+)?\s*\)(?:(?!\bWHERE\b|\{).)*?\b(?:DETACH\s+)?DELETE\b", query
+        ):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes every node of the graph or of a label (MATCH (n) … DELETE "
+                    "without a filter). Match the nodes meant by a property or WHERE instead.",
+                )
+            )
+        return
     elif cmd.name in ("mongo", "mongosh"):
         _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"--eval"}))
         code = " ".join(w.text for w in values.get("eval", [])) + (cmd.stdin_text or "")
@@ -1292,6 +1327,17 @@ def _rule_http_delete(cmd: Cmd, found: list[Finding]) -> None:
     _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"-X", "--request", "--method"}))
     methods = [(cmd.values(w) or [w.text])[0].upper() for k in ("X", "request", "method") for w in values.get(k, [])]
     methods += [p.literal() or "" for p in positionals[:1] if (p.literal() or "") in ("DELETE", "delete")]
+    if any("_delete_by_query" in (cmd.values(w) or [w.text])[0] for w in positionals):
+        body = " ".join(" ".join(cmd.values(w) or [w.text]) for w in cmd.args)
+        if re.search(r"match_all|/_all/|/\*/", body):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes every document (delete-by-query matching all). Use a query "
+                    "that selects the documents meant, or ask the user to run it.",
+                )
+            )
+        return
     if "DELETE" not in [m.upper() for m in methods]:
         return
     for word in positionals:

@@ -186,6 +186,17 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("redis-cli GET flushdb_count", None),
         ("etcdctl del '' --prefix", "deny"),
         # Hosted data has no undo: a whole bucket or a managed database is refused, a prefix asks.
+        ("influx -execute 'DROP DATABASE metrics'", "deny"),
+        ("influx -execute 'SHOW DATABASES'", None),
+        ("cypher-shell 'MATCH (n) DETACH DELETE n'", "deny"),
+        ('cypher-shell "MATCH (n:Session) WHERE n.expired DELETE n"', None),
+        (
+            "curl -XPOST 'localhost:9200/_all/_delete_by_query' -d '{\"query\":{\"match_all\":{}}}'",
+            "deny",
+        ),
+        ("curl -XPOST 'localhost:9200/logs/_delete_by_query' -d '{\"query\":{\"range\":{}}}'", None),
+        ('clickhouse-client -q "ALTER TABLE events DELETE WHERE 1"', "deny"),
+        ('clickhouse-client -q "ALTER TABLE events DELETE WHERE ts < now() - INTERVAL 30 DAY"', None),
         ("aws s3 rm s3://prod-bucket --recursive", "deny"),
         ("gsutil -m rm -r gs://prod-bucket", "deny"),
         ("aws s3 rb s3://prod-bucket --force", "deny"),
