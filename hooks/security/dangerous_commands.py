@@ -1423,6 +1423,8 @@ def _rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
 def _rule_persistence(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
     """A cron job, shell start-up line, git hook or unit that downloads and runs code."""
     text = _shell.printed_text(cmd)
+    if text is None and cmd.name == "tee":
+        text = cmd.stdin_text  # echo '…' | sudo tee /etc/cron.d/job: tee writes what it reads
     if cmd.name in ("crontab", "at", "batch"):
         flags, positionals, _vals = _shell.split_options(cmd.args, frozenset({"-u", "-f", "-q"}))
         if cmd.name == "crontab" and ({"l", "r", "e", "i"} & set(flags) or "list" in flags):
