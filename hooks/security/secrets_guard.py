@@ -212,6 +212,11 @@ CODE_PRINTS_ENV = re.compile(
     r"getenv\s*\(\s*|process\.env\.|ENV\s*[\[{]\s*)[\"']?(?P<n>[A-Za-z_][A-Za-z0-9_]*)",
     re.S,
 )
+# print(os.environ), console.log(process.env), puts ENV.to_h: the whole environment, like `env`.
+CODE_PRINTS_ALL_ENV = re.compile(
+    r"(?:print|console\.log|console\.dir|puts|pp|p|say|dump|json\.dumps|JSON\.stringify)\s*\(?\s*"
+    r"(?:dict\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h|\.inspect)?|%ENV)\s*\)*\s*(?:[;,\n]|$)"
+)
 SECRET_PATTERN_WORDS = re.compile(r"(?i)key|token|secret|pass|auth|cred|aws|api|private|pat\b")
 
 
@@ -282,6 +287,12 @@ def secret_file(path: str) -> str | None:
     norm = path.replace("\\", "/")
     base = os.path.basename(norm.rstrip("/"))
     lower = base.lower()
+    folders = norm.lower().split("/")[:-1]
+    if ("secrets" in folders or ".secrets" in folders) and not (
+        SAFE_ENV_SUFFIXES & set(lower.split(".")) or lower.endswith((".md", ".rst")) or lower.startswith("readme")
+    ):
+        # /run/secrets/db_password (Docker), /var/run/secrets/…/token (Kubernetes), secrets/prod.json
+        return "a file in a secrets folder"
     if lower == ".env" or (lower.endswith(".env") and len(lower) > 4):
         return "an environment file with credentials"
     if lower.startswith(".env."):
@@ -603,6 +614,16 @@ def _prints_credential(name: str, lits: list[str]) -> str | None:
         or lits[:2] == ["ecr-public", "get-login-password"]
     ):
         return "temporary AWS credentials"
+    if name in ("rails", "bin/rails") and any(a.startswith("credentials:show") for a in lits):
+        return "the application's decrypted credentials"
+    if name in ("sops",) and ({"-d", "--decrypt"} & set(lits) or lits[:1] == ["decrypt"]):
+        return "decrypted secrets"
+    if name == "ansible-vault" and lits[:1] in (["view"], ["decrypt"]) and "--output" not in lits:
+        return "decrypted vault secrets"
+    if name in ("gpg", "gpg2") and any(a.startswith("--export-secret") for a in lits):
+        return "a private key"
+    if name == "getent" and lits[:1] in (["shadow"], ["gshadow"]):
+        return "password hashes"
     if name == "aws" and lits[:2] == ["iam", "create-access-key"]:
         return "a new AWS secret access key"
     if name == "kubectl" and (lits[:2] == ["create", "token"] or (lits[:2] == ["config", "view"] and "--raw" in lits)):
@@ -892,6 +913,14 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                         )
                     )
             for code in _shell.code_of(cmd):
+                if CODE_PRINTS_ALL_ENV.search(code):
+                    found.append(
+                        (
+                            "ask",
+                            f"`{cmd.display}` prints every environment variable, credentials included; "
+                            "confirm (or print the one you need).",
+                        )
+                    )
                 m = CODE_PRINTS_ENV.search(code)
                 if m and is_secret_name(m.group("n")):
                     found.append(

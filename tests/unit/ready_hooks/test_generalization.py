@@ -128,6 +128,19 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         # piped into the program that uses it.
         ("gcloud auth print-access-token", "deny"),
         ("aws iam create-access-key --user-name ci", "deny"),
+        ("rails credentials:show", "deny"),
+        ("sops -d secrets.enc.yaml", "deny"),
+        ("gpg --export-secret-keys -a", "deny"),
+        ("getent shadow", "deny"),
+        ("sops -e -i secrets.yaml", None),
+        # A folder named secrets holds secrets (Docker /run/secrets, Kubernetes service accounts).
+        ("cat /run/secrets/db_password", "deny"),
+        ("cat secrets/prod.json", "deny"),
+        ("cat secrets/README.md", None),
+        # Code that prints the whole environment is `env` written another way.
+        ('node -e "console.log(process.env)"', "ask"),
+        ("ruby -e 'puts ENV.to_h'", "ask"),
+        ('node -e "console.log(process.env.NODE_ENV)"', None),
         ("az account get-access-token | jq -r .accessToken", "deny"),
         ("pass show work/db", "deny"),
         ("aws ecr get-login-password | docker login --username AWS --password-stdin 1.dkr.ecr.x.amazonaws.com", None),
