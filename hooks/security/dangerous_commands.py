@@ -496,7 +496,17 @@ def _rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
             prefix, glob_part = _shell.glob_split(path)
             target = prefix if glob_part else path
             if _shell.is_within(target, cmd.ctx.project):
-                continue  # the user's own project: not catastrophic
+                if recursive and "world-write" in granted:
+                    # chmod -R 777 .: every local user may now change the code (and read .env).
+                    found.append(
+                        (
+                            "deny",
+                            f"`{cmd.display}` makes every file under {target} writable by every user, "
+                            "so anyone on the machine can change the code that runs. Grant the access "
+                            "needed to specific files (chmod +x script.sh, chmod -R u+w dir) instead.",
+                        )
+                    )
+                continue  # otherwise the user's own project: not catastrophic
             # Outside the project a setuid/setgid bit (chmod 4755 /bin/bash: a root shell for
             # anyone) or world write access (chmod 777 /var/run/docker.sock, ~/.ssh/id_rsa)
             # hands the machine or the account to every local user.

@@ -70,6 +70,8 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("chmod a+r ~/.aws/credentials", "deny"),
         ("chmod 644 ~/.ssh/id_ed25519.pub", "deny"),  # outside the project (workspace_boundary)
         ("chmod 700 ~/.ssh", None),
+        ("chmod -R 777 .", "deny"),
+        ("chmod -R 755 scripts", None),
         ("chmod +x scripts/build.sh", None),
         ("chmod 755 bin/tool", None),
         # The repository's own history is not build output.
