@@ -21,14 +21,9 @@ from typing import Any
 
 from ._cli import EXIT_OK, _die, _load, _project_arg, _read_payload
 from ._config import HookConfig
-from ._ledger import (
-    HookLedger,
-    LedgerError,
-    default_ledger_path,
-    hook_stats,
-    open_ledger,
-    recent_events,
-)
+from ._ledger import HookLedger, LedgerError, default_ledger_path
+from ._ledger_query import hook_stats, open_ledger, recent_events
+from ._ledger_store import LedgerStore
 from ._matching import why_not
 from ._spec import HookSpec
 
@@ -115,7 +110,7 @@ def _filters(args: argparse.Namespace) -> dict[str, Any]:
     return {"session": args.session, "event": args.event, "since": since}
 
 
-def _open(args: argparse.Namespace) -> sqlite3.Connection:
+def _open(args: argparse.Namespace) -> LedgerStore:
     try:
         return open_ledger(_db_path(args))
     except LedgerError as exc:
@@ -139,7 +134,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     conn = _open(args)
     try:
         events = recent_events(conn, limit=args.limit, **filters)
-    except sqlite3.Error as exc:
+    except LedgerError as exc:
         return _die(f"{_db_path(args)}: cannot read the ledger: {exc}")
     finally:
         conn.close()
@@ -193,7 +188,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     conn = _open(args)
     try:
         stats = hook_stats(conn, **filters)
-    except sqlite3.Error as exc:
+    except LedgerError as exc:
         return _die(f"{_db_path(args)}: cannot read the ledger: {exc}")
     finally:
         conn.close()
@@ -235,10 +230,10 @@ def cmd_prune(args: argparse.Namespace) -> int:
     when = _local(before)
     try:
         if args.dry_run:
-            [[count]] = conn.execute("SELECT count(*) FROM events WHERE started_at < ?", (before,)).fetchall()
+            [count] = conn.rows("SELECT count(*) AS n FROM events WHERE started_at < ?", [before])[0].values()
             print(f"{count} events older than {when} would be deleted from {db}")
             return EXIT_OK
-    except sqlite3.Error as exc:
+    except LedgerError as exc:
         return _die(f"{db}: cannot read the ledger: {exc}")
     finally:
         conn.close()

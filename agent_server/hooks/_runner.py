@@ -304,6 +304,7 @@ class HookRunner:
                     started_at=started,
                     ended_at=time.time(),
                     trace_id=scope.trace_id,
+                    project=str(self.project_dir),
                 )
         finally:
             if recorded:
