@@ -9,3 +9,6 @@ import pytest
 def anyio_backend() -> str:
     """Async tests run on asyncio (the server's loop)."""
     return "asyncio"
+
+
+from tests.postgres import postgres_url  # noqa: E402, F401  (a session fixture)

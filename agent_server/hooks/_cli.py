@@ -142,7 +142,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_ERROR if errors else EXIT_OK
 
 
-def _read_payload(args: argparse.Namespace, project: Path) -> dict[str, Any]:
+def _read_payload(args: argparse.Namespace, project: Path, *, missing: str | None = None) -> dict[str, Any]:
+    """The payload from --payload FILE or stdin; with ``missing``, no payload is that error."""
     source = args.payload
     try:
         if source is None or source == "-":
@@ -152,6 +153,8 @@ def _read_payload(args: argparse.Namespace, project: Path) -> dict[str, Any]:
             raw = Path(source).read_text(encoding="utf-8")
     except OSError as exc:
         raise SystemExit(_die(f"--payload {source}: {exc.strerror}")) from None
+    if missing is not None and not raw.strip():
+        raise SystemExit(_die(missing))
     try:
         payload = json.loads(raw) if raw.strip() else {}
     except json.JSONDecodeError as exc:

@@ -152,6 +152,11 @@ class HookLedger:
     def __repr__(self) -> str:
         return f"HookLedger({self.target!r}, synchronous={self.synchronous!r})"
 
+    @staticmethod
+    def check_url(url: str) -> str:
+        """``url`` if it is a PostgreSQL URL psycopg can use, else :class:`LedgerError`."""
+        return check_url(url)
+
     @property
     def journal(self) -> Path | None:
         """This process's journal file, while it has one."""

@@ -118,9 +118,10 @@ def check_url(url: str) -> str:
     except ImportError:
         raise LedgerError(f"{shown}: a PostgreSQL ledger needs psycopg: pip install 'agent-server[postgres]'") from None
     try:
+        urlsplit(url).port  # noqa: B018  (a port that is not a number: ValueError)
         conninfo_to_dict(url)
     except Exception as exc:
-        raise LedgerError(f"{shown}: not a valid PostgreSQL URL ({str(exc).replace(url, shown)})") from None
+        raise LedgerError(f"{shown}: not a valid PostgreSQL URL ({str(exc).replace(url, shown).strip()})") from None
     return url
 
 
