@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 import anyio.to_thread
 
+from .._datadir import DATA_DIR_NAME
 from ._ledger_journal import Journal, decode, journals_in
 from ._ledger_store import LedgerError, LedgerStore, check_url, is_url, open_store, redacted
 from ._outcome import EventOutcome, HookResult
@@ -37,7 +38,7 @@ __all__ = ["DEFAULT_LEDGER_PATH", "HookLedger", "LedgerError", "default_ledger_p
 log = logging.getLogger("agent_server.hooks.ledger")
 
 #: Where ``ledger=True`` puts the database, relative to the project folder.
-DEFAULT_LEDGER_PATH = Path(".agent-server") / "hooks.db"
+DEFAULT_LEDGER_PATH = Path(DATA_DIR_NAME) / "hooks.db"
 #: Default bound on the stdout and on the stderr kept per hook run, in bytes.
 DEFAULT_OUTPUT_LIMIT = 8 * 1024
 _RETRY_DELAY = 0.5  # after a failed write to the store (s)
@@ -173,7 +174,7 @@ class HookLedger:
             return ledger, False
         if ledger is True:
             return cls(default_ledger_path(project_dir)), True
-        journals = project_dir / ".agent-server" / "ledger.pending" if is_url(ledger) else None
+        journals = project_dir / DATA_DIR_NAME / "ledger.pending" if is_url(ledger) else None
         return cls(ledger, journal_dir=journals), True
 
     # -- writing ---------------------------------------------------------

@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from .._datadir import DATA_DIR_NAME, make_data_dir
+
 __all__ = ["Journal", "Update", "decode", "journals_in"]
 
 log = logging.getLogger("agent_server.hooks.ledger")
@@ -53,6 +55,8 @@ class Journal:
             os.fdatasync(self._fd)
 
     def _open(self) -> None:
+        if self.folder.parent.name == DATA_DIR_NAME:
+            make_data_dir(self.folder.parent)  # the default place: with its .gitignore
         self.folder.mkdir(parents=True, exist_ok=True)
         name = f"{os.getpid()}-{os.urandom(6).hex()}"
         # Locked before it gets the name replay looks for: never taken for an orphan.

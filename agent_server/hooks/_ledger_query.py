@@ -11,6 +11,7 @@ from typing import Any
 
 from ._ledger import pending_folder, replay_journals
 from ._ledger_store import LedgerError, LedgerStore, is_url, open_store
+from ._outcome import BLOCKING_DECISIONS
 
 __all__ = ["hook_stats", "open_ledger", "recent_events"]
 
@@ -121,7 +122,7 @@ def hook_stats(
                 "runs": n,
                 "p50_ms": round(_percentile(durations, 50), 3),
                 "p95_ms": round(_percentile(durations, 95), 3),
-                "block_rate": sum(1 for r in runs if r[1] in ("deny", "defer", "block")) / n,
+                "block_rate": sum(1 for r in runs if r[1] in BLOCKING_DECISIONS) / n,
                 "error_rate": sum(1 for r in runs if r[0] == "error") / n,
                 "timeout_rate": sum(1 for r in runs if r[0] == "timeout") / n,
                 "hosts": sorted({r[3] for r in runs if r[3]}),

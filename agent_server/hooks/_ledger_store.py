@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 from urllib.parse import urlsplit
 
+from .._datadir import DATA_DIR_NAME, make_data_dir
 from ._errors import HookError
 from ._ledger_journal import Update
 
@@ -225,6 +226,8 @@ class SQLiteStore(_SQLStore):
         self.path, self.target = path, str(path)
         if not create and not path.is_file():
             raise LedgerError(f"{path}: not a file" if path.exists() else f"no hook ledger at {path}")
+        if path.parent.name == DATA_DIR_NAME:
+            make_data_dir(path.parent)  # the default place: with its .gitignore
         path.parent.mkdir(parents=True, exist_ok=True)
         self._conn = sqlite3.connect(path, timeout=busy_timeout, isolation_level=None, check_same_thread=False)
         self._conn.row_factory = sqlite3.Row

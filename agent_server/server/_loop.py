@@ -2,7 +2,9 @@
 
 Model-visible and user-visible effects of hook outcomes follow
 ``docs/spec/claude-code-contract.md`` exactly; :mod:`._session` owns the session-level
-points (SessionStart, UserPromptSubmit, compaction, SessionEnd).
+points (SessionStart, UserPromptSubmit, compaction, SessionEnd). The loop sees its
+session only through :class:`LoopHost` (the session imports the loop, never the
+other way round).
 """
 
 from __future__ import annotations
@@ -11,20 +13,19 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from agent_server.hooks import EventOutcome, HookStatus
 
+from ._events import EventLog
 from ._payloads import AgentInfo, PayloadBase, permission_suggestions
+from ._settings import Settings
 from ._transcript import Transcript
-from .backends import BackendError, ModelReply, ModelRequest
+from .backends import BackendError, ModelBackend, ModelReply, ModelRequest
 from .backends.scripted import STOP_FEEDBACK
 from .tools import TaskInput, Tool, ToolContext, ToolError, ToolOutcome, default_tools
 
-if TYPE_CHECKING:
-    from ._session import Session
-
-__all__ = ["AgentState", "LoopResult", "run_agent"]
+__all__ = ["AgentState", "LoopHost", "LoopResult", "UserAnswer", "run_agent"]
 
 USER_REJECTED = (
     "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it "
@@ -60,6 +61,84 @@ class LoopResult:
     status: str
     final_text: str = ""
     reason: str | None = None
+
+
+class UserAnswer(Protocol):
+    """The user's answer to an approval request (``decision`` None: nobody answered)."""
+
+    @property
+    def decision(self) -> str | None:
+        """``allow``, ``deny``, or None when the approval timed out."""
+        ...
+
+    @property
+    def message(self) -> str | None:
+        """Why (shown to the model on deny)."""
+        ...
+
+    @property
+    def updated_input(self) -> dict[str, Any] | None:
+        """Run the tool with this input instead."""
+        ...
+
+
+class LoopHost(Protocol):
+    """What the agent loop needs from the session that runs it (the session is one)."""
+
+    id: str
+    events: EventLog
+    permission_mode: str
+    always_allow: set[str]
+    current_prompt_id: str | None
+
+    @property
+    def settings(self) -> Settings:
+        """Server settings."""
+        ...
+
+    @property
+    def backend(self) -> ModelBackend:
+        """The model backend."""
+        ...
+
+    @property
+    def project_dir(self) -> Path:
+        """The project directory."""
+        ...
+
+    def subagent_transcript_path(self, agent_id: str) -> Path:
+        """Where a subagent's transcript goes."""
+        ...
+
+    def payload_base(self, agent: AgentState | None = None, prompt_id: str | None = None) -> PayloadBase:
+        """Common payload fields for a hook fired by ``agent``."""
+        ...
+
+    def system_prompt(self, agent: AgentState) -> str:
+        """The system prompt for a model call."""
+        ...
+
+    def notify_user(self, text: str, level: str = "info") -> None:
+        """A message for the user only (never the model)."""
+        ...
+
+    def add_message(self, agent: AgentState, message: dict[str, Any]) -> None:
+        """Append to ``agent``'s conversation and transcript, and announce it."""
+        ...
+
+    def refresh_env(self) -> None:
+        """Re-read the SessionStart hooks' environment exports before a Bash call."""
+        ...
+
+    async def fire(self, event: str, payload: dict[str, Any]) -> EventOutcome:
+        """Fire a hook event and report it on the event stream."""
+        ...
+
+    async def request_approval(
+        self, agent: AgentState, tool_name: str, tool_input: dict[str, Any], tool_use_id: str, reason: str | None
+    ) -> UserAnswer:
+        """Ask the user whether a tool may run; waits for the answer or the timeout."""
+        ...
 
 
 @dataclass
@@ -126,7 +205,7 @@ def blocking_messages(event: str, tool: str, outcome: EventOutcome) -> list[str]
     return texts
 
 
-async def run_agent(session: Session, agent: AgentState, prompt_id: str) -> LoopResult:
+async def run_agent(session: LoopHost, agent: AgentState, prompt_id: str) -> LoopResult:
     """Call the model and run its tools until it stops (Stop/SubagentStop permitting)."""
     settings = session.settings
     stop_blocks = 0
@@ -200,7 +279,7 @@ async def run_agent(session: Session, agent: AgentState, prompt_id: str) -> Loop
             return LoopResult("stopped", reason=stops[0] or "continue: false")
 
 
-async def _call_model(session: Session, agent: AgentState) -> ModelReply:
+async def _call_model(session: LoopHost, agent: AgentState) -> ModelReply:
     repair(agent.conversation)
     request = ModelRequest(
         system=session.system_prompt(agent),
@@ -219,7 +298,7 @@ async def _call_model(session: Session, agent: AgentState) -> ModelReply:
         raise BackendError(f"model backend failed: {type(exc).__name__}: {exc}") from exc
 
 
-async def _fire_stop(session: Session, agent: AgentState, text: str, blocks: int, description: str) -> EventOutcome:
+async def _fire_stop(session: LoopHost, agent: AgentState, text: str, blocks: int, description: str) -> EventOutcome:
     base = session.payload_base(agent, session.current_prompt_id)
     if agent.is_subagent:
         payload = base.subagent_stop(
@@ -234,7 +313,7 @@ async def _fire_stop(session: Session, agent: AgentState, text: str, blocks: int
     return await session.fire("Stop", base.stop(active=blocks > 0, last_message=text, block_count=blocks))
 
 
-def _needs_approval(session: Session, tool: Tool) -> bool:
+def _needs_approval(session: LoopHost, tool: Tool) -> bool:
     mode = session.permission_mode
     if mode == "bypassPermissions" or tool.kind in ("read", "agent"):
         return False
@@ -243,7 +322,7 @@ def _needs_approval(session: Session, tool: Tool) -> bool:
     return not (mode == "acceptEdits" and tool.kind == "edit")
 
 
-async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, Any], prompt_id: str) -> _CallResult:
+async def _run_tool_call(session: LoopHost, agent: AgentState, block: dict[str, Any], prompt_id: str) -> _CallResult:
     tool_use_id = str(block.get("id") or f"toolu_{uuid.uuid4().hex[:20]}")
     model_name = str(block.get("name", ""))
     name = hook_name(model_name)
@@ -407,7 +486,7 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
 
 
 async def _permission(
-    session: Session,
+    session: LoopHost,
     agent: AgentState,
     base: PayloadBase,
     name: str,
@@ -438,7 +517,7 @@ async def _permission(
     return _Permission(False, message, end="denied")
 
 
-async def _run_subagent(session: Session, parent: AgentState, task: TaskInput, prompt_id: str) -> ToolOutcome:
+async def _run_subagent(session: LoopHost, parent: AgentState, task: TaskInput, prompt_id: str) -> ToolOutcome:
     agent_id = "a" + uuid.uuid4().hex[:16]
     info = AgentInfo(agent_id=agent_id, agent_type=task.subagent_type)
     path = session.subagent_transcript_path(agent_id)
