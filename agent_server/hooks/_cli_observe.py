@@ -21,7 +21,7 @@ from typing import Any
 
 from ._cli_common import EXIT_OK, die, hidden_alias, load_project_config, project_arg, read_payload
 from ._ledger import LedgerError, default_ledger_path
-from ._ledger_query import hook_stats, ledger_hint, open_ledger, recent_events
+from ._ledger_query import hook_stats, open_ledger, recent_events
 from ._ledger_store import LedgerStore
 from ._matching import explain
 from ._spec import KNOWN_EVENTS, TOOL_EVENTS
@@ -107,6 +107,15 @@ def _db_path(args: argparse.Namespace) -> Path | str:
     if data_dir:
         return Path(data_dir).expanduser() / "hooks.db"
     return default_ledger_path(Path(args.project_dir or os.environ.get("AGENT_SERVER_PROJECT_DIR") or os.getcwd()))
+
+
+def ledger_hint(path: Path) -> str:
+    """What a user should do when there is no ledger at ``path``."""
+    return (
+        f"no hook ledger at {path}: a server records hooks in <data dir>/hooks.db (by default "
+        "<project>/.agent-server/hooks.db, or $AGENT_SERVER_DATA_DIR/hooks.db). Run this in the "
+        "server's project folder, or pass --project-dir DIR, --data-dir DIR, --ledger FILE or --ledger-url URL"
+    )
 
 
 def warn_unknown_event(event: str | None) -> None:

@@ -1,11 +1,8 @@
-"""The ledger's journal: one append-only file of JSON lines per process.
+"""The ledger's journal: an append-only file of JSON lines per process, ``flock``-ed by its
+owner (one whose lock is free belongs to a dead process: the next ledger replays it).
 
-A record is one line, a JSON object: an event (its fields and a ``hooks`` list) or, for
-an ``async: true`` hook that finished later, ``{"update": event_id, "position": n,
-"hook": {...}}``. A single ``write()`` hands it to the operating system, which is all a
-killed process needs; the file is ``flock``-ed by its owner, so a journal whose lock is
-free belongs to a process that died and is replayed into the store by the next ledger.
-"""
+A line is an event (its fields and a ``hooks`` list) or an ``async: true`` hook's final
+result, ``{"update": event_id, "position": n, "hook": {...}}``."""
 
 from __future__ import annotations
 
@@ -15,21 +12,20 @@ import fcntl
 import json
 import logging
 import os
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._datadir import DATA_DIR_NAME, make_data_dir
 
-__all__ = ["Journal", "Update", "decode", "journals_in"]
+if TYPE_CHECKING:
+    from ._ledger_store import LedgerStore
+
+__all__ = ["Journal", "Update", "decode", "replay"]
 
 log = logging.getLogger("agent_server.hooks.ledger")
 
-SUFFIX = ".jsonl"
-#: A journal whose records are all in the store is emptied once it is this big.
-TRUNCATE_AT = 1 << 20
-
 Update = tuple[str, int, dict[str, Any]]  # event id, hook position, the hook's final result
+_TRUNCATE_AT = 1 << 20  # a journal whose records are all in the store starts over at this size
 
 
 class Journal:
@@ -38,117 +34,96 @@ class Journal:
     def __init__(self, folder: Path, *, sync: bool) -> None:
         self.folder, self.sync = folder, sync
         self.path: Path | None = None
-        self.consumed = 0  # bytes already moved into the store
+        self.consumed = 0  # bytes already in the store
         self._fd: int | None = None
 
     def append(self, line: bytes) -> None:
-        """Write one line; on return it survives a killed process (with ``sync``, power loss)."""
+        """Write one line: on return it survives a killed process (``sync``: power loss too)."""
         if self._fd is None:
-            self._open()
-        assert self._fd is not None
-        written = os.write(self._fd, line)
-        if written != len(line):  # disk full mid-line: end the torn line, it is skipped
+            if self.folder.parent.name == DATA_DIR_NAME:
+                make_data_dir(self.folder.parent)  # the default place: with its .gitignore
+            self.folder.mkdir(parents=True, exist_ok=True)
+            temp = self.folder / f"{os.getpid()}-{os.urandom(6).hex()}.new"
+            fd = os.open(temp, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
+            try:  # locked before it gets the name replay looks for: never taken for an orphan
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                os.rename(temp, temp.with_suffix(".jsonl"))
+            except BaseException:
+                os.close(fd)
+                raise
+            self._fd, self.path, self.consumed = fd, temp.with_suffix(".jsonl"), 0
+        if os.write(self._fd, line) != len(line):  # disk full mid-line: end it (then skipped)
             with contextlib.suppress(OSError):
                 os.write(self._fd, b"\n")
             raise OSError(errno.ENOSPC, "short write to the ledger journal")
         if self.sync:
             os.fdatasync(self._fd)
 
-    def _open(self) -> None:
-        if self.folder.parent.name == DATA_DIR_NAME:
-            make_data_dir(self.folder.parent)  # the default place: with its .gitignore
-        self.folder.mkdir(parents=True, exist_ok=True)
-        name = f"{os.getpid()}-{os.urandom(6).hex()}"
-        # Locked before it gets the name replay looks for: never taken for an orphan.
-        temp = self.folder / f"{name}.new"
-        fd = os.open(temp, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            os.rename(temp, self.folder / f"{name}{SUFFIX}")
-        except BaseException:
-            os.close(fd)
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
-            raise
-        self._fd, self.path, self.consumed = fd, self.folder / f"{name}{SUFFIX}", 0
-
     def unread(self) -> tuple[bytes, int]:
-        """The complete lines not yet consumed, and the offset just past them."""
+        """The complete lines not yet in the store, and the offset past them."""
         if self._fd is None:
             return b"", 0
         data = os.pread(self._fd, os.fstat(self._fd).st_size - self.consumed, self.consumed)
-        data = data[: data.rfind(b"\n") + 1]
-        return data, self.consumed + len(data)
+        return data[: data.rfind(b"\n") + 1], self.consumed + data.rfind(b"\n") + 1
 
     def truncate_if_done(self) -> None:
-        """Start the file over once everything in it is in the store (caller holds the
-        ledger's append lock: no line may land between the check and the truncate)."""
-        if self._fd is not None and self.consumed >= TRUNCATE_AT and os.fstat(self._fd).st_size == self.consumed:
+        """Start over once all of it is in the store (no append may run meanwhile)."""
+        if self._fd is not None and self.consumed >= _TRUNCATE_AT and os.fstat(self._fd).st_size == self.consumed:
             os.ftruncate(self._fd, 0)
             self.consumed = 0
 
     def close(self, *, remove: bool) -> None:
-        """Close (and with ``remove`` delete) the file; a kept one is replayed later."""
+        """Close (with ``remove``, delete) the file; a kept one is replayed later."""
         fd, path, self._fd, self.path = self._fd, self.path, None, None
         if fd is None or path is None:
             return
         try:
             if remove:
                 os.unlink(path)
-        except FileNotFoundError:
-            log.warning("hook ledger: journal %s was already gone at close", path)
         except OSError as exc:
-            log.warning("hook ledger: journal %s kept, replayed later: %s", path, exc)
+            gone = isinstance(exc, FileNotFoundError)
+            log.warning("hook ledger: journal %s %s", path, "was already gone at close" if gone else f"stays: {exc}")
         finally:
             os.close(fd)  # (drops the lock)
 
 
 def decode(data: bytes, source: Path | None, offset: int = 0) -> tuple[list[dict[str, Any]], list[Update]]:
-    """The events and async-hook updates in ``data`` (complete lines from byte ``offset``).
-    A bad line (torn by a full disk, edited by hand) is logged and skipped."""
+    """The events and async-hook updates in ``data`` (complete lines from byte ``offset``);
+    a bad line (torn by a full disk, edited by hand) is logged and skipped."""
     events: list[dict[str, Any]] = []
     updates: list[Update] = []
-    at = offset
     for line in data.split(b"\n"):
-        start, at = at, at + len(line) + 1
+        start, offset = offset, offset + len(line) + 1
         if not line.strip():
             continue
         try:
             record = json.loads(line)
-            if not isinstance(record, dict):
-                raise ValueError("not a JSON object")
             if "update" in record:
                 updates.append((str(record["update"]), int(record["position"]), dict(record["hook"])))
-            elif isinstance(record.get("event_id"), str) and isinstance(record.get("hooks"), list):
+            elif isinstance(record["hooks"], list) and isinstance(record["event_id"], str):
                 events.append(record)
             else:
-                raise ValueError("no event_id or hooks")
+                raise ValueError("no event_id and hooks")
         except (ValueError, TypeError, KeyError) as exc:
             log.warning("hook ledger journal %s: the line at byte %d is not a record, skipped (%s)", source, start, exc)
     return events, updates
 
 
-def journals_in(folder: Path, skip: Path | None = None) -> Iterator[tuple[Path, bytes, bool]]:
-    """Every journal in ``folder`` but ``skip``: its path, complete lines, and whether its
-    owner is gone (its lock is free; the caller removes it once the records are stored)."""
-    try:
-        paths = sorted(folder.glob(f"*{SUFFIX}"))
-    except OSError:
-        return
-    for path in paths:
+def replay(store: LedgerStore, folder: Path, skip: Path | None = None) -> None:
+    """Copy every journal in ``folder`` (but ``skip``) into ``store``, removing those whose
+    owner is gone (a record copied twice is stored once: event ids are unique)."""
+    for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else ():
         if path == skip:
             continue
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-        except OSError:
-            continue  # its owner just finished with it
-        try:
+        with contextlib.suppress(FileNotFoundError), open(path, "rb") as f:  # (its owner just removed it)
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
                 orphan = True
             except OSError:
                 orphan = False
-            data = os.pread(fd, os.fstat(fd).st_size, 0)
-            yield path, data[: data.rfind(b"\n") + 1], orphan
-        finally:
-            os.close(fd)
+            data = f.read()
+            if lines := data[: data.rfind(b"\n") + 1]:
+                store.write(*decode(lines, path))
+            if orphan:
+                store.sync()  # on disk before the journal's copy goes
+                os.unlink(path)
