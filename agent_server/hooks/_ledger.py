@@ -10,7 +10,6 @@ later, many per transaction; while the store is unreachable they wait in the jou
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import os
 import socket
@@ -23,6 +22,7 @@ from typing import Any, Literal
 import anyio.to_thread
 
 from .._datadir import DATA_DIR_NAME
+from ._json import compact_encoder
 from ._ledger_journal import Journal, decode, replay
 from ._ledger_store import LedgerError, LedgerStore, check_url, is_url, open_store, redacted
 from ._outcome import EventOutcome, HookResult
@@ -31,6 +31,7 @@ __all__ = ["DEFAULT_LEDGER_PATH", "HookLedger", "LedgerError", "default_ledger_p
 
 log = logging.getLogger("agent_server.hooks.ledger")
 
+_encode = compact_encoder(default=str)  # (json.dumps, its encoder built once)
 #: Where ``ledger=True`` puts the database, relative to the project folder.
 DEFAULT_LEDGER_PATH = Path(DATA_DIR_NAME) / "hooks.db"
 
@@ -189,7 +190,7 @@ class HookLedger:
 
     def _write(self, record: dict[str, Any], what: str, event_id: str) -> bool:
         try:
-            line = (json.dumps(record, separators=(",", ":"), default=str) + "\n").encode()
+            line = (_encode(record) + "\n").encode()
             with self._lock:
                 if self._stop.is_set():
                     raise LedgerError(f"{self.target}: the ledger is closed")

@@ -124,3 +124,26 @@ def test_a_malformed_ledger_url_is_one_clear_error(tmp_path: Path) -> None:
     assert res.returncode != 0
     assert "AGENT_SERVER_LEDGER_URL" in res.stderr and "not a valid PostgreSQL URL" in res.stderr
     assert "secret" not in res.stderr and "Traceback" not in res.stderr
+
+
+async def test_the_server_writes_to_the_ledger_url_with_its_journal_in_the_data_folder(
+    tmp_path: Path, ledger_url: str
+) -> None:
+    from agent_server.server._hooks_setup import build_runner
+    from agent_server.server._settings import load_settings
+
+    p = project(tmp_path, {"Stop": [cmd("true")]})
+    settings = load_settings(project_dir=p, ledger_url=ledger_url, read_user_settings=False)
+    runner = build_runner(settings)
+    assert runner.ledger is not None and runner.ledger.target == ledger_url
+    async with runner:
+        await runner.fire("Stop", {"session_id": "served"})
+        assert runner.ledger.journal is not None
+        assert runner.ledger.journal.parent == settings.data_path / "ledger.pending"
+    await runner.ledger.aclose()  # (the server's lifespan does this)
+    store = open_ledger(ledger_url)
+    try:
+        [event] = recent_events(store)
+    finally:
+        store.close()
+    assert (event["session_id"], event["project"]) == ("served", str(p.resolve()))
