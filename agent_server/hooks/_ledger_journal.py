@@ -50,6 +50,8 @@ class Journal:
                 os.rename(temp, temp.with_suffix(".jsonl"))
             except BaseException:
                 os.close(fd)
+                with contextlib.suppress(OSError):
+                    os.unlink(temp)
                 raise
             self._fd, self.path, self.consumed = fd, temp.with_suffix(".jsonl"), 0
         if os.write(self._fd, line) != len(line):  # disk full mid-line: end it (then skipped)
@@ -64,7 +66,8 @@ class Journal:
         if self._fd is None:
             return b"", 0
         data = os.pread(self._fd, os.fstat(self._fd).st_size - self.consumed, self.consumed)
-        return data[: data.rfind(b"\n") + 1], self.consumed + data.rfind(b"\n") + 1
+        end = data.rfind(b"\n") + 1  # (a line being appended right now: next time)
+        return data[:end], self.consumed + end
 
     def truncate_if_done(self) -> None:
         """Start over once all of it is in the store (no append may run meanwhile)."""

@@ -41,9 +41,13 @@ def _select(store: LedgerStore, what: str, tail: str = "", **where: Any) -> list
     ``ran`` (a hook ran), ``blocked``; their hook results decoded."""
     tests = {"session": "substr(session_id, 1, ?) = ?", "event": "event = ?", "since": "started_at >= ?"}
     tests |= {"ran": "hook_count > 0", "blocked": "blocked > 0"}
-    given = {k: v for k, v in where.items() if v is not None and v is not False}
-    params = [p for k, v in given.items() for p in ([len(v), v] if k == "session" else [v] if "?" in tests[k] else [])]
-    sql = f"SELECT {what} FROM events" + (" WHERE " + " AND ".join(tests[k] for k in given) if given else "")
+    clauses: list[str] = []
+    params: list[Any] = []
+    for key, value in where.items():
+        if value is not None and value is not False:
+            clauses.append(tests[key])
+            params += [len(value), value] if key == "session" else [value] * tests[key].count("?")
+    sql = f"SELECT {what} FROM events" + (" WHERE " + " AND ".join(clauses) if clauses else "")
     rows = store.rows(sql + tail, params)
     for row in rows:
         row["hooks"] = json.loads(row["hooks"]) if isinstance(row["hooks"], str) else row["hooks"]
