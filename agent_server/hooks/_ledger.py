@@ -9,6 +9,7 @@ later, many per transaction; while the store is unreachable they wait in the jou
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import os
@@ -32,6 +33,7 @@ __all__ = ["DEFAULT_LEDGER_PATH", "HookLedger", "LedgerError", "default_ledger_p
 log = logging.getLogger("agent_server.hooks.ledger")
 
 _encode = compact_encoder(default=str)  # (json.dumps, its encoder built once)
+_RETRY_FIRST, _RETRY_MAX = 0.5, 5.0  # seconds between attempts while the store fails (doubling)
 #: Where ``ledger=True`` puts the database, relative to the project folder.
 DEFAULT_LEDGER_PATH = Path(DATA_DIR_NAME) / "hooks.db"
 
@@ -208,6 +210,7 @@ class HookLedger:
 
     def _writer(self) -> None:
         """Move journaled records into the store, a batch at a time, until close()."""
+        retry = _RETRY_FIRST
         while True:
             self._wake.wait()
             self._wake.clear()  # (then the stop check: a close() just before the clear is seen)
@@ -225,29 +228,36 @@ class HookLedger:
                         *(self.target, self._journal.folder, exc),
                     )
                 self._failing = exc
-                if not self._stop.wait(0.5):
+                if not self._stop.wait(retry):
                     self._wake.set()
+                retry = min(retry * 2, _RETRY_MAX)
                 continue
             if self._failing:
                 log.warning("hook ledger %s: records reach the database again", self.target)
-            self._failing = None
+            self._failing, retry = None, _RETRY_FIRST
 
     def _ingest(self) -> LedgerStore:
         """The store (opened, and journals of dead processes replayed, on first use), with
-        the journal's unread lines moved in (``_store_lock`` held)."""
-        if self._store is None:
-            store = self._open_store()
-            try:
-                replay(store, self._journal.folder, skip=self._journal.path)
-            except BaseException:
+        the journal's unread lines moved in (``_store_lock`` held). On a failure the store
+        is dropped: the next attempt reconnects (a database that restarted, say)."""
+        try:
+            if self._store is None:
+                self._store = self._open_store()
+                replay(self._store, self._journal.folder, skip=self._journal.path)
+            data, end = self._journal.unread()
+            if data:
+                self._store.write(*decode(data, self._journal.path, self._journal.consumed))
+                self._journal.consumed, self.commits = end, self.commits + 1
+            return self._store
+        except BaseException:
+            self._drop_store()
+            raise
+
+    def _drop_store(self) -> None:
+        store, self._store = self._store, None
+        with contextlib.suppress(Exception):  # (a broken connection may fail to close too)
+            if store is not None:
                 store.close()
-                raise
-            self._store = store
-        data, end = self._journal.unread()
-        if data:
-            self._store.write(*decode(data, self._journal.path, self._journal.consumed))
-            self._journal.consumed, self.commits = end, self.commits + 1
-        return self._store
 
     def flush(self) -> None:
         """Move every record appended so far into the store, now: records are durable once
@@ -296,9 +306,8 @@ class HookLedger:
         if self.journal is not None and error is not None:
             log.error("hook ledger %s: records kept in %s: %s", self.target, self.journal, error)
         self._journal.close(remove=error is None)
-        store, self._store, self._failing = self._store, None, None
-        if store is not None:
-            store.close()
+        self._drop_store()
+        self._failing = None
 
     async def aclose(self) -> None:
         """:meth:`close` on a worker thread."""

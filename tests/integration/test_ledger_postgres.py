@@ -3,14 +3,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+import socket
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
+import anyio
 import pytest
 
 from agent_server.hooks import HookLedger, HookRunner, LedgerError
@@ -32,6 +38,108 @@ def ledger_url(postgres_url: str, request: pytest.FixtureRequest) -> Iterator[st
     yield postgres_url.rsplit("/", 1)[0] + "/" + name
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+class Proxy:
+    """A TCP relay on loopback to the test database that can be taken down and brought
+    back on the same port: the database as the ledger sees it through an outage."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port, self.port = target_port, 0
+        self.lock = threading.Lock()
+        self.conns: list[socket.socket] = []
+        self.listener: socket.socket | None = None
+
+    def up(self) -> None:
+        deadline = time.monotonic() + 30
+        while True:  # (the port's old connections may take a moment to go)
+            try:
+                listener = socket.create_server(("127.0.0.1", self.port))
+                break
+            except OSError:
+                assert time.monotonic() < deadline, f"port {self.port} stays busy"
+                time.sleep(0.1)
+        with self.lock:
+            self.listener, self.port = listener, listener.getsockname()[1]
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+
+    def down(self) -> None:
+        with self.lock:
+            listener, self.listener = self.listener, None
+            conns, self.conns = self.conns, []
+        assert listener is not None
+        listener.close()
+        for conn in conns:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
+            conn.close()
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+                server = socket.create_connection(("127.0.0.1", self.target_port))
+            except OSError:
+                return  # taken down
+            with self.lock:
+                if self.listener is not listener:  # taken down meanwhile
+                    client.close()
+                    server.close()
+                    return
+                self.conns += [client, server]
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(src: socket.socket, dst: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := src.recv(65536):
+                dst.sendall(data)
+        with contextlib.suppress(OSError):
+            dst.shutdown(socket.SHUT_WR)
+
+
+async def test_records_wait_in_the_journal_through_an_outage_and_then_get_in(
+    tmp_path: Path, ledger_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database goes away under a running ledger and comes back: no fire fails,
+    the records wait in the journal (one error logged) and reach the database after."""
+    parts = urlsplit(ledger_url)
+    proxy = Proxy(parts.port or 5432)
+    proxy.up()
+    via_proxy = parts._replace(netloc=f"{parts.username}@127.0.0.1:{proxy.port}").geturl()
+    p = project(tmp_path, {"Stop": [cmd("true")]})
+    ledger = HookLedger(via_proxy, journal_dir=tmp_path / "journal", batch_delay=0.01)
+
+    def stored() -> list[str]:
+        store = open_ledger(ledger_url)
+        try:
+            return sorted(e["session_id"] for e in recent_events(store, limit=100))
+        finally:
+            store.close()
+
+    with caplog.at_level(logging.INFO, logger="agent_server.hooks.ledger"):
+        async with HookRunner.from_project(p, user_settings=None, ledger=ledger) as r:
+            await r.fire("Stop", {"session_id": "before"})
+            with anyio.fail_after(20):
+                while stored() != ["before"]:
+                    await anyio.sleep(0.05)
+            proxy.down()
+            during = [await r.fire("Stop", {"session_id": f"during-{i}"}) for i in range(3)]
+            with anyio.fail_after(20):
+                while "cannot move records into the database yet" not in caplog.text:
+                    await anyio.sleep(0.05)
+            assert stored() == ["before"]
+            proxy.up()  # the same port again
+            with anyio.fail_after(30):
+                while len(stored()) < 4:
+                    await anyio.sleep(0.1)
+        await ledger.aclose()
+    assert [o.hooks[0].status.value for o in during] == ["ok"] * 3
+    assert stored() == ["before", "during-0", "during-1", "during-2"]
+    assert "records reach the database again" in caplog.text
+    assert caplog.text.count("cannot move records into the database yet") == 1  # once, not per retry
+    proxy.down()
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
