@@ -15,7 +15,7 @@ import re
 import shlex
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ._errors import ConfigIssue
 from ._hook_types import check_agent_hook, http_spec, prompt_spec
 from ._match_rules import check_matcher, parse_tool_pattern
-from ._spec import DEFAULT_TIMEOUTS, KNOWN_EVENTS, TOOL_EVENTS, HookSpec
+from ._spec import DEFAULT_TIMEOUTS, KNOWN_EVENTS, TOOL_EVENTS, HookSpec, unique_name
 
 __all__ = ["HookConfig", "IgnoredHook", "OrderMode", "launcher_path", "load_config", "load_files"]
 
@@ -62,6 +62,7 @@ class ClaudeHookModel(_Strict):
     allowedEnvVars: list[str] | None = None
     prompt: str | None = None
     model: str | None = None
+    name: str | None = Field(default=None, min_length=1, max_length=80)
 
     @field_validator("args")
     @classmethod
@@ -86,6 +87,7 @@ class OrionHookModel(_Strict):
     continueOnError: bool = True
     matcher: str | None = None
     async_: bool = Field(default=False, alias="async")
+    name: str | None = Field(default=None, min_length=1, max_length=80)
 
 
 class HarnessHookModel(_Strict):
@@ -95,6 +97,7 @@ class HarnessHookModel(_Strict):
     timeout: PositiveNumber | None = None
     matcher: str | dict[str, Any] | None = None
     continueOnError: bool = True
+    name: str | None = Field(default=None, min_length=1, max_length=80)
 
 
 class GenesisHookModel(_Strict):
@@ -202,7 +205,9 @@ class HookConfig:
                         )
                     )
                     return
-        existing.append(spec)
+        # Every hook gets its short name here, unique within the event (spans, metrics,
+        # the ledger and the CLI tell hooks apart by it).
+        existing.append(replace(spec, name=unique_name(spec.display_name, {s.name for s in existing})))
 
 
 class _Loader:
@@ -394,6 +399,7 @@ class _Loader:
                 cwd_mode="session",
                 status_message=hook.statusMessage,
                 warm=hook.warm,
+                name=hook.name or "",
             )
             if hook.type == "python":
                 if not hook.module:
@@ -509,6 +515,7 @@ class _Loader:
             fail_closed=not hook.continueOnError,
             run_async=hook.async_,
             cwd_mode="hooks_dir",
+            name=hook.name or "",
         )
         self.config.add(self.command_spec(hook.command, common, shown, path, self.hooks_dir, resolve_in_hooks_dir=True))
 
@@ -541,6 +548,7 @@ class _Loader:
                 timeout=(hook.timeout / 1000.0) if hook.timeout else DEFAULT_TIMEOUTS["harness"],
                 fail_closed=not hook.continueOnError,
                 cwd_mode="project",
+                name=hook.name or "",
             )
         )
 

@@ -80,8 +80,9 @@ def default_settings_text(project_dir: Path) -> str:
     return json.dumps(fix(data), indent=2) + "\n"
 
 
-def build_runner(settings: Settings) -> HookRunner:
-    """A HookRunner for ``settings.project_dir`` (not yet entered)."""
+def build_runner(settings: Settings, tracer_provider: Any = None, meter_provider: Any = None) -> HookRunner:
+    """A HookRunner for ``settings.project_dir`` (not yet entered), its spans and metrics
+    going to the given providers (None: the global ones)."""
     project = settings.project_dir
     user = Path.home() / ".claude" / "settings.json" if settings.read_user_settings else None
     managed_env = os.environ.get("AGENT_SERVER_MANAGED_SETTINGS")
@@ -116,7 +117,7 @@ def build_runner(settings: Settings) -> HookRunner:
             options["ledger"] = HookLedger(settings.ledger_url, journal_dir=journals, retention=retention)
         else:  # with a retention the ledger is built here; the lifespan closes it after the runner
             options["ledger"] = db if days is None else HookLedger(db, retention=retention)
-    return HookRunner(config, **options)
+    return HookRunner(config, tracer_provider=tracer_provider, meter_provider=meter_provider, **options)
 
 
 def hooks_summary(runner: HookRunner, project_dir: Path) -> list[str]:

@@ -20,6 +20,7 @@ from agent_server.hooks import EventOutcome, HookStatus
 from ._events import EventLog
 from ._payloads import AgentInfo, PayloadBase, permission_suggestions
 from ._settings import Settings
+from ._spans import AgentTracing
 from ._transcript import Transcript
 from .backends import BackendError, ModelBackend, ModelReply, ModelRequest
 from .backends.scripted import STOP_FEEDBACK
@@ -104,6 +105,11 @@ class LoopHost(Protocol):
     @property
     def project_dir(self) -> Path:
         """The project directory."""
+        ...
+
+    @property
+    def tracing(self) -> AgentTracing:
+        """The agent's spans (turn, model call, tool call)."""
         ...
 
     def subagent_transcript_path(self, agent_id: str) -> Path:
@@ -250,7 +256,7 @@ async def run_agent(session: LoopHost, agent: AgentState, prompt_id: str) -> Loo
                     _CallResult(_result_block(block["id"], f"Tool call skipped: the turn ended ({ended.end}).", True))
                 )
                 continue
-            res = await _run_tool_call(session, agent, block, prompt_id)
+            res = await _traced_tool_call(session, agent, block, prompt_id)
             results.append(res)
             if res.end is not None:
                 ended = res
@@ -290,8 +296,13 @@ async def _call_model(session: LoopHost, agent: AgentState) -> ModelReply:
     async def on_text(delta: str) -> None:
         session.events.emit("assistant_delta", text=delta, agent_id=agent.info.agent_id)
 
+    backend = session.backend
+    tracing = session.tracing
     try:
-        return await session.backend.respond(request, on_text)
+        with tracing.model_call(session.id, backend.name, backend.model) as span:
+            reply = await backend.respond(request, on_text)
+            tracing.model_replied(span, reply)
+        return reply
     except BackendError:
         raise
     except Exception as exc:  # a backend bug must not take the server down
@@ -320,6 +331,16 @@ def _needs_approval(session: LoopHost, tool: Tool) -> bool:
     if tool.name in session.always_allow:
         return False
     return not (mode == "acceptEdits" and tool.kind == "edit")
+
+
+async def _traced_tool_call(session: LoopHost, agent: AgentState, block: dict[str, Any], prompt_id: str) -> _CallResult:
+    """:func:`_run_tool_call` in an ``execute_tool`` span (its hooks fire under it)."""
+    tracing = session.tracing
+    name, tool_use_id = hook_name(str(block.get("name", ""))), str(block.get("id") or "")
+    with tracing.tool_call(session.id, name, tool_use_id, block.get("input")) as span:
+        result = await _run_tool_call(session, agent, block, prompt_id)
+        tracing.tool_ended(span, str(result.block.get("content", "")), bool(result.block.get("is_error")))
+    return result
 
 
 async def _run_tool_call(session: LoopHost, agent: AgentState, block: dict[str, Any], prompt_id: str) -> _CallResult:

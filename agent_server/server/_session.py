@@ -33,6 +33,7 @@ from ._events import EventLog
 from ._loop import AgentState, LoopResult, run_agent
 from ._payloads import AgentInfo, PayloadBase
 from ._settings import PERMISSION_MODES, Settings
+from ._spans import AgentTracing
 from ._transcript import COMPACT_BOUNDARY, Transcript, load_messages
 from .backends import BackendError, ModelBackend
 from .backends.scripted import COMPACT_PREAMBLE
@@ -158,6 +159,11 @@ class Session:
     def project_dir(self) -> Path:
         """The project directory."""
         return self.settings.project_dir
+
+    @property
+    def tracing(self) -> AgentTracing:
+        """The agent's spans (turn, model call, tool call; docs/observability.md)."""
+        return self.manager.tracing
 
     @property
     def transcript_path(self) -> Path:
@@ -319,8 +325,18 @@ class Session:
         turn = Turn(prompt_id=str(uuid.uuid4()), text=text)
         self.turn = turn
         self.state = "running"
-        self.manager.spawn(self._run_turn, turn)
+        self.manager.spawn(self._traced_turn, turn)
         return turn
+
+    async def _traced_turn(self, turn: Turn) -> None:
+        """:meth:`_run_turn` in the turn's ``invoke_agent`` span (docs/observability.md)."""
+        tracing = self.tracing
+        with tracing.turn(self, self.id, turn.prompt_id, turn.text) as span:
+            await self._run_turn(turn)
+            result = turn.result or {}
+            tracing.turn_ended(
+                span, str(result.get("status")), str(result.get("final_text") or ""), result.get("reason")
+            )
 
     async def _run_turn(self, turn: Turn) -> None:
         self.current_prompt_id = turn.prompt_id
@@ -459,7 +475,8 @@ class Session:
         self.state = "closed"
         self.closed_reason = reason
         try:
-            await self.fire("SessionEnd", self.payload_base(prompt_id=self.current_prompt_id).session_end(reason))
+            with self.tracing.session_span(self, "end", self.id, reason):
+                await self.fire("SessionEnd", self.payload_base(prompt_id=self.current_prompt_id).session_end(reason))
         finally:
             self.events.emit("session_ended", reason=reason, session_id=self.id)
             self.events.close()
@@ -585,10 +602,14 @@ class SessionManager:
     """Owns every session and their background tasks; closes them all on exit
     (each fires SessionEnd)."""
 
-    def __init__(self, settings: Settings, runner: HookRunner, backend: ModelBackend) -> None:
+    def __init__(
+        self, settings: Settings, runner: HookRunner, backend: ModelBackend, tracing: AgentTracing | None = None
+    ) -> None:
         self.settings = settings
         self.runner = runner
         self.backend = backend
+        #: The agent's spans (turn, model call, tool call; docs/observability.md).
+        self.tracing = tracing or AgentTracing()
         self.transcripts_dir = settings.data_path / "transcripts"
         self.sessions: dict[str, Session] = {}
         self._aliases: dict[str, str] = {}
@@ -701,7 +722,8 @@ class SessionManager:
         closed like any other (SessionEnd, ``session_ended``), then the error goes on."""
         self.sessions[session.id] = session
         try:
-            await session.start(source, extra=extra)
+            with self.tracing.session_span(session, "start", session.id, source):
+                await session.start(source, extra=extra)
         except BaseException as exc:
             (log.error if isinstance(exc, Exception) else log.info)(
                 "session %s could not start: %s: %s", session.id, type(exc).__name__, exc

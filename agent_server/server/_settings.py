@@ -86,6 +86,11 @@ class Settings(BaseSettings):
         description="Write the hook ledger to this PostgreSQL database (postgresql://user@host/db, needs the "
         "postgres extra) instead of <data_dir>/hooks.db; many servers may share one.",
     )
+    metrics_endpoint: bool = Field(True, description="Serve hook metrics in Prometheus text format on GET /metrics.")
+    trace_content: bool = Field(
+        False,
+        description="Record prompts, replies and tool input/output on spans (capped, secrets redacted).",
+    )
     read_user_settings: bool = Field(True, description="Also load hooks from ~/.claude/settings.json.")
     stop_block_cap: int = Field(
         9, ge=1, description="Stop/SubagentStop blocks in a row after which the turn ends anyway."

@@ -234,6 +234,28 @@ def find_generic(text: str) -> list[str]:
     return names
 
 
+def redact(text: str) -> str:
+    """``text`` with what :func:`find_tokens` and :func:`find_generic` detect replaced by
+    ``[REDACTED]`` (the server uses it for tool input it records in traces)."""
+    for kind, pattern in TOKEN_PATTERNS:
+
+        def hide(m: re.Match[str], kind: str = kind) -> str:
+            value = m.groupdict().get("v") or m.group()
+            if kind != "a private key" and _placeholder(value):
+                return m.group()
+            return m.group().replace(value, "[REDACTED]")
+
+        text = pattern.sub(hide, text)
+
+    def hide_generic(m: re.Match[str]) -> str:
+        value = m.group("v")
+        if find_generic(m.group()) and value:
+            return m.group().replace(value, "[REDACTED]")
+        return m.group()
+
+    return GENERIC_ASSIGNMENT.sub(hide_generic, text)
+
+
 def secret_file(path: str) -> str | None:
     """What kind of secret file ``path`` is, or None."""
     norm = path.replace("\\", "/")

@@ -57,10 +57,12 @@ def test_server_exports_are_pinned() -> None:
         "SessionManager",
         "Settings",
         "SettingsInvalid",
+        "Telemetry",
         "UnavailableError",
         "create_app",
         "load_settings",
         "request_shutdown",
+        "telemetry_from_env",
     }
     for name in server.__all__:
         assert getattr(server, name) is not None
