@@ -24,8 +24,8 @@ import anyio.to_thread
 
 from .._datadir import DATA_DIR_NAME
 from ._json import compact_encoder
-from ._ledger_journal import Journal, decode, replay
-from ._ledger_store import LedgerError, LedgerStore, check_url, is_url, open_store, redacted
+from ._ledger_journal import Journal, decode
+from ._ledger_store import LedgerError, LedgerStore, check_url, is_url, open_store, redacted, replay
 from ._outcome import EventOutcome, HookResult
 
 __all__ = ["DEFAULT_LEDGER_PATH", "HookLedger", "LedgerError", "default_ledger_path", "pending_folder"]

@@ -13,14 +13,11 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .._datadir import DATA_DIR_NAME, make_data_dir
 
-if TYPE_CHECKING:
-    from ._ledger_store import LedgerStore
-
-__all__ = ["Journal", "Update", "decode", "replay"]
+__all__ = ["Journal", "Update", "decode"]
 
 log = logging.getLogger("agent_server.hooks.ledger")
 
@@ -110,23 +107,3 @@ def decode(data: bytes, source: Path | None, offset: int = 0) -> tuple[list[dict
         except (ValueError, TypeError, KeyError) as exc:
             log.warning("hook ledger journal %s: the line at byte %d is not a record, skipped (%s)", source, start, exc)
     return events, updates
-
-
-def replay(store: LedgerStore, folder: Path, skip: Path | None = None) -> None:
-    """Copy every journal in ``folder`` (but ``skip``) into ``store``, removing those whose
-    owner is gone (a record copied twice is stored once: event ids are unique)."""
-    for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else ():
-        if path == skip:
-            continue
-        with contextlib.suppress(FileNotFoundError), open(path, "rb") as f:  # (its owner just removed it)
-            try:
-                fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                orphan = True
-            except OSError:
-                orphan = False
-            data = f.read()
-            if lines := data[: data.rfind(b"\n") + 1]:
-                store.write(*decode(lines, path))
-            if orphan:
-                store.sync()  # on disk before the journal's copy goes
-                os.unlink(path)

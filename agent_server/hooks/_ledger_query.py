@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ._ledger import pending_folder
-from ._ledger_journal import replay
-from ._ledger_store import LedgerError, LedgerStore, is_url, open_store
+from ._ledger_store import LedgerError, LedgerStore, is_url, open_store, replay
 from ._outcome import BLOCKING_DECISIONS
 
 __all__ = ["hook_stats", "open_ledger", "recent_events"]

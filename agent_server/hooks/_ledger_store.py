@@ -4,6 +4,7 @@ servers share. One row per fired event, its hook results a JSON array in that ro
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import logging
 import os
@@ -15,9 +16,9 @@ from urllib.parse import urlsplit
 
 from .._datadir import DATA_DIR_NAME, make_data_dir
 from ._errors import HookError
-from ._ledger_journal import Update
+from ._ledger_journal import Update, decode
 
-__all__ = ["LedgerError", "LedgerStore", "PostgresStore", "SQLiteStore", "check_url", "is_url", "open_store"]
+__all__ = ["LedgerError", "LedgerStore", "PostgresStore", "SQLiteStore", "check_url", "is_url", "open_store", "replay"]
 
 log = logging.getLogger("agent_server.hooks.ledger")
 
@@ -255,3 +256,23 @@ class PostgresStore(LedgerStore):
     def _transaction(self) -> Iterator[Any]:
         with self._conn.transaction():
             yield self._conn
+
+
+def replay(store: LedgerStore, folder: Path, skip: Path | None = None) -> None:
+    """Copy every journal in ``folder`` (but ``skip``) into ``store``, removing those whose
+    owner is gone (a record copied twice is stored once: event ids are unique)."""
+    for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else ():
+        if path == skip:
+            continue
+        with contextlib.suppress(FileNotFoundError), open(path, "rb") as f:  # (its owner just removed it)
+            try:
+                fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                orphan = True
+            except OSError:
+                orphan = False
+            data = f.read()
+            if lines := data[: data.rfind(b"\n") + 1]:
+                store.write(*decode(lines, path))
+            if orphan:
+                store.sync()  # on disk before the journal's copy goes
+                os.unlink(path)
