@@ -223,9 +223,9 @@ class HookLedger:
                     self.prune(time.time() - self.retention)
             except Exception as exc:  # kept in the journal, retried until they get in
                 if not self._failing:
+                    why = f"they are safe in {self._journal.folder}; retrying"
                     log.error(
-                        "hook ledger %s: cannot move records into the database yet (they are safe in %s; retrying): %s",
-                        *(self.target, self._journal.folder, exc),
+                        "hook ledger %s: cannot move records into the database yet (%s): %s", self.target, why, exc
                     )
                 self._failing = exc
                 if not self._stop.wait(retry):
@@ -271,12 +271,7 @@ class HookLedger:
         """Delete the events that started before ``before`` (Unix time), journaled ones
         too, ``chunk`` per transaction; return how many. A pruned event never comes back."""
         with self._store_lock:
-            deleted = self._ingest().prune(before, chunk)
-        if deleted:
-            log.info(
-                "hook ledger %s: deleted %d events that started before %s", self.target, deleted, time.ctime(before)
-            )
-        return deleted
+            return self._ingest().prune(before, chunk)
 
     def close(self) -> None:
         """Move the journal's records into the store, stop the writer, remove the journal
@@ -291,23 +286,20 @@ class HookLedger:
                     self._wake.set()
                     thread.join()
                 with self._store_lock:
-                    self._close_journal_and_store()
+                    error = self._failing  # (an unreachable store would only delay the close)
+                    if self.journal is not None and error is None:
+                        try:
+                            self._ingest()
+                        except Exception as exc:
+                            error = exc
+                    if self.journal is not None and error is not None:
+                        log.error("hook ledger %s: records kept in %s: %s", self.target, self.journal, error)
+                    self._journal.close(remove=error is None)
+                    self._drop_store()
             finally:
+                self._failing = None
                 self._wake.clear()
                 self._stop.clear()
-
-    def _close_journal_and_store(self) -> None:
-        error = self._failing  # (an unreachable store would only delay the close)
-        if self.journal is not None and error is None:
-            try:
-                self._ingest()
-            except Exception as exc:
-                error = exc
-        if self.journal is not None and error is not None:
-            log.error("hook ledger %s: records kept in %s: %s", self.target, self.journal, error)
-        self._journal.close(remove=error is None)
-        self._drop_store()
-        self._failing = None
 
     async def aclose(self) -> None:
         """:meth:`close` on a worker thread."""
