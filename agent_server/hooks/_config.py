@@ -20,14 +20,14 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from ._errors import ConfigIssue
 from ._hook_types import check_agent_hook, http_spec, prompt_spec
 from ._match_rules import check_matcher, parse_tool_pattern
 from ._spec import DEFAULT_TIMEOUTS, KNOWN_EVENTS, TOOL_EVENTS, HookSpec, unique_name
 
-__all__ = ["HookConfig", "IgnoredHook", "OrderMode", "launcher_path", "load_config", "load_files"]
+__all__ = ["HookConfig", "IgnoredHook", "OrderMode", "launcher_path", "load_config", "load_files", "settings_root"]
 
 OrderMode = Literal["sequential", "parallel"]
 PositiveNumber = Annotated[float, Field(gt=0)]
@@ -66,9 +66,10 @@ class ClaudeHookModel(_Strict):
 
     @field_validator("args")
     @classmethod
-    def _args_not_empty(cls, v: list[str] | None) -> list[str] | None:
-        if v is not None and not v:
-            raise ValueError("args must name a program: it is empty")
+    def _args_name_a_program(cls, v: list[str] | None, info: ValidationInfo) -> list[str] | None:
+        # Alone, args[0] is the program; with `command`, empty args are fine.
+        if v is not None and not v and not info.data.get("command"):
+            raise ValueError("args must name a program: it is empty (or give 'command')")
         return v
 
 
@@ -419,8 +420,11 @@ class _Loader:
                     f"unknown hook type {hook.type!r}: expected command, http, prompt, agent or python",
                 )
             elif hook.args is not None:
-                argv = tuple(hook.args)
-                self.check_program(shown, f"{hpath}.args[0]", argv[0], self.project_dir)
+                # With `command`, `args` are its arguments (contract §9); alone, args[0] runs.
+                program = hook.command or hook.args[0]
+                argv = (hook.command, *hook.args) if hook.command else tuple(hook.args)
+                where = f"{hpath}.command" if hook.command else f"{hpath}.args[0]"
+                self.check_program(shown, where, program, self.project_dir)
                 self.config.add(HookSpec(kind="exec", command=shlex.join(argv), argv=argv, **common))
             elif hook.command:
                 self.config.add(self.command_spec(hook.command, common, shown, hpath, self.project_dir))
@@ -721,18 +725,30 @@ def load_files(project_dir: Path, files: Iterable[tuple[Path, str]]) -> HookConf
     return config
 
 
+def settings_root(project_dir: str | os.PathLike[str]) -> Path:
+    """The folder whose ``.claude/`` holds a project's settings, found as Claude Code finds
+    it: the root of the git repository containing ``project_dir`` (also from a subfolder),
+    else ``project_dir`` itself."""
+    start = Path(project_dir).resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():  # a directory, or a file in a worktree
+            return folder
+    return start
+
+
 def load_config(
     project_dir: str | os.PathLike[str],
     *,
     user_settings: str | os.PathLike[str] | Literal["default"] | None = "default",
     managed_file: str | os.PathLike[str] | None = None,
 ) -> HookConfig:
-    """Load every settings file of ``project_dir``.
+    """Load every settings file of ``project_dir`` (its :func:`settings_root`, which is
+    also the hooks' ``CLAUDE_PROJECT_DIR``).
 
     ``user_settings="default"`` reads ``~/.claude/settings.json``; pass None to skip it
     (tests, sandboxes). ``managed_file`` defaults to ``$AGENT_SERVER_MANAGED_SETTINGS``.
     """
-    project = Path(project_dir).resolve()
+    project = settings_root(project_dir)
     user = (
         (Path.home() / ".claude" / "settings.json")
         if user_settings == "default"

@@ -484,6 +484,10 @@ class HookRunner:
             PWD=cwd,
             HOOK_TIMEOUT=str(int(spec.timeout * 1000)),
         )
+        effort = payload.get("effort")
+        if isinstance(effort, Mapping) and isinstance(effort.get("level"), str):
+            # Claude Code sets it where the payload carries `effort` (tool events, Stop).
+            env["CLAUDE_EFFORT"] = effort["level"]
         if len(payload_json) <= _MAX_ENV_PAYLOAD:
             env["HOOK_PAYLOAD"] = payload_json
             env.pop("HOOK_PAYLOAD_TRUNCATED", None)

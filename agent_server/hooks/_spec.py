@@ -49,6 +49,9 @@ KNOWN_EVENTS = (
     "PreCompact",
     "PostCompact",
     "SessionEnd",
+    "StopFailure",
+    "PermissionDenied",
+    "CwdChanged",
 )
 
 #: Events whose hooks can stop the host from going ahead; in sequential order the

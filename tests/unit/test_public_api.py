@@ -37,6 +37,7 @@ def test_exports_are_pinned() -> None:
         "matcher_matches",
         "parse_env_file",
         "parse_prompt_reply",
+        "settings_root",
         "tool_pattern_matches",
     }
     assert len(hooks.__all__) == len(set(hooks.__all__))
