@@ -25,6 +25,7 @@ from ._ledger_query import hook_stats, open_ledger, recent_events
 from ._ledger_store import LedgerStore
 from ._matching import explain
 from ._spec import KNOWN_EVENTS, TOOL_EVENTS
+from ._trust import HookTrust
 
 __all__ = [
     "add_observe_commands",
@@ -293,7 +294,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
             f"agent-server hooks explain {args.event}"
         )
     payload = read_payload(args, Path(args.project_dir), missing=missing)
-    verdicts = explain(config, args.event, payload)
+    verdicts = explain(config, args.event, payload, untrusted=HookTrust(config).reason)
     if args.json:
         print(json.dumps({"event": args.event, "hooks": [v.to_dict() for v in verdicts]}, indent=2))
         return EXIT_OK
@@ -307,7 +308,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         print(f"  {state} {v.name + ': ' if v.name else ''}{_short(v.command, 70)}")
         print(f"       {v.source} {v.location}")
         if not v.runs:
-            print(f"       {v.kind}: {v.why}")
+            print(f"       {v.why}" if v.kind == "untrusted" else f"       {v.kind}: {v.why}")
         if v.note:
             print(f"       note: {v.note}")
     if not verdicts:

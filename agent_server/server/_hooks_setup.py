@@ -13,7 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from agent_server._datadir import make_data_dir
-from agent_server.hooks import ConfigIssue, HookLedger, HookRunner, default_files, load_files, settings_root
+from agent_server.hooks import (
+    ConfigIssue,
+    HookLedger,
+    HookRunner,
+    TrustPolicy,
+    default_files,
+    load_files,
+    settings_root,
+)
 
 from ._settings import Settings
 
@@ -101,7 +109,8 @@ def build_runner(settings: Settings, tracer_provider: Any = None, meter_provider
         resolved = settings.data_path / "default-settings.json"
         make_data_dir(resolved.parent)
         resolved.write_text(default_settings_text(project), encoding="utf-8")
-        files = [(resolved, role) if path == project_file else (path, role) for path, role in files]
+        # The shipped defaults are trusted like user settings ("default" is not a project role).
+        files = [(resolved, "default") if path == project_file else (path, role) for path, role in files]
         log.info("no %s: using the packaged default hooks (%s)", project_file, resolved)
     config = load_files(project, files)
     if project != launch:
@@ -133,7 +142,9 @@ def build_runner(settings: Settings, tracer_provider: Any = None, meter_provider
             options["ledger"] = HookLedger(settings.ledger_url, journal_dir=journals, retention=retention)
         else:  # with a retention the ledger is built here; the lifespan closes it after the runner
             options["ledger"] = db if days is None else HookLedger(db, retention=retention)
-    return HookRunner(config, tracer_provider=tracer_provider, meter_provider=meter_provider, **options)
+    # Project hooks run once trusted (the user's trust store), or all of them on request.
+    trust: TrustPolicy = "all" if settings.trust_all_hooks else "store"
+    return HookRunner(config, trust=trust, tracer_provider=tracer_provider, meter_provider=meter_provider, **options)
 
 
 def hooks_summary(runner: HookRunner, project_dir: Path) -> list[str]:
