@@ -132,7 +132,9 @@ class HookLedger:
         return self._journal.path
 
     @classmethod
-    def for_runner(cls, ledger: Any, project_dir: Path) -> tuple[HookLedger | None, bool]:
+    def for_runner(
+        cls, ledger: HookLedger | str | os.PathLike[str] | bool | None, project_dir: Path
+    ) -> tuple[HookLedger | None, bool]:
         """Resolve a runner's ``ledger=`` option into ``(ledger, runner_owns_it)``."""
         if ledger is None or ledger is False or isinstance(ledger, HookLedger):
             return ledger or None, False
