@@ -663,7 +663,7 @@ def _rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
         got = cmd.values(c_dir)
         where = _shell.normalize(got[0], where) if got else None
     if sub == "push":
-        _git_push(cmd, rest, where, found)
+        _git_push(cmd, rest, where, found, _switched_branch(earlier))
     elif sub == "reset":
         flags, _pos, _vals = _shell.split_options(rest)
         if "hard" in flags and not _has_backup(earlier):
@@ -733,7 +733,29 @@ def _current_branch(where: str | None) -> str | None:
     return out.strip() or None if out else None
 
 
-def _git_push(cmd: Cmd, rest: list[Word], where: str | None, found: list[Finding]) -> None:
+def _switched_branch(earlier: list[Cmd]) -> str | None:
+    """The branch an earlier ``git checkout X`` / ``git switch X`` (``-b``/``-c`` X) in the
+    same command made current, so ``git checkout main && git push -f`` pushes main."""
+    branch: str | None = None
+    for c in earlier:
+        if c.name != "git":
+            continue
+        lits = [w.literal() for w in c.args]
+        if not lits or lits[0] not in ("checkout", "switch"):
+            continue
+        args = lits[1:]
+        if None in args or "--" in args:
+            continue
+        new = next((args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-b", "-B", "-c", "-C")), None)
+        plain = [a for a in args if a is not None and not a.startswith("-")]
+        if new is not None:
+            branch = new
+        elif len(plain) == 1:
+            branch = plain[0]
+    return branch
+
+
+def _git_push(cmd: Cmd, rest: list[Word], where: str | None, found: list[Finding], switched: str | None = None) -> None:
     flags, positionals, _vals = _shell.split_options(
         rest, frozenset({"-o", "--push-option", "--repo", "--receive-pack", "--exec"})
     )
@@ -770,10 +792,10 @@ def _git_push(cmd: Cmd, rest: list[Word], where: str | None, found: list[Finding
         dest = dest.removeprefix("refs/heads/")
         branch: str | None = dest
         if dest in ("HEAD", "@", ""):
-            branch = _current_branch(where) if dest else None
+            branch = (switched or _current_branch(where)) if dest else None
         targets.append((branch, force or plus, delete or (bool(colon) and not src)))
     if not positionals[1:] and force:
-        targets.append((_current_branch(where), True, False))
+        targets.append((switched or _current_branch(where), True, False))
     for branch, forced, deleted in targets:
         if deleted:
             if branch in protected:
