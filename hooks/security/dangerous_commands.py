@@ -1257,7 +1257,7 @@ _CODE_REVERSE_SHELL = re.compile(
 _CODE_RUNS_FETCHED = re.compile(
     # exec/eval of code whose text is decoded or downloaded on the spot.
     r"\b(?:exec|eval|Function|instance_eval|load)\s*\((?=[^;\n]*(?:b64decode|b32decode|decodebytes|"
-    r"urlopen|requests\.get|httpx\.get|urllib|fetch\(|Buffer\.from|atob\(|unpack\(|decode\(|zlib))"
+    r"urlopen|requests\.get|httpx\.get|urllib|fetch\(|Buffer\.from|atob\(|unpack\(|\bpack\(|decode\(|zlib))"
 )
 
 
@@ -1307,35 +1307,56 @@ def _reads_code_from_stdin(cmd: Cmd) -> bool:
 
 
 def _downloaded_file(cmd: Cmd) -> str | None:
-    _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"-o", "--output", "-O", "--output-document"}))
+    """The file a download or a decoding pipeline writes: ``curl -o x``, ``wget URL`` (named
+    after the URL), ``curl -O URL``, ``… | base64 -d > run.sh``, ``… | tee x.sh``."""
+    flags, positionals, values = _shell.split_options(
+        cmd.args, frozenset({"-o", "--output", "-O", "--output-document"} if cmd.name == "wget" else {"-o", "--output"})
+    )
     outs = values.get("o", []) + values.get("output", []) + values.get("output-document", [])
     if cmd.name == "wget":
         outs += values.get("O", [])
+    if cmd.name == "tee":
+        outs += [w for w in cmd.args if not (w.literal() or "").startswith("-")]
     for word in outs:
         got = cmd.values(word)
         if got and got[0] not in ("-", "/dev/stdout"):
             return os.path.basename(got[0])
     for r in cmd.redirects:
-        if r.op in (">", ">>") and r.target is not None:
+        if r.op in (">", ">>") and r.fd in ("", "1") and r.target is not None:
             got = cmd.values(r.target)
             if got:
                 return os.path.basename(got[0])
+    remote_name = cmd.name == "wget" or "O" in flags or "remote-name" in flags
+    if cmd.name in _shell.DOWNLOADERS and remote_name and not outs:
+        urls = [v for w in positionals for v in (cmd.values(w) or []) if "://" in v]
+        if urls:
+            return os.path.basename(urls[0].split("?")[0].rstrip("/")) or None
     return None
+
+
+# Where a script's text comes from if nobody can have read it: the network, or an encoding
+# (tr -d '\r' or gunzip of a project file are ordinary conversions).
+_HIDERS = _shell.DOWNLOADERS | frozenset({"base64", "base32", "xxd", "uudecode"})
 
 
 def _rule_download_then_run(cmds: list[Cmd], found: list[Finding]) -> None:
     downloaded: set[str] = set()
     for cmd in cmds:
-        if cmd.name in _shell.DOWNLOADERS:
+        upstream = set(cmd.stdin_sources).union(*cmd.stage_names[: cmd.stage]) if cmd.stage_names else set()
+        if cmd.name in _HIDERS or upstream & _HIDERS:
             target = _downloaded_file(cmd)
             if target:
                 downloaded.add(target)
-            continue
+            if cmd.name in _shell.DOWNLOADERS:
+                continue
         if not downloaded:
             continue
         runs = {cmd.name} if cmd.name else set()
         if cmd.name in _shell.SHELLS or cmd.name in _shell.INTERPRETERS or cmd.name in ("source", "."):
-            runs |= {os.path.basename(w.literal() or "") for w in cmd.args}
+            # The script is the first operand; later ones are its data (python3 process.py data.json).
+            script = next((w for w in cmd.args if not (w.literal() or "").startswith("-")), None)
+            if script is not None:
+                runs.add(os.path.basename(script.literal() or ""))
         if runs & downloaded:
             found.append(
                 (
