@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     import ast
 
 _CODE_SHELL_CALL = re.compile(
-    r"""(?:system|popen|exec|execSync|spawnSync|shell_exec|passthru|getoutput|check_output|run|call)
+    r"""(?:system|popen|exec|execSync|spawnSync|shell_exec|passthru|getoutput|check_output|run|call|os\.execute)
         \s*\(\s*(?P<q>["'`])(?P<cmd>.+?)(?P=q)""",
     re.X | re.S,
 )
@@ -74,7 +74,9 @@ def code_of(cmd: Cmd) -> list[str]:
         codes.append(written)
     for i, w in enumerate(args):
         lit = w.literal()
-        if lit is not None and re.fullmatch(r"-[A-Za-z]*[ceE]|--eval", lit) and i + 1 < len(args):
+        # -c/-e/-E (python, perl, ruby, node, lua), --eval, and php's -r.
+        code_flag = r"-[A-Za-z]*[ceE]|--eval" + (r"|-r|--run" if cmd.name == "php" else "")
+        if lit is not None and re.fullmatch(code_flag, lit) and i + 1 < len(args):
             codes.append(words_text([args[i + 1]], cmd.ctx))
     # No script file among the arguments: the interpreter reads its code from stdin.
     reads_stdin = all((w.literal() or "").startswith("-") for w in args)
@@ -188,8 +190,16 @@ def code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[li
                         shell_cmds.append(text)
                     elif items:
                         argvs.append(items)
-                elif fname in ("execv", "execvp", "execl", "execlp", "spawnv") and items:
-                    argvs.append(items)
+                elif fname in ("execv", "execvp", "execve", "execvpe", "spawnv", "spawnvp") and len(node.args) > 1:
+                    second = node.args[1]  # os.execvp('rm', ['rm', '-rf', '/']): the argv is the list
+                    if isinstance(second, ast.List | ast.Tuple) and all(
+                        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in second.elts
+                    ):
+                        argvs.append([str(e.value) for e in second.elts if isinstance(e, ast.Constant)])
+                elif fname in ("execl", "execlp") and all(
+                    isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args[1:]
+                ):
+                    argvs.append([str(a.value) for a in node.args[1:] if isinstance(a, ast.Constant)])
                 elif fname in ("rmtree", "removedirs") and text:
                     rm_paths.append(text)
             _walk_deletes(code, rm_paths)

@@ -369,4 +369,6 @@ def _walk_code(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
             words = [Word([Lit(a, True)], a) for a in argv]
             un = unwrap(words, ctx)
             if un.argv:
-                out.append(Cmd(prog_name(un.argv[0], ctx), un.argv, [], ctx, "code", wrappers=un.wrappers))
+                spawned = Cmd(prog_name(un.argv[0], ctx), un.argv, [], ctx, "code", wrappers=un.wrappers)
+                out.append(spawned)
+                _walk_runs(spawned, ctx, depth, out)  # subprocess.run(['bash', '-c', '…'])

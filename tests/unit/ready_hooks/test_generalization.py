@@ -313,6 +313,13 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("ruby -e 'puts \"exec finished\"'", None),
         ("OUT=dist; rm -rf $OUT", None),
         ('IFS=,; cmd="rm,-rf,/"; $cmd', "deny"),
+        # Interpreter code: argv lists run like commands (bash -c inside them too), php -r, lua os.execute.
+        ("python3 -c \"import subprocess; subprocess.run(['bash', '-c', 'rm -rf ~'])\"", "deny"),
+        ("python3 -c \"import os; os.execvp('rm', ['rm', '-rf', '/'])\"", "deny"),
+        ("php -r \"system('rm -rf ~');\"", "deny"),
+        ("lua -e 'os.execute(\"rm -rf ~\")'", "deny"),
+        ("php -r \"echo shell_exec('ls');\"", None),
+        ("python3 -c \"import subprocess; subprocess.run(['pytest', '-q'])\"", None),
         ("python3 -c \"import base64,os;os.system(base64.b64decode('cm0gLXJmIH4=').decode())\"", "deny"),
         ("python3 -c \"import subprocess; print(subprocess.check_output(['git','log']).decode())\"", None),
         (
