@@ -1435,6 +1435,20 @@ def _rule_remote_shell(cmd: Cmd, found: list[Finding]) -> None:
         )
 
 
+def _tls_off_everywhere(name: str, lits: list[str]) -> bool:
+    """A user-wide setting that stops checking TLS certificates (``git config --global
+    http.sslVerify false``, ``npm config set strict-ssl false``): every later download may be
+    tampered with. ``curl -k`` once, against a known host, is left alone."""
+    low = [a.lower() for a in lits]
+    if name == "git" and "config" in low and ({"--global", "--system"} & set(low)):
+        return "http.sslverify" in low and any(a in ("false", "0", "no", "off") for a in low)
+    if name in ("npm", "pnpm", "yarn") and "config" in low and "set" in low:
+        return any(a.startswith("strict-ssl") for a in low) and any(a.endswith("false") for a in low)
+    if name == "pip" and "config" in low and "set" in low:
+        return any(a.endswith(".trusted-host") for a in low)
+    return False
+
+
 def _rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
     """Turning off the firewall or a security service."""
     lits = [(w.literal() or "") for w in cmd.args]
@@ -1463,6 +1477,16 @@ def _rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
         what = "turns System Integrity Protection off"
     elif name in ("aa-teardown",) or (name == "aa-disable"):
         what = "turns AppArmor off"
+    elif name == "netsh" and "advfirewall" in [a.lower() for a in lits] and "off" in [a.lower() for a in lits]:
+        what = "turns the Windows firewall off"
+    elif name.lower() == "set-mppreference" and any(re.match(r"(?i)-disable", a) for a in lits):
+        what = "turns Windows Defender protection off"
+    elif name == "sysctl" and any(re.fullmatch(r"kernel\.randomize_va_space=0", a) for a in lits):
+        what = "turns address-space randomisation off"
+    elif name == "passwd" and ({"-d", "--delete"} & set(lits)):
+        what = "removes an account's password, so anyone may log in as it"
+    elif _tls_off_everywhere(name, lits):
+        what = "turns TLS certificate checks off for every future download of the tool"
     if what:
         found.append(
             (

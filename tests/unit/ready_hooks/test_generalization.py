@@ -265,6 +265,14 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     "6-classic-dangers": [
         ("sudo ufw disable", "deny"),
+        # Security switched off user- or machine-wide, in any of its forms.
+        ("git config --global http.sslVerify false", "deny"),
+        ("npm config set strict-ssl false", "deny"),
+        ("netsh advfirewall set allprofiles state off", "deny"),
+        ("sudo passwd -d root", "deny"),
+        ("sudo sysctl -w kernel.randomize_va_space=0", "deny"),
+        ("curl -k https://localhost:8443/health", None),
+        ("sudo ufw allow 22/tcp", None),
         # The branch made current earlier in the same command is the one pushed.
         ("git checkout main && git push -f", "deny"),
         ("git switch main && git push --force origin HEAD", "deny"),
