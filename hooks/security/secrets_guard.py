@@ -392,7 +392,8 @@ def is_secret_name(name: str) -> bool:
 def _secret_vars(word: Word) -> list[str]:
     names: list[str] = []
     for part in word.parts:
-        if isinstance(part, _shell.Var) and is_secret_name(part.name):
+        # ${#TOKEN} (its length) and ${TOKEN:+set} (a fixed word when set) print nothing of it.
+        if isinstance(part, _shell.Var) and is_secret_name(part.name) and part.op not in ("length", ":+", "+"):
             names.append(part.name)
         elif isinstance(part, _shell.Var) and part.arg is not None:
             names.extend(_secret_vars(part.arg))
@@ -922,7 +923,9 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                         )
                     )
                 m = CODE_PRINTS_ENV.search(code)
-                if m and is_secret_name(m.group("n")):
+                # print(!!process.env.X), print(bool(os.environ.get('X'))), len(…): whether it is set.
+                tested = m is not None and re.search(r"!!|\bBoolean\(|\bbool\(|\blen\(|\btypeof\b", m.group())
+                if m and is_secret_name(m.group("n")) and not tested:
                     found.append(
                         (
                             "deny",
