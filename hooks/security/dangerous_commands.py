@@ -1659,7 +1659,9 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
     name = cmd.name
     ask = ""
     if name in ("docker", "podman"):
-        if "prune" in lits:
+        if lits[:2] == ["image", "prune"] and not ({"-a", "--all"} & set(lits)):
+            pass  # dangling images only: layers no tag or container refers to
+        elif "prune" in lits:
             ask = "removes Docker containers/images/volumes/networks in bulk"
         elif lits[:2] in (["volume", "rm"], ["volume", "remove"]):
             ask = "deletes Docker volumes (their data is lost)"

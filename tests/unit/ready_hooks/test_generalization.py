@@ -348,6 +348,8 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("if [ -f package.json ]; then npm ci; fi", None),
         ('while read -r f; do wc -l "$f"; done < files.txt', None),
         ("rm -rf node_modules && npm ci", None),
+        ("docker image prune -f", None),
+        ("docker image prune -a", "ask"),
         ("ufw status", None),
     ],
 }
