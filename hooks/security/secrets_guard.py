@@ -475,6 +475,38 @@ def _searches_for_secrets(cmd: Cmd, value: str) -> bool:
     )
 
 
+def _uploaded(cmd: Cmd) -> list[Word]:
+    """Local files a command uploads somewhere else: ``gh gist create .env``, ``aws s3 cp .env
+    s3://…``, ``gsutil cp``, ``gcloud storage cp``, ``rclone copy``, ``az storage blob upload -f``."""
+    lits = [w.literal() or "" for w in cmd.args]
+    name = cmd.name
+    _flags, positionals, values = _shell.split_options(
+        cmd.args, frozenset({"-d", "--desc", "--filename", "-f", "--file", "-c", "--container-name", "-n", "--name"})
+    )
+
+    def remote(w: Word) -> bool:
+        return re.match(r"[a-z0-9]+://|[\w-]+:", w.literal() or w.text) is not None
+
+    def sources(skip: int) -> list[Word]:
+        # SRC… DEST: local sources count only when the destination is elsewhere.
+        ops = [w for w in positionals[skip:] if (w.literal() or "") not in ("-m",)]
+        return [w for w in ops[:-1] if not remote(w)] if ops and remote(ops[-1]) else []
+
+    if name == "gh" and lits[:2] == ["gist", "create"]:
+        return [w for w in positionals[2:] if not remote(w)]
+    if name == "aws" and lits[:1] == ["s3"] and len(lits) > 1 and lits[1] in ("cp", "mv", "sync"):
+        return sources(2)
+    if name == "gsutil" and any(a in ("cp", "mv", "rsync") for a in lits[:3]):
+        return sources(1)
+    if name == "gcloud" and lits[:2] == ["storage", "cp"]:
+        return sources(2)
+    if name == "rclone" and lits[:1] and lits[0] in ("copy", "copyto", "sync", "move"):
+        return sources(1)
+    if name == "az" and lits[:3] == ["storage", "blob", "upload"]:
+        return values.get("f", []) + values.get("file", [])
+    return []
+
+
 def _check_chmod(cmd: Cmd, found: list[Finding]) -> None:
     """``chmod 644 ~/.ssh/id_rsa``, ``chmod a+r ~/.aws/credentials``: a mode that lets the group
     or the world read a credentials file exposes it as surely as printing it."""
@@ -514,6 +546,7 @@ def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
         )
         for key in ("T", "upload-file", "post-file", "body-file"):
             words.extend(values.get(key, []))
+    words.extend(_uploaded(cmd))
     if name == "git":
         _flags, positionals, _values = _shell.split_options(
             cmd.args, frozenset({"-C", "-c", "--git-dir", "--work-tree"}), stop_at_first=True
@@ -766,6 +799,16 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                     "including credentials; confirm (or print the one you need).",
                 )
             )
+    if name in SENDERS and any(
+        _shell.names_in(sub.script, cmd.ctx) & {"env", "printenv"} for w in cmd.args for sub in w.subs()
+    ):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` sends every environment variable, credentials included, over the "
+                "network. Send only the values the service needs, named one by one, instead.",
+            )
+        )
     if name in ("curl", "wget", "http", "https", "xh"):
         for word in cmd.args:
             leaked = _secret_in_query(word)
