@@ -282,12 +282,19 @@ def redact(text: str) -> str:
     return GENERIC_ASSIGNMENT.sub(hide_generic, text)
 
 
+TEST_FOLDERS = frozenset({"tests", "test", "fixtures", "__fixtures__", "testdata", "test_data", "spec", "__tests__"})
+
+
 def secret_file(path: str) -> str | None:
     """What kind of secret file ``path`` is, or None."""
     norm = path.replace("\\", "/")
     base = os.path.basename(norm.rstrip("/"))
     lower = base.lower()
     folders = norm.lower().split("/")[:-1]
+    if TEST_FOLDERS & set(folders) and "/.ssh/" not in "/" + norm and not lower.startswith(".env"):
+        # tests/fixtures/server.key, testdata/client.pem: keys made for the tests, committed with
+        # them, protecting nothing (a .env is still someone's environment).
+        return None
     if ("secrets" in folders or ".secrets" in folders) and not (
         SAFE_ENV_SUFFIXES & set(lower.split(".")) or lower.endswith((".md", ".rst")) or lower.startswith("readme")
     ):

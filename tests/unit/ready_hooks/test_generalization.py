@@ -154,6 +154,11 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("cat /run/secrets/db_password", "deny"),
         ("cat secrets/prod.json", "deny"),
         ("cat secrets/README.md", None),
+        # Keys made for the tests live with them and protect nothing.
+        ("cat tests/fixtures/server.key", None),
+        ("openssl x509 -in testdata/client_key.pem -noout -text", None),
+        ("cat certs/server.key", "deny"),
+        ("cat tests/.env", "deny"),
         # Code that prints the whole environment is `env` written another way.
         ('node -e "console.log(process.env)"', "ask"),
         ("ruby -e 'puts ENV.to_h'", "ask"),
