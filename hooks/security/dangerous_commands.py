@@ -642,9 +642,22 @@ def _rule_power(cmd: Cmd, found: list[Finding]) -> None:
         or (name == "systemctl" and any(a in ("poweroff", "reboot", "halt", "kexec") for a in lits))
     ):
         found.append(("deny", f"`{cmd.display}` shuts down or reboots the machine. Ask the user to do it."))
-    if name == "kill" and len(lits) >= 2 and lits[-1] == "-1":
+    # kill -9 -1, pkill -u "$USER" (no pattern), killall5: every process of the user or the machine.
+    _flags, pattern, values = _shell.split_options(
+        cmd.args, frozenset({"-u", "-U", "-g", "-G", "-s", "--signal", "-t", "-P", "--euid", "--uid"})
+    )
+    everything = (
+        (name == "kill" and len(lits) >= 2 and lits[-1] == "-1")
+        or (name == "pkill" and not pattern and (values.get("u") or values.get("U")))
+        or (name == "killall" and not pattern and values.get("u"))
+        or name == "killall5"
+    )
+    if everything:
         found.append(
-            ("deny", f"`{cmd.display}` signals every process you own (pid -1). Kill specific process ids instead.")
+            (
+                "deny",
+                f"`{cmd.display}` signals every process you own (or every process). Kill specific process ids instead.",
+            )
         )
 
 

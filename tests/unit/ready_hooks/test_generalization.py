@@ -285,6 +285,9 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     "6-classic-dangers": [
         ("sudo ufw disable", "deny"),
+        ("pkill -9 -u $USER", "deny"),
+        ("pkill -u $USER node", None),
+        ("pkill -f gunicorn", None),
         # Security switched off user- or machine-wide, in any of its forms.
         ("git config --global http.sslVerify false", "deny"),
         ("npm config set strict-ssl false", "deny"),
