@@ -78,8 +78,10 @@ def code_of(cmd: Cmd) -> list[str]:
         code_flag = r"-[A-Za-z]*[ceE]|--eval" + (r"|-r|--run" if cmd.name == "php" else "")
         if lit is not None and re.fullmatch(code_flag, lit) and i + 1 < len(args):
             codes.append(words_text([args[i + 1]], cmd.ctx))
-    # No script file among the arguments: the interpreter reads its code from stdin.
-    reads_stdin = all((w.literal() or "").startswith("-") for w in args)
+    # No script file among the arguments, or the script is "-" (python3 - arg1 <<EOF): the
+    # interpreter reads its code from stdin; later words are the program's own arguments.
+    first = next((w.literal() for w in args if not (w.literal() or "").startswith("-") or w.literal() == "-"), None)
+    reads_stdin = first is None or first == "-"
     if not codes and cmd.stdin_text is not None and reads_stdin:
         codes.append(cmd.stdin_text)
     return codes

