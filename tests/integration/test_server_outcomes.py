@@ -5,38 +5,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.integration.server_harness import Harness, make_project, running_server
+from tests.integration.server_harness import (
+    json_out,
+    make_project,
+    running_server,
+    system_texts,
+    tool_results,
+    user_notes,
+)
 
 pytestmark = pytest.mark.anyio
-
-
-def tool_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every tool_result block, in order."""
-    return [
-        b
-        for m in messages
-        if m["role"] == "user" and isinstance(m["content"], list)
-        for b in m["content"]
-        if b.get("type") == "tool_result"
-    ]
-
-
-def system_texts(messages: list[dict[str, Any]]) -> list[str]:
-    """Model-visible system messages (hook contexts)."""
-    return [m["content"] for m in messages if m["role"] == "system"]
-
-
-async def user_notes(h: Harness, sid: str) -> list[str]:
-    """User-only messages."""
-    return [e["text"] for e in await h.events(sid) if e["type"] == "system_message"]
-
-
-def json_out(data: dict[str, Any]) -> str:
-    return f"print(json.dumps({data!r}))"
 
 
 async def test_user_prompt_submit_block_exit2_no_model_call(tmp_path: Path) -> None:
