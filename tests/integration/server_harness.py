@@ -268,6 +268,12 @@ async def running_anthropic_server(project: Project, api: FakeMessagesAPI, **ove
         yield h
 
 
+#: Stop hook body: block the first stop with the reason "run the tests", then let it stop.
+BLOCK_STOP_ONCE = """
+if not payload["stop_hook_active"]:
+    print(json.dumps({"decision": "block", "reason": "run the tests"}))"""
+
+
 def json_out(data: dict[str, Any]) -> str:
     """Hook body printing ``data`` as JSON."""
     return f"print(json.dumps({data!r}))"

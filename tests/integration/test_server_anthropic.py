@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from agent_server.server.testing import FakeMessagesAPI
-from tests.integration.server_harness import make_project, running_anthropic_server
+from tests.integration.server_harness import BLOCK_STOP_ONCE, make_project, running_anthropic_server
 
 pytestmark = pytest.mark.anyio
 
@@ -66,12 +66,7 @@ def x_api_key(api: FakeMessagesAPI) -> Any:
 
 async def test_stop_feedback_and_compaction_reach_the_api(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    cmd = project.hook(
-        "Stop",
-        """
-if not payload["stop_hook_active"]:
-    print(json.dumps({"decision": "block", "reason": "run the tests"}))""",
-    )
+    cmd = project.hook("Stop", BLOCK_STOP_ONCE)
     api = FakeMessagesAPI()
     async with running_anthropic_server(project, api) as h:
         sid = (await h.create())["session_id"]

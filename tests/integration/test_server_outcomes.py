@@ -20,6 +20,14 @@ from tests.integration.server_harness import (
 pytestmark = pytest.mark.anyio
 
 
+def pre_tool_decision(decision: str, reason: str, *, context: str | None = None) -> str:
+    """Hook body printing a PreToolUse ``permissionDecision`` (with ``additionalContext``)."""
+    output = {"hookEventName": "PreToolUse", "permissionDecision": decision, "permissionDecisionReason": reason}
+    if context is not None:
+        output["additionalContext"] = context
+    return json_out({"hookSpecificOutput": output})
+
+
 async def test_user_prompt_submit_block_exit2_no_model_call(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     cmd = project.hook("UserPromptSubmit", 'sys.stderr.write("no secrets please"); sys.exit(2)')
@@ -117,16 +125,7 @@ async def test_pre_tool_use_json_deny_with_context(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     project.hook(
         "PreToolUse",
-        json_out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "deny",
-                    "permissionDecisionReason": "use the safe wrapper",
-                    "additionalContext": "see docs/safe.md",
-                }
-            }
-        ),
+        pre_tool_decision("deny", "use the safe wrapper", context="see docs/safe.md"),
     )
     async with running_server(project, permission_mode="bypassPermissions") as h:
         sid = (await h.create())["session_id"]
@@ -180,15 +179,7 @@ async def test_pre_tool_use_ask_pauses_for_the_user(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     project.hook(
         "PreToolUse",
-        json_out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "ask",
-                    "permissionDecisionReason": "touching files needs a human",
-                }
-            }
-        ),
+        pre_tool_decision("ask", "touching files needs a human"),
     )
     async with running_server(project, permission_mode="bypassPermissions") as h:
         sid = (await h.create())["session_id"]
@@ -210,15 +201,7 @@ async def test_ask_without_an_answer_is_denied_with_the_reason(tmp_path: Path) -
     project = make_project(tmp_path)
     project.hook(
         "PreToolUse",
-        json_out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "ask",
-                    "permissionDecisionReason": "why",
-                }
-            }
-        ),
+        pre_tool_decision("ask", "why"),
     )
     async with running_server(project, approval_timeout=0.3) as h:
         sid = (await h.create())["session_id"]
@@ -235,15 +218,7 @@ async def test_pre_tool_use_defer_ends_the_run(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     project.hook(
         "PreToolUse",
-        json_out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "defer",
-                    "permissionDecisionReason": "later",
-                }
-            }
-        ),
+        pre_tool_decision("defer", "later"),
     )
     project.hook("Stop")
     async with running_server(project, permission_mode="bypassPermissions") as h:

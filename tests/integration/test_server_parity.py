@@ -14,6 +14,7 @@ import pytest
 from agent_server.hooks import load_config
 from agent_server.server.testing import FakeMessagesAPI
 from tests.integration.server_harness import (
+    BLOCK_STOP_ONCE,
     add_entry,
     assert_shape,
     json_out,
@@ -78,12 +79,7 @@ async def test_continue_false_runs_the_tool_and_skips_post_tool_batch(tmp_path: 
 
 async def test_stop_json_block_gives_the_model_both_messages(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    cmd = project.hook(
-        "Stop",
-        """
-if not payload["stop_hook_active"]:
-    print(json.dumps({"decision": "block", "reason": "run the tests"}))""",
-    )
+    cmd = project.hook("Stop", BLOCK_STOP_ONCE)
     async with running_server(project) as h:
         sid = (await h.create())["session_id"]
         assert (await h.send(sid, "hello"))["status"] == "completed"
