@@ -10,15 +10,17 @@ from typing import Any
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
-#: A minimal PreToolUse payload for a Bash ``ls`` call.
-BASH_PAYLOAD: dict[str, Any] = {
-    "session_id": "sess-1",
-    "transcript_path": "/tmp/t.jsonl",
-    "cwd": "/tmp",
-    "tool_name": "Bash",
-    "tool_input": {"command": "ls"},
-    "tool_use_id": "toolu_1",
-}
+
+def bash_payload(command: str = "ls") -> dict[str, Any]:
+    """A minimal PreToolUse payload for a Bash call running ``command``."""
+    return {
+        "session_id": "sess-1",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": "/tmp",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_use_id": "toolu_1",
+    }
 
 
 def load_payload(name: str, project_dir: Path | None = None) -> dict[str, Any]:

@@ -30,11 +30,11 @@ from agent_server.hooks import (
 from agent_server.hooks._ledger import pending_folder
 from agent_server.hooks._ledger_query import open_ledger, recent_events
 from agent_server.hooks._ledger_store import SCHEMA_VERSION, LedgerStore, SQLiteStore
-from tests.support import BASH_PAYLOAD, cmd, project
+from tests.support import bash_payload, cmd, project
 
 pytestmark = pytest.mark.anyio
 
-PAYLOAD = BASH_PAYLOAD
+PAYLOAD = bash_payload()
 
 
 def rows(db: Path, sql: str) -> list[sqlite3.Row]:

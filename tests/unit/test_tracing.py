@@ -22,11 +22,11 @@ from opentelemetry.trace import NonRecordingSpan, SpanContext, StatusCode, Trace
 
 from agent_server.hooks import HookRunner, HookSpec, HookStatus, load_config
 from agent_server.hooks._spec import derive_name
-from tests.support import BASH_PAYLOAD, cmd, project
+from tests.support import bash_payload, cmd, project
 
 pytestmark = pytest.mark.anyio
 
-PAYLOAD = BASH_PAYLOAD
+PAYLOAD = bash_payload()
 
 
 @pytest.fixture
