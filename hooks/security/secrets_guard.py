@@ -537,10 +537,38 @@ def _check_chmod(cmd: Cmd, found: list[Finding]) -> None:
                 return
 
 
+# grep/rg options after which the output is a count, file names or only the exit status.
+_NO_LINES = frozenset({"c", "count", "l", "files-with-matches", "L", "files-without-match", "q", "quiet", "silent"})
+_FIRST_FIELD = frozenset({"1", "-1"})
+_AWK_FIRST_FIELD = re.compile(r"\{\s*print\s*\$1\s*;?\s*\}")
+
+
+def _prints_no_values(cmd: Cmd) -> bool:
+    """Whether ``cmd`` reads files without printing their values: ``grep -c``/``-l``/``-q``
+    print a count, names or nothing; ``cut -d= -f1`` and ``awk -F= '{print $1}'`` print the
+    variable names of an environment file, not what they are set to."""
+    name = cmd.name
+    flags, positionals, values = _shell.split_options(cmd.args, _shell.VALUE_OPTIONS.get(name, frozenset()))
+    if name in ("grep", "egrep", "fgrep", "rg", "ag", "ack"):
+        return bool(_NO_LINES & set(flags))
+    delim = "".join(w.literal() or "?" for w in values.get("d", []) + values.get("F", []))
+    files = positionals[1:] if name in _shell.PATTERN_FIRST else positionals
+    # NAME=value lines: only environment files split into a name and a value at "=".
+    if delim != "=" or not all(".env" in os.path.basename(w.literal() or "") for w in files):
+        return False
+    if name == "cut":
+        fields = [w.literal() for w in values.get("f", [])]
+        return len(fields) == 1 and fields[0] in _FIRST_FIELD and not set(flags) - {"d", "f", "s"}
+    if name in ("awk", "gawk", "mawk"):
+        program = positionals[0].literal() if positionals else None
+        return program is not None and _AWK_FIRST_FIELD.fullmatch(program.strip()) is not None
+    return False
+
+
 def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
     if cmd.name == "chmod":
         _check_chmod(cmd, found)
-    words = list(_read_targets(cmd))
+    words = [] if _prints_no_values(cmd) else list(_read_targets(cmd))
     name = cmd.name
     if name in ("curl", "wget", "http", "xh"):
         for w in cmd.args:
@@ -570,7 +598,12 @@ def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
                 path = text.split(":", 1)[1] if ":" in text and sub in ("show", "cat-file") else text
                 words.append(Word([_shell.Lit(path, True)], path))
     for r in cmd.redirects:
-        if r.op in ("<", "<>", "<&") and r.target is not None and name not in ("source", "."):
+        if (
+            r.op in ("<", "<>", "<&")
+            and r.target is not None
+            and name not in ("source", ".")
+            and not _prints_no_values(cmd)
+        ):
             words.append(r.target)
     for word in words:
         # Unknown parts keep their ${NAME} form: /proc/$$/environ still ends in /environ.

@@ -398,6 +398,26 @@ CASES["5-persistence"] += [
     ("cat > .git/config <<'EOF'\n[core]\nEOF", "deny"),
 ]
 
+CASES["3-secret-reads"] += [
+    # Reading a secret file without printing its values: grep -c/-l/-q print a count, names or
+    # nothing; cut -d= -f1 and awk -F= '{print $1}' print an environment file's variable names.
+    ("grep -c '' .env", None),
+    ("grep -l API_KEY .env .env.local", None),
+    ("grep -q '^STRIPE_KEY=' .env && echo configured", None),
+    ("rg --count TOKEN .env.production", None),
+    ("grep -c x < .env", None),
+    ("cut -d= -f1 .env", None),
+    ("cut -d '=' -f 1 .env.local | sort", None),
+    ("awk -F= '{print $1}' .env", None),
+    ("grep API_KEY .env", "deny"),
+    ("grep -o 'API_KEY=.*' .env", "deny"),
+    ("cut -d= -f2 .env", "deny"),
+    ("cut -d= -f1- .env", "deny"),
+    ("cut -c1-20 .env", "deny"),
+    ("awk -F= '{print $2}' .env", "deny"),
+    ("cut -d= -f1 config/secrets.json", "deny"),
+]
+
 
 @pytest.mark.parametrize(
     ("command", "expected"),
