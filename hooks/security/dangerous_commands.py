@@ -207,6 +207,17 @@ def critical(path: str, ctx: Ctx) -> str | None:
     return None
 
 
+def _only_build_output(base: str, glob_part: str, project: str) -> bool:
+    """Whether every match of ``base/glob_part`` is generated output: a later component names a
+    build folder (``packages/*/dist``, ``*/node_modules``, ``apps/*/.next/cache``), so a
+    monorepo clean-up deletes what a build recreates."""
+    comps = glob_part.split("/")
+    if ".." in comps:
+        return False
+    concrete = "/".join("x" if _shell.has_glob(c) else c for c in comps)
+    return _shell.build_output(os.path.join(base, concrete), project)
+
+
 def _is_match_all(glob_part: str) -> bool:
     first = glob_part.split("/")[0]
     return first in _shell.MATCH_ALL_GLOBS
@@ -331,6 +342,8 @@ def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Findi
         return
     base = _shell.normalize(prefix, cmd.ctx.cwd)
     if base is None:
+        return
+    if _only_build_output(base, glob_part, cmd.ctx.project):
         return
     why = critical(base, cmd.ctx)
     if _is_match_all(glob_part):

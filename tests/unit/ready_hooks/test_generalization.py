@@ -418,6 +418,21 @@ CASES["3-secret-reads"] += [
     ("cut -d= -f1 config/secrets.json", "deny"),
 ]
 
+CASES["7-ordinary-work"] += [
+    # A glob whose matches all lie in build folders (a later component names one) deletes
+    # generated output, in a loop variable too; other globs still ask, outside the project deny.
+    ("rm -rf packages/*/dist", None),
+    ("rm -rf apps/*/node_modules packages/*/node_modules", None),
+    ('for d in packages/*/dist; do rm -rf "$d"; done', None),
+    ("rm -rf */build", None),
+    ("rm -rf ./*/.next/cache", None),
+    ('for d in packages/*; do rm -rf "$d"; done', "ask"),
+    ("rm -rf packages/*/src", "ask"),
+    ("rm -rf packages/*/dist/../src", "ask"),
+    ("rm -rf */src", "deny"),
+    ("rm -rf ~/*/node_modules", "deny"),
+]
+
 
 @pytest.mark.parametrize(
     ("command", "expected"),
