@@ -433,6 +433,18 @@ CASES["7-ordinary-work"] += [
     ("rm -rf ~/*/node_modules", "deny"),
 ]
 
+CASES["2-sensitive-names"] += [
+    # docker/podman options end at the image: the container's own command line names container
+    # paths (its -rf is not --file); host mounts and input files are still checked.
+    ('docker run --rm -v "$PWD":/work -w /work alpine rm -rf /work/out', None),
+    ("podman run --rm -v $PWD:/src -w /src node:20 rm -rf /src/node_modules", None),
+    ('docker run --rm -v "$PWD":/app python:3.12 python -m pytest -f /app/tests', None),
+    ("docker run --rm -v /:/host alpine rm -rf /host/etc", "deny"),
+    ("docker --context prod run -v /etc:/e alpine true", "deny"),
+    ("docker run --env-file ~/.aws/env alpine true", "deny"),
+    ("docker compose -f ../other/compose.yml up", "deny"),
+]
+
 
 @pytest.mark.parametrize(
     ("command", "expected"),
