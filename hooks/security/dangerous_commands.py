@@ -1321,6 +1321,75 @@ def _rule_code_runs_fetched(cmd: Cmd, found: list[Finding]) -> None:
             return
 
 
+# A program operand that names code on the network rather than a file or registry package.
+_URL_OPERAND = re.compile(r"^(?:https?://|git\+|git://|(?:github|gitlab|bitbucket):)", re.IGNORECASE)
+# Runners whose subcommand takes a script or package to run: deno run URL, pnpm dlx URL …
+_URL_RUNNERS = {
+    "deno": ("run",),
+    "bun": ("run", "x"),
+    "pnpm": ("dlx", "exec"),
+    "yarn": ("dlx",),
+    "npm": ("exec", "x"),
+    "pipx": ("run",),
+}
+
+
+def _rule_runs_url(cmd: Cmd, found: list[Finding]) -> None:
+    """``npx https://gist…/run.js``, ``deno run https://…/x.ts``, ``uv run https://…/s.py``,
+    ``pnpm dlx github:user/repo``: the program run is whatever the URL serves at that moment."""
+    words = cmd.argv[:1]  # npx/bunx/uv run unwrap to the URL itself as the program word
+    if cmd.name in _URL_RUNNERS:
+        _flags, positionals, _values = _shell.split_options(cmd.args, frozenset({"-p", "--package", "--spec"}))
+        lits = [w.literal() for w in positionals]
+        if lits and lits[0] in _URL_RUNNERS[cmd.name]:
+            words = positionals[1:2]
+        elif cmd.name in ("deno", "bun"):
+            words = positionals[:1]
+    for word in words:
+        url = next((v for v in cmd.values(word) or [word.text] if _URL_OPERAND.match(v)), None)
+        if url is not None:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` runs code fetched from {url}, which nobody has reviewed and can "
+                    "change at any time. Download it, read it, and run the local copy instead.",
+                )
+            )
+            return
+
+
+def _rule_hidden_code(cmd: Cmd, found: list[Finding]) -> None:
+    """``bash -c "$CMD"``, ``eval "$line"`` (from ``read``), ``xargs -I{} sh -c '{}'``: a shell runs
+    code the call does not show — a variable set elsewhere, or each line of some input."""
+    if cmd.name in _shell.SHELLS:
+        script, _stdin, _file = _shell.shell_invocation(cmd.args)
+        scripts = [script] if script is not None else []
+    elif cmd.name == "eval":
+        scripts = list(cmd.args)
+    else:
+        return
+    for word in scripts:
+        text = word.literal()
+        if cmd.replace and text is not None and text.split()[:1] == [cmd.replace]:
+            what = "each line of its input as a command"
+        elif (
+            word.parts
+            and all(isinstance(p, _shell.Var) or (isinstance(p, _shell.Lit) and not p.text.strip()) for p in word.parts)
+            and cmd.values(word) is None
+        ):
+            names = ", ".join("$" + p.name for p in word.parts if isinstance(p, _shell.Var))
+            what = f"code held in {names}, which the command does not show"
+        else:
+            continue
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` runs {what}; confirm, or run the commands themselves so they can be checked.",
+            )
+        )
+        return
+
+
 def _reads_code_from_stdin(cmd: Cmd) -> bool:
     if cmd.name in _shell.SHELLS:
         _inline, reads_stdin, _file = _shell.shell_invocation(cmd.args)
@@ -1803,6 +1872,8 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("hosted-data", _rule_hosted_data, cmd)
         apply("remote-code", _rule_download_exec, cmd)
         apply("remote-code", _rule_code_runs_fetched, cmd)
+        apply("remote-code", _rule_runs_url, cmd)
+        apply("hidden-code", _rule_hidden_code, cmd)
         apply("risky-tool", _rule_warn_tools, cmd)
         apply("security-off", _rule_security_off, cmd)
         apply("remote-shell", _rule_remote_shell, cmd)
