@@ -1530,6 +1530,29 @@ def _rule_remote_shell(cmd: Cmd, found: list[Finding]) -> None:
         )
 
 
+_GIT_CONFIG_READS = frozenset(
+    {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--edit", "-e", "--help"}
+)
+
+
+def _writes_user_git_config(cmd: Cmd) -> bool:
+    """``git config --global pull.rebase true`` (or ``--system``, ``--unset``, ``--add``): a change
+    to configuration outside the project. Reading (``--get``, ``--list``, a key alone) is not."""
+    _flags, positionals, _values = _shell.split_options(
+        cmd.args, frozenset({"-C", "-c", "--git-dir", "--work-tree"}), stop_at_first=True
+    )
+    lits = [w.literal() or "" for w in positionals]
+    if lits[:1] != ["config"] or not {"--global", "--system"} & set(lits):
+        return False
+    rest = lits[1:]
+    if _GIT_CONFIG_READS & set(rest):
+        return False
+    operands = [a for a in rest if not a.startswith("-")]
+    return len(operands) >= 2 or any(
+        a.startswith(("--unset", "--add", "--replace", "--remove", "--rename")) for a in rest
+    )
+
+
 def _tls_off_everywhere(name: str, lits: list[str]) -> bool:
     """A user-wide setting that stops checking TLS certificates (``git config --global
     http.sslVerify false``, ``npm config set strict-ssl false``): every later download may be
@@ -1793,6 +1816,11 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         )
     ):
         ask = "changes which commands git runs in every repository of the user"
+    elif name == "git" and _writes_user_git_config(cmd):
+        ask = (
+            "writes the user's git configuration outside the project, for every repository "
+            "(without --global, `git config` sets it for this repository only)"
+        )
     elif name == "launchctl" and lits[:1] and lits[0] in ("load", "bootstrap", "enable"):
         ask = "registers a job that starts automatically from now on (persistence)"
     elif name == "systemctl" and "enable" in lits:

@@ -259,7 +259,7 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("echo 'source .venv/bin/activate' >> .envrc", None),
         ("git config user.email dev@example.com", None),
         ("git config --global core.hooksPath ~/.githooks", "ask"),
-        ("git config --global user.name 'Dev'", None),
+        ("git config --global user.name 'Dev'", "ask"),  # user configuration, outside the project
         ("crontab -l", None),
         # A git hook installed from the project's own script is project code; activating a hook
         # nobody has seen is not.
@@ -468,6 +468,19 @@ CASES["6-classic-dangers"] += [
     ('CMD="ls -la"; bash -c "$CMD"', None),
     ('eval "$(ssh-agent -s)"', None),
     ('eval "$(pyenv init -)"', None),
+]
+
+CASES["5-persistence"] += [
+    # Writing the user's or the system's git configuration changes every repository: confirm.
+    ("git config --global pull.rebase true", "ask"),
+    ("git config --global user.email dev@example.com", "ask"),
+    ("git config --global --unset user.name", "ask"),
+    ("git -C sub config --system core.autocrlf false", "ask"),
+    ("git config --global --get user.email", None),
+    ("git config --global user.email", None),
+    ("git config --global --list", None),
+    ("git config user.email dev@example.com", None),
+    ("git config pull.rebase true", None),
 ]
 
 
