@@ -1762,6 +1762,54 @@ def _production(cmd: Cmd) -> bool:
     )
 
 
+_KUBE_CHANGES = {
+    "kubectl": frozenset(
+        {
+            "apply",
+            "create",
+            "replace",
+            "patch",
+            "edit",
+            "scale",
+            "set",
+            "rollout",
+            "label",
+            "annotate",
+            "drain",
+            "cordon",
+            "taint",
+        }
+    ),
+    "helm": frozenset({"install", "upgrade", "rollback"}),
+}
+_KUBE_TARGET = frozenset({"-n", "--namespace", "--context", "--kube-context", "--cluster"})
+_PROD_NAME = re.compile(r"(?i)(?:^|[-_.])(?:prod|production|live)(?:$|[-_.])")
+
+
+def _changes_production_cluster(name: str, lits: list[str]) -> bool:
+    """``kubectl apply -f k8s/ -n production``, ``helm upgrade api ./chart --kube-context prod``:
+    a change whose namespace or context names production (reads such as get/logs pass)."""
+    if name not in _KUBE_CHANGES:
+        return False
+    skip = False
+    verb = ""
+    for lit in lits:  # the verb is the first operand; -n/--context before it take a value
+        if skip or lit.startswith("-"):
+            skip = not skip and lit in _KUBE_TARGET
+            continue
+        verb = lit
+        break
+    if verb not in _KUBE_CHANGES[name]:
+        return False
+    for i, lit in enumerate(lits):
+        opt, eq, value = lit.partition("=")
+        if not eq:
+            value = lits[i + 1] if opt in _KUBE_TARGET and i + 1 < len(lits) else ""
+        if opt in _KUBE_TARGET and _PROD_NAME.search(value):
+            return True
+    return False
+
+
 def _production_host(cmd: Cmd) -> bool:
     """A database client pointed at a production server: its host, URL or service name says
     so (``-h prod-db.internal``, ``postgres://…@db.production…``, ``--host=live-db``)."""
@@ -1793,6 +1841,8 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         ask = "deletes Kubernetes resources"
     elif name == "helm" and lits[:1] in (["uninstall"], ["delete"]):
         ask = "uninstalls a Helm release"
+    elif _changes_production_cluster(name, lits):
+        ask = "changes a production cluster (try it on staging first)"
     elif name in ("terraform", "tofu", "pulumi") and (lits[:1] == ["destroy"] or "-destroy" in lits):
         ask = "destroys infrastructure"
     elif name == "crontab" and "-r" in lits:

@@ -340,7 +340,13 @@ def maybe_secret_file(path: str) -> bool:
         or base.endswith(".auto.tfvars")
         or norm.endswith(".git/config")
         or MAYBE_SECRET_OVERRIDES.fullmatch(base) is not None
+        or (os.path.basename(os.path.dirname(norm)) == "config" and CONFIG_DIR_OVERRIDES.fullmatch(base) is not None)
     )
+
+
+# node-config / config-rs style folders: config/default.yaml is committed, while
+# config/local.yaml and config/production.json hold the machine's or the deployment's values.
+CONFIG_DIR_OVERRIDES = re.compile(r"(?:local|production|prod|staging)(?:-[\w-]+)?\.(?:json|ya?ml|toml|ini)")
 
 
 # Per-environment and per-machine overrides are where real connection strings and passwords
@@ -771,6 +777,22 @@ def _reaches_transcript(cmd: Cmd, cmds: list[Cmd]) -> bool:
     return all(c.name in _SHOWS for c in _downstream(cmd, cmds))
 
 
+# The environment in inspect output: docker's .Config.Env, a pod spec's env/envFrom.
+_ENV_FIELD = re.compile(r"\.Config\.Env\b|\.env\b|\bEnv\b|\benvFrom\b")
+
+
+def _container_env_dump(cmd: Cmd, cmds: list[Cmd]) -> bool:
+    """``docker inspect api | jq '.[0].Config.Env'``, ``docker inspect -f '{{.Config.Env}}' api``,
+    ``docker exec api env``: the environment a container or pod was started with."""
+    lits = [w.literal() or w.text for w in cmd.args]
+    if cmd.name not in ("docker", "podman", "kubectl") or not lits:
+        return False
+    if lits[0] not in ("inspect", "container", "get"):
+        return False
+    texts = lits[1:] + [w.literal() or w.text for c in _downstream(cmd, cmds) for w in c.args]
+    return any(_ENV_FIELD.search(t) for t in texts)
+
+
 def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     name = cmd.name
     lits = [w.literal() or "" for w in cmd.args]
@@ -839,6 +861,14 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                     "including credentials; confirm (or print the one you need).",
                 )
             )
+    if _container_env_dump(cmd, cmds):
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` prints a container's or pod's environment, which often holds its "
+                "credentials; confirm (or print the one non-secret variable you need).",
+            )
+        )
     if name in SENDERS and any(
         _shell.names_in(sub.script, cmd.ctx) & {"env", "printenv"} for w in cmd.args for sub in w.subs()
     ):

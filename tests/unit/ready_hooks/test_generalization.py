@@ -483,6 +483,34 @@ CASES["5-persistence"] += [
     ("git config pull.rebase true", None),
 ]
 
+CASES["6-classic-dangers"] += [
+    # A change to a cluster whose namespace or context names production asks; reads pass.
+    ("kubectl apply -f k8s/ -n production", "ask"),
+    ("kubectl -n production apply -f deploy.yaml", "ask"),
+    ("kubectl --context=prod-eu rollout restart deploy/api", "ask"),
+    ("helm upgrade api ./chart --kube-context prod", "ask"),
+    ("kubectl apply -f k8s/ -n staging", None),
+    ("kubectl get pods -n production", None),
+    ("kubectl -n production logs deploy/api", None),
+    ("helm list --kube-context prod", None),
+]
+CASES["3-secret-reads"] += [
+    # Per-deployment config files in a config/ folder may hold passwords: confirm.
+    ("cat config/local.yaml", "ask"),
+    ("cat config/production.json", "ask"),
+    ("head config/staging-eu.toml", "ask"),
+    ("cat config/default.yaml", None),
+    ("cat config/environments/production.rb", None),
+    ("cat src/local.yaml", None),
+    # A container's or pod's environment holds its credentials: confirm.
+    ("docker inspect api | jq '.[0].Config.Env'", "ask"),
+    ("docker inspect -f '{{.Config.Env}}' api", "ask"),
+    ("kubectl get pod api -o jsonpath='{.spec.containers[0].env}'", "ask"),
+    ("docker inspect api | jq '.[0].State'", None),
+    ("docker inspect --format '{{.State.Health.Status}}' api", None),
+    ("kubectl get pods -o wide", None),
+]
+
 
 @pytest.mark.parametrize(
     ("command", "expected"),
