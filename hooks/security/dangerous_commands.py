@@ -1762,6 +1762,46 @@ def _production(cmd: Cmd) -> bool:
     )
 
 
+def _destroys_unattended(name: str, lits: list[str]) -> str:
+    """Destruction of live infrastructure nobody gets to look at first: ``terraform destroy
+    -auto-approve`` skips the plan, ``kubectl delete namespace production`` (or any delete in a
+    production namespace or context) removes what users are served from."""
+    if name in ("terraform", "tofu") and (lits[:1] == ["destroy"] or "-destroy" in lits):
+        if any(a in ("-auto-approve", "--auto-approve") or a.startswith("-auto-approve=true") for a in lits):
+            return (
+                "destroys infrastructure without showing the plan. Run it without -auto-approve "
+                "so the user reviews the plan, or ask the user to run it."
+            )
+    if name in ("kubectl", "helm") and _kube_verb(lits) in ("delete", "uninstall"):
+        named_prod = any(_PROD_NAME.search(a) for a in lits if not a.startswith("-"))
+        kind = lits[lits.index(_kube_verb(lits)) + 1 : lits.index(_kube_verb(lits)) + 2]
+        if _kube_target_prod(lits) or (kind in (["namespace"], ["ns"]) and named_prod):
+            return "deletes resources in production. Ask the user to run it; try it on staging first."
+    return ""
+
+
+def _kube_verb(lits: list[str]) -> str:
+    """The first operand of a kubectl/helm command line (-n/--context before it take a value)."""
+    skip = False
+    for lit in lits:
+        if skip or lit.startswith("-"):
+            skip = not skip and lit in _KUBE_TARGET
+            continue
+        return lit
+    return ""
+
+
+def _kube_target_prod(lits: list[str]) -> bool:
+    """Whether a -n/--namespace/--context/--kube-context value names production."""
+    for i, lit in enumerate(lits):
+        opt, eq, value = lit.partition("=")
+        if not eq:
+            value = lits[i + 1] if opt in _KUBE_TARGET and i + 1 < len(lits) else ""
+        if opt in _KUBE_TARGET and _PROD_NAME.search(value):
+            return True
+    return False
+
+
 _KUBE_CHANGES = {
     "kubectl": frozenset(
         {
@@ -1789,25 +1829,7 @@ _PROD_NAME = re.compile(r"(?i)(?:^|[-_.])(?:prod|production|live)(?:$|[-_.])")
 def _changes_production_cluster(name: str, lits: list[str]) -> bool:
     """``kubectl apply -f k8s/ -n production``, ``helm upgrade api ./chart --kube-context prod``:
     a change whose namespace or context names production (reads such as get/logs pass)."""
-    if name not in _KUBE_CHANGES:
-        return False
-    skip = False
-    verb = ""
-    for lit in lits:  # the verb is the first operand; -n/--context before it take a value
-        if skip or lit.startswith("-"):
-            skip = not skip and lit in _KUBE_TARGET
-            continue
-        verb = lit
-        break
-    if verb not in _KUBE_CHANGES[name]:
-        return False
-    for i, lit in enumerate(lits):
-        opt, eq, value = lit.partition("=")
-        if not eq:
-            value = lits[i + 1] if opt in _KUBE_TARGET and i + 1 < len(lits) else ""
-        if opt in _KUBE_TARGET and _PROD_NAME.search(value):
-            return True
-    return False
+    return name in _KUBE_CHANGES and _kube_verb(lits) in _KUBE_CHANGES[name] and _kube_target_prod(lits)
 
 
 def _production_host(cmd: Cmd) -> bool:
@@ -1824,6 +1846,10 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
     lits = [(w.literal() or "") for w in cmd.args]
     name = cmd.name
     ask = ""
+    unattended = _destroys_unattended(name, lits)
+    if unattended:
+        found.append(("deny", f"`{cmd.display}` {unattended}"))
+        return
     if name in ("docker", "podman"):
         if lits[:2] == ["image", "prune"] and not ({"-a", "--all"} & set(lits)):
             pass  # dangling images only: layers no tag or container refers to

@@ -511,6 +511,19 @@ CASES["3-secret-reads"] += [
     ("kubectl get pods -o wide", None),
 ]
 
+CASES["6-classic-dangers"] += [
+    # Destroying live infrastructure nobody reviews first is denied; the reviewed forms ask.
+    ("terraform destroy -auto-approve", "deny"),
+    ("terraform apply -destroy -auto-approve", "deny"),
+    ("kubectl delete namespace production", "deny"),
+    ("kubectl -n production delete pod api-123", "deny"),
+    ("helm uninstall api --kube-context prod", "deny"),
+    ("terraform destroy", "ask"),
+    ("kubectl delete pod api-123 -n dev", "ask"),
+    ("kubectl delete namespace feature-x", "ask"),
+    ("terraform apply -auto-approve", None),
+]
+
 
 @pytest.mark.parametrize(
     ("command", "expected"),
