@@ -1766,15 +1766,16 @@ def _destroys_unattended(name: str, lits: list[str]) -> str:
     """Destruction of live infrastructure nobody gets to look at first: ``terraform destroy
     -auto-approve`` skips the plan, ``kubectl delete namespace production`` (or any delete in a
     production namespace or context) removes what users are served from."""
-    if name in ("terraform", "tofu") and (lits[:1] == ["destroy"] or "-destroy" in lits):
-        if any(a in ("-auto-approve", "--auto-approve") or a.startswith("-auto-approve=true") for a in lits):
-            return (
-                "destroys infrastructure without showing the plan. Run it without -auto-approve "
-                "so the user reviews the plan, or ask the user to run it."
-            )
+    destroy = name in ("terraform", "tofu") and (lits[:1] == ["destroy"] or "-destroy" in lits)
+    if destroy and any(a in ("-auto-approve", "--auto-approve", "-auto-approve=true") for a in lits):
+        return (
+            "destroys infrastructure without showing the plan. Run it without -auto-approve "
+            "so the user reviews the plan, or ask the user to run it."
+        )
     if name in ("kubectl", "helm") and _kube_verb(lits) in ("delete", "uninstall"):
         named_prod = any(_PROD_NAME.search(a) for a in lits if not a.startswith("-"))
-        kind = lits[lits.index(_kube_verb(lits)) + 1 : lits.index(_kube_verb(lits)) + 2]
+        at = lits.index(_kube_verb(lits))
+        kind = lits[at + 1 : at + 2]
         if _kube_target_prod(lits) or (kind in (["namespace"], ["ns"]) and named_prod):
             return "deletes resources in production. Ask the user to run it; try it on staging first."
     return ""
