@@ -232,9 +232,11 @@ def write_targets(cmd: Cmd) -> list[Word]:
         if name == "chmod" and mode is not None and _shell.chmod_tightens(mode):
             return words  # removing access (chmod 600 .env) protects the file, not changes it
         targets = positionals if "reference" in values else positionals[1:]
-        if name == "chmod" and mode is not None and _content_safe_mode(mode):
+        recursive = bool({"R", "recursive"} & set(flags))
+        if name == "chmod" and mode is not None and not recursive and _content_safe_mode(mode):
             # chmod 644 package-lock.json keeps the content and lets nobody else change it;
             # environment files still may not be opened to others (their content is secret).
+            # Recursively (chmod -R 644 .git) it takes the folders' search bit and breaks the tree.
             targets = [w for w in targets if os.path.basename((w.literal() or ".env").rstrip("/")).startswith(".env")]
         words += targets
     elif name in DEST_LAST:

@@ -385,6 +385,7 @@ CASES["2-sensitive-names"] += [
     ("chmod a+w uv.lock", "deny"),
     ("chmod +x .git/hooks/pre-commit", "deny"),
     ("chmod 644 .env.production", "deny"),
+    ("chmod -R 644 .git", "deny"),
 ]
 CASES["5-persistence"] += [
     # A git hook written in full in the call and made executable is reviewable project code,
