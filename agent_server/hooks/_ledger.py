@@ -166,8 +166,10 @@ class HookLedger:
         ended_at: float,
         trace_id: str | None = None,
         project: str | None = None,
+        tool_input: str | None = None,
     ) -> bool:
-        """:meth:`record` for synchronous code."""
+        """:meth:`record` for synchronous code. ``tool_input``: text to keep (already
+        redacted by the caller), cut to ``output_limit`` bytes."""
         try:
             record: dict[str, Any] = {"event_id": event_id, "event": event} | {
                 k: None if payload.get(k) in (None, "") else str(payload[k])
@@ -176,6 +178,7 @@ class HookLedger:
             record |= {"started_at": started_at, "ended_at": ended_at, "duration_ms": (ended_at - started_at) * 1e3}
             record |= {"blocked": outcome.blocked, "decision": outcome.decision, "reason": outcome.reason}
             record |= {"hook_count": len(outcome.hooks), "trace_id": trace_id, "host": self.host, "project": project}
+            record["tool_input"] = None if tool_input is None else _cut(tool_input, self.output_limit, True)[0]
             record["hooks"] = [_hook(r, self.output_limit) for r in outcome.hooks]
         except Exception:
             log.exception("hook ledger: cannot build the record of %s %s", event, event_id)

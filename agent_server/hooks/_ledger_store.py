@@ -22,11 +22,11 @@ __all__ = ["LedgerError", "LedgerStore", "PostgresStore", "SQLiteStore", "check_
 
 log = logging.getLogger("agent_server.hooks.ledger")
 
-#: ``PRAGMA user_version`` of the SQLite schema this code writes (4: host, project).
-SCHEMA_VERSION = 4
+#: ``PRAGMA user_version`` of the SQLite schema this code writes (5: tool_input).
+SCHEMA_VERSION = 5
 _INSERT = """INSERT INTO events (event_id, event, session_id, tool_name, tool_use_id, started_at, ended_at,
-    duration_ms, blocked, decision, reason, hook_count, trace_id, hooks, host, project)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"""
+    duration_ms, blocked, decision, reason, hook_count, trace_id, hooks, host, project, tool_input)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"""
 # A prune's cutoff is kept: a journal replayed later must not bring a pruned event back.
 _CUTOFF = "SELECT value FROM ledger_state WHERE key = 'pruned_before'"
 _SET_CUTOFF = """INSERT INTO ledger_state (key, value) VALUES ('pruned_before', ?) ON CONFLICT (key) DO UPDATE
@@ -35,7 +35,7 @@ _SET_CUTOFF = """INSERT INTO ledger_state (key, value) VALUES ('pruned_before', 
 _EVENTS = """CREATE TABLE IF NOT EXISTS events (id {id}, event_id TEXT NOT NULL, event TEXT NOT NULL,
     session_id TEXT, tool_name TEXT, tool_use_id TEXT, started_at {real} NOT NULL, ended_at {real} NOT NULL,
     duration_ms {real} NOT NULL, blocked INTEGER NOT NULL, decision TEXT, reason TEXT,
-    hook_count INTEGER NOT NULL, trace_id TEXT, hooks {json} NOT NULL, host TEXT, project TEXT)"""
+    hook_count INTEGER NOT NULL, trace_id TEXT, hooks {json} NOT NULL, host TEXT, project TEXT, tool_input TEXT)"""
 _SCHEMA = (
     _EVENTS,
     "CREATE TABLE IF NOT EXISTS ledger_state (key TEXT PRIMARY KEY, value {real})",
@@ -153,7 +153,7 @@ def _row(e: dict[str, Any]) -> tuple[Any, ...] | None:
             *(str(e["event_id"]), str(e["event"]), e.get("session_id"), e.get("tool_name"), e.get("tool_use_id")),
             *(float(e["started_at"]), float(e["ended_at"]), float(e["duration_ms"]), int(bool(e["blocked"]))),
             *(e.get("decision"), e.get("reason"), int(e["hook_count"]), e.get("trace_id"), json.dumps(e["hooks"])),
-            *(e.get("host"), e.get("project")),
+            *(e.get("host"), e.get("project"), e.get("tool_input")),
         )
     except (KeyError, TypeError, ValueError) as exc:
         log.warning("hook ledger: a journaled event is incomplete, skipped (%s): %.200s", exc, e)
@@ -215,6 +215,8 @@ class SQLiteStore(LedgerStore):
             if version in (1, 2, 3):
                 conn.execute("ALTER TABLE events ADD COLUMN host TEXT")
                 conn.execute("ALTER TABLE events ADD COLUMN project TEXT")
+            if version in (1, 2, 3, 4):
+                conn.execute("ALTER TABLE events ADD COLUMN tool_input TEXT")
             if version < SCHEMA_VERSION:
                 for statement in _SCHEMA:
                     conn.execute(statement.format(**types))
@@ -248,6 +250,9 @@ class PostgresStore(LedgerStore):
                 self._conn.execute("SELECT pg_advisory_xact_lock(2225570000)")
                 for statement in _SCHEMA:
                     self._conn.execute(statement.format(**types))
+                self._conn.execute(
+                    "ALTER TABLE events ADD COLUMN IF NOT EXISTS tool_input TEXT"
+                )  # (a 0.1.0 dev build's)
         except BaseException:
             self._conn.close()
             raise

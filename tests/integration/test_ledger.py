@@ -912,13 +912,33 @@ def test_a_schema_2_ledger_gains_its_state_table(tmp_path: Path) -> None:
     conn.execute("DROP TABLE ledger_state")
     conn.execute("ALTER TABLE events DROP COLUMN host")
     conn.execute("ALTER TABLE events DROP COLUMN project")
+    conn.execute("ALTER TABLE events DROP COLUMN tool_input")
     conn.execute("PRAGMA user_version=2")
     conn.close()
     reader = open_ledger(db)  # upgrades
     try:
-        assert reader.rows("PRAGMA user_version", [])[0]["user_version"] == SCHEMA_VERSION == 4
+        assert reader.rows("PRAGMA user_version", [])[0]["user_version"] == SCHEMA_VERSION == 5
     finally:
         reader.close()
     with HookLedger(db) as ledger:
         assert ledger.prune(10.0) == 1  # uses ledger_state
     assert rows(db, "SELECT value FROM ledger_state WHERE key = 'pruned_before'")[0][0] == 10.0
+
+
+def test_a_schema_4_ledger_gains_the_tool_input_column(tmp_path: Path) -> None:
+    db = tmp_path / "l.db"
+    with HookLedger(db) as ledger:
+        assert _rec(ledger, "e0")
+    conn = sqlite3.connect(db)
+    conn.execute("ALTER TABLE events DROP COLUMN tool_input")
+    conn.execute("PRAGMA user_version=4")
+    conn.close()
+    with HookLedger(db) as ledger:
+        assert ledger.record_sync(
+            "Stop", {}, sample_outcome(), event_id="e1", started_at=2.0, ended_at=3.0, tool_input="x"
+        )
+    assert [tuple(r) for r in rows(db, "SELECT event_id, tool_input FROM events ORDER BY id")] == [
+        ("e0", None),
+        ("e1", "x"),
+    ]
+    assert rows(db, "PRAGMA user_version")[0][0] == SCHEMA_VERSION
