@@ -28,19 +28,17 @@ from ._ledger_journal import Journal, decode
 from ._ledger_store import LedgerError, LedgerStore, check_url, is_url, open_store, redacted, replay
 from ._outcome import EventOutcome, HookResult
 
-__all__ = ["DEFAULT_LEDGER_PATH", "HookLedger", "LedgerError", "default_ledger_path", "pending_folder"]
+__all__ = ["HookLedger", "LedgerError", "default_ledger_path", "pending_folder"]
 
 log = logging.getLogger("agent_server.hooks.ledger")
 
 _encode = compact_encoder(default=str)  # (json.dumps, its encoder built once)
 _RETRY_FIRST, _RETRY_MAX = 0.5, 5.0  # seconds between attempts while the store fails (doubling)
-#: Where ``ledger=True`` puts the database, relative to the project folder.
-DEFAULT_LEDGER_PATH = Path(DATA_DIR_NAME) / "hooks.db"
 
 
 def default_ledger_path(project_dir: str | os.PathLike[str]) -> Path:
-    """``<project>/.agent-server/hooks.db``."""
-    return Path(project_dir) / DEFAULT_LEDGER_PATH
+    """Where ``ledger=True`` puts the database: ``<project>/.agent-server/hooks.db``."""
+    return Path(project_dir) / DATA_DIR_NAME / "hooks.db"
 
 
 def pending_folder(db: str | os.PathLike[str]) -> Path:
@@ -118,9 +116,6 @@ class HookLedger:
         #: moved them into the store.
         self.records = self.commits = 0
 
-    def __repr__(self) -> str:
-        return f"HookLedger({self.target!r}, synchronous={self.synchronous!r})"
-
     @staticmethod
     def check_url(url: str) -> str:
         """``url`` if it is a PostgreSQL URL psycopg can use, else :class:`LedgerError`."""
@@ -188,12 +183,10 @@ class HookLedger:
     async def record_result(self, event_id: str, position: int, result: HookResult) -> bool:
         """Put the final result of an ``async: true`` hook in place of its placeholder (hook
         ``position`` of event ``event_id``). Durable on return; never raises."""
-        return await self._durably(functools.partial(self.record_result_sync, event_id, position, result))
-
-    def record_result_sync(self, event_id: str, position: int, result: HookResult) -> bool:
-        """:meth:`record_result` for synchronous code."""
         update = {"update": event_id, "position": position, "hook": _hook(result, self.output_limit)}
-        return self._write(update, f"the result of hook {position} of", event_id)
+        return await self._durably(
+            functools.partial(self._write, update, f"the result of hook {position} of", event_id)
+        )
 
     def _write(self, record: dict[str, Any], what: str, event_id: str) -> bool:
         try:

@@ -42,16 +42,14 @@ _SCHEMA = (
     "CREATE UNIQUE INDEX IF NOT EXISTS events_event_id ON events (event_id)",  # (a record replayed twice: once)
     "CREATE INDEX IF NOT EXISTS events_started_at ON events (started_at)",
 )
-_HOOK_RUNS = """CREATE VIEW hook_runs AS SELECT e.id AS event_ref, CAST(j.key AS INTEGER) AS position, e.event,
-    json_extract(j.value, '$.name') AS name, json_extract(j.value, '$.command') AS command,
-    json_extract(j.value, '$.source') AS source, json_extract(j.value, '$.matcher') AS matcher,
-    json_extract(j.value, '$.status') AS status, json_extract(j.value, '$.exit_code') AS exit_code,
-    json_extract(j.value, '$.started_at') AS started_at, json_extract(j.value, '$.duration_ms') AS duration_ms,
-    json_extract(j.value, '$.decision') AS decision, json_extract(j.value, '$.reason') AS reason,
-    json_extract(j.value, '$.error') AS error, json_extract(j.value, '$.timed_out') AS timed_out,
-    json_extract(j.value, '$.stdout') AS stdout, json_extract(j.value, '$.stderr') AS stderr,
-    json_extract(j.value, '$.truncated') AS truncated, json_extract(j.value, '$.span_id') AS span_id
-    FROM events e, json_each(e.hooks) j"""
+# SQL readers of a SQLite ledger get one row per hook result, with these of its fields.
+_HOOK_FIELDS = "name command source matcher status exit_code started_at duration_ms decision reason error timed_out"
+_HOOK_FIELDS += " stdout stderr truncated span_id"
+_HOOK_RUNS = (
+    "CREATE VIEW hook_runs AS SELECT e.id AS event_ref, CAST(j.key AS INTEGER) AS position, e.event, "
+    + ", ".join(f"json_extract(j.value, '$.{field}') AS {field}" for field in _HOOK_FIELDS.split())
+    + " FROM events e, json_each(e.hooks) j"
+)
 
 
 class LedgerError(HookError):
@@ -195,33 +193,20 @@ class SQLiteStore(LedgerStore):
         types = {"id": "INTEGER PRIMARY KEY", "real": "REAL", "json": "TEXT"}
         with self._transaction() as conn:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise LedgerError(
-                    f"{self.path}: ledger schema version {version} is newer than this agent-server "
-                    f"understands ({SCHEMA_VERSION})"
-                )
             if version == 0 and (not create or conn.execute("SELECT name FROM sqlite_master").fetchall()):
                 raise LedgerError(f"{self.path}: not a hook ledger (no events/hook_runs tables)")
-            if version == 1:  # hook results in a hook_runs table: into events.hooks
-                conn.execute("ALTER TABLE events ADD COLUMN hooks TEXT NOT NULL DEFAULT '[]'")
-                runs: dict[int, list[dict[str, Any]]] = {}
-                for r in conn.execute("SELECT * FROM hook_runs ORDER BY event_ref, position"):
-                    fields = r.keys()[4:]  # (after id, event_ref, position, event: name ... span_id)
-                    runs.setdefault(r["event_ref"], []).append({k: r[k] for k in fields})
-                conn.executemany(
-                    "UPDATE events SET hooks = ? WHERE id = ?", [(json.dumps(h), i) for i, h in runs.items()]
+            if version not in (0, 4, SCHEMA_VERSION):  # (1-3: early development builds of 0.1.0)
+                raise LedgerError(
+                    f"{self.path}: ledger schema version {version} is newer than this agent-server understands"
+                    if version > SCHEMA_VERSION
+                    else f"{self.path}: ledger schema version {version} is from an early development build "
+                    "of agent-server 0.1.0 and cannot be read: delete the file (a new ledger is created)"
                 )
-                conn.execute("DROP TABLE hook_runs")
-            if version in (1, 2, 3):
-                conn.execute("ALTER TABLE events ADD COLUMN host TEXT")
-                conn.execute("ALTER TABLE events ADD COLUMN project TEXT")
-            if version in (1, 2, 3, 4):
+            if version == 4:  # (0.1.0 before tool_input)
                 conn.execute("ALTER TABLE events ADD COLUMN tool_input TEXT")
-            if version < SCHEMA_VERSION:
-                for statement in _SCHEMA:
+            if version == 0:
+                for statement in (*_SCHEMA, _HOOK_RUNS):
                     conn.execute(statement.format(**types))
-                if version in (0, 1):
-                    conn.execute(_HOOK_RUNS)
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def sync(self) -> None:
