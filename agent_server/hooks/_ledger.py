@@ -112,8 +112,7 @@ class HookLedger:
         self._thread: threading.Thread | None = None
         self._failing: Exception | None = None  # the store's last error, while it lasts
         self._pruned_at = -float("inf")
-        #: Lines appended (each durable when its record() returned), and transactions that
-        #: moved them into the store.
+        #: Lines appended (each durable once its record() returned), transactions moving them in.
         self.records = self.commits = 0
 
     @staticmethod
@@ -137,7 +136,6 @@ class HookLedger:
             return cls(default_ledger_path(project_dir)), True
         return cls(ledger, journal_dir=project_dir / DATA_DIR_NAME / "ledger.pending" if is_url(ledger) else None), True
 
-    # -- writing ---------------------------------------------------------
     async def record(self, event: str, payload: Mapping[str, Any], outcome: EventOutcome, **fields: Any) -> bool:
         """Write one fired event and its hook results (``fields`` as for :meth:`record_sync`);
         return once it is durable. Never raises: a storage problem is logged, False returned."""
@@ -148,7 +146,7 @@ class HookLedger:
             return call()
         with anyio.CancelScope(shield=True):  # the fdatasync off the event loop; a cancelled fire keeps its record
             done = await anyio.to_thread.run_sync(call)
-        return done
+        return done  # (after the scope: a cancel scope may swallow an exception)
 
     def record_sync(
         self,
@@ -220,7 +218,7 @@ class HookLedger:
                     self._pruned_at = time.monotonic()
                     self.prune(time.time() - self.retention)
             except Exception as exc:  # kept in the journal, retried until they get in
-                if not self._failing:
+                if not self._failing:  # (once per outage)
                     why = f"they are safe in {self._journal.folder}; retrying"
                     log.error(
                         "hook ledger %s: cannot move records into the database yet (%s): %s", self.target, why, exc

@@ -27,6 +27,7 @@ SCHEMA_VERSION = 5
 _INSERT = """INSERT INTO events (event_id, event, session_id, tool_name, tool_use_id, started_at, ended_at,
     duration_ms, blocked, decision, reason, hook_count, trace_id, hooks, host, project, tool_input)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"""
+_SET_HOOKS = "UPDATE events SET hooks = ? WHERE event_id = ?"  # (an async hook's final result in its place)
 # A prune's cutoff is kept: a journal replayed later must not bring a pruned event back.
 _CUTOFF = "SELECT value FROM ledger_state WHERE key = 'pruned_before'"
 _SET_CUTOFF = """INSERT INTO ledger_state (key, value) VALUES ('pruned_before', ?) ON CONFLICT (key) DO UPDATE
@@ -114,9 +115,7 @@ class LedgerStore:
                 for row in conn.execute(self._sql("SELECT hooks FROM events WHERE event_id = ?"), (event_id,)):
                     hooks = json.loads(row["hooks"]) if isinstance(row["hooks"], str) else row["hooks"]
                     hooks[position : position + 1] = [hook]
-                    conn.execute(
-                        self._sql("UPDATE events SET hooks = ? WHERE event_id = ?"), (json.dumps(hooks), event_id)
-                    )
+                    conn.execute(self._sql(_SET_HOOKS), (json.dumps(hooks), event_id))
 
     def prune(self, before: float, chunk: int) -> int:
         """Delete the events that started before ``before``, ``chunk`` per transaction."""
@@ -176,7 +175,7 @@ class SQLiteStore(LedgerStore):
         try:
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute(f"PRAGMA synchronous={'FULL' if synchronous == 'FULL' else 'NORMAL'}")
-            self._migrate(create)
+            self._check_schema(create)
         except BaseException as exc:
             self._conn.close()
             if isinstance(exc, sqlite3.DatabaseError):
@@ -189,21 +188,19 @@ class SQLiteStore(LedgerStore):
         with self._conn:  # (commits, or rolls back on an exception)
             yield self._conn
 
-    def _migrate(self, create: bool) -> None:
+    def _check_schema(self, create: bool) -> None:
         types = {"id": "INTEGER PRIMARY KEY", "real": "REAL", "json": "TEXT"}
         with self._transaction() as conn:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version == 0 and (not create or conn.execute("SELECT name FROM sqlite_master").fetchall()):
                 raise LedgerError(f"{self.path}: not a hook ledger (no events/hook_runs tables)")
-            if version not in (0, 4, SCHEMA_VERSION):  # (1-3: early development builds of 0.1.0)
+            if version not in (0, SCHEMA_VERSION):
                 raise LedgerError(
                     f"{self.path}: ledger schema version {version} is newer than this agent-server understands"
                     if version > SCHEMA_VERSION
                     else f"{self.path}: ledger schema version {version} is from an early development build "
                     "of agent-server 0.1.0 and cannot be read: delete the file (a new ledger is created)"
                 )
-            if version == 4:  # (0.1.0 before tool_input)
-                conn.execute("ALTER TABLE events ADD COLUMN tool_input TEXT")
             if version == 0:
                 for statement in (*_SCHEMA, _HOOK_RUNS):
                     conn.execute(statement.format(**types))
@@ -235,9 +232,7 @@ class PostgresStore(LedgerStore):
                 self._conn.execute("SELECT pg_advisory_xact_lock(2225570000)")
                 for statement in _SCHEMA:
                     self._conn.execute(statement.format(**types))
-                self._conn.execute(
-                    "ALTER TABLE events ADD COLUMN IF NOT EXISTS tool_input TEXT"
-                )  # (a 0.1.0 dev build's)
+                self._conn.execute("ALTER TABLE events ADD COLUMN IF NOT EXISTS tool_input TEXT")  # (older tables)
         except BaseException:
             self._conn.close()
             raise
@@ -251,9 +246,7 @@ class PostgresStore(LedgerStore):
 def replay(store: LedgerStore, folder: Path, skip: Path | None = None) -> None:
     """Copy every journal in ``folder`` (but ``skip``) into ``store``, removing those whose
     owner is gone (a record copied twice is stored once: event ids are unique)."""
-    for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else ():
-        if path == skip:
-            continue
+    for path in sorted(set(folder.glob("*.jsonl")) - {skip}):  # (none if there is no folder)
         with contextlib.suppress(FileNotFoundError), open(path, "rb") as f:  # (its owner just removed it)
             try:
                 fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -27,17 +27,14 @@ from opentelemetry.trace import Span, Status, StatusCode
 from ._outcome import EventOutcome, HookResult, HookStatus
 from ._spec import HookSpec
 
-__all__ = ["DURATION_METRIC", "HookTelemetry"]
+__all__ = ["HookTelemetry"]
 
 log = logging.getLogger("agent_server.hooks.telemetry")
 
 _SCOPE = "agent_server.hooks"
 _VERSION = "0.1.0"
 
-# Attributes: ``hook.*``, OpenTelemetry's general conventions (``error.type``, ``process.*``)
-# and OpenInference's (``openinference.span.kind``, ``session.id``: read by Phoenix).
-DURATION_METRIC = "hook.duration"
-
+# Span attributes: ``hook.*``, OpenTelemetry's general conventions, OpenInference's (Phoenix).
 _MAX_TEXT = 2048
 _FAILED = (HookStatus.ERROR, HookStatus.TIMEOUT)
 # Bucket boundaries (seconds) sized for hooks: a millisecond callback to a 10-minute command.
@@ -51,11 +48,6 @@ def _text(value: str) -> str:
 def _present(attributes: dict[str, Any]) -> dict[str, Any]:
     """``attributes`` without those that have no value (None or empty)."""
     return {k: v for k, v in attributes.items() if v is not None and v != ""}
-
-
-def _session(payload: Mapping[str, Any]) -> str | None:
-    session = payload.get("session_id")
-    return session if isinstance(session, str) else None
 
 
 class HookTelemetry:
@@ -74,7 +66,7 @@ class HookTelemetry:
         self._tracer = (tracer_provider or trace.get_tracer_provider()).get_tracer(_SCOPE, _VERSION)
         meter = (meter_provider or metrics.get_meter_provider()).get_meter(_SCOPE, _VERSION)
         self._duration = meter.create_histogram(
-            DURATION_METRIC,
+            "hook.duration",
             unit="s",
             description="Duration of one hook run",
             explicit_bucket_boundaries_advisory=_DURATION_BUCKETS,
@@ -108,11 +100,10 @@ class HookTelemetry:
             except Exception:
                 self._warn(f"ending the span {name!r}")
 
-    # -- spans ---------------------------------------------------------------
     def fire_span(self, event: str, payload: Mapping[str, Any], event_id: str) -> AbstractContextManager[Span]:
         """The span of one fired event (a context manager yielding the span)."""
         attributes = {"hook.event": event, "hook.event_id": event_id, "openinference.span.kind": "CHAIN"}
-        return self._span(f"hooks.fire {event}", _present(attributes | {"session.id": _session(payload)}))
+        return self._span(f"hooks.fire {event}", _present(attributes | {"session.id": payload.get("session_id")}))
 
     def fire_done(self, span: Span, outcome: EventOutcome) -> None:
         """Record the combined outcome on the event's span: counts, decision, and an
@@ -121,11 +112,10 @@ class HookTelemetry:
             return
         try:
             blocked = [r for r in outcome.hooks if r.status is HookStatus.BLOCKED]
-            failed = sum(r.status in _FAILED for r in outcome.hooks)
             attributes = {
                 "hook.count": sum(r.status is not HookStatus.SKIPPED for r in outcome.hooks),
                 "hook.blocked_count": len(blocked),
-                "hook.failed_count": failed,
+                "hook.failed_count": sum(r.status in _FAILED for r in outcome.hooks),
                 "hook.decision": outcome.decision,
                 "hook.reason": _text(outcome.reason or ""),
             }
@@ -148,7 +138,7 @@ class HookTelemetry:
             "hook.matcher": spec.matcher_text,
             "openinference.span.kind": "CHAIN",
             "process.command_line": None if spec.argv is None else _text(spec.command),
-            "session.id": _session(payload),
+            "session.id": payload.get("session_id"),
         }
         return self._span(spec.display_name, _present(attributes))
 
@@ -182,7 +172,6 @@ class HookTelemetry:
         except Exception:
             self._warn("recording a hook's result")
 
-    # -- trace context for the hook ------------------------------------------
     def inject_env(self, env: MutableMapping[str, str]) -> None:
         """Put the current trace context into a hook's environment as ``TRACEPARENT``
         (and ``TRACESTATE``/``BAGGAGE`` when there are any); leaves ``env`` alone when
