@@ -15,6 +15,7 @@ from ._errors import ConfigError, ConfigIssue, HookError, RunnerClosedError, Unk
 from ._ledger import HookLedger, LedgerError
 from ._matching import matcher_matches, tool_pattern_matches
 from ._outcome import EventOutcome, HookResult, HookStatus
+from ._permissions import PermissionBehavior, PermissionDecision, PermissionRule, PermissionRules
 from ._runner import HookRunner, parse_env_file
 from ._spec import KNOWN_EVENTS, HookCallback, HookSpec
 
@@ -33,6 +34,10 @@ __all__ = [
     "HookStatus",
     "IgnoredHook",
     "LedgerError",
+    "PermissionBehavior",
+    "PermissionDecision",
+    "PermissionRule",
+    "PermissionRules",
     "RunnerClosedError",
     "UnknownHookTypeError",
     "load_config",

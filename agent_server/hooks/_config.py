@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ._errors import ConfigIssue
 from ._matching import check_matcher, parse_tool_pattern
+from ._permissions import PermissionRules, read_permissions
 from ._spec import DEFAULT_TIMEOUTS, KNOWN_EVENTS, TOOL_EVENTS, HookSpec
 
 __all__ = ["HookConfig", "IgnoredHook", "OrderMode", "launcher_path", "load_config", "load_files"]
@@ -154,6 +155,8 @@ class HookConfig:
     genesis_actors: dict[str, ActorModel] = field(default_factory=dict)
     #: ``"hookRunner": {"pythonWorkers": N}``: warm Python workers (None: the default).
     python_workers: int | None = None
+    #: ``"permissions"`` rules merged from every settings file.
+    permissions: PermissionRules = field(default_factory=PermissionRules)
 
     @property
     def errors(self) -> list[ConfigIssue]:
@@ -624,8 +627,10 @@ def default_files(project_dir: Path, user_settings: Path | None, managed_file: P
     return files
 
 
-def load_files(project_dir: Path, files: Iterable[tuple[Path, str]]) -> HookConfig:
-    """Load the given ``(path, role)`` files; missing files are simply absent."""
+def load_files(project_dir: Path, files: Iterable[tuple[Path, str]], *, project_trusted: bool = False) -> HookConfig:
+    """Load the given ``(path, role)`` files; missing files are simply absent.
+
+    ``project_trusted``: whether the project's own ``permissions.allow`` rules apply."""
     project_dir = project_dir.resolve()
     config = HookConfig(project_dir=project_dir)
     loader = _Loader(project_dir, config)
@@ -655,6 +660,7 @@ def load_files(project_dir: Path, files: Iterable[tuple[Path, str]]) -> HookConf
             managed_source = shown
             managed_only = data.get("allowManagedHooksOnly", False) is True
         loader.load_settings(data, shown)
+        config.issues += read_permissions(data, shown, role, config.permissions, project_trusted=project_trusted)
     if disabled_by or managed_only:
         # Only the managed file can turn off managed hooks.
         keep_managed = managed_source is not None and managed_source not in disabled_by
@@ -676,11 +682,13 @@ def load_config(
     *,
     user_settings: str | os.PathLike[str] | Literal["default"] | None = "default",
     managed_file: str | os.PathLike[str] | None = None,
+    project_trusted: bool = False,
 ) -> HookConfig:
     """Load every settings file of ``project_dir``.
 
     ``user_settings="default"`` reads ``~/.claude/settings.json``; pass None to skip it
     (tests, sandboxes). ``managed_file`` defaults to ``$AGENT_SERVER_MANAGED_SETTINGS``.
+    ``project_trusted``: whether the project's own ``permissions.allow`` rules apply.
     """
     project = Path(project_dir).resolve()
     user = (
@@ -690,4 +698,4 @@ def load_config(
     )
     managed_env = os.environ.get("AGENT_SERVER_MANAGED_SETTINGS")
     managed = Path(managed_file) if managed_file is not None else (Path(managed_env) if managed_env else None)
-    return load_files(project, default_files(project, user, managed))
+    return load_files(project, default_files(project, user, managed), project_trusted=project_trusted)

@@ -100,7 +100,9 @@ def build_runner(settings: Settings) -> HookRunner:
         resolved.write_text(default_settings_text(project), encoding="utf-8")
         files = [(resolved, role) if path == project_file else (path, role) for path, role in files]
         log.info("no %s: using the packaged default hooks (%s)", project_file, resolved)
-    config = load_files(project, files)
+    # The project's own permissions.allow rules wait for the project to be trusted;
+    # nothing marks a project trusted yet, so they stay off (each file says so in the log).
+    config = load_files(project, files, project_trusted=False)
     for issue in config.issues:
         (log.error if issue.severity == "error" else log.warning)("hook config %s", issue)
     if settings.hooks_order is not None:

@@ -18,7 +18,7 @@ from typing import Any
 import anyio
 import anyio.abc
 
-from agent_server.hooks import EventOutcome, HookError, HookRunner, HookStatus, parse_env_file
+from agent_server.hooks import EventOutcome, HookError, HookRunner, HookStatus, PermissionRules, parse_env_file
 from agent_server.hooks._runner import DEFAULT_STRIPPED_ENV
 
 from ._events import EventLog
@@ -156,6 +156,11 @@ class Session:
     def backend(self) -> ModelBackend:
         """The model backend."""
         return self.manager.backend
+
+    @property
+    def permissions(self) -> PermissionRules:
+        """The settings files' permission rules (contract §12)."""
+        return self.manager.runner.config.permissions
 
     @property
     def project_dir(self) -> Path:
