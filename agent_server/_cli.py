@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
-from .hooks._cli import add_hooks_commands
+from .hooks import add_hooks_commands
 from .server._serve import add_server_commands
 
 __all__ = ["build_parser", "main"]

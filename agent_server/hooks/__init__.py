@@ -10,16 +10,18 @@ Usable without the server::
 
 from __future__ import annotations
 
-from ._config import HookConfig, IgnoredHook, load_config
+from ._cli import add_hooks_commands
+from ._config import HookConfig, IgnoredHook, default_files, load_config, load_files
 from ._errors import ConfigError, ConfigIssue, HookError, RunnerClosedError, UnknownHookTypeError
 from ._ledger import HookLedger, LedgerError
 from ._matching import matcher_matches, tool_pattern_matches
 from ._outcome import EventOutcome, HookResult, HookStatus
 from ._permissions import PermissionBehavior, PermissionDecision, PermissionRule, PermissionRules
-from ._runner import HookRunner, parse_env_file
+from ._runner import DEFAULT_STRIPPED_ENV, HookRunner, parse_env_file
 from ._spec import KNOWN_EVENTS, HookCallback, HookSpec
 
 __all__ = [
+    "DEFAULT_STRIPPED_ENV",
     "KNOWN_EVENTS",
     "ConfigError",
     "ConfigIssue",
@@ -40,7 +42,10 @@ __all__ = [
     "PermissionRules",
     "RunnerClosedError",
     "UnknownHookTypeError",
+    "add_hooks_commands",
+    "default_files",
     "load_config",
+    "load_files",
     "matcher_matches",
     "parse_env_file",
     "tool_pattern_matches",

@@ -13,10 +13,10 @@ Rules:
   lazily up to ``size``; further calls wait for a free worker (the wait is not part of
   the hook's timeout, as waiting for the runner's process limit is not).
 * Workers lead their own session and process group, get the runner's base environment
-  (plus a marker, see ``_process.MARKER_ENV``) and start in the project directory.
+  (plus a marker, see ``agent_server._proc.MARKER_ENV``) and start in the project directory.
 * A worker that times out, crashes, breaks the protocol, is cancelled mid-call or leaves
   child processes or threads behind is ended with its whole process tree
-  (``_process._kill_tree``) and replaced by a new one when next needed.
+  (``agent_server._proc._kill_tree``) and replaced by a new one when next needed.
 * :meth:`PythonWorkerPool.aclose` ends every worker: idle ones get EOF and exit, busy
   ones are killed, and ones still starting are waited for and killed (a call whose
   worker finished starting after the close gets the pool-closed error; the hook never
@@ -39,7 +39,7 @@ import anyio
 import anyio.abc
 from anyio.streams.buffered import BufferedByteReceiveStream
 
-from ._process import MARKER_ENV, ProcessResult, _kill_tree, _signal_group
+from .._proc import MARKER_ENV, ProcessResult, _kill_tree, _signal_group
 
 __all__ = ["DEFAULT_PYTHON_WORKERS", "PythonWorkerPool"]
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import anyio
 import anyio.abc
 
+from .._proc import ProcessResult, disable_orphan_reaping, enable_orphan_reaping, run_process
 from ._config import HookConfig, OrderMode, load_config
 from ._errors import HookError, RunnerClosedError
 from ._genesis import run_builtin
@@ -34,7 +35,6 @@ from ._outcome import (
     is_blocking_event,
 )
 from ._pool import DEFAULT_PYTHON_WORKERS, PythonWorkerPool
-from ._process import ProcessResult, disable_orphan_reaping, enable_orphan_reaping, run_process
 from ._spec import DEFAULT_TIMEOUTS, HookCallback, HookSpec
 from ._tracing import HookTelemetry
 

@@ -12,8 +12,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from agent_server.hooks import HookLedger, HookRunner
-from agent_server.hooks._config import default_files, load_files
+from agent_server.hooks import HookLedger, HookRunner, default_files, load_files
 
 from ._settings import Settings
 

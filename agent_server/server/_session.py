@@ -18,8 +18,15 @@ from typing import Any
 import anyio
 import anyio.abc
 
-from agent_server.hooks import EventOutcome, HookError, HookRunner, HookStatus, PermissionRules, parse_env_file
-from agent_server.hooks._runner import DEFAULT_STRIPPED_ENV
+from agent_server.hooks import (
+    DEFAULT_STRIPPED_ENV,
+    EventOutcome,
+    HookError,
+    HookRunner,
+    HookStatus,
+    PermissionRules,
+    parse_env_file,
+)
 
 from ._events import EventLog
 from ._loop import AgentState, LoopResult, run_agent

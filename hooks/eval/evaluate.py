@@ -6,11 +6,13 @@ Usage::
     python hooks/eval/evaluate.py --json     # the same figures as JSON
     python hooks/eval/evaluate.py --misses   # also list every item judged wrongly
     python hooks/eval/evaluate.py --corpus hooks/eval/holdout.jsonl   # the second set
+    python hooks/eval/evaluate.py --corpus hooks/eval/blind.jsonl --by-class   # per class too
 
 Every item of ``corpus.jsonl`` (``{"id", "tool_name", "tool_input", "label", "hook",
-"note"}``, label ``dangerous`` | ``warn`` | ``benign``) is run in-process through the
-``run()`` of each security hook, with ``CLAUDE_PROJECT_DIR=/tmp/eval-project`` (the payload
-``cwd`` too) and ``HOME=/home/eval-user``; the directory need not exist. Figures:
+"note"}``, label ``dangerous`` | ``warn`` | ``benign``; an optional ``class`` names the
+labelling guide's class) is run in-process through the ``run()`` of each security hook, with
+``CLAUDE_PROJECT_DIR=/tmp/eval-project`` (the payload ``cwd`` too) and
+``HOME=/home/eval-user``; the directory need not exist. Figures:
 
 * dangerous: denied (per hook: by the hook named in the item; overall: by any hook);
 * warn: answered ``ask`` or ``deny``;
@@ -165,8 +167,36 @@ def _rate(hit: int, total: int) -> dict[str, Any]:
     return {"hit": hit, "total": total, "rate": hit / total if total else None}
 
 
-def evaluate(corpus_path: str = CORPUS) -> dict[str, Any]:
-    """Run the corpus through the security hooks and compute the report."""
+def _by_class(
+    judged: list[tuple[dict[str, Any], dict[str, str | None], str | None]],
+) -> dict[str, Any]:
+    """Overall figures (any hook) for each ``class`` of the items, classes sorted."""
+    per_class: dict[str, Any] = {}
+    for name in sorted({str(i.get("class", "")) for i, _, _ in judged}):
+        own = [(i["label"], c) for i, _, c in judged if str(i.get("class", "")) == name]
+        per_class[name or "(none)"] = {
+            "dangerous_denied": _rate(
+                sum(c == "deny" for label, c in own if label == "dangerous"),
+                sum(label == "dangerous" for label, _ in own),
+            ),
+            "warn_flagged": _rate(
+                sum(RANK[c] > 0 for label, c in own if label == "warn"),
+                sum(label == "warn" for label, _ in own),
+            ),
+            "benign_blocked": _rate(
+                sum(RANK[c] > 0 for label, c in own if label == "benign"),
+                sum(label == "benign" for label, _ in own),
+            ),
+        }
+    return per_class
+
+
+def evaluate(corpus_path: str = CORPUS, by_class: bool = False) -> dict[str, Any]:
+    """Run the corpus through the security hooks and compute the report.
+
+    With ``by_class`` the report also holds ``per_class``: the overall figures for each
+    ``class`` named by the items (benign blocked counted over that class's benign items).
+    """
     items = load_corpus(corpus_path)
     modules = {getattr(m, "NAME", ""): m for m in dispatch.load_category("security")}
     missing = [h for h in HOOK_NAMES if h not in modules]
@@ -230,7 +260,7 @@ def evaluate(corpus_path: str = CORPUS) -> dict[str, Any]:
         and (c["benign_blocked"]["rate"] or 0.0) <= TARGET_FALSE_BLOCK
         for c in checks
     )
-    return {
+    report: dict[str, Any] = {
         "corpus": os.path.relpath(corpus_path, os.path.dirname(HOOKS_DIR)),
         "items": len(items),
         "labels": {label: sum(i["label"] == label for i in items) for label in LABELS},
@@ -244,6 +274,9 @@ def evaluate(corpus_path: str = CORPUS) -> dict[str, Any]:
         "passed": passed,
         "misses": misses,
     }
+    if by_class:
+        report["per_class"] = _by_class(judged)
+    return report
 
 
 def _cell(rate: dict[str, Any]) -> str:
@@ -280,6 +313,17 @@ def markdown(report: dict[str, Any]) -> str:
         f"{100 * targets['benign_blocked_max']:.0f} % (overall and per hook): "
         f"{'met' if report['passed'] else 'MISSED'}.",
     ]
+    if "per_class" in report:
+        lines += [
+            "",
+            "| class | dangerous denied | warn asked or denied | benign blocked (of the class) |",
+            "|---|---|---|---|",
+        ]
+        for name, figures in report["per_class"].items():
+            lines.append(
+                f"| {name} | {_cell(figures['dangerous_denied'])} | "
+                f"{_cell(figures['warn_flagged'])} | {_cell(figures['benign_blocked'])} |"
+            )
     return "\n".join(lines)
 
 
@@ -289,8 +333,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--misses", action="store_true", help="list wrongly judged items")
     parser.add_argument("--corpus", default=CORPUS, help="corpus file (JSONL)")
+    parser.add_argument("--by-class", action="store_true", help="also report the figures per item class")
     args = parser.parse_args(argv)
-    report = evaluate(args.corpus)
+    report = evaluate(args.corpus, by_class=args.by_class)
     if args.json:
         print(
             json.dumps(

@@ -15,13 +15,13 @@ import anyio
 import psutil
 import pytest
 
-from agent_server.hooks import HookRunner, HookStatus
-from agent_server.hooks._process import (
+from agent_server._proc import (
     ProcessResult,
     disable_orphan_reaping,
     enable_orphan_reaping,
     run_process,
 )
+from agent_server.hooks import HookRunner, HookStatus
 from tests.support import load_payload, project
 
 pytestmark = pytest.mark.anyio
@@ -377,7 +377,7 @@ def subreaper() -> Any:
 def _environ_reads(monkeypatch: pytest.MonkeyPatch, empty_first: int | None = None) -> list[str]:
     """Record every environment read of ``_adopted`` (a pid per read); the first read
     of ``empty_first`` reads empty, as a process in the middle of exec() does."""
-    from agent_server.hooks import _process
+    from agent_server import _proc as _process
 
     real, reads = _process._environ, []
 
@@ -395,7 +395,7 @@ def _environ_reads(monkeypatch: pytest.MonkeyPatch, empty_first: int | None = No
 async def test_adopted_reads_a_child_again_when_its_environment_reads_empty(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from agent_server.hooks import _process
+    from agent_server import _proc as _process
 
     marker = uuid.uuid4().hex
     with _child({_process.MARKER_ENV: marker}) as proc:
@@ -412,7 +412,7 @@ async def test_adopted_reads_a_child_again_when_its_environment_reads_empty(
 
 @pytest.mark.usefixtures("subreaper")
 async def test_adopted_is_bounded_for_a_child_without_an_environment() -> None:
-    from agent_server.hooks import _process
+    from agent_server import _proc as _process
 
     with _child({}) as proc:  # empty for good: not mid-exec, and not the marked one
         assert _process._environ(str(proc.pid)) == b""
@@ -425,7 +425,7 @@ async def test_adopted_is_bounded_for_a_child_without_an_environment() -> None:
 
 @pytest.mark.usefixtures("subreaper")
 async def test_adopted_does_not_wait_on_a_zombie_child(monkeypatch: pytest.MonkeyPatch) -> None:
-    from agent_server.hooks import _process
+    from agent_server import _proc as _process
 
     proc = subprocess.Popen(["/bin/true"], env={})
     try:
@@ -443,7 +443,7 @@ async def test_adopted_does_not_wait_on_a_zombie_child(monkeypatch: pytest.Monke
 async def test_adopted_skips_hook_leaders_of_other_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     """A concurrent run's leader is our child too, and may be mid-exec right then: it is
     never an adopted daemon, so it is not read, let alone waited for."""
-    from agent_server.hooks import _process
+    from agent_server import _proc as _process
 
     with _child({}) as proc:
         monkeypatch.setattr(_process, "_LEADERS", {str(proc.pid)})
@@ -453,7 +453,7 @@ async def test_adopted_skips_hook_leaders_of_other_runs(monkeypatch: pytest.Monk
 
 
 async def test_leaders_are_forgotten_once_reaped(tmp_path: Path) -> None:
-    from agent_server.hooks import _process
+    from agent_server import _proc as _process
 
     before = set(_process._LEADERS)
     during: list[set[str]] = []

@@ -14,10 +14,10 @@ import anyio
 import psutil
 import pytest
 
+from agent_server._proc import MARKER_ENV
 from agent_server.hooks import HookRunner, HookStatus
 from agent_server.hooks._config import launcher_path
 from agent_server.hooks._pool import PythonWorkerPool
-from agent_server.hooks._process import MARKER_ENV
 
 pytestmark = pytest.mark.anyio
 

@@ -3,32 +3,55 @@
 from __future__ import annotations
 
 import agent_server.hooks as hooks
+import agent_server.server as server
 
 
 def test_exports_are_pinned() -> None:
-    assert set(hooks.__all__) >= {
+    assert set(hooks.__all__) == {
+        "DEFAULT_STRIPPED_ENV",
         "ConfigError",
         "ConfigIssue",
         "EventOutcome",
         "HookCallback",
         "HookConfig",
         "HookError",
+        "HookLedger",
         "HookResult",
         "HookRunner",
         "HookSpec",
         "HookStatus",
         "IgnoredHook",
         "KNOWN_EVENTS",
+        "LedgerError",
         "RunnerClosedError",
         "UnknownHookTypeError",
+        "add_hooks_commands",
+        "default_files",
         "load_config",
+        "load_files",
         "matcher_matches",
         "parse_env_file",
         "tool_pattern_matches",
     }
+    assert len(hooks.__all__) == len(set(hooks.__all__))
     for name in hooks.__all__:
         assert getattr(hooks, name) is not None
         assert not name.startswith("_")
+
+
+def test_server_exports_are_pinned() -> None:
+    assert set(server.__all__) == {
+        "ApiError",
+        "Session",
+        "SessionManager",
+        "Settings",
+        "SettingsInvalid",
+        "create_app",
+        "load_settings",
+        "request_shutdown",
+    }
+    for name in server.__all__:
+        assert getattr(server, name) is not None
 
 
 def test_exception_tree() -> None:

@@ -1,5 +1,5 @@
 """The Bash tool: runs a command in the session's cwd, follows ``cd``, ends the whole
-process tree on timeout (via the hook engine's process runner)."""
+process tree on timeout (via the process runner the hook engine uses too, ``agent_server._proc``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import Field
 
-from agent_server.hooks._process import run_process
+from agent_server._proc import run_process
 
 from ._base import Tool, ToolContext, ToolInput, ToolOutcome, clip
 

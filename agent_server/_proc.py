@@ -1,4 +1,7 @@
-"""Run one hook process and make sure it, and everything it started, ends.
+"""Run one process and make sure it, and everything it started, ends.
+
+Shared by the hook engine (every command hook) and the server's Bash tool, so it lives
+beside both packages rather than inside either.
 
 The rules (design.md "Running hooks"): the hook leads its own session and process
 group; the payload goes to stdin as one line; stdout/stderr are captured up to a bound
