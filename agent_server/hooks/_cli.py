@@ -12,6 +12,7 @@ from typing import Any
 
 import anyio
 
+from ._cli_permissions import list_permissions_lines
 from ._config import HookConfig, load_config
 from ._matching import parse_tool_pattern, tool_pattern_matches
 from ._outcome import EventOutcome
@@ -75,6 +76,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             },
             "ignored": [i.__dict__ for i in config.ignored],
             "issues": [i.__dict__ for i in config.issues],
+            "permissions": config.permissions.to_dict(),
         }
         print(json.dumps(data, indent=2))
         return EXIT_OK
@@ -94,6 +96,8 @@ def cmd_list(args: argparse.Namespace) -> int:
                 f"     matcher={matcher}{extra}  timeout={s.timeout:g}s  dialect={s.dialect}"
                 f"  source={s.source} {s.location}" + (f"  [{', '.join(flags)}]" if flags else "")
             )
+    for line in list_permissions_lines(config):
+        print(line)
     if config.ignored:
         print("\nignored:")
         for ig in config.ignored:

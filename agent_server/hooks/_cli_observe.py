@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ._cli import EXIT_OK, _die, _load, _project_arg, _read_payload
+from ._cli_permissions import explain_permissions, explain_permissions_lines
 from ._config import HookConfig
 from ._ledger import (
     HookLedger,
@@ -341,8 +342,12 @@ def cmd_explain(args: argparse.Namespace) -> int:
     config = _load(args)
     payload = _read_payload(args, Path(args.project_dir))
     verdicts = explain(config, args.event, payload)
+    permissions = explain_permissions(config, payload, Path(args.project_dir).resolve())
     if args.json:
-        print(json.dumps({"event": args.event, "hooks": [v.to_dict() for v in verdicts]}, indent=2))
+        data: dict[str, Any] = {"event": args.event, "hooks": [v.to_dict() for v in verdicts]}
+        if permissions is not None:
+            data["permissions"] = permissions
+        print(json.dumps(data, indent=2))
         return EXIT_OK
     subject = args.event
     tool = payload.get("tool_name")
@@ -359,6 +364,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
             print(f"       note: {v.note}")
     if not verdicts:
         print(f"  no hooks are configured for {args.event}")
+    for line in explain_permissions_lines(permissions):
+        print(line)
     return EXIT_OK
 
 

@@ -332,12 +332,10 @@ class PermissionRules:
     def explain(
         self, tool_name: str, tool_input: Any, *, cwd: Path, project_dir: Path
     ) -> list[tuple[PermissionRule, bool]]:
-        """Every rule that covers ``tool_name``, with whether it matches this call."""
-        return [
-            (r, r.matches(tool_name, tool_input, cwd=cwd, project_dir=project_dir))
-            for r in self.rules
-            if r.covers(tool_name)
-        ]
+        """Every rule that covers ``tool_name`` (deny, ask, allow), with whether it
+        matches this call."""
+        covering = sorted((r for r in self.rules if r.covers(tool_name)), key=lambda r: PRECEDENCE.index(r.behavior))
+        return [(r, r.matches(tool_name, tool_input, cwd=cwd, project_dir=project_dir)) for r in covering]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form for ``hooks list --json``."""
