@@ -342,12 +342,11 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
     ruling = rules.decide(name, tool_input, **where)
     if ruling.rule is not None and ruling.behavior != "allow":
         by_rule(ruling.rule)
-    if ruling.behavior == "deny":
-        path_denied = rules.path_denied(name, tool_input, **where) is not None
-        return fail(_rules.PATH_DENIED if path_denied else _rules.denied(name, tool_input), contexts, blocked=True)
+    if ruling.behavior == "deny" and ruling.rule is not None:
+        return fail(_rules.refusal(ruling.rule, name, tool_input), contexts, blocked=True)
     if pre.decision != "allow" or ruling.behavior == "ask":
         ask = pre.decision == "ask" or ruling.behavior == "ask"
-        if session.permission_mode == "plan" and tool.kind in ("edit", "exec") and not ask:
+        if session.permission_mode == "plan" and tool.kind in ("edit", "exec") and pre.decision != "ask":
             return fail(
                 f"{name} is not available in plan mode: only read-only tools run until the user leaves plan mode.",
                 contexts,
@@ -374,6 +373,10 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
                     parsed = tool.validate(tool_input)
                 except ToolError as exc:
                     return fail(str(exc), contexts)
+                again = rules.decide(name, tool_input, **where)  # a rewrite cannot slip past a deny
+                if again.behavior == "deny" and again.rule is not None:
+                    by_rule(again.rule)
+                    return fail(_rules.refusal(again.rule, name, tool_input), contexts, blocked=True)
 
     t0 = time.perf_counter()
     try:

@@ -9,7 +9,7 @@ from agent_server.hooks import PermissionRule
 
 from ._events import EventLog
 
-__all__ = ["PATH_DENIED", "ask_unanswered", "denied", "emit_rule", "removed"]
+__all__ = ["PATH_DENIED", "ask_unanswered", "denied", "emit_rule", "refusal", "removed"]
 
 PATH_DENIED = "<tool_use_error>File is in a directory that is denied by your permission settings.</tool_use_error>"
 
@@ -28,6 +28,12 @@ def denied(tool: str, tool_input: dict[str, Any]) -> str:
     if tool == "Bash" and isinstance(command, str):
         return f"Permission to use Bash with command {command} has been denied."
     return f"Permission to use {tool} has been denied."
+
+
+def refusal(rule: PermissionRule, tool: str, tool_input: dict[str, Any]) -> str:
+    """The result of a call a ``deny`` rule refused: the path text for a file rule
+    (``Read(...)``, ``Edit(...)``), else :func:`denied`."""
+    return PATH_DENIED if rule.tool in ("Read", "Edit") and tool != "Bash" else denied(tool, tool_input)
 
 
 def ask_unanswered(tool: str) -> str:
