@@ -206,6 +206,11 @@ async def test_a_projects_own_allow_rules_wait_for_trust(tmp_path: Path, caplog:
     project = with_rules(make_project(tmp_path), allow=["Bash(echo *)"])
     caplog.set_level(logging.WARNING, logger="agent_server.server")
     async with running_server(project, approval_timeout=0.5) as h:
+        listed = (await h.client.get("/hooks")).json()["permissions"]
+        assert listed["allow"] == []
+        assert [(r["rule"], r["why"]) for r in listed["ignored"]] == [
+            ("Bash(echo *)", "this workspace has not been trusted")
+        ]
         sid = (await h.create())["session_id"]
         turn = await h.send(sid, "$ echo not-yet")
         assert turn["status"] == "awaiting_approval"  # the allow rule is not applied
