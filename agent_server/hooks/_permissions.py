@@ -180,6 +180,11 @@ class PermissionRule:
         """A rule on every call of its tool (no specifier)."""
         return self.specifier is None
 
+    @property
+    def file_rule(self) -> bool:
+        """A rule on file tools (``Read``, ``Edit``, ``Write`` …): paths, gitignore-style."""
+        return self.tool in _PATH_TOOLS
+
     def names_tool(self, tool_name: str) -> bool:
         """Whether the rule is about ``tool_name`` itself (not a tool it also covers)."""
         if self.tool.startswith("mcp__"):
@@ -201,7 +206,7 @@ class PermissionRule:
         spec = self.specifier
         if spec is None or spec in ("*", "**"):
             return True
-        if self.tool in PATH_RULE_TOOLS and tool_name in _PATH_TOOLS:
+        if self.file_rule and tool_name in _PATH_TOOLS:
             return self._path_matches(tool_name, tool_input, cwd, project_dir)
         if tool_name == "Bash":
             command = pattern_argument(tool_name, tool_input)
@@ -244,11 +249,6 @@ class PermissionRule:
             base, pattern = cwd, spec
         bases = {os.path.normpath(base), os.path.realpath(base)}
         return any(path_glob_matches(pattern, os.path.relpath(c, b)) for c in candidates for b in bases)
-
-    def describe(self) -> str:
-        """``deny rule Bash(touch *) (.claude/settings.json permissions.deny[0])``."""
-        where = " ".join(p for p in (self.source, self.location) if p)
-        return f"{self.behavior} rule {self.text}" + (f" ({where})" if where else "")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form: behaviour, rule text, file and JSON path."""
@@ -305,7 +305,7 @@ class PermissionRules:
         if tool_name not in _PATH_TOOLS:
             return None
         for rule in self.of("deny"):
-            if rule.tool in PATH_RULE_TOOLS and rule.matches(tool_name, tool_input, cwd=cwd, project_dir=project_dir):
+            if rule.file_rule and rule.matches(tool_name, tool_input, cwd=cwd, project_dir=project_dir):
                 return rule
         return None
 

@@ -33,7 +33,7 @@ def denied(tool: str, tool_input: dict[str, Any]) -> str:
 def refusal(rule: PermissionRule, tool: str, tool_input: dict[str, Any]) -> str:
     """The result of a call a ``deny`` rule refused: the path text for a file rule
     (``Read(...)``, ``Edit(...)``), else :func:`denied`."""
-    return PATH_DENIED if rule.tool in ("Read", "Edit") and tool != "Bash" else denied(tool, tool_input)
+    return PATH_DENIED if rule.file_rule else denied(tool, tool_input)
 
 
 def ask_unanswered(tool: str) -> str:

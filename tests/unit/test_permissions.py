@@ -67,6 +67,8 @@ def test_bash_rules(rule: str, command: str, expected: bool) -> None:
         ("Edit(/src/**)", "Edit", "/work/proj/test/a.py", PROJECT, False),
         ("Edit(./a/../.env)", "Edit", "/work/proj/.env", PROJECT, False),  # rules are not normalised
         ("Read(./.env)", "Read", "/work/proj/sub/../.env", PROJECT, True),  # paths are
+        ("Write(*.env)", "Write", "/work/proj/a/.env", PROJECT, True),  # any file tool: paths
+        ("Write(*.env)", "Edit", "/work/proj/a/.env", PROJECT, False),
     ],
 )
 def test_path_rules(rule: str, tool: str, path: str, cwd: Path, expected: bool) -> None:
