@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ._errors import ConfigIssue
 from ._matching import check_matcher, parse_tool_pattern
-from ._permissions import PermissionRules, read_permissions
+from ._permissions import AllowTrust, PermissionRules, read_permissions
 from ._spec import DEFAULT_TIMEOUTS, KNOWN_EVENTS, TOOL_EVENTS, HookSpec
 
 __all__ = ["HookConfig", "IgnoredHook", "OrderMode", "launcher_path", "load_config", "load_files"]
@@ -627,10 +627,13 @@ def default_files(project_dir: Path, user_settings: Path | None, managed_file: P
     return files
 
 
-def load_files(project_dir: Path, files: Iterable[tuple[Path, str]], *, project_trusted: bool = False) -> HookConfig:
+def load_files(
+    project_dir: Path, files: Iterable[tuple[Path, str]], *, project_trusted: AllowTrust = False
+) -> HookConfig:
     """Load the given ``(path, role)`` files; missing files are simply absent.
 
-    ``project_trusted``: whether the project's own ``permissions.allow`` rules apply."""
+    ``project_trusted``: whether the project's own ``permissions.allow`` rules apply (a
+    bool, or a function of the file and its rules)."""
     project_dir = project_dir.resolve()
     config = HookConfig(project_dir=project_dir)
     loader = _Loader(project_dir, config)
@@ -682,7 +685,7 @@ def load_config(
     *,
     user_settings: str | os.PathLike[str] | Literal["default"] | None = "default",
     managed_file: str | os.PathLike[str] | None = None,
-    project_trusted: bool = False,
+    project_trusted: AllowTrust = False,
 ) -> HookConfig:
     """Load every settings file of ``project_dir``.
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -36,6 +36,7 @@ from ._errors import ConfigIssue
 from ._matching import glob_matches, path_glob_matches, pattern_argument
 
 __all__ = [
+    "AllowTrust",
     "PermissionBehavior",
     "PermissionDecision",
     "PermissionRule",
@@ -64,6 +65,9 @@ _KNOWN_TOOLS = (
 _KNOWN_KEYS = {"allow", "ask", "deny", "defaultMode", "additionalDirectories", "disableBypassPermissionsMode"}
 #: Settings roles whose ``allow`` rules wait for the project to be trusted.
 PROJECT_ROLES = frozenset({"project", "local"})
+#: Whether a project's ``allow`` rules apply: for the whole project, or per file
+#: (``(source, allow rules as written) -> bool``).
+AllowTrust = bool | Callable[[str, Sequence[str]], bool]
 
 
 def parse_rule(text: str) -> tuple[str, str | None]:
@@ -356,11 +360,23 @@ def untrusted_message(count: int, source: str) -> str:
     )
 
 
+def _allow_trusted(project_trusted: AllowTrust, source: str, section: Mapping[str, Any]) -> bool:
+    if isinstance(project_trusted, bool):
+        return project_trusted
+    allow = section.get("allow")
+    texts = [r for r in allow if isinstance(r, str)] if isinstance(allow, list) else []
+    return project_trusted(source, texts)
+
+
 def read_permissions(
-    data: Mapping[str, Any], source: str, role: str, rules: PermissionRules, *, project_trusted: bool = False
+    data: Mapping[str, Any], source: str, role: str, rules: PermissionRules, *, project_trusted: AllowTrust = False
 ) -> list[ConfigIssue]:
     """Add the ``permissions`` rules of one settings file to ``rules``; returns the
-    problems found (file, JSON path, what is wrong). A bad rule never stops the others."""
+    problems found (file, JSON path, what is wrong). A bad rule never stops the others.
+
+    ``project_trusted`` says whether a project file's (role ``project`` or ``local``)
+    ``allow`` rules apply: a bool for the whole project, or a function of the file (as
+    shown, e.g. ``.claude/settings.json``) and its allow rules as written."""
     issues: list[ConfigIssue] = []
     section = data.get("permissions")
     if section is None:
@@ -382,6 +398,7 @@ def read_permissions(
                 )
             )
     untrusted: list[PermissionRule] = []
+    gated = role in PROJECT_ROLES and not _allow_trusted(project_trusted, source, section)
     for behavior in ("allow", "ask", "deny"):
         entries = section.get(behavior)
         if entries is None:
@@ -411,7 +428,7 @@ def read_permissions(
                         hint=f"did you mean {next(t for t in _KNOWN_TOOLS if t.lower() == rule.tool.lower())!r}?",
                     )
                 )
-            if behavior == "allow" and role in PROJECT_ROLES and not project_trusted:
+            if behavior == "allow" and gated:
                 untrusted.append(rule)
                 continue
             rules.rules.append(rule)
@@ -422,7 +439,9 @@ def read_permissions(
     return issues
 
 
-def merged(files: Iterable[tuple[Mapping[str, Any], str, str]], *, project_trusted: bool = False) -> PermissionRules:
+def merged(
+    files: Iterable[tuple[Mapping[str, Any], str, str]], *, project_trusted: AllowTrust = False
+) -> PermissionRules:
     """Rules from ``(data, source, role)`` settings in order (issues dropped: for tests
     and hosts that validated the files already)."""
     rules = PermissionRules()

@@ -4,6 +4,7 @@ files (deny > ask > allow), the trust gate on a project's allow rules, bad rules
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -217,6 +218,19 @@ def test_project_allow_rules_wait_for_trust(tmp_path: Path) -> None:
             "warning",
         ),
     ]
+    asked: list[tuple[str, list[str]]] = []
+
+    def only_local(source: str, rules: Sequence[str]) -> bool:  # trust decided per file
+        asked.append((source, list(rules)))
+        return source == ".claude/settings.local.json"
+
+    per_file = load_files(project, files, project_trusted=only_local)
+    assert asked == [
+        (".claude/settings.json", ["Bash(make *)"]),
+        (".claude/settings.local.json", ["Bash(a *)", "Bash(b *)"]),
+    ]
+    assert [r.text for r in per_file.permissions.rules] == ["Bash(ls *)", "Bash(rm *)", "Bash(a *)", "Bash(b *)"]
+    assert [i.rule.text for i in per_file.permissions.ignored] == ["Bash(make *)"]
     trusted = load_files(project, files, project_trusted=True)
     assert [r.text for r in trusted.permissions.rules] == [
         "Bash(ls *)",
