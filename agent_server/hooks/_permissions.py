@@ -3,19 +3,15 @@
 Claude Code's rule syntax (contract §12): ``Tool`` (every call of the tool),
 ``Tool(specifier)``, ``mcp__server`` / ``mcp__server__tool`` / ``mcp__server__*``.
 
-==========================  ===================================================
-``Bash(npm run *)``         the command, with Claude Code's wildcards (a lone
-                            trailing `` *`` or ``:*`` is a word-bounded rest);
-                            compound commands (``a && b``, ``a | b`` …) are
-                            checked part by part
-``Read(./.env)``            a path, gitignore-style: ``//abs``, ``~/home``,
-``Edit(src/**)``            ``/from-project-root``, ``./`` or plain (from the
-                            cwd; no inner ``/``: any depth). ``Read`` rules
-                            also cover Glob and Grep, ``Edit`` rules every
-                            tool that changes files
-``WebFetch(domain:*.x.io)``  the URL's host
-``Task(Explore)``           the subagent type
-==========================  ===================================================
+- ``Bash(npm run *)``: the command, with Claude Code's wildcards (a lone trailing `` *``
+  or ``:*`` is a word-bounded, optional rest); compound commands (``a && b``, ``a | b``)
+  are checked part by part.
+- ``Read(./.env)``, ``Edit(src/**)``, ``Write(...)``: a path, gitignore-style: ``//abs``,
+  ``~/in-home``, ``/from-project-root``, ``./from-cwd`` or plain (from the cwd; without an
+  inner ``/`` at any depth). ``Read`` rules also cover Glob and Grep, ``Edit`` rules every
+  tool that changes files.
+- ``WebFetch(domain:*.example.com)``: the URL's host.
+- ``Task(Explore)``: the subagent type.
 
 Rules from every settings file are merged; for a call, deny beats ask beats allow.
 A project's own ``allow`` rules (``.claude/settings.json``,
