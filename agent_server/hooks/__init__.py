@@ -17,12 +17,22 @@ from ._ledger import HookLedger, LedgerError
 from ._matching import matcher_matches, tool_pattern_matches
 from ._outcome import EventOutcome, HookResult, HookStatus
 from ._permissions import PermissionBehavior, PermissionDecision, PermissionRule, PermissionRules
+from ._prompt import (
+    PROMPT_HOOK_SCHEMA,
+    PROMPT_HOOK_SYSTEM,
+    PromptEvaluator,
+    PromptReplyError,
+    expand_prompt,
+    parse_prompt_reply,
+)
 from ._runner import DEFAULT_STRIPPED_ENV, HookRunner, parse_env_file
 from ._spec import KNOWN_EVENTS, HookCallback, HookSpec
 
 __all__ = [
     "DEFAULT_STRIPPED_ENV",
     "KNOWN_EVENTS",
+    "PROMPT_HOOK_SCHEMA",
+    "PROMPT_HOOK_SYSTEM",
     "ConfigError",
     "ConfigIssue",
     "EventOutcome",
@@ -40,13 +50,17 @@ __all__ = [
     "PermissionDecision",
     "PermissionRule",
     "PermissionRules",
+    "PromptEvaluator",
+    "PromptReplyError",
     "RunnerClosedError",
     "UnknownHookTypeError",
     "add_hooks_commands",
     "default_files",
+    "expand_prompt",
     "load_config",
     "load_files",
     "matcher_matches",
     "parse_env_file",
+    "parse_prompt_reply",
     "tool_pattern_matches",
 ]

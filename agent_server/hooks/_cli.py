@@ -17,6 +17,7 @@ from ._config import HookConfig, load_config
 from ._matching import parse_tool_pattern, tool_pattern_matches
 from ._outcome import EventOutcome
 from ._runner import HookRunner
+from ._spec import HookSpec
 
 __all__ = ["add_hooks_commands"]
 
@@ -56,7 +57,9 @@ def cmd_list(args: argparse.Namespace) -> int:
                     "order": config.order_for(event),
                     "hooks": [
                         {
+                            "type": _hook_type(s),
                             "command": s.command,
+                            **_type_fields(s),
                             "source": s.source,
                             "location": s.location,
                             "dialect": s.dialect,
@@ -91,7 +94,11 @@ def cmd_list(args: argparse.Namespace) -> int:
             matcher = s.matcher or s.tool_pattern or (json.dumps(dict(s.object_matcher)) if s.object_matcher else "*")
             flags = [f for f, on in (("fail-closed", s.fail_closed), ("async", s.run_async)) if on]
             extra = f"  if={s.if_rule}" if s.if_rule else ""
-            print(f"  {i}. {s.command}")
+            kind = _hook_type(s)
+            print(f"  {i}. {s.command}" if kind == "command" else f"  {i}. [{kind}] {s.command}")
+            if s.kind == "http" and s.headers:
+                allowed = ", ".join(s.allowed_env_vars) or "none"
+                print(f"     headers={', '.join(s.headers)}  allowedEnvVars={allowed}")
             print(
                 f"     matcher={matcher}{extra}  timeout={s.timeout:g}s  dialect={s.dialect}"
                 f"  source={s.source} {s.location}" + (f"  [{', '.join(flags)}]" if flags else "")
@@ -107,6 +114,22 @@ def cmd_list(args: argparse.Namespace) -> int:
         for issue in config.issues:
             print(f"  {issue}")
     return EXIT_OK
+
+
+def _hook_type(spec: HookSpec) -> str:
+    """The hook's ``type`` as written in settings (command, http, prompt, python, ...)."""
+    if spec.kind in ("http", "prompt", "python", "callback", "builtin"):
+        return spec.kind
+    return "command"
+
+
+def _type_fields(spec: HookSpec) -> dict[str, Any]:
+    if spec.kind == "http":
+        # Header values as configured: $VAR references, never the filled-in values.
+        return {"url": spec.url, "headers": dict(spec.headers), "allowedEnvVars": list(spec.allowed_env_vars)}
+    if spec.kind == "prompt":
+        return {"prompt": spec.prompt}
+    return {}
 
 
 def cmd_validate(args: argparse.Namespace) -> int:

@@ -23,6 +23,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ._errors import ConfigIssue
+from ._hook_types import check_agent_hook, http_spec, prompt_spec
 from ._matching import check_matcher, parse_tool_pattern
 from ._permissions import AllowTrust, PermissionRules, read_permissions
 from ._spec import DEFAULT_TIMEOUTS, KNOWN_EVENTS, TOOL_EVENTS, HookSpec
@@ -57,6 +58,11 @@ class ClaudeHookModel(_Strict):
     async_: bool = Field(default=False, alias="async")
     statusMessage: str | None = None
     warm: bool | None = None
+    url: str | None = None
+    headers: dict[str, str] | None = None
+    allowedEnvVars: list[str] | None = None
+    prompt: str | None = None
+    model: str | None = None
 
     @field_validator("args")
     @classmethod
@@ -119,6 +125,11 @@ _KNOWN_KEYS = {
         "async",
         "statusMessage",
         "warm",
+        "url",
+        "headers",
+        "allowedEnvVars",
+        "prompt",
+        "model",
     },
     "claude_group": {"matcher", "hooks"},
     "orion": {"command", "timeout", "continueOnError", "matcher", "async"},
@@ -366,15 +377,18 @@ class _Loader:
                     self.error(shown, f"{hpath}.module", "a python hook needs 'module' (a .py file)")
                     continue
                 self.config.add(self.python_spec(hook.module, (), common, shown, hpath))
+            elif hook.type in ("http", "prompt", "agent"):
+                # Hooks that run no process: their own module checks and builds them.
+                build = {"http": http_spec, "prompt": prompt_spec, "agent": check_agent_hook}[hook.type]
+                spec = build(hook, common, shown, hpath, self)
+                if spec is not None:
+                    self.config.add(spec)
             elif hook.type != "command":
-                self.ignore(
-                    event,
+                self.error(
                     shown,
-                    hpath,
-                    hook.command or hook.type,
-                    f"hook type {hook.type!r} is not supported (only 'command' and 'python')",
+                    f"{hpath}.type",
+                    f"unknown hook type {hook.type!r}: expected command, http, prompt, agent or python",
                 )
-                self.warn(shown, f"{hpath}.type", f"hook type {hook.type!r} is not supported; the entry is ignored")
             elif hook.args is not None:
                 argv = tuple(hook.args)
                 self.check_program(shown, f"{hpath}.args[0]", argv[0], self.project_dir)

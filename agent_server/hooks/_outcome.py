@@ -14,7 +14,7 @@ from typing import Any
 
 from ._spec import BLOCKING_EVENTS, HookSpec
 
-__all__ = ["EventOutcome", "HookResult", "HookStatus", "interpret_output"]
+__all__ = ["EventOutcome", "HookResult", "HookStatus", "fail_closed_reason", "failed_result", "interpret_output"]
 
 
 class HookStatus(enum.StrEnum):
@@ -247,8 +247,16 @@ def _fail(result: HookResult, spec: HookSpec) -> HookResult:
     """Apply the failure policy: fail open by default, closed when the hook asks."""
     if spec.fail_closed and spec.event not in NON_BLOCKING_EVENTS:
         result.decision = "deny" if spec.event in PERMISSION_EVENTS else "block"
-        result.reason = f"hook {spec.display_name!r} failed and is set to fail closed: {result.error}"
+        result.reason = fail_closed_reason(spec, result.error or "")
     return result
+
+
+def fail_closed_reason(spec: HookSpec, detail: str) -> str:
+    """The block reason of a failed hook that is set to fail closed."""
+    if spec.kind in ("http", "prompt"):
+        # Claude Code's text (contract §10); the loop prefixes "<Event>:<Tool> hook error: ".
+        return f'[{spec.command}]: failed; blocking because onFailure is "block"\n{detail}'
+    return f"hook {spec.display_name!r} failed and is set to fail closed: {detail}"
 
 
 def failed_result(spec: HookSpec, status: HookStatus, error: str, **values: Any) -> HookResult:

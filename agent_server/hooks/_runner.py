@@ -23,6 +23,7 @@ from .._proc import ProcessResult, disable_orphan_reaping, enable_orphan_reaping
 from ._config import HookConfig, OrderMode, load_config
 from ._errors import HookError, RunnerClosedError
 from ._genesis import run_builtin
+from ._http import HttpHookClient
 from ._json import compact_encoder
 from ._ledger import HookLedger
 from ._matching import why_not
@@ -35,6 +36,7 @@ from ._outcome import (
     is_blocking_event,
 )
 from ._pool import DEFAULT_PYTHON_WORKERS, PythonWorkerPool
+from ._prompt import PromptEvaluator, run_prompt_hook
 from ._spec import DEFAULT_TIMEOUTS, HookCallback, HookSpec
 from ._tracing import HookTelemetry
 
@@ -111,6 +113,7 @@ class HookRunner:
         tracer_provider: TracerProvider | None = None,
         meter_provider: MeterProvider | None = None,
         ledger: HookLedger | str | os.PathLike[str] | bool | None = None,
+        prompt_evaluator: PromptEvaluator | None = None,
     ) -> None:
         if config is None:
             config = HookConfig(project_dir=Path(project_dir or os.getcwd()).resolve())
@@ -127,6 +130,10 @@ class HookRunner:
         for name in strip_env:
             base.pop(name, None)
         self._base_env = base
+        #: Answers ``prompt`` hooks (docs: "Prompt hooks"); None makes them fail open.
+        self.prompt_evaluator = prompt_evaluator
+        # One connection pool for every http hook of this runner, closed with it.
+        self._http = HttpHookClient(env=base, body_limit=output_limit)
         self._tg: anyio.abc.TaskGroup | None = None
         self._closed = False
         self._env_dir: str | None = None
@@ -208,6 +215,7 @@ class HookRunner:
                 tg.cancel_scope.cancel()
                 await tg.__aexit__(exc_type, exc, tb)
         finally:
+            await self._http.aclose()
             if self._pool is not None:
                 await self._pool.aclose()  # every warm Python worker ends here
             if self._reaping:
@@ -412,6 +420,13 @@ class HookRunner:
             return await self._run_callback(spec, payload)
         if spec.kind == "builtin":
             return run_builtin(spec, payload, self.config.genesis_actors, self.evidence)
+        if spec.kind == "http":
+            trace: dict[str, str] = {}
+            self._telemetry.inject(trace)  # W3C trace context as the request's headers
+            headers = {name.lower(): value for name, value in trace.items()}
+            return await self._http.run(spec, payload, _payload_json(payload), headers)
+        if spec.kind == "prompt":
+            return await run_prompt_hook(spec, payload, self.prompt_evaluator)
         return await self._run_command(spec, payload)
 
     async def _run_callback(self, spec: HookSpec, payload: dict[str, Any]) -> HookResult:

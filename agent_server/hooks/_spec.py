@@ -9,14 +9,16 @@ from typing import Any, Literal
 __all__ = [
     "BLOCKING_EVENTS",
     "DEFAULT_TIMEOUTS",
+    "HTTP_DEFAULT_TIMEOUT",
     "KNOWN_EVENTS",
     "MATCH_FIELDS",
+    "PROMPT_DEFAULT_TIMEOUT",
     "TOOL_EVENTS",
     "HookCallback",
     "HookSpec",
 ]
 
-HookKind = Literal["command", "exec", "python", "callback", "builtin"]
+HookKind = Literal["command", "exec", "python", "callback", "builtin", "http", "prompt"]
 Dialect = Literal["claude", "orion", "harness", "genesis", "callback"]
 CwdMode = Literal["session", "hooks_dir", "project"]
 
@@ -71,6 +73,10 @@ DEFAULT_TIMEOUTS: Mapping[str, float] = {
     "callback": 60.0,
 }
 
+#: Default timeouts of the Claude Code hook types that run no process, in seconds.
+HTTP_DEFAULT_TIMEOUT = 600.0
+PROMPT_DEFAULT_TIMEOUT = 30.0
+
 
 @dataclass(frozen=True)
 class HookSpec:
@@ -102,6 +108,13 @@ class HookSpec:
     config: Mapping[str, Any] = field(default_factory=dict)
     callback: HookCallback | None = field(default=None, compare=False)
     name: str = ""
+    #: ``http`` hooks: where the payload is POSTed, the headers (``$VAR`` filled only
+    #: for names in ``allowed_env_vars``). ``command`` holds the URL.
+    url: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    allowed_env_vars: tuple[str, ...] = ()
+    #: ``prompt`` hooks: the configured prompt (``$ARGUMENTS`` unexpanded); also ``command``.
+    prompt: str | None = None
 
     @property
     def display_name(self) -> str:
@@ -113,4 +126,7 @@ class HookSpec:
         """Identical command strings run once per event; callbacks never dedup."""
         if self.kind in ("callback", "builtin"):
             return None
+        if self.kind in ("http", "prompt"):
+            # A URL or a prompt never dedups against a command line that reads the same.
+            return (self.event, f"{self.kind}:{self.command}")
         return (self.event, self.command)

@@ -373,6 +373,9 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hook_runner = runner or build_runner(settings)
         model = backend or make_backend(settings)
+        if hook_runner.prompt_evaluator is None:
+            # Prompt hooks ask the session's model (contract §11).
+            hook_runner.prompt_evaluator = model.evaluate_hook_prompt
         app.state.loop = asyncio.get_running_loop()
         try:
             async with hook_runner:

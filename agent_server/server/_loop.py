@@ -313,7 +313,9 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
     contexts = [f"PreToolUse:{name} hook additional context: {c}" for c in pre.additional_context]
     stop_after = None if pre.continue_ else (pre.stop_reason or "")
     if pre.decision == "deny":
-        return fail(f"PreToolUse:{name} hook error: {pre.reason or 'blocked by a hook'}", contexts, blocked=True)
+        denied = fail(f"PreToolUse:{name} hook error: {pre.reason or 'blocked by a hook'}", contexts, blocked=True)
+        denied.stop_after = stop_after  # a prompt hook's "no" also stops the turn (contract §11)
+        return denied
     if pre.decision == "defer":
         why = pre.reason or "no reason given"
         session.notify_user(f"PreToolUse:{name} hook deferred the tool call; the turn ends: {why}")

@@ -23,6 +23,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from .backends import ModelRequest, ScriptedBackend, message_text
+from .backends.scripted import scripted_prompt_reply
 
 __all__ = ["FakeMessagesAPI", "Responder", "serve_app"]
 
@@ -65,6 +66,8 @@ class FakeMessagesAPI:
 
     async def scripted_reply(self, body: dict[str, Any]) -> list[dict[str, Any]]:
         """The scripted backend's answer to a Messages API request body."""
+        if "output_config" in body:  # a prompt hook's call: the scripted backend's answer
+            return [{"type": "text", "text": scripted_prompt_reply(message_text(body["messages"][-1]))}]
         if "tools" not in body:  # a summary request (compaction)
             prompts = [message_text(m) for m in _internal(body.get("messages", []))]
             return [{"type": "text", "text": f"SUMMARY of {len(prompts)} messages"}]

@@ -187,7 +187,7 @@ def test_explain_names_every_reason_a_hook_would_not_run(tmp_path: Path) -> None
                     {"hooks": [{"type": "command", "command": "echo git", "if": "Bash(git *)"}]},
                     {"path": "hooks/edit-guard.sh", "matcher": {"tool_name": "Edit"}},
                     cmd("echo runs"),
-                    {"hooks": [{"type": "prompt", "prompt": "is this ok?"}]},
+                    {"hooks": [{"type": "agent", "prompt": "is this ok?"}]},
                     {"matcher": "(", "hooks": [{"type": "command", "command": "echo bad"}]},
                     cmd("echo later", **{"async": True}),
                 ]
@@ -220,7 +220,7 @@ def test_explain_names_every_reason_a_hook_would_not_run(tmp_path: Path) -> None
         ("echo git", "if"),
         ("hooks/edit-guard.sh", "object matcher"),
         ("echo runs", "duplicate"),
-        ("prompt", "unsupported"),
+        ("is this ok?", "unsupported"),
         ("(invalid entry)", "invalid"),
         ("echo later", None),
         ("genesis:deny", "pattern"),

@@ -349,7 +349,7 @@ def test_warnings_for_missing_and_non_executable_scripts(tmp_path: Path) -> None
 
 
 def test_unsupported_hook_type_is_ignored_with_reason(tmp_path: Path) -> None:
-    settings(tmp_path, {"hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "x"}]}]}})
+    settings(tmp_path, {"hooks": {"Stop": [{"hooks": [{"type": "agent", "prompt": "x"}]}]}})
     config = load(tmp_path)
     assert not config.hooks.get("Stop")
     assert "not supported" in config.ignored[0].why

@@ -9,7 +9,7 @@ them, in place, as text in the neighbouring user turn.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +74,12 @@ class ModelBackend(ABC):
     @abstractmethod
     async def summarize(self, messages: Sequence[dict[str, Any]], instructions: str | None) -> str:
         """A summary of ``messages`` for compaction."""
+
+    async def evaluate_hook_prompt(self, prompt: str, payload: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Answer a prompt hook (contract §11): ``{"ok": bool, "reason": str}`` for the
+        hook's configured ``prompt`` (``$ARGUMENTS`` unexpanded) and the event ``payload``.
+        The server gives this method to its HookRunner as the prompt evaluator."""
+        raise BackendError(f"the {self.name or type(self).__name__} backend cannot answer prompt hooks")
 
     async def aclose(self) -> None:
         """Release connections."""

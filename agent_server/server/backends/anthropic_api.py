@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+from agent_server.hooks import PROMPT_HOOK_SCHEMA, PROMPT_HOOK_SYSTEM, expand_prompt, parse_prompt_reply
 
 from ._base import BackendError, ModelBackend, ModelReply, ModelRequest, TextSink, to_api_messages
 
@@ -102,6 +104,24 @@ class AnthropicBackend(ModelBackend):
             raise self._error(exc) from None
         text = "".join(b.text for b in reply.content if b.type == "text").strip()
         return text or "(empty summary)"
+
+    async def evaluate_hook_prompt(self, prompt: str, payload: Mapping[str, Any]) -> Mapping[str, Any]:
+        """One Messages API call, no tools, JSON-schema output ``{ok, reason}`` (contract §11).
+
+        A reply that is not such JSON raises :class:`~agent_server.hooks.PromptReplyError`
+        (the hook is then a non-blocking error)."""
+        try:
+            reply = await self.client.messages.create(
+                model=self.model,
+                max_tokens=self.max_tokens,
+                system=PROMPT_HOOK_SYSTEM,
+                messages=[{"role": "user", "content": expand_prompt(prompt, payload)}],
+                # Passed as a raw field so that SDKs older than structured outputs send it too.
+                extra_body={"output_config": {"format": {"type": "json_schema", "schema": PROMPT_HOOK_SCHEMA}}},
+            )
+        except self._anthropic.AnthropicError as exc:
+            raise self._error(exc) from None
+        return parse_prompt_reply("".join(b.text for b in reply.content if b.type == "text"))
 
     async def aclose(self) -> None:
         """Close the HTTP client."""

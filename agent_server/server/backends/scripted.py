@@ -21,19 +21,30 @@ anything else                   text: the final reply repeats these lines
 ==============================  =====================================================
 
 After the last step the reply is the text lines joined by newlines, or ``Done.``.
+
+Prompt hooks get a deterministic verdict from :func:`scripted_prompt_verdict`.
 """
 
 from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent_server.hooks import expand_prompt, parse_prompt_reply
+
 from ._base import ModelBackend, ModelReply, ModelRequest, TextSink, message_text
 
-__all__ = ["STOP_FEEDBACK", "ScriptError", "ScriptedBackend", "parse_script"]
+__all__ = [
+    "STOP_FEEDBACK",
+    "ScriptError",
+    "ScriptedBackend",
+    "parse_script",
+    "scripted_prompt_reply",
+    "scripted_prompt_verdict",
+]
 
 STOP_FEEDBACK = "Stop hook feedback:\n"
 COMPACT_PREAMBLE = "This session is being continued from a previous conversation"
@@ -150,6 +161,39 @@ def _is_prompt(message: dict[str, Any]) -> bool:
     return False
 
 
+def scripted_prompt_verdict(prompt: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+    """The scripted backend's answer to a prompt hook (docs/scripted-backend.md).
+
+    The hook's prompt is read line by line; the first line that applies decides:
+    ``block: TEXT`` when TEXT occurs in the event's JSON → ``{"ok": false, "reason":
+    'the event contains "TEXT"'}``; ``reply: RAW`` → RAW read as the model's reply (so
+    ``reply: not json`` is a reply that is not JSON). No line applies →
+    ``{"ok": true, "reason": "no block: line matches the event"}``.
+    """
+    return parse_prompt_reply(_reply(prompt, expand_prompt("$ARGUMENTS", payload)))
+
+
+def scripted_prompt_reply(message: str) -> str:
+    """The same answer, as the model's reply text, to a prompt hook's expanded user
+    message (what a Messages API sees): ``block: TEXT`` looks for TEXT in the message's
+    other lines, which hold the event's JSON. Used by
+    :class:`~agent_server.server.testing.FakeMessagesAPI`."""
+    rest = "\n".join(line for line in message.splitlines() if not line.strip().startswith(("block:", "reply:")))
+    return _reply(message, rest)
+
+
+def _reply(prompt: str, haystack: str) -> str:
+    for line in prompt.splitlines():
+        text = line.strip()
+        if text.startswith("block:"):
+            needle = text[len("block:") :].strip()
+            if needle and needle in haystack:
+                return json.dumps({"ok": False, "reason": f'the event contains "{needle}"'})
+        elif text.startswith("reply:"):
+            return text[len("reply:") :].strip()
+    return json.dumps({"ok": True, "reason": "no block: line matches the event"})
+
+
 class ScriptedBackend(ModelBackend):
     """Deterministic offline model that plays the newest user message as a script."""
 
@@ -199,6 +243,10 @@ class ScriptedBackend(ModelBackend):
         if on_text is not None:
             await on_text(text)
         return ModelReply(content=[{"type": "text", "text": text}], stop_reason="end_turn")
+
+    async def evaluate_hook_prompt(self, prompt: str, payload: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A prompt hook's verdict, without a model: :func:`scripted_prompt_verdict`."""
+        return scripted_prompt_verdict(prompt, payload)
 
     async def summarize(self, messages: Sequence[dict[str, Any]], instructions: str | None) -> str:
         """A deterministic summary: message count, the prompts, the instructions."""
