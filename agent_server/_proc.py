@@ -30,8 +30,18 @@ import anyio.abc
 import anyio.lowlevel
 import psutil
 
-__all__ = ["ProcessResult", "disable_orphan_reaping", "enable_orphan_reaping", "run_process"]
+__all__ = [
+    "MARKER_ENV",
+    "ProcessResult",
+    "disable_orphan_reaping",
+    "enable_orphan_reaping",
+    "kill_tree",
+    "run_process",
+    "signal_group",
+]
 
+#: Set in a run's environment (``marker`` of :func:`run_process`): how its processes are
+#: found after they left the process group.
 MARKER_ENV = "AGENT_SERVER_HOOK_RUN"
 _CHUNK = 65536
 # Linux pipes buffer 64 KiB; a payload this small is written without waiting.
@@ -144,7 +154,7 @@ async def _feed(stream: anyio.abc.ByteSendStream | None, data: bytes) -> None:
         await stream.aclose()
 
 
-def _signal_group(pgid: int, sig: int) -> bool:
+def signal_group(pgid: int, sig: int) -> bool:
     """Send ``sig`` to a process group; False when the group is empty."""
     try:
         os.killpg(pgid, sig)
@@ -264,7 +274,7 @@ def _reap(pids: set[int], groups: set[int], leader: int) -> None:
 _RESCAN_LIMIT = 2.0
 
 
-async def _kill_tree(process: anyio.abc.Process, marker: str, grace: float, *, polite: bool) -> int:
+async def kill_tree(process: anyio.abc.Process, marker: str, grace: float, *, polite: bool) -> int:
     """End the hook's whole tree; returns how many processes besides the leader it hit.
 
     ``polite`` sends SIGTERM first and waits up to ``grace``; then SIGKILL to the group,
@@ -310,7 +320,7 @@ async def _kill_tree(process: anyio.abc.Process, marker: str, grace: float, *, p
             else:
                 groups.add(group)
         for group in groups:
-            _signal_group(group, sig)
+            signal_group(group, sig)
         for proc in singles:
             with contextlib.suppress(psutil.Error):
                 proc.send_signal(sig)
@@ -357,7 +367,7 @@ async def _kill_tree(process: anyio.abc.Process, marker: str, grace: float, *, p
 
 def _group_alive(pgid: int) -> bool:
     """True while a live (non-zombie) process is still in the group."""
-    if not _signal_group(pgid, 0):
+    if not signal_group(pgid, 0):
         return False
     return any(_alive(p) for p in _group_members(pgid))
 
@@ -373,7 +383,7 @@ async def _leftovers(process: anyio.abc.Process, marker: str) -> bool:
     """
     if process.returncode is None:
         return True
-    return _signal_group(process.pid, 0) or await _adopted(marker)
+    return signal_group(process.pid, 0) or await _adopted(marker)
 
 
 # A child whose environment reads empty may be in the middle of exec() (a daemon going
@@ -496,7 +506,7 @@ async def run_process(
                 result.timed_out = True
             if result.timed_out or not (out.done.is_set() and err.done.is_set()) or await _leftovers(process, marker):
                 with anyio.CancelScope(shield=True):
-                    result.killed_descendants = await _kill_tree(process, marker, grace, polite=True)
+                    result.killed_descendants = await kill_tree(process, marker, grace, polite=True)
                 ended = True
                 # Whatever still held the pipes was just killed; don't wait on it forever.
                 with anyio.move_on_after(grace):
@@ -510,7 +520,7 @@ async def run_process(
                 # Not "returncode is None": after the leader exits, what it started can
                 # still run (and hold the pipes) when the caller is cancelled.
                 if not ended:
-                    await _kill_tree(process, marker, grace, polite=False)
+                    await kill_tree(process, marker, grace, polite=False)
                 if process.returncode is None:
                     with anyio.move_on_after(grace + 1.0):
                         await process.wait()

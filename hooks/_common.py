@@ -29,6 +29,8 @@ PRE_TOOL_USE = "PreToolUse"
 # Tools whose input carries a file path under one of these keys.
 FILE_TOOLS = frozenset({"Read", "Write", "Edit", "MultiEdit", "NotebookEdit"})
 WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
+# The agent server's data folder in a project (transcripts, the hook ledger).
+SERVER_DATA_DIR = ".agent-server"
 
 
 def project_dir(payload: Payload) -> str:
@@ -167,12 +169,19 @@ def git_branch(cwd: str) -> str | None:
     return f"detached at {sha.strip()}" if sha and sha.strip() else None
 
 
+def _is_server_data(path: str) -> bool:
+    return SERVER_DATA_DIR in path.rstrip("/").split("/")
+
+
 def git_dirty(cwd: str) -> list[str] | None:
-    """``git status --porcelain`` lines (status + path); None outside a git work tree."""
+    """``git status --porcelain`` lines (status + path); None outside a git work tree.
+
+    The agent server's own data folder is not a change of the user's: it is left out
+    (a folder made before it carried its own ``.gitignore`` still shows in git status)."""
     out = git(["-c", "core.quotepath=off", "status", "--porcelain=v1"], cwd)
     if out is None:
         return None
-    return [line for line in out.splitlines() if line.strip()]
+    return [line for line in out.splitlines() if line.strip() and not _is_server_data(line[3:])]
 
 
 def fail_closed(hook_name: str) -> Callable[[RunFn], RunFn]:

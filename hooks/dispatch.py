@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import re
 import sys
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -26,10 +25,17 @@ if _HERE not in sys.path:
 
 import _common  # noqa: E402
 
+# The matcher rules are the engine's own (_match_rules.py is a byte-identical copy of
+# agent_server/hooks/_match_rules.py): a hook here runs exactly when the engine would run
+# it under the same matcher.
+from _match_rules import match_value, matcher_applies, matcher_matches  # noqa: E402
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any
+
+__all__ = ["applies", "load_category", "match_subject", "matcher_matches", "run"]
 
 NAME = "dispatch"
 EVENTS = frozenset(
@@ -48,44 +54,15 @@ EVENTS = frozenset(
 MATCHER = "*"
 CATEGORIES = ("security", "gate", "feedback")
 DEFAULT_BUDGET = 10_000
-# Events whose matcher is applied to a field other than tool_name.
-MATCH_FIELDS = {
-    "SessionStart": "source",
-    "SessionEnd": "reason",
-    "PreCompact": "trigger",
-    "PostCompact": "trigger",
-    "SubagentStart": "agent_type",
-    "SubagentStop": "agent_type",
-}
 CONTEXT_EVENTS = frozenset(
     {"SessionStart", "SubagentStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure"}
 )
 DECISION_EVENTS = frozenset({"PreToolUse"})
-_SIMPLE_MATCHER = re.compile(r"[A-Za-z0-9_|, ]*")
-
-
-def matcher_matches(matcher: str | None, value: str | None) -> bool:
-    """Claude Code matcher semantics: ``*``/empty match all; a list of exact names joined by
-    ``|`` or ``,``; anything else is a regex searched unanchored."""
-    if matcher is None or matcher.strip() in ("", "*"):
-        return True
-    if value is None:
-        return False
-    if _SIMPLE_MATCHER.fullmatch(matcher):
-        names = {n.strip() for n in re.split(r"[|,]", matcher) if n.strip()}
-        return value in names or (value == "Agent" and "Task" in names)
-    try:
-        return re.search(matcher, value) is not None
-    except re.error:
-        return False
 
 
 def match_subject(payload: _common.Payload) -> str | None:
-    """What a matcher is compared with for this payload's event."""
-    event = payload.get("hook_event_name")
-    key = MATCH_FIELDS.get(str(event), "tool_name")
-    value = payload.get(key)
-    return value if isinstance(value, str) else None
+    """What a matcher is compared with for this payload's event (None: matchers ignored)."""
+    return match_value(str(payload.get("hook_event_name")), payload)
 
 
 def load_category(category: str) -> list[ModuleType]:
@@ -117,8 +94,8 @@ def load_category(category: str) -> list[ModuleType]:
 def applies(module: ModuleType, payload: _common.Payload) -> bool:
     """Whether ``module`` wants this payload (its EVENTS and MATCHER)."""
     event = payload.get("hook_event_name")
-    return event in getattr(module, "EVENTS", ()) and matcher_matches(
-        getattr(module, "MATCHER", "*"), match_subject(payload)
+    return event in getattr(module, "EVENTS", ()) and matcher_applies(
+        getattr(module, "MATCHER", "*"), str(event), payload
     )
 
 

@@ -4,16 +4,23 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import sys
-import uuid
 from pathlib import Path
 from typing import Any
 
 import anyio
 
+from ._cli_common import (
+    EXIT_BLOCKED,
+    EXIT_ERROR,
+    EXIT_OK,
+    die,
+    load_project_config,
+    print_issues,
+    project_arg,
+    read_payload,
+)
+from ._cli_observe import add_observe_commands
 from ._cli_permissions import list_permissions_lines
-from ._config import HookConfig, load_config
 from ._matching import parse_tool_pattern, tool_pattern_matches
 from ._outcome import EventOutcome
 from ._runner import HookRunner
@@ -21,34 +28,10 @@ from ._spec import HookSpec
 
 __all__ = ["add_hooks_commands"]
 
-EXIT_OK, EXIT_ERROR, EXIT_BLOCKED = 0, 1, 2
-
-
-def _project_arg(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--project-dir", default=os.getcwd(), help="project folder (default: cwd)")
-    p.add_argument("--no-user-settings", action="store_true", help="do not read ~/.claude/settings.json")
-
-
-def _load(args: argparse.Namespace) -> HookConfig:
-    project = Path(args.project_dir)
-    if not project.is_dir():
-        raise SystemExit(_die(f"--project-dir {args.project_dir}: not a directory"))
-    return load_config(project, user_settings=None if args.no_user_settings else "default")
-
-
-def _die(message: str) -> int:
-    print(f"agent-server: {message}", file=sys.stderr)
-    return EXIT_ERROR
-
-
-def _print_issues(config: HookConfig) -> None:
-    for issue in config.issues:
-        print(str(issue), file=sys.stderr)
-
 
 def cmd_list(args: argparse.Namespace) -> int:
     """Print the effective hooks per event, and every ignored entry with why."""
-    config = _load(args)
+    config = load_project_config(args)
     if args.json:
         data: dict[str, Any] = {
             "files": config.files,
@@ -91,7 +74,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             continue
         print(f"\n{event}  ({config.order_for(event)})")
         for i, s in enumerate(specs, 1):
-            matcher = s.matcher or s.tool_pattern or (json.dumps(dict(s.object_matcher)) if s.object_matcher else "*")
+            matcher = s.matcher_text or "*"
             flags = [f for f, on in (("fail-closed", s.fail_closed), ("async", s.run_async)) if on]
             extra = f"  if={s.if_rule}" if s.if_rule else ""
             kind = _hook_type(s)
@@ -134,7 +117,7 @@ def _type_fields(spec: HookSpec) -> dict[str, Any]:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     """Check every settings file; exit 1 when any has errors."""
-    config = _load(args)
+    config = load_project_config(args)
     for issue in config.issues:
         print(str(issue))
     count = sum(len(v) for v in config.hooks.values())
@@ -144,31 +127,6 @@ def cmd_validate(args: argparse.Namespace) -> int:
         f"{errors} errors, {len(config.warnings)} warnings"
     )
     return EXIT_ERROR if errors else EXIT_OK
-
-
-def _read_payload(args: argparse.Namespace, project: Path) -> dict[str, Any]:
-    source = args.payload
-    try:
-        if source is None or source == "-":
-            raw = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
-            source = "<stdin>"
-        else:
-            raw = Path(source).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SystemExit(_die(f"--payload {source}: {exc.strerror}")) from None
-    try:
-        payload = json.loads(raw) if raw.strip() else {}
-    except json.JSONDecodeError as exc:
-        raise SystemExit(
-            _die(f"payload {source}: invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
-        ) from None
-    if not isinstance(payload, dict):
-        raise SystemExit(_die(f"payload {source}: must be a JSON object"))
-    payload.setdefault("session_id", str(uuid.uuid4()))
-    payload.setdefault("transcript_path", "")
-    payload.setdefault("cwd", str(project.resolve()))
-    payload["hook_event_name"] = args.event
-    return payload
 
 
 def _print_outcome(outcome: EventOutcome) -> None:
@@ -193,11 +151,11 @@ def _print_outcome(outcome: EventOutcome) -> None:
 
 def cmd_fire(args: argparse.Namespace) -> int:
     """Fire one event with a payload and print the combined outcome."""
-    config = _load(args)
+    config = load_project_config(args)
     if config.errors:
-        _print_issues(config)
+        print_issues(config)
         return EXIT_ERROR
-    payload = _read_payload(args, Path(args.project_dir))
+    payload = read_payload(args, Path(args.project_dir))
 
     async def go() -> EventOutcome:
         async with HookRunner(config, ledger=args.ledger) as runner:
@@ -233,7 +191,7 @@ def tool_input_for(tool: str, arg: str) -> dict[str, Any]:
 def cmd_test_pattern(args: argparse.Namespace) -> int:
     """Print whether ``Tool(arg-glob)`` matches a tool call."""
     if parse_tool_pattern(args.pattern) is None:
-        return _die(f"pattern {args.pattern!r} is not of the form Tool or Tool(arg-glob)")
+        return die(f"pattern {args.pattern!r} is not of the form Tool or Tool(arg-glob)")
     hit = tool_pattern_matches(args.pattern, args.tool, tool_input_for(args.tool, args.arg))
     print("match" if hit else "no match")
     return EXIT_OK
@@ -247,17 +205,17 @@ def add_hooks_commands(sub: Any) -> argparse._SubParsersAction[argparse.Argument
     )
 
     p = hsub.add_parser("list", help="effective hooks per event, and ignored entries")
-    _project_arg(p)
+    project_arg(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_list)
 
     p = hsub.add_parser("validate", help="check settings files (exit 1 on errors)")
-    _project_arg(p)
+    project_arg(p)
     p.set_defaults(func=cmd_validate)
 
     p = hsub.add_parser("fire", help="fire EVENT with a JSON payload (stdin by default)")
     p.add_argument("event")
-    _project_arg(p)
+    project_arg(p)
     p.add_argument("--payload", help="payload file (default: stdin)")
     p.add_argument("--json", action="store_true", help="print the outcome as JSON")
     p.add_argument(
@@ -275,7 +233,5 @@ def add_hooks_commands(sub: Any) -> argparse._SubParsersAction[argparse.Argument
     p.add_argument("arg")
     p.set_defaults(func=cmd_test_pattern)
 
-    from ._cli_observe import add_observe_commands  # log, stats, explain
-
-    add_observe_commands(hsub)
+    add_observe_commands(hsub)  # log, stats, prune, explain
     return hsub

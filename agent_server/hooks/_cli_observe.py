@@ -1,8 +1,8 @@
 """``agent-server hooks log | stats | prune | explain``: read and trim the audit ledger,
 explain matching.
 
-Registered by :func:`agent_server.hooks._cli.add_hooks_commands`; see
-docs/observability.md for examples.
+Registered by :func:`agent_server.hooks._cli.add_hooks_commands`; the verdicts of
+``explain`` come from :func:`._matching.explain`. See docs/observability.md for examples.
 """
 
 from __future__ import annotations
@@ -14,14 +14,12 @@ import re
 import sqlite3
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ._cli import EXIT_OK, _die, _load, _project_arg, _read_payload
+from ._cli_common import EXIT_OK, die, hidden_alias, load_project_config, project_arg, read_payload
 from ._cli_permissions import explain_permissions, explain_permissions_lines
-from ._config import HookConfig
 from ._ledger import (
     HookLedger,
     LedgerError,
@@ -30,8 +28,7 @@ from ._ledger import (
     open_ledger,
     recent_events,
 )
-from ._matching import why_not
-from ._spec import HookSpec
+from ._matching import explain
 
 __all__ = [
     "add_observe_commands",
@@ -112,7 +109,7 @@ def _filters(args: argparse.Namespace) -> dict[str, Any]:
         try:
             since = parse_since(args.since)
         except ValueError as exc:
-            raise SystemExit(_die(str(exc))) from None
+            raise SystemExit(die(str(exc))) from None
     return {"session": args.session, "event": args.event, "since": since}
 
 
@@ -120,7 +117,7 @@ def _open(args: argparse.Namespace) -> sqlite3.Connection:
     try:
         return open_ledger(_db_path(args))
     except LedgerError as exc:
-        raise SystemExit(_die(str(exc))) from None
+        raise SystemExit(die(str(exc))) from None
 
 
 # -- log ---------------------------------------------------------------------------
@@ -135,13 +132,13 @@ def _result_text(event: dict[str, Any]) -> str:
 def cmd_log(args: argparse.Namespace) -> int:
     """Print the most recent fired events (oldest first) with each hook's result."""
     if args.limit < 1:
-        return _die(f"--limit {args.limit}: must be at least 1")
+        return die(f"--limit {args.limit}: must be at least 1")
     filters = _filters(args)
     conn = _open(args)
     try:
         events = recent_events(conn, limit=args.limit, **filters)
     except sqlite3.Error as exc:
-        return _die(f"{_db_path(args)}: cannot read the ledger: {exc}")
+        return die(f"{_db_path(args)}: cannot read the ledger: {exc}")
     finally:
         conn.close()
     events.reverse()  # oldest first, like tail: the newest ends up next to the prompt
@@ -195,7 +192,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     try:
         stats = hook_stats(conn, **filters)
     except sqlite3.Error as exc:
-        return _die(f"{_db_path(args)}: cannot read the ledger: {exc}")
+        return die(f"{_db_path(args)}: cannot read the ledger: {exc}")
     finally:
         conn.close()
     if args.json:
@@ -230,7 +227,7 @@ def cmd_prune(args: argparse.Namespace) -> int:
     try:
         before = parse_since(args.older_than)
     except ValueError as exc:
-        return _die(str(exc).replace("--since", "--older-than", 1))
+        return die(str(exc).replace("--since", "--older-than", 1))
     db = _db_path(args)
     conn = _open(args)  # a clear error for a missing or foreign file; replays journals
     when = _local(before)
@@ -240,14 +237,14 @@ def cmd_prune(args: argparse.Namespace) -> int:
             print(f"{count} events older than {when} would be deleted from {db}")
             return EXIT_OK
     except sqlite3.Error as exc:
-        return _die(f"{db}: cannot read the ledger: {exc}")
+        return die(f"{db}: cannot read the ledger: {exc}")
     finally:
         conn.close()
     ledger = HookLedger(db)
     try:
         deleted = ledger.prune(before)
     except (sqlite3.Error, OSError, LedgerError) as exc:
-        return _die(f"{db}: cannot delete from the ledger: {exc}")
+        return die(f"{db}: cannot delete from the ledger: {exc}")
     finally:
         ledger.close()
     print(f"deleted {deleted} events older than {when} from {db}")
@@ -257,90 +254,10 @@ def cmd_prune(args: argparse.Namespace) -> int:
 # -- explain -----------------------------------------------------------------------
 
 
-@dataclass
-class Verdict:
-    """Whether one configured entry would run for a payload, and why not."""
-
-    command: str
-    source: str
-    location: str
-    runs: bool
-    kind: str  # "" when it runs; else matcher | object matcher | pattern | if | disabled |
-    #            duplicate | unsupported | invalid
-    why: str
-    note: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form for ``explain --json``."""
-        return {
-            "command": self.command,
-            "source": self.source,
-            "location": self.location,
-            "would_run": self.runs,
-            "skip": self.kind or None,
-            "why": self.why or None,
-            "note": self.note or None,
-        }
-
-
-def _skip_kind(spec: HookSpec, why: str) -> str:
-    if spec.object_matcher is not None and why.startswith(f"matcher {dict(spec.object_matcher)!r}"):
-        return "object matcher"
-    for prefix, kind in (("matcher ", "matcher"), ("pattern ", "pattern"), ("if ", "if")):
-        if why.startswith(prefix):
-            return kind
-    return "other"
-
-
-def _ignored_kind(why: str) -> str:
-    if why.startswith("duplicate of"):
-        return "duplicate"
-    if "disableAllHooks" in why or "allowManagedHooksOnly" in why:
-        return "disabled"
-    if "not supported" in why:
-        return "unsupported"
-    return "ignored"
-
-
-def _event_paths(event: str) -> tuple[str, ...]:
-    snake = re.sub(r"(?<!^)(?=[A-Z])", "_", event).lower()  # PreToolUse -> pre_tool_use
-    return (f"hooks.{event}", f"hooks.{snake}")
-
-
-def explain(config: HookConfig, event: str, payload: dict[str, Any]) -> list[Verdict]:
-    """A verdict for every entry configured for ``event``: the hooks that load (in
-    registration order), then ignored entries, then invalid ones."""
-    verdicts: list[Verdict] = []
-    for spec in config.hooks.get(event, []):
-        why = why_not(spec, payload)
-        note = "runs in the background (async); its result is ignored" if spec.run_async else ""
-        if why is None:
-            verdicts.append(Verdict(spec.command, spec.source, spec.location, True, "", "", note))
-        else:
-            verdicts.append(Verdict(spec.command, spec.source, spec.location, False, _skip_kind(spec, why), why, note))
-    for ig in config.ignored:
-        if ig.event == event:
-            verdicts.append(Verdict(ig.command, ig.source, ig.location, False, _ignored_kind(ig.why), ig.why))
-    prefixes = _event_paths(event)
-    for issue in config.errors:
-        if any(issue.path == p or issue.path.startswith((p + "[", p + ".")) for p in prefixes):
-            verdicts.append(
-                Verdict(
-                    "(invalid entry)",
-                    issue.file,
-                    issue.path,
-                    False,
-                    "invalid",
-                    issue.message + (f" ({issue.hint})" if issue.hint else ""),
-                )
-            )
-    return verdicts
-
-
 def cmd_explain(args: argparse.Namespace) -> int:
     """For every hook configured for EVENT: would it run for the payload, and if not why."""
-    config = _load(args)
-    payload = _read_payload(args, Path(args.project_dir))
+    config = load_project_config(args)
+    payload = read_payload(args, Path(args.project_dir))
     verdicts = explain(config, args.event, payload)
     permissions = explain_permissions(config, payload, Path(args.project_dir).resolve())
     if args.json:
@@ -375,10 +292,14 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def _ledger_file_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--project-dir",
+        metavar="DIR",
         default=os.getcwd(),
         help="project folder (default: cwd); the ledger is <project>/.agent-server/hooks.db",
     )
-    p.add_argument("--db", help="ledger file (overrides --project-dir)")
+    hidden_alias(p, "--project", "project_dir")
+    # --ledger PATH, as `hooks fire --ledger PATH` spells the same file.
+    p.add_argument("--ledger", dest="db", metavar="PATH", help="ledger file (overrides --project-dir)")
+    hidden_alias(p, "--db", "db")
 
 
 def _ledger_args(p: argparse.ArgumentParser) -> None:
@@ -415,7 +336,7 @@ def add_observe_commands(hsub: Any) -> None:
 
     p = hsub.add_parser("explain", help="would each configured hook run for a payload, and why not")
     p.add_argument("event")
-    _project_arg(p)
+    project_arg(p)
     p.add_argument("--payload", metavar="FILE", help="payload JSON file (default: stdin)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_explain)

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ._errors import ConfigIssue
 from ._hook_types import check_agent_hook, http_spec, prompt_spec
-from ._matching import check_matcher, parse_tool_pattern
+from ._match_rules import check_matcher, parse_tool_pattern
 from ._permissions import AllowTrust, PermissionRules, read_permissions
 from ._spec import DEFAULT_TIMEOUTS, KNOWN_EVENTS, TOOL_EVENTS, HookSpec
 
@@ -113,29 +113,34 @@ class ActorModel(_Strict):
     deny: list[str] = Field(default_factory=list)
 
 
+def _json_keys(model: type[BaseModel]) -> frozenset[str]:
+    """The keys ``model`` reads from JSON: each field's alias, else its name."""
+    return frozenset(field.alias or name for name, field in model.model_fields.items())
+
+
+# The keys each kind of entry may carry: exactly what its model reads (one source).
 _KNOWN_KEYS = {
-    "claude_hook": {
-        "type",
-        "command",
-        "args",
-        "module",
-        "timeout",
-        "if",
-        "onFailure",
-        "async",
-        "statusMessage",
-        "warm",
-        "url",
-        "headers",
-        "allowedEnvVars",
-        "prompt",
-        "model",
-    },
-    "claude_group": {"matcher", "hooks"},
-    "orion": {"command", "timeout", "continueOnError", "matcher", "async"},
-    "harness": {"path", "timeout", "matcher", "continueOnError"},
-    "genesis": {"type", "matcher", "config"},
+    "claude_hook": _json_keys(ClaudeHookModel),
+    "claude_group": _json_keys(ClaudeGroupModel),
+    "orion": _json_keys(OrionHookModel),
+    "harness": _json_keys(HarnessHookModel),
+    "genesis": _json_keys(GenesisHookModel),
 }
+
+# Past these a timeout is more likely the wrong unit than meant: Claude Code counts
+# seconds (its own default is 600 s), Orion and Harness count milliseconds.
+_MAX_LIKELY_SECONDS = 600.0
+_MIN_LIKELY_MILLISECONDS = 100.0
+_UNITS = "Claude Code hooks count seconds; Orion and Harness hooks count milliseconds"
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 7200:
+        return f"{seconds / 3600:.1f} hours"
+    if seconds >= 60:
+        return f"{seconds / 60:.0f} minutes"
+    return f"{seconds:g} s"
+
 
 _PY_LAUNCH = re.compile(r"^\s*(?:uv\s+run\s+)?(?:python3?|python)\s+hook_launcher\.py\s+(.+)$")
 
@@ -215,6 +220,26 @@ class _Loader:
 
     def warn(self, file: str, path: str, message: str, hint: str = "") -> None:
         self.config.issues.append(ConfigIssue(file, path, message, "warning", hint))
+
+    def check_timeout(self, file: str, path: str, dialect: str, timeout: float | None) -> None:
+        """Warn about a timeout that is probably in the wrong unit (it is still used)."""
+        if timeout is None:
+            return
+        if dialect == "claude" and timeout > _MAX_LIKELY_SECONDS:
+            self.warn(
+                file,
+                path,
+                f"timeout {timeout:g} is in seconds ({_duration(timeout)}), above Claude Code's "
+                f"default of {_MAX_LIKELY_SECONDS:g} s",
+                f"if you meant milliseconds, write {timeout / 1000:g}; {_UNITS}",
+            )
+        elif dialect in ("orion", "harness") and timeout < _MIN_LIKELY_MILLISECONDS:
+            self.warn(
+                file,
+                path,
+                f"timeout {timeout:g} is in milliseconds ({timeout / 1000:g} s) in {dialect.title()} hooks",
+                f"did you mean seconds? then write {timeout * 1000:g}; {_UNITS}",
+            )
 
     def ignore(self, event: str, file: str, path: str, command: str, why: str) -> None:
         self.config.ignored.append(IgnoredHook(event, file, path, command, why))
@@ -358,6 +383,7 @@ class _Loader:
                 continue
             if hook.if_ is not None and event not in TOOL_EVENTS:
                 self.warn(shown, f"{hpath}.if", f"'if' only filters tool events; on {event} it is ignored")
+            self.check_timeout(shown, f"{hpath}.timeout", "claude", hook.timeout)
             common: dict[str, Any] = dict(
                 event=event,
                 dialect="claude",
@@ -473,6 +499,7 @@ class _Loader:
             self.validation(shown, path, exc)
             return
         self.unknown_keys(shown, path, entry, "orion")
+        self.check_timeout(shown, f"{path}.timeout", "orion", hook.timeout)
         if not self.check_matcher(shown, f"{path}.matcher", hook.matcher):
             return
         common: dict[str, Any] = dict(
@@ -495,6 +522,7 @@ class _Loader:
             self.validation(shown, path, exc)
             return
         self.unknown_keys(shown, path, entry, "harness")
+        self.check_timeout(shown, f"{path}.timeout", "harness", hook.timeout)
         matcher = hook.matcher if isinstance(hook.matcher, str) else None
         if not self.check_matcher(shown, f"{path}.matcher", matcher):
             return

@@ -10,7 +10,7 @@ from typing import Any
 
 from ._config import ActorModel
 from ._matching import tool_pattern_matches
-from ._outcome import HookResult, HookStatus
+from ._outcome import BLOCKING_DECISIONS, HookResult, HookStatus
 from ._spec import HookSpec
 
 __all__ = ["run_builtin"]
@@ -78,6 +78,6 @@ def run_builtin(
         evidence.append(record)
         result.stdout = json.dumps(record, default=str)
         log.info("evidence captured: %s", result.stdout)
-    if result.decision in ("deny", "block"):
+    if result.decision in BLOCKING_DECISIONS:
         result.status = HookStatus.BLOCKED
     return result

@@ -37,9 +37,10 @@ from typing import Any, Literal
 
 import anyio.to_thread
 
+from .._datadir import DATA_DIR_NAME, make_data_dir
 from ._errors import HookError
 from ._json import compact_encoder
-from ._outcome import EventOutcome, HookResult
+from ._outcome import BLOCKING_DECISIONS, EventOutcome, HookResult
 
 __all__ = [
     "DEFAULT_LEDGER_PATH",
@@ -55,7 +56,7 @@ __all__ = [
 log = logging.getLogger("agent_server.hooks.ledger")
 
 #: Where ``ledger=True`` puts the database, relative to the project folder.
-DEFAULT_LEDGER_PATH = Path(".agent-server") / "hooks.db"
+DEFAULT_LEDGER_PATH = Path(DATA_DIR_NAME) / "hooks.db"
 #: ``PRAGMA user_version`` of the schema this code writes.
 SCHEMA_VERSION = 3
 #: Default bound on the stdout and on the stderr kept per hook run, in bytes.
@@ -663,7 +664,10 @@ class HookLedger:
                 conn.close()
 
     def _connect(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.parent.name == DATA_DIR_NAME:
+            make_data_dir(self.path.parent)  # the default place: with its .gitignore
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
@@ -931,7 +935,7 @@ def _open_read_only(p: Path) -> tuple[sqlite3.Connection, int]:
     if not p.exists():
         raise LedgerError(
             f"no hook ledger at {p} (it is created when a runner has "
-            "ledger=True or ledger=HookLedger(path); pass --db PATH to read "
+            "ledger=True or ledger=HookLedger(path); pass --ledger PATH to read "
             "another file)"
         )
     if not p.is_file():
@@ -1057,7 +1061,7 @@ def hook_stats(
     for (ev, name), runs in groups.items():
         durations = sorted(d for _, _, d in runs)
         n = len(runs)
-        blocks = sum(1 for _, decision, _ in runs if decision in ("deny", "defer", "block"))
+        blocks = sum(1 for _, decision, _ in runs if decision in BLOCKING_DECISIONS)
         stats.append(
             {
                 "event": ev,

@@ -14,7 +14,15 @@ from typing import Any
 
 from ._spec import BLOCKING_EVENTS, HookSpec
 
-__all__ = ["EventOutcome", "HookResult", "HookStatus", "fail_closed_reason", "failed_result", "interpret_output"]
+__all__ = [
+    "BLOCKING_DECISIONS",
+    "EventOutcome",
+    "HookResult",
+    "HookStatus",
+    "fail_closed_reason",
+    "failed_result",
+    "interpret_output",
+]
 
 
 class HookStatus(enum.StrEnum):
@@ -36,7 +44,9 @@ NON_BLOCKING_EVENTS = frozenset({"SessionStart", "SessionEnd", "Notification", "
 # Plain stdout on exit 0 becomes context on these events.
 STDOUT_CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "SubagentStart", "PreCompact"})
 _DECISION_RANK = {"deny": 4, "defer": 3, "block": 3, "ask": 2, "allow": 1}
-_BLOCKING_DECISIONS = frozenset({"deny", "defer", "block"})
+#: The decisions that stop the host from going ahead (the one definition; the runner,
+#: the ledger's statistics and the traces all count blocks with it).
+BLOCKING_DECISIONS = frozenset({"deny", "defer", "block"})
 
 
 @dataclass
@@ -81,7 +91,7 @@ class HookResult:
             event=spec.event,
             status=status,
             fail_closed=spec.fail_closed,
-            matcher=spec.matcher or spec.tool_pattern,
+            matcher=spec.matcher_text,
             **values,
         )
 
@@ -229,7 +239,7 @@ def interpret_output(
     if not result.continue_ and event == "UserPromptSubmit":
         result.decision = result.decision or "block"
         result.reason = result.reason or result.stop_reason
-    if result.decision in _BLOCKING_DECISIONS:
+    if result.decision in BLOCKING_DECISIONS:
         result.status = HookStatus.BLOCKED
     elif exit_code != 0:
         result.status = HookStatus.ERROR
@@ -310,7 +320,7 @@ class EventOutcome:
                 outcome.system_messages.append(r.system_message)
             if not r.continue_ and outcome.continue_:
                 outcome.continue_, outcome.stop_reason = False, r.stop_reason
-        outcome.blocked = outcome.decision in _BLOCKING_DECISIONS
+        outcome.blocked = outcome.decision in BLOCKING_DECISIONS
         if event not in PERMISSION_EVENTS and outcome.decision not in (None, "block"):
             outcome.decision = None
         return outcome

@@ -29,7 +29,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from ._errors import ConfigIssue
-from ._matching import glob_matches, path_glob_matches, pattern_argument
+from ._match_rules import glob_matches, path_glob_matches, pattern_argument
 
 __all__ = [
     "AllowTrust",

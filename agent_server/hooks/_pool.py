@@ -16,7 +16,7 @@ Rules:
   (plus a marker, see ``agent_server._proc.MARKER_ENV``) and start in the project directory.
 * A worker that times out, crashes, breaks the protocol, is cancelled mid-call or leaves
   child processes or threads behind is ended with its whole process tree
-  (``agent_server._proc._kill_tree``) and replaced by a new one when next needed.
+  (``agent_server._proc.kill_tree``) and replaced by a new one when next needed.
 * :meth:`PythonWorkerPool.aclose` ends every worker: idle ones get EOF and exit, busy
   ones are killed, and ones still starting are waited for and killed (a call whose
   worker finished starting after the close gets the pool-closed error; the hook never
@@ -39,7 +39,7 @@ import anyio
 import anyio.abc
 from anyio.streams.buffered import BufferedByteReceiveStream
 
-from .._proc import MARKER_ENV, ProcessResult, _kill_tree, _signal_group
+from .._proc import MARKER_ENV, ProcessResult, kill_tree, signal_group
 
 __all__ = ["DEFAULT_PYTHON_WORKERS", "PythonWorkerPool"]
 
@@ -372,8 +372,8 @@ class PythonWorkerPool:
             self._idle.remove(worker)
         with anyio.CancelScope(shield=True):
             process = worker.process
-            if process.returncode is None or _signal_group(process.pid, 0):
-                await _kill_tree(process, worker.marker, self.grace, polite=polite)
+            if process.returncode is None or signal_group(process.pid, 0):
+                await kill_tree(process, worker.marker, self.grace, polite=polite)
             with anyio.move_on_after(self.grace + 1.0):
                 await process.wait()
             with contextlib.suppress(Exception):

@@ -28,6 +28,7 @@ from ._json import compact_encoder
 from ._ledger import HookLedger
 from ._matching import why_not
 from ._outcome import (
+    BLOCKING_DECISIONS,
     EventOutcome,
     HookResult,
     HookStatus,
@@ -59,7 +60,6 @@ DEFAULT_STRIPPED_ENV = (
 _MAX_ENV_PAYLOAD = 100_000
 # The payload as hooks get it on stdin (json.dumps with these options, built once).
 _payload_json = compact_encoder(default=str)
-_BLOCKS = ("deny", "defer", "block")
 
 
 def parse_env_file(path: str | os.PathLike[str]) -> dict[str, str]:
@@ -268,6 +268,12 @@ class HookRunner:
         self._callbacks.setdefault(event, []).append(spec)
         return spec
 
+    @property
+    def events(self) -> list[str]:
+        """Every event that hooks are configured or registered for, sorted (an event's
+        list may be empty when all its hooks were disabled)."""
+        return sorted(set(self.config.hooks) | set(self._callbacks))
+
     def hooks_for(self, event: str) -> list[HookSpec]:
         """Every hook configured for ``event``, in registration order."""
         return [*self.config.hooks.get(event, ()), *self._callbacks.get(event, ())]
@@ -344,7 +350,7 @@ class HookRunner:
                 if result.updated_input is not None and result.status is not HookStatus.TIMEOUT:
                     # The next hook sees the updated tool_input (design.md "Order").
                     current = {**current, "tool_input": result.updated_input}
-                if stop and result.decision in _BLOCKS:
+                if stop and result.decision in BLOCKING_DECISIONS:
                     results += [
                         HookResult.for_spec(s, HookStatus.SKIPPED, error="an earlier hook blocked")
                         for s in specs[i + 1 :]

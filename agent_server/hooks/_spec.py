@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from ._match_rules import MATCH_FIELDS  # (owned by the rules module shared with the hooks)
 
 __all__ = [
     "BLOCKING_EVENTS",
@@ -48,21 +51,6 @@ KNOWN_EVENTS = (
 BLOCKING_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "UserPromptSubmit"})
 
 TOOL_EVENTS = frozenset({"PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure"})
-
-#: Which payload field a matcher is compared with, per event (contract §5).
-MATCH_FIELDS: Mapping[str, str] = {
-    "PreToolUse": "tool_name",
-    "PermissionRequest": "tool_name",
-    "PostToolUse": "tool_name",
-    "PostToolUseFailure": "tool_name",
-    "SessionStart": "source",
-    "SessionEnd": "reason",
-    "PreCompact": "trigger",
-    "PostCompact": "trigger",
-    "SubagentStart": "agent_type",
-    "SubagentStop": "agent_type",
-    "Notification": "notification_type",
-}
 
 #: Timeout unit and default per dialect, in seconds.
 DEFAULT_TIMEOUTS: Mapping[str, float] = {
@@ -120,6 +108,19 @@ class HookSpec:
     def display_name(self) -> str:
         """A short human name: the explicit name, else the command."""
         return self.name or self.command
+
+    @property
+    def matcher_text(self) -> str | None:
+        """What the entry matches on, as one string for lists, logs and traces: the
+        matcher, else the ``Tool(arg-glob)`` pattern, else the object matcher as JSON;
+        None when it matches every occurrence."""
+        if self.matcher:
+            return self.matcher
+        if self.tool_pattern:
+            return self.tool_pattern
+        if self.object_matcher:
+            return json.dumps(dict(self.object_matcher))
+        return None
 
     @property
     def dedup_key(self) -> tuple[str, str] | None:

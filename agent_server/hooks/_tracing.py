@@ -47,7 +47,7 @@ from opentelemetry import context as otel_context
 from opentelemetry import metrics, trace
 from opentelemetry.trace import SpanKind, Status, StatusCode
 
-from ._outcome import EventOutcome, HookResult, HookStatus
+from ._outcome import BLOCKING_DECISIONS, EventOutcome, HookResult, HookStatus
 from ._spec import HookSpec
 
 if TYPE_CHECKING:
@@ -112,7 +112,6 @@ BLOCKED_EVENT = "hook.blocked"
 DURATION_METRIC = "hook.duration"
 RUNS_METRIC = "hook.runs"
 
-_BLOCKING_DECISIONS = frozenset({"deny", "defer", "block"})
 _MAX_TEXT = 2048
 # Bucket boundaries (ms) sized for hooks: sub-millisecond callbacks to 10-minute commands.
 _DURATION_BUCKETS = (1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 30000, 60000, 120000, 600000)
@@ -714,7 +713,7 @@ class HookScope(_Scope):
             ATTR_DIALECT: spec.dialect,
             **self._payload_attrs,
         }
-        matcher = spec.matcher or spec.tool_pattern or (str(dict(spec.object_matcher)) if spec.object_matcher else None)
+        matcher = spec.matcher_text
         if matcher:
             attrs[ATTR_MATCHER] = matcher
         return attrs
@@ -764,7 +763,7 @@ class HookScope(_Scope):
         assert result is not None
         if result.status in (HookStatus.ERROR, HookStatus.TIMEOUT):
             span.set_status(Status(StatusCode.ERROR, _text(result.error or result.status.value)))
-        if result.decision in _BLOCKING_DECISIONS:
+        if result.decision in BLOCKING_DECISIONS:
             span.add_event(
                 BLOCKED_EVENT,
                 {ATTR_DECISION: result.decision, ATTR_REASON: _text(result.reason or "")},

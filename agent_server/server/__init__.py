@@ -9,15 +9,30 @@ backends (``scripted``, ``anthropic``), tools, an HTTP/SSE API and a chat page.
 from __future__ import annotations
 
 from ._app import create_app, request_shutdown
-from ._session import ApiError, Session, SessionManager
+from ._errors import (
+    ApiError,
+    BusyError,
+    ClosedError,
+    InvalidRequestError,
+    NotFoundError,
+    SessionError,
+    UnavailableError,
+)
+from ._session import Session, SessionManager
 from ._settings import Settings, SettingsInvalid, load_settings
 
 __all__ = [
     "ApiError",
+    "BusyError",
+    "ClosedError",
+    "InvalidRequestError",
+    "NotFoundError",
     "Session",
+    "SessionError",
     "SessionManager",
     "Settings",
     "SettingsInvalid",
+    "UnavailableError",
     "create_app",
     "load_settings",
     "request_shutdown",

@@ -1,14 +1,34 @@
-"""Request bodies of the HTTP API and its OpenAPI description (served at ``/openapi.json``)."""
+"""Request and response bodies of the HTTP API, and its OpenAPI description (served at
+``/openapi.json``). Every body is a pydantic model; the OpenAPI schemas are generated
+from them, so the document cannot drift from what the endpoints send."""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import models_json_schema
 
 from ._settings import PermissionMode
 
-__all__ = ["ApprovalAnswer", "CreateSession", "PostMessage", "UpdateSession", "openapi_spec"]
+__all__ = [
+    "ApprovalAnswer",
+    "ApprovalRecorded",
+    "CreateSession",
+    "Error",
+    "ErrorDetail",
+    "EventHistory",
+    "Health",
+    "HookList",
+    "Interrupted",
+    "PendingApproval",
+    "PostMessage",
+    "Session",
+    "SessionList",
+    "Turn",
+    "UpdateSession",
+    "openapi_spec",
+]
 
 
 class _Body(BaseModel):
@@ -47,44 +67,185 @@ class UpdateSession(_Body):
     permission_mode: PermissionMode
 
 
-_ERROR = {
-    "type": "object",
-    "properties": {
-        "error": {
-            "type": "object",
-            "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
-            "required": ["code", "message"],
-        }
-    },
-}
-_SESSION = {
-    "type": "object",
-    "properties": {
-        "session_id": {"type": "string"},
-        "state": {"type": "string", "enum": ["starting", "idle", "running", "awaiting_approval", "closed"]},
-        "permission_mode": {"type": "string"},
-        "transcript_path": {"type": "string"},
-        "cwd": {"type": "string"},
-        "prompt_id": {"type": ["string", "null"]},
-        "pending_approvals": {"type": "array", "items": {"type": "object"}},
-        "last_event_seq": {"type": "integer"},
-    },
-}
-_TURN = {
-    "type": "object",
-    "properties": {
-        "prompt_id": {"type": "string"},
-        "session_id": {"type": "string"},
-        "status": {
-            "type": "string",
-            "description": "running | awaiting_approval | completed | blocked | "
-            "stopped | deferred | denied | interrupted | error | max_steps",
-        },
-        "final_text": {"type": "string"},
-        "reason": {"type": ["string", "null"]},
-        "approval": {"type": ["object", "null"]},
-    },
-}
+# -- responses ------------------------------------------------------------------------
+class _Out(BaseModel):
+    # A key the endpoint sends but the model lacks is an error, not a silent drop: the
+    # published schema must describe every key.
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorDetail(_Out):
+    """What went wrong."""
+
+    code: str = Field(description="not_found | busy | closed | invalid | bad_json | unavailable | unauthorized | …")
+    message: str = Field(description="What went wrong, naming the field or value.")
+
+
+class Error(_Out):
+    """Every error response."""
+
+    error: ErrorDetail
+
+
+class PendingApproval(_Out):
+    """A tool call waiting for the user's decision."""
+
+    approval_id: str
+    tool_use_id: str
+    tool_name: str
+    tool_input: dict[str, Any]
+    reason: str | None = Field(description="Why a hook asks (PreToolUse ask), if one did.")
+    agent_id: str | None = Field(description="The subagent that wants the tool, None for the main agent.")
+
+
+SessionState = Literal["starting", "idle", "running", "awaiting_approval", "closed"]
+
+
+class Session(_Out):
+    """A session's state."""
+
+    session_id: str
+    state: SessionState
+    permission_mode: PermissionMode
+    transcript_path: str
+    cwd: str = Field(description="The session's current directory (follows cd in Bash).")
+    created_at: float = Field(description="Unix time, seconds.")
+    closed_reason: str | None = Field(description="The SessionEnd reason once closed.")
+    prompt_id: str | None = Field(description="The running turn's prompt, if any.")
+    pending_approvals: list[PendingApproval]
+    last_event_seq: int
+    messages: list[dict[str, Any]] = Field(
+        default_factory=list, description="The conversation; only with ?messages=true."
+    )
+
+
+class SessionList(_Out):
+    """The open sessions."""
+
+    sessions: list[Session]
+
+
+class Turn(_Out):
+    """A prompt's turn: started (202), waiting for an approval, or ended."""
+
+    prompt_id: str
+    session_id: str
+    status: str = Field(
+        description="running | awaiting_approval | completed | blocked | "
+        "stopped | deferred | denied | interrupted | error | max_steps"
+    )
+    final_text: str = Field(default="", description="The model's last reply (ended turns).")
+    reason: str | None = Field(default=None, description="Why the turn ended this way (ended turns).")
+    approval: PendingApproval | None = Field(default=None, description="What waits for the user (awaiting_approval).")
+
+
+class ApprovalRecorded(_Out):
+    """The user's answer was recorded."""
+
+    approval_id: str
+    decision: Literal["allow", "deny"]
+
+
+class Interrupted(_Out):
+    """Whether a running turn was interrupted."""
+
+    interrupted: bool
+
+
+class DroppedRange(_Out):
+    """Events the session no longer keeps."""
+
+    from_seq: int
+    to_seq: int
+
+
+class EventHistory(_Out):
+    """``GET /sessions/{id}/events?stream=false``."""
+
+    session_id: str
+    state: SessionState
+    events: list[dict[str, Any]] = Field(description="Each with seq, type, time and the type's fields.")
+    dropped: DroppedRange | None
+
+
+class Health(_Out):
+    """Liveness and a configuration summary."""
+
+    status: Literal["ok"]
+    version: str
+    backend: str
+    env: str
+    project_dir: str
+    sessions: int = Field(description="Open sessions.")
+
+
+class HookEntry(_Out):
+    """One configured hook."""
+
+    name: str
+    command: str
+    source: str = Field(description="The settings file it comes from.")
+    location: str = Field(description="Its JSON path in that file.")
+    matcher: str | None
+    timeout: float = Field(description="Seconds.")
+
+
+class HookIssue(_Out):
+    """A problem in a settings file."""
+
+    file: str
+    path: str
+    message: str
+    severity: Literal["error", "warning"]
+
+
+class PermissionRuleEntry(_Out):
+    """One settings permission rule (contract §12)."""
+
+    behavior: Literal["allow", "ask", "deny"]
+    rule: str = Field(description="As written, e.g. Bash(npm run *).")
+    tool: str
+    specifier: str | None
+    source: str = Field(description="The settings file it comes from.")
+    location: str = Field(description="Its JSON path in that file.")
+    why: str | None = Field(None, description="Why it is ignored (only in `ignored`).")
+
+
+class PermissionRuleList(_Out):
+    """The permission rules in effect, per behaviour, and those ignored."""
+
+    allow: list[PermissionRuleEntry]
+    ask: list[PermissionRuleEntry]
+    deny: list[PermissionRuleEntry]
+    ignored: list[PermissionRuleEntry]
+
+
+class HookList(_Out):
+    """Configured hooks per event, permission rules, and configuration issues."""
+
+    files: list[str]
+    order: dict[str, str] = Field(description="sequential | parallel, per event.")
+    hooks: dict[str, list[HookEntry]]
+    issues: list[HookIssue]
+    permissions: PermissionRuleList
+
+
+_REQUESTS: tuple[type[BaseModel], ...] = (CreateSession, PostMessage, ApprovalAnswer, UpdateSession)
+_RESPONSES: tuple[type[BaseModel], ...] = (
+    Error,
+    Session,
+    SessionList,
+    Turn,
+    ApprovalRecorded,
+    Interrupted,
+    EventHistory,
+    Health,
+    HookList,
+)
+
+
+def _ref(model: type[BaseModel]) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/{model.__name__}"}
 
 
 def _body(model: type[BaseModel]) -> dict[str, Any]:
@@ -101,10 +262,7 @@ def _resp(
     if schema is not None:
         out[status]["content"] = {"application/json": {"schema": schema}}
     for code in errors:
-        out[code] = {
-            "description": "error",
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-        }
+        out[code] = {"description": "error", "content": {"application/json": {"schema": _ref(Error)}}}
     return out
 
 
@@ -113,10 +271,12 @@ _SID = {"name": "session_id", "in": "path", "required": True, "schema": {"type":
 
 def openapi_spec(version: str) -> dict[str, Any]:
     """The OpenAPI 3.1 document of the API."""
-    schemas: dict[str, Any] = {"Error": _ERROR, "Session": _SESSION, "Turn": _TURN}
-    for model in (CreateSession, PostMessage, ApprovalAnswer, UpdateSession):
-        schemas[model.__name__] = model.model_json_schema()
-    session_ref = {"$ref": "#/components/schemas/Session"}
+    _, generated = models_json_schema(
+        [(m, "validation") for m in _REQUESTS] + [(m, "serialization") for m in _RESPONSES],
+        ref_template="#/components/schemas/{model}",
+    )
+    schemas: dict[str, Any] = generated["$defs"]
+    session_ref = _ref(Session)
     return {
         "openapi": "3.1.0",
         "info": {
@@ -133,13 +293,13 @@ def openapi_spec(version: str) -> dict[str, Any]:
                 "get": {
                     "summary": "Liveness and configuration summary",
                     "security": [],
-                    "responses": _resp("ok", {"type": "object"}, errors=()),
+                    "responses": _resp("ok", _ref(Health), errors=()),
                 }
             },
             "/hooks": {
                 "get": {
                     "summary": "Configured hooks per event, and configuration issues",
-                    "responses": _resp("hooks", {"type": "object"}, errors=()),
+                    "responses": _resp("hooks", _ref(HookList), errors=()),
                 }
             },
             "/sessions": {
@@ -148,7 +308,7 @@ def openapi_spec(version: str) -> dict[str, Any]:
                     "requestBody": {**_body(CreateSession), "required": False},
                     "responses": _resp("created", session_ref, "201", ("404", "409", "422")),
                 },
-                "get": {"summary": "List open sessions", "responses": _resp("sessions", {"type": "object"}, errors=())},
+                "get": {"summary": "List open sessions", "responses": _resp("sessions", _ref(SessionList), errors=())},
             },
             "/sessions/{session_id}": {
                 "parameters": [_SID],
@@ -181,13 +341,13 @@ def openapi_spec(version: str) -> dict[str, Any]:
                     "responses": {
                         **_resp(
                             "turn finished or waiting (wait=true)",
-                            {"$ref": "#/components/schemas/Turn"},
+                            _ref(Turn),
                             "200",
                             ("404", "409", "422"),
                         ),
                         "202": {
                             "description": "turn started",
-                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Turn"}}},
+                            "content": {"application/json": {"schema": _ref(Turn)}},
                         },
                     },
                 },
@@ -200,14 +360,14 @@ def openapi_spec(version: str) -> dict[str, Any]:
                 "post": {
                     "summary": "Answer a pending approval (a tool call that asks the user)",
                     "requestBody": _body(ApprovalAnswer),
-                    "responses": _resp("recorded", {"type": "object"}, errors=("404", "422")),
+                    "responses": _resp("recorded", _ref(ApprovalRecorded), errors=("404", "422")),
                 },
             },
             "/sessions/{session_id}/interrupt": {
                 "parameters": [_SID],
                 "post": {
                     "summary": "Interrupt the running turn",
-                    "responses": _resp("interrupted?", {"type": "object"}),
+                    "responses": _resp("interrupted?", _ref(Interrupted)),
                 },
             },
             "/sessions/{session_id}/events": {
@@ -236,7 +396,7 @@ def openapi_spec(version: str) -> dict[str, Any]:
                             "description": "text/event-stream of JSON events (`event:` is the type, `id:` the seq)",
                             "content": {
                                 "text/event-stream": {"schema": {"type": "string"}},
-                                "application/json": {"schema": {"type": "object"}},
+                                "application/json": {"schema": _ref(EventHistory)},
                             },
                         },
                         "404": {"description": "no such session"},

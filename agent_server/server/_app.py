@@ -30,9 +30,34 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from agent_server import __version__
 from agent_server.hooks import HookRunner
 
-from ._api import ApprovalAnswer, CreateSession, PostMessage, UpdateSession, openapi_spec
+from ._api import (
+    ApprovalAnswer,
+    ApprovalRecorded,
+    CreateSession,
+    Error,
+    ErrorDetail,
+    EventHistory,
+    Health,
+    HookList,
+    Interrupted,
+    PostMessage,
+    SessionList,
+    Turn,
+    UpdateSession,
+    openapi_spec,
+)
+from ._api import Session as SessionBody
+from ._errors import (
+    ApiError,
+    BusyError,
+    ClosedError,
+    InvalidRequestError,
+    NotFoundError,
+    SessionError,
+    UnavailableError,
+)
 from ._hooks_setup import build_runner
-from ._session import ApiError, Session, SessionManager
+from ._session import Session, SessionManager
 from ._settings import Settings, load_settings
 from .backends import ModelBackend, make_backend
 
@@ -45,8 +70,17 @@ _END_REASONS = ("other", "logout", "prompt_input_exit", "clear")
 _STATIC = {"chat.js": "text/javascript; charset=utf-8", "chat.css": "text/css; charset=utf-8"}
 
 
-def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message, **extra}}, status_code=status)
+def _send(body: BaseModel, status_code: int = 200) -> JSONResponse:
+    """A JSON response whose body is ``body`` (optional keys it was not given are left out)."""
+    return JSONResponse(body.model_dump(mode="json", exclude_unset=True), status_code=status_code)
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return _send(Error(error=ErrorDetail(code=code, message=message)), status)
+
+
+def _describe(session: Session, messages: bool = False) -> SessionBody:
+    return SessionBody.model_validate(session.describe(messages=messages))
 
 
 class TokenAuth:
@@ -121,15 +155,15 @@ async def health(request: Request) -> Response:
     """``GET /health``."""
     settings: Settings = request.app.state.settings
     manager: SessionManager | None = getattr(request.app.state, "manager", None)
-    return JSONResponse(
-        {
-            "status": "ok",
-            "version": __version__,
-            "backend": settings.backend,
-            "env": settings.env,
-            "project_dir": str(settings.project_dir),
-            "sessions": len(manager.sessions) if manager else 0,
-        }
+    return _send(
+        Health(
+            status="ok",
+            version=__version__,
+            backend=settings.backend,
+            env=settings.env,
+            project_dir=str(settings.project_dir),
+            sessions=len(manager.sessions) if manager else 0,
+        )
     )
 
 
@@ -137,8 +171,8 @@ async def list_hooks(request: Request) -> Response:
     """``GET /hooks``: what is configured, per event, permission rules, and configuration issues."""
     runner: HookRunner = _manager(request).runner
     config = runner.config
-    events = sorted(set(config.hooks) | set(getattr(runner, "_callbacks", {})))
-    return JSONResponse(
+    events = runner.events
+    body = HookList.model_validate(
         {
             "files": list(config.files),
             "order": {e: runner.order_for(e) for e in events},
@@ -162,24 +196,25 @@ async def list_hooks(request: Request) -> Response:
             "permissions": config.permissions.to_dict(),
         }
     )
+    return _send(body)
 
 
 async def create_session(request: Request) -> Response:
     """``POST /sessions``."""
     body = await _parse(request, CreateSession, optional=True)
     session = await _manager(request).create(body.permission_mode, body.resume)
-    return JSONResponse(session.describe(), status_code=201)
+    return _send(_describe(session), 201)
 
 
 async def list_sessions(request: Request) -> Response:
     """``GET /sessions``."""
-    return JSONResponse({"sessions": [s.describe() for s in _manager(request).sessions.values()]})
+    return _send(SessionList(sessions=[_describe(s) for s in _manager(request).sessions.values()]))
 
 
 async def get_session(request: Request) -> Response:
     """``GET /sessions/{id}``."""
     session = _session(request, include_closed=True)
-    return JSONResponse(session.describe(messages=request.query_params.get("messages") == "true"))
+    return _send(_describe(session, messages=request.query_params.get("messages") == "true"))
 
 
 async def patch_session(request: Request) -> Response:
@@ -188,7 +223,7 @@ async def patch_session(request: Request) -> Response:
     body = await _parse(request, UpdateSession)
     session.set_permission_mode(body.permission_mode)
     session.events.emit("permission_mode_changed", permission_mode=body.permission_mode)
-    return JSONResponse(session.describe())
+    return _send(_describe(session))
 
 
 async def delete_session(request: Request) -> Response:
@@ -199,7 +234,7 @@ async def delete_session(request: Request) -> Response:
     manager = _manager(request)
     session = manager.get(request.path_params["session_id"])
     await manager.close(session, reason)
-    return JSONResponse(session.describe())
+    return _send(_describe(session))
 
 
 async def post_message(request: Request) -> Response:
@@ -208,10 +243,9 @@ async def post_message(request: Request) -> Response:
     body = await _parse(request, PostMessage)
     start = session.events.last_seq
     turn = session.submit(body.text)
+    running = Turn(prompt_id=turn.prompt_id, session_id=session.id, status="running")
     if not body.wait:
-        return JSONResponse(
-            {"prompt_id": turn.prompt_id, "session_id": session.id, "status": "running"}, status_code=202
-        )
+        return _send(running, 202)
 
     def settled(event: dict[str, Any]) -> bool:
         return event["seq"] > start and (
@@ -226,13 +260,20 @@ async def post_message(request: Request) -> Response:
                 found = event
                 break
     if found is None:
-        return JSONResponse({"prompt_id": turn.prompt_id, "session_id": session.id, "status": "running"})
+        return _send(running)
+    fields = {k: v for k, v in found.items() if k not in ("seq", "type", "time")}
     if found["type"] == "approval_required":
-        approval = {k: v for k, v in found.items() if k not in ("seq", "type", "time")}
-        return JSONResponse(
-            {"prompt_id": turn.prompt_id, "session_id": session.id, "status": "awaiting_approval", "approval": approval}
+        return _send(
+            Turn.model_validate(
+                {
+                    "prompt_id": turn.prompt_id,
+                    "session_id": session.id,
+                    "status": "awaiting_approval",
+                    "approval": fields,
+                }
+            )
         )
-    return JSONResponse({k: v for k, v in found.items() if k not in ("seq", "type", "time")})
+    return _send(Turn.model_validate(fields))
 
 
 async def answer_approval(request: Request) -> Response:
@@ -242,12 +283,12 @@ async def answer_approval(request: Request) -> Response:
     approval = session.answer(
         request.path_params["approval_id"], body.decision, body.message, body.remember, body.updated_input
     )
-    return JSONResponse({"approval_id": approval.id, "decision": approval.decision})
+    return _send(ApprovalRecorded(approval_id=approval.id, decision=body.decision))
 
 
 async def interrupt(request: Request) -> Response:
     """``POST /sessions/{id}/interrupt``."""
-    return JSONResponse({"interrupted": _session(request).interrupt()})
+    return _send(Interrupted(interrupted=_session(request).interrupt()))
 
 
 async def events(request: Request) -> Response:
@@ -260,14 +301,13 @@ async def events(request: Request) -> Response:
         raise ApiError(422, "invalid", f"since must be an integer, got {raw!r}") from None
     if request.query_params.get("stream") == "false":
         gap = session.events.dropped(since)
-        return JSONResponse(
-            {
-                "session_id": session.id,
-                "state": session.state,
-                "events": session.events.history(since),
-                "dropped": gap and {"from_seq": gap[0], "to_seq": gap[1]},
-            }
-        )
+        history = {
+            "session_id": session.id,
+            "state": session.state,
+            "events": session.events.history(since),
+            "dropped": gap and {"from_seq": gap[0], "to_seq": gap[1]},
+        }
+        return _send(EventHistory.model_validate(history))
     stop = _manager(request).shutting_down
 
     async def stream() -> AsyncIterator[str]:
@@ -320,6 +360,24 @@ async def openapi(request: Request) -> Response:
 
 
 # -- errors -----------------------------------------------------------------
+#: The one place where a session-layer error becomes an HTTP status (most specific
+#: class first; a subclass not listed gets its base class's status).
+HTTP_STATUS: tuple[tuple[type[SessionError], int], ...] = (
+    (NotFoundError, 404),
+    (BusyError, 409),
+    (ClosedError, 409),
+    (InvalidRequestError, 422),
+    (UnavailableError, 503),
+    (SessionError, 400),
+)
+
+
+async def _session_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, SessionError)
+    status = next(status for cls, status in HTTP_STATUS if isinstance(exc, cls))
+    return _error(status, exc.code, exc.message)
+
+
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
     return _error(exc.status, exc.code, exc.message)
@@ -419,7 +477,12 @@ def create_app(
         routes=routes,
         lifespan=lifespan,
         middleware=[Middleware(TokenAuth, token=token)],
-        exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _internal_error},
+        exception_handlers={
+            ApiError: _api_error,
+            SessionError: _session_error,
+            HTTPException: _http_error,
+            Exception: _internal_error,
+        },
     )
     app.state.settings = settings
     app.state.manager = None

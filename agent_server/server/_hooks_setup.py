@@ -12,11 +12,12 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from agent_server._datadir import make_data_dir
 from agent_server.hooks import HookLedger, HookRunner, default_files, load_files
 
 from ._settings import Settings
 
-__all__ = ["build_runner", "default_settings_text", "hooks_dir", "packaged_default_settings"]
+__all__ = ["build_runner", "default_settings_text", "hooks_dir", "hooks_summary", "packaged_default_settings"]
 
 log = logging.getLogger("agent_server.server")
 
@@ -95,7 +96,7 @@ def build_runner(settings: Settings) -> HookRunner:
         )
     elif settings.default_settings_fallback and not project_file.exists():
         resolved = settings.data_path / "default-settings.json"
-        resolved.parent.mkdir(parents=True, exist_ok=True)
+        make_data_dir(resolved.parent)
         resolved.write_text(default_settings_text(project), encoding="utf-8")
         files = [(resolved, role) if path == project_file else (path, role) for path, role in files]
         log.info("no %s: using the packaged default hooks (%s)", project_file, resolved)
@@ -114,3 +115,27 @@ def build_runner(settings: Settings) -> HookRunner:
         # With a retention the ledger is built here; the lifespan closes it after the runner.
         options["ledger"] = db if days is None else HookLedger(db, retention=days * 86400.0)
     return HookRunner(config, **options)
+
+
+def hooks_summary(runner: HookRunner, project_dir: Path) -> list[str]:
+    """What ``serve`` prints at startup: the files read, one line per event (how many
+    hooks, how many were ignored), and the command that lists them all."""
+    config = runner.config
+    ignored: dict[str, int] = {}
+    for entry in config.ignored:
+        ignored[entry.event] = ignored.get(entry.event, 0) + 1
+    events = sorted(set(runner.events) | set(ignored))
+    total = sum(len(runner.hooks_for(e)) for e in events)
+    files = ", ".join(config.files) or "no settings files"
+    lines = [f"hooks: {total} from {files}" + (" (disableAllHooks)" if config.disabled else "")]
+    for event in events:
+        count = len(runner.hooks_for(event))
+        line = f"  {event}: {count} hook{'' if count == 1 else 's'}"
+        if ignored.get(event):
+            line += f", {ignored[event]} ignored"
+        lines.append(line)
+    problems = len(config.errors)
+    if problems:
+        lines.append(f"  {problems} configuration error{'' if problems == 1 else 's'} (logged above)")
+    lines.append(f"  full list: agent-server hooks list --project-dir {shlex.quote(str(project_dir))}")
+    return lines

@@ -2,7 +2,9 @@
 
 Model-visible and user-visible effects of hook outcomes follow
 ``docs/spec/claude-code-contract.md`` exactly; :mod:`._session` owns the session-level
-points (SessionStart, UserPromptSubmit, compaction, SessionEnd).
+points (SessionStart, UserPromptSubmit, compaction, SessionEnd). The loop sees its
+session only through :class:`LoopHost` (the session imports the loop, never the
+other way round).
 """
 
 from __future__ import annotations
@@ -11,21 +13,20 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from agent_server.hooks import EventOutcome, HookStatus, PermissionRule
+from agent_server.hooks import EventOutcome, HookStatus, PermissionRule, PermissionRules
 
-from . import _rules
+from ._events import EventLog
 from ._payloads import AgentInfo, PayloadBase, permission_suggestions
+from ._rules import PATH_DENIED, ask_unanswered, emit_rule, refusal, removed
+from ._settings import Settings
 from ._transcript import Transcript
-from .backends import BackendError, ModelReply, ModelRequest
+from .backends import BackendError, ModelBackend, ModelReply, ModelRequest
 from .backends.scripted import STOP_FEEDBACK
 from .tools import TaskInput, Tool, ToolContext, ToolError, ToolOutcome, default_tools
 
-if TYPE_CHECKING:
-    from ._session import Session
-
-__all__ = ["AgentState", "LoopResult", "run_agent"]
+__all__ = ["AgentState", "LoopHost", "LoopResult", "UserAnswer", "run_agent"]
 
 USER_REJECTED = (
     "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it "
@@ -61,6 +62,89 @@ class LoopResult:
     status: str
     final_text: str = ""
     reason: str | None = None
+
+
+class UserAnswer(Protocol):
+    """The user's answer to an approval request (``decision`` None: nobody answered)."""
+
+    @property
+    def decision(self) -> str | None:
+        """``allow``, ``deny``, or None when the approval timed out."""
+        ...
+
+    @property
+    def message(self) -> str | None:
+        """Why (shown to the model on deny)."""
+        ...
+
+    @property
+    def updated_input(self) -> dict[str, Any] | None:
+        """Run the tool with this input instead."""
+        ...
+
+
+class LoopHost(Protocol):
+    """What the agent loop needs from the session that runs it (the session is one)."""
+
+    id: str
+    events: EventLog
+    permission_mode: str
+    always_allow: set[str]
+    current_prompt_id: str | None
+
+    @property
+    def settings(self) -> Settings:
+        """Server settings."""
+        ...
+
+    @property
+    def backend(self) -> ModelBackend:
+        """The model backend."""
+        ...
+
+    @property
+    def project_dir(self) -> Path:
+        """The project directory."""
+        ...
+
+    @property
+    def permissions(self) -> PermissionRules:
+        """The settings files' permission rules (contract §12)."""
+        ...
+
+    def subagent_transcript_path(self, agent_id: str) -> Path:
+        """Where a subagent's transcript goes."""
+        ...
+
+    def payload_base(self, agent: AgentState | None = None, prompt_id: str | None = None) -> PayloadBase:
+        """Common payload fields for a hook fired by ``agent``."""
+        ...
+
+    def system_prompt(self, agent: AgentState) -> str:
+        """The system prompt for a model call."""
+        ...
+
+    def notify_user(self, text: str, level: str = "info") -> None:
+        """A message for the user only (never the model)."""
+        ...
+
+    def add_message(self, agent: AgentState, message: dict[str, Any]) -> None:
+        """Append to ``agent``'s conversation and transcript, and announce it."""
+        ...
+
+    def refresh_env(self) -> None:
+        """Re-read the SessionStart hooks' environment exports before a Bash call."""
+        ...
+
+    async def fire(self, event: str, payload: dict[str, Any]) -> EventOutcome:
+        """Fire a hook event and report it on the event stream."""
+        ...
+
+    async def request_approval(
+        self, agent: AgentState, tool_name: str, tool_input: dict[str, Any], tool_use_id: str, reason: str | None
+    ) -> UserAnswer:
+        """Ask the user whether a tool may run; waits for the answer or the timeout."""
+        ...
 
 
 @dataclass
@@ -127,7 +211,7 @@ def blocking_messages(event: str, tool: str, outcome: EventOutcome) -> list[str]
     return texts
 
 
-async def run_agent(session: Session, agent: AgentState, prompt_id: str) -> LoopResult:
+async def run_agent(session: LoopHost, agent: AgentState, prompt_id: str) -> LoopResult:
     """Call the model and run its tools until it stops (Stop/SubagentStop permitting)."""
     settings = session.settings
     stop_blocks = 0
@@ -201,7 +285,7 @@ async def run_agent(session: Session, agent: AgentState, prompt_id: str) -> Loop
             return LoopResult("stopped", reason=stops[0] or "continue: false")
 
 
-async def _call_model(session: Session, agent: AgentState) -> ModelReply:
+async def _call_model(session: LoopHost, agent: AgentState) -> ModelReply:
     repair(agent.conversation)
     request = ModelRequest(
         system=session.system_prompt(agent),
@@ -221,7 +305,7 @@ async def _call_model(session: Session, agent: AgentState) -> ModelReply:
         raise BackendError(f"model backend failed: {type(exc).__name__}: {exc}") from exc
 
 
-async def _fire_stop(session: Session, agent: AgentState, text: str, blocks: int, description: str) -> EventOutcome:
+async def _fire_stop(session: LoopHost, agent: AgentState, text: str, blocks: int, description: str) -> EventOutcome:
     base = session.payload_base(agent, session.current_prompt_id)
     if agent.is_subagent:
         payload = base.subagent_stop(
@@ -236,7 +320,7 @@ async def _fire_stop(session: Session, agent: AgentState, text: str, blocks: int
     return await session.fire("Stop", base.stop(active=blocks > 0, last_message=text, block_count=blocks))
 
 
-def _needs_approval(session: Session, tool: Tool) -> bool:
+def _needs_approval(session: LoopHost, tool: Tool) -> bool:
     mode = session.permission_mode
     if mode == "bypassPermissions" or tool.kind in ("read", "agent"):
         return False
@@ -245,7 +329,7 @@ def _needs_approval(session: Session, tool: Tool) -> bool:
     return not (mode == "acceptEdits" and tool.kind == "edit")
 
 
-async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, Any], prompt_id: str) -> _CallResult:
+async def _run_tool_call(session: LoopHost, agent: AgentState, block: dict[str, Any], prompt_id: str) -> _CallResult:
     tool_use_id = str(block.get("id") or f"toolu_{uuid.uuid4().hex[:20]}")
     model_name = str(block.get("name", ""))
     name = hook_name(model_name)
@@ -290,12 +374,12 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
     where = {"cwd": agent.ctx.cwd, "project_dir": session.project_dir}
 
     def by_rule(rule: PermissionRule) -> None:
-        _rules.emit_rule(session.events, rule, tool_use_id=tool_use_id, tool_name=name, agent_id=agent.info.agent_id)
+        emit_rule(session.events, rule, tool_use_id=tool_use_id, tool_name=name, agent_id=agent.info.agent_id)
 
     removed_by = rules.removed_by(name)
     if removed_by is not None:
         by_rule(removed_by)
-        return fail(_rules.removed(model_name), blocked=True)
+        return fail(removed(model_name), blocked=True)
     tool = agent.tools.get(model_name)
     if tool is None:
         return fail(f"Error: No such tool available: {model_name}")
@@ -306,7 +390,7 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
     path_rule = rules.path_denied(name, tool_input, **where)
     if path_rule is not None:  # refused before PreToolUse, like Claude Code
         by_rule(path_rule)
-        return fail(_rules.PATH_DENIED, blocked=True)
+        return fail(PATH_DENIED, blocked=True)
 
     base = session.payload_base(agent, prompt_id)
     pre = await session.fire("PreToolUse", base.pre_tool_use(agent.info, name, tool_input, tool_use_id))
@@ -345,7 +429,7 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
     if ruling.rule is not None and ruling.behavior != "allow":
         by_rule(ruling.rule)
     if ruling.behavior == "deny" and ruling.rule is not None:
-        return fail(_rules.refusal(ruling.rule, name, tool_input), contexts, blocked=True)
+        return fail(refusal(ruling.rule, name, tool_input), contexts, blocked=True)
     if pre.decision != "allow" or ruling.behavior == "ask":
         ask = pre.decision == "ask" or ruling.behavior == "ask"
         if session.permission_mode == "plan" and tool.kind in ("edit", "exec") and pre.decision != "ask":
@@ -365,7 +449,7 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
                 tool_input,
                 tool_use_id,
                 pre.reason if pre.decision == "ask" else None,
-                _rules.ask_unanswered(name) if ruling.behavior == "ask" and pre.decision != "ask" else None,
+                ask_unanswered(name) if ruling.behavior == "ask" and pre.decision != "ask" else None,
             )
             if not perm.allowed:
                 return fail(perm.message, contexts, end=perm.end, end_reason=perm.message)
@@ -378,7 +462,7 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
                 again = rules.decide(name, tool_input, **where)  # a rewrite cannot slip past a deny
                 if again.behavior == "deny" and again.rule is not None:
                     by_rule(again.rule)
-                    return fail(_rules.refusal(again.rule, name, tool_input), contexts, blocked=True)
+                    return fail(refusal(again.rule, name, tool_input), contexts, blocked=True)
 
     t0 = time.perf_counter()
     try:
@@ -444,7 +528,7 @@ async def _run_tool_call(session: Session, agent: AgentState, block: dict[str, A
 
 
 async def _permission(
-    session: Session,
+    session: LoopHost,
     agent: AgentState,
     base: PayloadBase,
     name: str,
@@ -478,7 +562,7 @@ async def _permission(
     return _Permission(False, message, end="denied")
 
 
-async def _run_subagent(session: Session, parent: AgentState, task: TaskInput, prompt_id: str) -> ToolOutcome:
+async def _run_subagent(session: LoopHost, parent: AgentState, task: TaskInput, prompt_id: str) -> ToolOutcome:
     agent_id = "a" + uuid.uuid4().hex[:16]
     info = AgentInfo(agent_id=agent_id, agent_type=task.subagent_type)
     path = session.subagent_transcript_path(agent_id)

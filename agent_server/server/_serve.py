@@ -9,7 +9,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ._hooks_setup import default_settings_text, packaged_default_settings
+from agent_server._datadir import make_data_dir
+
+from ._hooks_setup import default_settings_text, hooks_summary, packaged_default_settings
 from ._platform import install_pidfd_child_watcher
 from ._settings import SettingsInvalid, load_settings
 
@@ -38,7 +40,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except SettingsInvalid as exc:
         return _fail(str(exc))
     try:
-        settings.data_path.mkdir(parents=True, exist_ok=True)
+        make_data_dir(settings.data_path)
     except OSError as exc:
         return _fail(
             f"cannot create the data directory {settings.data_path} (AGENT_SERVER_DATA_DIR): {exc.strerror or exc}"
@@ -66,6 +68,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 host = settings.host if ":" not in settings.host else f"[{settings.host}]"
                 url = f"http://{host}:{port}"
                 print(f"agent-server listening on {url}  (chat: {url}/chat, API: {url}/openapi.json)", flush=True)
+                manager = app.state.manager
+                if manager is not None:  # (the first line stays the URL: scripts read it)
+                    print("\n".join(hooks_summary(manager.runner, settings.project_dir)), flush=True)
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             request_shutdown(app)
@@ -104,17 +109,24 @@ def cmd_init(args: argparse.Namespace) -> int:
     return 0
 
 
+def _hidden_alias(p: argparse.ArgumentParser, old: str, dest: str) -> None:
+    # The former spelling still works; the help shows only the one every command uses.
+    p.add_argument(old, dest=dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+
+
 def add_server_commands(sub: Any) -> None:
     """Register ``serve`` and ``init`` on the ``agent-server`` parser."""
     p = sub.add_parser("serve", help="run the agent server (settings: AGENT_SERVER_* variables)")
     p.add_argument("--host", help="interface to bind (AGENT_SERVER_HOST, default 127.0.0.1)")
     p.add_argument("--port", type=int, help="port (AGENT_SERVER_PORT, default 8765)")
-    p.add_argument("--project", dest="project_dir", help="project directory (default: cwd)")
+    p.add_argument("--project-dir", metavar="DIR", help="project directory (AGENT_SERVER_PROJECT_DIR, default: cwd)")
+    _hidden_alias(p, "--project", "project_dir")
     p.add_argument("--backend", choices=["scripted", "anthropic"], help="model backend")
     p.add_argument("--env", choices=["production", "development"], help="AGENT_SERVER_ENV")
     p.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(func=cmd_serve)
     p = sub.add_parser("init", help="write a default .claude/settings.json into the project")
-    p.add_argument("--project", dest="project_dir", default=".", help="project directory (default: cwd)")
+    p.add_argument("--project-dir", metavar="DIR", default=".", help="project directory (default: cwd)")
+    _hidden_alias(p, "--project", "project_dir")
     p.add_argument("--force", action="store_true", help="overwrite an existing settings file")
     p.set_defaults(func=cmd_init)

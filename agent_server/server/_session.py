@@ -18,6 +18,7 @@ from typing import Any
 import anyio
 import anyio.abc
 
+from agent_server._datadir import make_data_dir
 from agent_server.hooks import (
     DEFAULT_STRIPPED_ENV,
     EventOutcome,
@@ -28,6 +29,7 @@ from agent_server.hooks import (
     parse_env_file,
 )
 
+from ._errors import BusyError, ClosedError, InvalidRequestError, NotFoundError, UnavailableError
 from ._events import EventLog
 from ._loop import AgentState, LoopResult, run_agent
 from ._payloads import AgentInfo, PayloadBase
@@ -38,7 +40,6 @@ from .backends.scripted import COMPACT_PREAMBLE
 from .tools import ToolContext, default_tools
 
 __all__ = [
-    "ApiError",
     "Approval",
     "Session",
     "SessionManager",
@@ -50,16 +51,6 @@ log = logging.getLogger("agent_server.server")
 _START_CLEANUP_TIMEOUT = 30.0
 _SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
 _SUMMARY_INTRO = COMPACT_PREAMBLE + " that ran out of context. The conversation is summarized below:\n"
-
-
-class ApiError(Exception):
-    """An error the HTTP API reports as ``{"error": {"code", "message"}}``."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
 
 
 @dataclass
@@ -324,9 +315,7 @@ class Session:
         """Start processing a prompt in the background; returns the turn."""
         self._check_open()
         if self.turn is not None:
-            raise ApiError(
-                409,
-                "busy",
+            raise BusyError(
                 f"session {self.id} is busy with prompt {self.turn.prompt_id}; "
                 "wait for its turn_ended event (or answer its approval) first",
             )
@@ -483,7 +472,7 @@ class Session:
 
     def _check_open(self) -> None:
         if self.state == "closed":
-            raise ApiError(409, "closed", f"session {self.id} is closed")
+            raise ClosedError(f"session {self.id} is closed")
 
     def _start_idle_timer(self) -> None:
         seconds = self.settings.idle_notification_seconds
@@ -554,7 +543,7 @@ class Session:
         """Record the user's answer to a pending approval."""
         approval = self.approvals.get(approval_id)
         if approval is None or approval.done.is_set():
-            raise ApiError(404, "not_found", f"no pending approval {approval_id!r} in session {self.id}")
+            raise NotFoundError(f"no pending approval {approval_id!r} in session {self.id}")
         approval.decision = decision
         approval.message = message
         approval.remember = remember
@@ -565,7 +554,7 @@ class Session:
     def set_permission_mode(self, mode: str) -> None:
         """Change the permission mode for later tool calls."""
         if mode not in PERMISSION_MODES:
-            raise ApiError(422, "invalid", f"permission_mode must be one of {', '.join(PERMISSION_MODES)}")
+            raise InvalidRequestError(f"permission_mode must be one of {', '.join(PERMISSION_MODES)}")
         self.permission_mode = mode
 
     def interrupt(self) -> bool:
@@ -615,6 +604,7 @@ class SessionManager:
         self._shutdown_requested = anyio.Event()
 
     async def __aenter__(self) -> SessionManager:
+        make_data_dir(self.settings.data_path)
         self.transcripts_dir.mkdir(parents=True, exist_ok=True)
         self._tg = anyio.create_task_group()
         await self._tg.__aenter__()
@@ -677,24 +667,24 @@ class SessionManager:
     def spawn(self, func: Callable[..., Coroutine[Any, Any, Any]], *args: Any) -> None:
         """Run ``func(*args)`` in the manager's task group."""
         if self._tg is None:
-            raise ApiError(503, "unavailable", "the server is shutting down")
+            raise UnavailableError("the server is shutting down")
         self._tg.start_soon(func, *args)
 
     async def create(self, permission_mode: str | None = None, resume: str | None = None) -> Session:
         """A new session (or a resumed one) that has fired SessionStart."""
         if self.shutting_down.is_set() or self._shutdown_requested.is_set():
-            raise ApiError(503, "unavailable", "the server is shutting down")
+            raise UnavailableError("the server is shutting down")
         mode = permission_mode or self.settings.permission_mode
         if mode not in PERMISSION_MODES:
-            raise ApiError(422, "invalid", f"permission_mode must be one of {', '.join(PERMISSION_MODES)}")
+            raise InvalidRequestError(f"permission_mode must be one of {', '.join(PERMISSION_MODES)}")
         if resume is not None:
             if not _SESSION_ID.match(resume):
-                raise ApiError(422, "invalid", f"resume: {resume!r} is not a session id")
+                raise InvalidRequestError(f"resume: {resume!r} is not a session id")
             if resume in self.sessions:
-                raise ApiError(409, "busy", f"session {resume} is open; use it instead of resuming")
+                raise BusyError(f"session {resume} is open; use it instead of resuming")
             path = self.transcripts_dir / f"{resume}.jsonl"
             if not path.is_file():
-                raise ApiError(404, "not_found", f"resume: no transcript for session {resume}")
+                raise NotFoundError(f"resume: no transcript for session {resume}")
             idle = max(0, int(time.time() - path.stat().st_mtime))
             session = Session(self, resume, mode, load_messages(path))
             # An id left behind by /clear (an alias of the session that followed) is
@@ -737,7 +727,7 @@ class SessionManager:
         if session is None and include_closed:
             session = self._closed.get(session_id) or self._closed.get(sid)
         if session is None:
-            raise ApiError(404, "not_found", f"no session {session_id!r}")
+            raise NotFoundError(f"no session {session_id!r}")
         return session
 
     def rekey(self, old: str, session: Session) -> None:

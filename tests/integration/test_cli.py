@@ -72,6 +72,30 @@ def test_validate_exit_codes(tmp_path: Path) -> None:
     assert "Traceback" not in bad.stdout + bad.stderr
 
 
+def test_validate_warns_about_a_timeout_in_the_wrong_unit(tmp_path: Path) -> None:
+    """5000 in a Claude Code entry is 83 minutes (Claude Code counts seconds), 5 in an Orion
+    entry is 5 ms (Orion counts milliseconds): both load, with a warning naming the unit."""
+    p = project(
+        tmp_path,
+        {
+            "hooks": {
+                "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "a", "timeout": 5000}]}],
+                "Stop": [{"command": "b", "timeout": 5}],
+                "PostToolUse": [{"hooks": [{"type": "command", "command": "c", "timeout": 600}]}],
+            }
+        },
+    )
+    res = cli("hooks", "validate", "--project-dir", str(p))
+    assert res.returncode == 0 and "OK: 3 hooks" in res.stdout and "2 warnings" in res.stdout, res.stdout
+    lines = res.stdout.splitlines()
+    [claude] = [line for line in lines if "hooks.PreToolUse[0].hooks[0].timeout" in line]
+    assert claude.startswith("warning:") and "in seconds (83 minutes)" in claude
+    assert "if you meant milliseconds, write 5;" in claude and "Orion and Harness hooks count milliseconds" in claude
+    [orion] = [line for line in lines if "hooks.Stop[0].timeout" in line]
+    assert "in milliseconds (0.005 s) in Orion hooks" in orion and "did you mean seconds? then write 5000" in orion
+    assert "PostToolUse" not in res.stdout  # 600 s, Claude Code's own default, is fine
+
+
 def test_fire_from_stdin_and_file(tmp_path: Path) -> None:
     p = project(tmp_path, BLOCKER)
     payload = json.dumps({"tool_name": "Bash", "tool_input": {"command": "rm -rf x"}})

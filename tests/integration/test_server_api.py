@@ -12,11 +12,26 @@ from typing import Any
 
 import anyio
 import httpx
+import jsonschema
 import pytest
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
 
-from agent_server.server import SettingsInvalid, create_app, load_settings
+from agent_server.server import (
+    BusyError,
+    ClosedError,
+    InvalidRequestError,
+    NotFoundError,
+    SessionError,
+    SettingsInvalid,
+    UnavailableError,
+    create_app,
+    load_settings,
+)
 from agent_server.server.backends import ModelBackend, ModelReply, ModelRequest
 from agent_server.server.backends.scripted import ScriptedBackend
+from agent_server.server.testing import serve_app
 from tests.integration.server_harness import make_project, running_server, server_settings
 
 pytestmark = pytest.mark.anyio
@@ -62,6 +77,103 @@ async def test_errors_are_json_and_name_the_problem(tmp_path: Path) -> None:
         assert r.status_code == 404
         closed = (await c.get(f"/sessions/{sid}")).json()
         assert closed["state"] == "closed" and closed["closed_reason"] == "prompt_input_exit"
+
+
+_SESSION_ERROR_STATUS = {
+    NotFoundError: 404,
+    BusyError: 409,
+    ClosedError: 409,
+    InvalidRequestError: 422,
+    UnavailableError: 503,
+}
+
+
+async def test_session_errors_become_http_statuses_at_the_app(tmp_path: Path) -> None:
+    """The session layer raises errors without a status; the app maps each kind once.
+    Every kind the server defines is covered (a new one must be added here)."""
+    assert set(SessionError.__subclasses__()) == set(_SESSION_ERROR_STATUS)
+    app = create_app(server_settings(make_project(tmp_path).root))
+    for error in _SESSION_ERROR_STATUS:
+
+        async def boom(request: Request, error: type[SessionError] = error) -> Response:
+            raise error(f"a {error.__name__} happened")
+
+        app.router.routes.append(Route(f"/boom/{error.__name__}", boom))
+    async with serve_app(app) as url, httpx.AsyncClient(base_url=url) as client:
+        for error, status in _SESSION_ERROR_STATUS.items():
+            r = await client.get(f"/boom/{error.__name__}")
+            assert r.status_code == status
+            assert r.json() == {"error": {"code": error.code, "message": f"a {error.__name__} happened"}}
+
+
+async def test_real_responses_validate_against_the_published_schema(tmp_path: Path) -> None:
+    """Every kind of JSON response, as the server sends it, against the schema
+    ``/openapi.json`` publishes for that path, method and status (the schemas forbid
+    keys they do not declare, so a key the server adds must be documented)."""
+    project = make_project(tmp_path)
+    project.shell_hook("PreToolUse", "true", matcher="Bash")
+    async with running_server(project) as h:
+        spec = (await h.client.get("/openapi.json")).json()
+        checked: list[str] = []
+
+        async def check(method: str, template: str, url: str, status: int, **kw: Any) -> dict[str, Any]:
+            r = await h.client.request(method, url, **kw)
+            assert r.status_code == status, r.text
+            schema = spec["paths"][template][method.lower()]["responses"][str(status)]["content"]
+            validator = jsonschema.Draft202012Validator(
+                {**schema["application/json"]["schema"], "components": spec["components"]}
+            )
+            body: dict[str, Any] = r.json()
+            validator.validate(body)
+            checked.append(f"{method} {template} {status}")
+            return body
+
+        await check("GET", "/health", "/health", 200)
+        await check("GET", "/hooks", "/hooks", 200)
+        created = await check("POST", "/sessions", "/sessions", 201, json={"permission_mode": "default"})
+        sid = created["session_id"]
+        assert isinstance(created["created_at"], float) and created["closed_reason"] is None
+        path = f"/sessions/{sid}"
+        await check("GET", "/sessions", "/sessions", 200)
+        messages = "/sessions/{session_id}/messages"
+        waiting = await check("POST", messages, f"{path}/messages", 200, json={"text": "$ echo x", "wait": True})
+        assert waiting["status"] == "awaiting_approval"
+        await check("POST", messages, f"{path}/messages", 409, json={"text": "again"})
+        approval = waiting["approval"]["approval_id"]
+        await check(
+            "POST",
+            "/sessions/{session_id}/approvals/{approval_id}",
+            f"{path}/approvals/{approval}",
+            200,
+            json={"decision": "allow"},
+        )
+        await h.wait_event(sid, lambda e: e["type"] == "turn_ended")
+        ended = await check("POST", messages, f"{path}/messages", 200, json={"text": "hello", "wait": True})
+        assert ended["status"] == "completed"
+        started = await check("POST", messages, f"{path}/messages", 202, json={"text": "hello again"})
+        await h.wait_event(sid, lambda e: e["type"] == "turn_ended" and e["prompt_id"] == started["prompt_id"])
+        await check("GET", "/sessions/{session_id}", f"{path}?messages=true", 200)
+        await check("PATCH", "/sessions/{session_id}", path, 200, json={"permission_mode": "plan"})
+        await check("PATCH", "/sessions/{session_id}", path, 422, json={"permission_mode": "yolo"})
+        await check("POST", "/sessions/{session_id}/interrupt", f"{path}/interrupt", 200)
+        await check("GET", "/sessions/{session_id}/events", f"{path}/events?stream=false", 200)
+        closed = await check("DELETE", "/sessions/{session_id}", path, 200)
+        assert closed["state"] == "closed" and closed["closed_reason"] == "other"
+        await check("GET", "/sessions/{session_id}", "/sessions/nope", 404)
+        assert len(checked) == 16
+    # And every JSON response schema is a closed object: validation above would catch a key
+    # the server sends that the document does not declare.
+    for template, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            if method == "parameters":
+                continue
+            for status, response in operation["responses"].items():
+                schema = response.get("content", {}).get("application/json", {}).get("schema")
+                if schema is None:
+                    continue
+                name = schema["$ref"].rpartition("/")[2]
+                component = spec["components"]["schemas"][name]
+                assert component["additionalProperties"] is False, (template, method, status, name)
 
 
 async def test_openapi_health_hooks_and_chat_page(tmp_path: Path) -> None:
@@ -211,6 +323,43 @@ async def test_serve_prints_the_url_serves_and_shuts_down(tmp_path: Path) -> Non
     assert [p["session_id"] for p in project.payloads("SessionEnd")] == [sid]
 
 
+async def test_serve_says_which_hooks_it_loaded_and_where_the_full_list_is(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    project.shell_hook("PreToolUse", "true", matcher="Bash")
+    project.shell_hook("PreToolUse", "true", matcher="Write")  # the same command: ignored
+    project.shell_hook("Stop", "echo done")
+    proc = subprocess.Popen(
+        [*CLI, "serve", "--port", "0", "--project-dir", str(project.root)],
+        env=_env(tmp_path),
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        lines: list[str] = []
+        with anyio.fail_after(30):
+            while not lines or "full list:" not in lines[-1]:
+                line = await anyio.to_thread.run_sync(proc.stdout.readline)
+                assert line, f"serve ended its output early: {lines}"
+                lines.append(line.rstrip("\n"))
+        assert lines[0].startswith("agent-server listening on http://127.0.0.1:")
+        assert lines[1:] == [
+            "hooks: 2 from .claude/settings.json",
+            "  PreToolUse: 1 hook, 1 ignored",
+            "  Stop: 1 hook",
+            f"  full list: agent-server hooks list --project-dir {project.root}",
+        ]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def test_init_writes_default_settings_and_serve_falls_back_to_them(tmp_path: Path) -> None:
     proc = subprocess.run(
         [*CLI, "init", "--project", str(tmp_path)], env=_env(tmp_path), capture_output=True, text=True, timeout=60
@@ -218,8 +367,8 @@ def test_init_writes_default_settings_and_serve_falls_back_to_them(tmp_path: Pat
     assert proc.returncode == 0, proc.stderr
     written = tmp_path / ".claude" / "settings.json"
     assert "hooks" in json.loads(written.read_text())
-    again = subprocess.run(
-        [*CLI, "init", "--project", str(tmp_path)], env=_env(tmp_path), capture_output=True, text=True, timeout=60
+    again = subprocess.run(  # (the one spelling; the first run used the former --project)
+        [*CLI, "init", "--project-dir", str(tmp_path)], env=_env(tmp_path), capture_output=True, text=True, timeout=60
     )
     assert again.returncode == 1 and "--force" in again.stderr
 

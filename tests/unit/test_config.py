@@ -362,3 +362,33 @@ def test_default_user_settings_come_from_home(tmp_path: Path, monkeypatch: pytes
     config = load_config(tmp_path / "p")
     assert [s.command for s in config.hooks["Stop"]] == ["echo u"]
     assert os.path.isabs(config.files[0])
+
+
+def test_every_field_a_model_reads_is_a_known_key(tmp_path: Path) -> None:
+    """The unknown-field warning comes from the models themselves: their aliases
+    (``if``, ``async``) are known, a misspelling is not."""
+    hook = {
+        "type": "command",
+        "command": "echo x",
+        "timeout": 5,
+        "if": "Bash(git *)",
+        "onFailure": "block",
+        "async": False,
+        "statusMessage": "checking",
+        "warm": False,
+        "asynch": True,
+    }
+    settings(tmp_path, {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook], "matchr": "x"}]}})
+    config = load(tmp_path)
+    unknown = sorted(w.path for w in config.warnings if "unknown field" in w.message)
+    assert unknown == ["hooks.PreToolUse[0].hooks[0].asynch", "hooks.PreToolUse[0].matchr"]
+
+
+def test_harness_timeout_below_100_ms_is_probably_seconds(tmp_path: Path) -> None:
+    for name in ("a.sh", "b.sh"):
+        write(tmp_path / name, "#!/bin/sh\n").chmod(0o755)
+    settings(tmp_path, {"hooks": {"PreToolUse": [{"path": "a.sh", "timeout": 30}, {"path": "b.sh", "timeout": 100}]}})
+    config = load(tmp_path)
+    assert [h.timeout for h in config.hooks["PreToolUse"]] == [0.03, 0.1]  # still loaded as written
+    [warning] = config.warnings
+    assert warning.path == "hooks.PreToolUse[0].timeout" and "Harness" in warning.message and "30000" in warning.hint

@@ -340,7 +340,7 @@ def test_protocol_reports_leftover_children(worker: WorkerProcess, tmp_path: Pat
     reply = worker.call(module=module, stdin='{"leave": true}\n')
     assert reply == {"exit": 0, "leftover": 1}
     child = int(worker.output()[0])
-    os.killpg(worker.proc.pid, 9)  # what the pool does (with _kill_tree) on "leftover"
+    os.killpg(worker.proc.pid, 9)  # what the pool does (with kill_tree) on "leftover"
     worker.proc.wait(timeout=20)
     # The orphan may have come to this process (a subreaper after the runner tests).
     deadline = time.monotonic() + 20

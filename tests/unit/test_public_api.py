@@ -52,16 +52,29 @@ def test_exports_are_pinned() -> None:
 def test_server_exports_are_pinned() -> None:
     assert set(server.__all__) == {
         "ApiError",
+        "BusyError",
+        "ClosedError",
+        "InvalidRequestError",
+        "NotFoundError",
         "Session",
+        "SessionError",
         "SessionManager",
         "Settings",
         "SettingsInvalid",
+        "UnavailableError",
         "create_app",
         "load_settings",
         "request_shutdown",
     }
     for name in server.__all__:
         assert getattr(server, name) is not None
+
+
+def test_server_exception_tree() -> None:
+    # The session layer's errors know no HTTP status: the app maps them (see test_server_api).
+    for exc in (server.BusyError, server.ClosedError, server.InvalidRequestError, server.NotFoundError):
+        assert issubclass(exc, server.SessionError) and not hasattr(exc, "status")
+    assert server.UnavailableError("going").code == "unavailable"
 
 
 def test_exception_tree() -> None:
