@@ -99,6 +99,7 @@ class ProcessResult:
     timed_out: bool = False
     spawn_error: str | None = None
     killed_descendants: int = 0
+    pid: int | None = None  # the process's id, once it started
 
 
 class _Capture:
@@ -481,6 +482,7 @@ async def run_process(
     out, err = _Capture(output_limit), _Capture(output_limit)
     ended = False  # set once the tree is known to be ended (or found empty)
     leader = str(process.pid)
+    result.pid = process.pid
     _LEADERS.add(leader)
     try:
         await anyio.lowlevel.checkpoint_if_cancelled()  # a cancel held off by the shield

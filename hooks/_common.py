@@ -255,6 +255,15 @@ def str_field(
 Finding = tuple[str, str]  # (level "deny" | "ask", reason)
 
 
+def tag_rule(rule: str, findings: list[Finding], start: int = 0) -> None:
+    """Name the rule in the reasons of ``findings[start:]`` (``rule sql: …``), so a blocked
+    model (and its user) can tell which check fired."""
+    for i in range(start, len(findings)):
+        level, reason = findings[i]
+        if not reason.startswith("rule "):
+            findings[i] = (level, f"rule {rule}: {reason}")
+
+
 def verdict(hook_name: str, findings: list[Finding]) -> dict[str, Any] | None:
     """Combine findings: any deny → deny, else any ask → ask; reasons deduplicated."""
     for level in ("deny", "ask"):

@@ -11,7 +11,7 @@ Usable without the server::
 from __future__ import annotations
 
 from ._cli import add_hooks_commands
-from ._config import HookConfig, IgnoredHook, default_files, load_config, load_files
+from ._config import HookConfig, IgnoredHook, default_files, load_config, load_files, settings_root
 from ._errors import ConfigError, ConfigIssue, HookError, RunnerClosedError, UnknownHookTypeError
 from ._ledger import HookLedger, LedgerError
 from ._matching import matcher_matches, tool_pattern_matches
@@ -62,5 +62,6 @@ __all__ = [
     "matcher_matches",
     "parse_env_file",
     "parse_prompt_reply",
+    "settings_root",
     "tool_pattern_matches",
 ]

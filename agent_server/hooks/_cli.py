@@ -40,6 +40,7 @@ def cmd_list(args: argparse.Namespace) -> int:
                     "order": config.order_for(event),
                     "hooks": [
                         {
+                            "name": s.display_name,
                             "type": _hook_type(s),
                             "command": s.command,
                             **_type_fields(s),
@@ -78,7 +79,8 @@ def cmd_list(args: argparse.Namespace) -> int:
             flags = [f for f, on in (("fail-closed", s.fail_closed), ("async", s.run_async)) if on]
             extra = f"  if={s.if_rule}" if s.if_rule else ""
             kind = _hook_type(s)
-            print(f"  {i}. {s.command}" if kind == "command" else f"  {i}. [{kind}] {s.command}")
+            shown = s.command if kind == "command" else f"[{kind}] {s.command}"
+            print(f"  {i}. {s.display_name}: {shown}")
             if s.kind == "http" and s.headers:
                 allowed = ", ".join(s.allowed_env_vars) or "none"
                 print(f"     headers={', '.join(s.headers)}  allowedEnvVars={allowed}")

@@ -273,7 +273,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     print(f"{subject}: {sum(v.runs for v in verdicts)} of {len(verdicts)} configured hook(s) would run")
     for v in verdicts:
         state = "RUN " if v.runs else "SKIP"
-        print(f"  {state} {_short(v.command, 70)}")
+        print(f"  {state} {v.name + ': ' if v.name else ''}{_short(v.command, 70)}")
         print(f"       {v.source} {v.location}")
         if not v.runs:
             print(f"       {v.kind}: {v.why}")

@@ -15,20 +15,20 @@ import re
 import shlex
 import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from ._errors import ConfigIssue
 from ._hook_types import check_agent_hook, http_spec, prompt_spec
 from ._match_rules import check_matcher, parse_tool_pattern
 from ._permissions import AllowTrust, PermissionRules, read_permissions
-from ._spec import DEFAULT_TIMEOUTS, KNOWN_EVENTS, TOOL_EVENTS, HookSpec
+from ._spec import DEFAULT_TIMEOUTS, KNOWN_EVENTS, TOOL_EVENTS, HookSpec, unique_name
 
-__all__ = ["HookConfig", "IgnoredHook", "OrderMode", "launcher_path", "load_config", "load_files"]
+__all__ = ["HookConfig", "IgnoredHook", "OrderMode", "launcher_path", "load_config", "load_files", "settings_root"]
 
 OrderMode = Literal["sequential", "parallel"]
 PositiveNumber = Annotated[float, Field(gt=0)]
@@ -63,12 +63,14 @@ class ClaudeHookModel(_Strict):
     allowedEnvVars: list[str] | None = None
     prompt: str | None = None
     model: str | None = None
+    name: str | None = Field(default=None, min_length=1, max_length=80)
 
     @field_validator("args")
     @classmethod
-    def _args_not_empty(cls, v: list[str] | None) -> list[str] | None:
-        if v is not None and not v:
-            raise ValueError("args must name a program: it is empty")
+    def _args_name_a_program(cls, v: list[str] | None, info: ValidationInfo) -> list[str] | None:
+        # Alone, args[0] is the program; with `command`, empty args are fine.
+        if v is not None and not v and not info.data.get("command"):
+            raise ValueError("args must name a program: it is empty (or give 'command')")
         return v
 
 
@@ -87,6 +89,7 @@ class OrionHookModel(_Strict):
     continueOnError: bool = True
     matcher: str | None = None
     async_: bool = Field(default=False, alias="async")
+    name: str | None = Field(default=None, min_length=1, max_length=80)
 
 
 class HarnessHookModel(_Strict):
@@ -96,6 +99,7 @@ class HarnessHookModel(_Strict):
     timeout: PositiveNumber | None = None
     matcher: str | dict[str, Any] | None = None
     continueOnError: bool = True
+    name: str | None = Field(default=None, min_length=1, max_length=80)
 
 
 class GenesisHookModel(_Strict):
@@ -205,7 +209,9 @@ class HookConfig:
                         )
                     )
                     return
-        existing.append(spec)
+        # Every hook gets its short name here, unique within the event (spans, metrics,
+        # the ledger and the CLI tell hooks apart by it).
+        existing.append(replace(spec, name=unique_name(spec.display_name, {s.name for s in existing})))
 
 
 class _Loader:
@@ -397,6 +403,7 @@ class _Loader:
                 cwd_mode="session",
                 status_message=hook.statusMessage,
                 warm=hook.warm,
+                name=hook.name or "",
             )
             if hook.type == "python":
                 if not hook.module:
@@ -416,8 +423,11 @@ class _Loader:
                     f"unknown hook type {hook.type!r}: expected command, http, prompt, agent or python",
                 )
             elif hook.args is not None:
-                argv = tuple(hook.args)
-                self.check_program(shown, f"{hpath}.args[0]", argv[0], self.project_dir)
+                # With `command`, `args` are its arguments (contract §9); alone, args[0] runs.
+                program = hook.command or hook.args[0]
+                argv = (hook.command, *hook.args) if hook.command else tuple(hook.args)
+                where = f"{hpath}.command" if hook.command else f"{hpath}.args[0]"
+                self.check_program(shown, where, program, self.project_dir)
                 self.config.add(HookSpec(kind="exec", command=shlex.join(argv), argv=argv, **common))
             elif hook.command:
                 self.config.add(self.command_spec(hook.command, common, shown, hpath, self.project_dir))
@@ -512,6 +522,7 @@ class _Loader:
             fail_closed=not hook.continueOnError,
             run_async=hook.async_,
             cwd_mode="hooks_dir",
+            name=hook.name or "",
         )
         self.config.add(self.command_spec(hook.command, common, shown, path, self.hooks_dir, resolve_in_hooks_dir=True))
 
@@ -544,6 +555,7 @@ class _Loader:
                 timeout=(hook.timeout / 1000.0) if hook.timeout else DEFAULT_TIMEOUTS["harness"],
                 fail_closed=not hook.continueOnError,
                 cwd_mode="project",
+                name=hook.name or "",
             )
         )
 
@@ -722,6 +734,17 @@ def load_files(
     return config
 
 
+def settings_root(project_dir: str | os.PathLike[str]) -> Path:
+    """The folder whose ``.claude/`` holds a project's settings, found as Claude Code finds
+    it: the root of the git repository containing ``project_dir`` (also from a subfolder),
+    else ``project_dir`` itself."""
+    start = Path(project_dir).resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():  # a directory, or a file in a worktree
+            return folder
+    return start
+
+
 def load_config(
     project_dir: str | os.PathLike[str],
     *,
@@ -729,13 +752,14 @@ def load_config(
     managed_file: str | os.PathLike[str] | None = None,
     project_trusted: AllowTrust = False,
 ) -> HookConfig:
-    """Load every settings file of ``project_dir``.
+    """Load every settings file of ``project_dir`` (its :func:`settings_root`, which is
+    also the hooks' ``CLAUDE_PROJECT_DIR``).
 
     ``user_settings="default"`` reads ``~/.claude/settings.json``; pass None to skip it
     (tests, sandboxes). ``managed_file`` defaults to ``$AGENT_SERVER_MANAGED_SETTINGS``.
     ``project_trusted``: whether the project's own ``permissions.allow`` rules apply.
     """
-    project = Path(project_dir).resolve()
+    project = settings_root(project_dir)
     user = (
         (Path.home() / ".claude" / "settings.json")
         if user_settings == "default"

@@ -92,10 +92,12 @@ class Verdict:
     #            duplicate | unsupported | invalid
     why: str
     note: str = ""
+    name: str = ""  # the hook's short name ("" for an entry that did not load)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form for ``explain --json``."""
         return {
+            "name": self.name or None,
             "command": self.command,
             "source": self.source,
             "location": self.location,
@@ -137,10 +139,10 @@ def explain(config: HookConfig, event: str, payload: dict[str, Any]) -> list[Ver
     for spec in config.hooks.get(event, []):
         why = why_not(spec, payload)
         note = "runs in the background (async); its result is ignored" if spec.run_async else ""
-        if why is None:
-            verdicts.append(Verdict(spec.command, spec.source, spec.location, True, "", "", note))
-        else:
-            verdicts.append(Verdict(spec.command, spec.source, spec.location, False, _skip_kind(spec, why), why, note))
+        kind = "" if why is None else _skip_kind(spec, why)
+        verdicts.append(
+            Verdict(spec.command, spec.source, spec.location, why is None, kind, why or "", note, spec.display_name)
+        )
     for ig in config.ignored:
         if ig.event == event:
             verdicts.append(Verdict(ig.command, ig.source, ig.location, False, _ignored_kind(ig.why), ig.why))

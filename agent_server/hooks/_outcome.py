@@ -41,6 +41,8 @@ class HookStatus(enum.StrEnum):
 PERMISSION_EVENTS = frozenset({"PreToolUse", "PermissionRequest"})
 # Exit 2 has no blocking effect on these (contract §3): it is reported as an error.
 NON_BLOCKING_EVENTS = frozenset({"SessionStart", "SessionEnd", "Notification", "SubagentStart", "PostCompact"})
+# Exit 2 is ignored on these too; PermissionRequest's normal flow goes on (contract §9).
+_EXIT2_IGNORED = NON_BLOCKING_EVENTS | {"PermissionRequest"}
 # Plain stdout on exit 0 becomes context on these events.
 STDOUT_CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "SubagentStart", "PreCompact"})
 _DECISION_RANK = {"deny": 4, "defer": 3, "block": 3, "ask": 2, "allow": 1}
@@ -215,7 +217,7 @@ def interpret_output(
     result = HookResult.for_spec(spec, HookStatus.OK, exit_code=exit_code, stdout=stdout, stderr=stderr)
     if exit_code == 2:
         # On exit 2 JSON is ignored and stderr is the message.
-        if event in NON_BLOCKING_EVENTS:
+        if event in _EXIT2_IGNORED:
             result.status = HookStatus.ERROR
             result.error = f"exit 2: {stderr.strip() or 'No stderr output'}"
             return result
@@ -253,20 +255,32 @@ def _tail(text: str, limit: int = 400) -> str:
     return text if len(text) <= limit else "…" + text[-limit:]
 
 
+# The setting that made a hook fail closed, as its dialect spells it.
+_FAIL_CLOSED_BY = {
+    "claude": 'onFailure is "block"',
+    "orion": "continueOnError is false",
+    "harness": "continueOnError is false",
+    "genesis": "config.fail_closed is true",
+    "callback": "fail_closed is set",
+}
+
+
 def _fail(result: HookResult, spec: HookSpec) -> HookResult:
-    """Apply the failure policy: fail open by default, closed when the hook asks."""
+    """Apply the failure policy: fail open by default, closed when the hook asks (with
+    Claude Code's reason text, contract §9)."""
     if spec.fail_closed and spec.event not in NON_BLOCKING_EVENTS:
         result.decision = "deny" if spec.event in PERMISSION_EVENTS else "block"
-        result.reason = fail_closed_reason(spec, result.error or "")
+        # Command hooks explain themselves on stderr; http/prompt hooks in the error.
+        result.reason = fail_closed_reason(spec, result.stderr.strip() or result.error or "")
     return result
 
 
 def fail_closed_reason(spec: HookSpec, detail: str) -> str:
-    """The block reason of a failed hook that is set to fail closed."""
-    if spec.kind in ("http", "prompt"):
-        # Claude Code's text (contract §10); the loop prefixes "<Event>:<Tool> hook error: ".
-        return f'[{spec.command}]: failed; blocking because onFailure is "block"\n{detail}'
-    return f"hook {spec.display_name!r} failed and is set to fail closed: {detail}"
+    """The block reason of a failed hook that is set to fail closed: Claude Code's text
+    (contract §9-10; the loop prefixes ``<Event>:<Tool> hook error: ``), naming the
+    setting as the hook's dialect spells it."""
+    why = _FAIL_CLOSED_BY.get(spec.dialect, "it fails closed")
+    return f"[{spec.command}]: failed; blocking because {why}\n{detail}"
 
 
 def failed_result(spec: HookSpec, status: HookStatus, error: str, **values: Any) -> HookResult:

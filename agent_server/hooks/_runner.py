@@ -38,7 +38,7 @@ from ._outcome import (
 )
 from ._pool import DEFAULT_PYTHON_WORKERS, PythonWorkerPool
 from ._prompt import PromptEvaluator, run_prompt_hook
-from ._spec import DEFAULT_TIMEOUTS, HookCallback, HookSpec
+from ._spec import DEFAULT_TIMEOUTS, HookCallback, HookSpec, unique_name
 from ._tracing import HookTelemetry
 
 if TYPE_CHECKING:
@@ -224,18 +224,8 @@ class HookRunner:
         if self._env_dir:
             shutil.rmtree(self._env_dir, ignore_errors=True)
             self._env_dir = None
-        self.flush_telemetry()  # end any spans still queued
         if self.ledger is not None and self._owns_ledger:
             await self.ledger.aclose()
-
-    def flush_telemetry(self) -> None:
-        """End the spans and record the metrics still queued, now.
-
-        ``fire()`` finishes its spans and metrics a moment after it returns, at the event
-        loop's next free moment (docs/observability.md); call this when an exporter must
-        have them at once, as ``aclose()`` does.
-        """
-        self._telemetry.drain()
 
     # -- registration ----------------------------------------------------
     def register(
@@ -252,6 +242,7 @@ class HookRunner:
         command hook would print (dict, str or None); same order, timeout and failure
         rules as command hooks. Runs after the hooks from settings files."""
         label = name or str(getattr(callback, "__qualname__", None) or repr(callback))
+        label = unique_name(label, {s.display_name for s in self.hooks_for(event)})
         spec = HookSpec(
             event=event,
             kind="callback",
@@ -297,10 +288,18 @@ class HookRunner:
         # Background (async: true) hooks put their final result in the ledger once the
         # event's own record is there: they wait on an event made when the first starts.
         recorded: list[anyio.Event] = []
+        current = dict(payload)
+        current.setdefault("hook_event_name", event)
+        specs = [s for s in self.hooks_for(event) if why_not(s, current) is None]
+        trace_id = None
         try:
-            with self._telemetry.fire_span(event, payload, event_id) as scope:
-                outcome = await self._fire(event, payload, event_id, recorded)
-                scope.finish(outcome)
+            if specs:  # (an event with no hook to run makes no span)
+                with self._telemetry.fire_span(event, current, event_id) as span:
+                    outcome = await self._fire(event, current, specs, event_id, recorded)
+                    self._telemetry.fire_done(span, outcome)
+                trace_id = self._telemetry.trace_id(span)
+            else:
+                outcome = await self._fire(event, current, specs, event_id, recorded)
             if self.ledger is not None:
                 await self.ledger.record(
                     event,
@@ -309,7 +308,7 @@ class HookRunner:
                     event_id=event_id,
                     started_at=started,
                     ended_at=time.time(),
-                    trace_id=scope.trace_id,
+                    trace_id=trace_id,
                 )
         finally:
             if recorded:
@@ -317,11 +316,8 @@ class HookRunner:
         return outcome
 
     async def _fire(
-        self, event: str, payload: Mapping[str, Any], event_id: str, recorded: list[anyio.Event]
+        self, event: str, current: dict[str, Any], specs: list[HookSpec], event_id: str, recorded: list[anyio.Event]
     ) -> EventOutcome:
-        current = dict(payload)
-        current.setdefault("hook_event_name", event)
-        specs = [s for s in self.hooks_for(event) if why_not(s, current) is None]
         if self.debug:
             log.info("fire %s payload=%s", event, json.dumps(current, default=str)[:4000])
         results: list[HookResult] = []
@@ -400,9 +396,9 @@ class HookRunner:
     async def _run_hook(self, spec: HookSpec, payload: dict[str, Any]) -> HookResult:
         # The hook's span is the current span while it runs: _env() passes it on as
         # TRACEPARENT, and the result lands on the span and in the metrics.
-        with self._telemetry.hook_span(spec, payload) as scope:
+        with self._telemetry.hook_span(spec, payload) as span:
             result = await self._run_hook_timed(spec, payload)
-            scope.finish(result)
+            self._telemetry.hook_done(span, result)
         return result
 
     async def _run_hook_timed(self, spec: HookSpec, payload: dict[str, Any]) -> HookResult:
@@ -427,9 +423,8 @@ class HookRunner:
         if spec.kind == "builtin":
             return run_builtin(spec, payload, self.config.genesis_actors, self.evidence)
         if spec.kind == "http":
-            trace: dict[str, str] = {}
-            self._telemetry.inject(trace)  # W3C trace context as the request's headers
-            headers = {name.lower(): value for name, value in trace.items()}
+            headers: dict[str, str] = {}
+            self._telemetry.inject_headers(headers)  # W3C trace context (traceparent) of the hook's span
             return await self._http.run(spec, payload, _payload_json(payload), headers)
         if spec.kind == "prompt":
             return await run_prompt_hook(spec, payload, self.prompt_evaluator)
@@ -488,13 +483,17 @@ class HookRunner:
             PWD=cwd,
             HOOK_TIMEOUT=str(int(spec.timeout * 1000)),
         )
+        effort = payload.get("effort")
+        if isinstance(effort, Mapping) and isinstance(effort.get("level"), str):
+            # Claude Code sets it where the payload carries `effort` (tool events, Stop).
+            env["CLAUDE_EFFORT"] = effort["level"]
         if len(payload_json) <= _MAX_ENV_PAYLOAD:
             env["HOOK_PAYLOAD"] = payload_json
             env.pop("HOOK_PAYLOAD_TRUNCATED", None)
         else:
             env.pop("HOOK_PAYLOAD", None)
             env["HOOK_PAYLOAD_TRUNCATED"] = "1"
-        self._telemetry.inject(env)  # TRACEPARENT/TRACESTATE of this hook's span
+        self._telemetry.inject_env(env)  # TRACEPARENT of this hook's span
         env_file = None
         if spec.event == "SessionStart":
             if self._env_dir is None:
@@ -525,7 +524,6 @@ class HookRunner:
                 grace=self.kill_grace,
                 output_limit=self.output_limit,
                 marker=os.urandom(16).hex(),  # (uuid4() costs five times as much)
-                while_running=self._telemetry.drain_some,
             )
         finally:
             self._limiter.release()
@@ -553,6 +551,8 @@ class HookRunner:
             )
         result = interpret_output(spec, payload, proc.exit_code, stdout, stderr)
         result.truncated = truncated
+        if proc.pid is not None:
+            result.extra["pid"] = proc.pid  # (the span's process.pid)
         result.env_file = env_file
         return result
 

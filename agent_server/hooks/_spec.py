@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Mapping
+import os
+import shlex
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from ._match_rules import MATCH_FIELDS  # (owned by the rules module shared with the hooks)
 
@@ -19,6 +22,8 @@ __all__ = [
     "TOOL_EVENTS",
     "HookCallback",
     "HookSpec",
+    "derive_name",
+    "unique_name",
 ]
 
 HookKind = Literal["command", "exec", "python", "callback", "builtin", "http", "prompt"]
@@ -44,6 +49,9 @@ KNOWN_EVENTS = (
     "PreCompact",
     "PostCompact",
     "SessionEnd",
+    "StopFailure",
+    "PermissionDenied",
+    "CwdChanged",
 )
 
 #: Events whose hooks can stop the host from going ahead; in sequential order the
@@ -106,8 +114,9 @@ class HookSpec:
 
     @property
     def display_name(self) -> str:
-        """A short human name: the explicit name, else the command."""
-        return self.name or self.command
+        """The hook's short name (see :func:`derive_name`), unique within its event once
+        the hook is in a :class:`~agent_server.hooks.HookConfig`."""
+        return self.name or derive_name(self)
 
     @property
     def matcher_text(self) -> str | None:
@@ -131,3 +140,54 @@ class HookSpec:
             # A URL or a prompt never dedups against a command line that reads the same.
             return (self.event, f"{self.kind}:{self.command}")
         return (self.event, self.command)
+
+
+# Words that start a command without naming what it runs.
+_LAUNCHERS = frozenset({"env", "exec", "uv", "run", "npx", "node", "deno", "bun", "bash", "sh", "zsh", "ruby", "perl"})
+_SCRIPT_SUFFIXES = (".py", ".sh", ".js", ".mjs", ".ts", ".rb", ".pl", ".bash")
+
+
+def derive_name(spec: HookSpec) -> str:
+    """A short, stable name for a hook that has no explicit ``name``: the Python hook's
+    module file name; an http hook's last URL path segment (else its host); ``prompt``
+    for a prompt hook; else the first script file named on the command line (without
+    its suffix), else the command's first word."""
+    if spec.module:
+        return _stem(spec.module)
+    if spec.kind == "http":  # the URL's last path segment, else its host
+        url = urlsplit(spec.command)
+        return next((p for p in reversed(url.path.split("/")) if p), url.hostname or "http")
+    if spec.kind == "prompt":
+        return "prompt"
+    try:
+        words = shlex.split(spec.command)
+    except ValueError:
+        words = spec.command.split()
+    if not words:
+        return spec.command or spec.kind
+    for word in words:
+        if " " in word or word.startswith("-") or "=" in word.split("/")[0]:
+            continue  # an inline script, an option or a VAR=value
+        base = os.path.basename(word)
+        if base in _LAUNCHERS or base.startswith("python"):
+            continue  # an interpreter (/usr/bin/python3 too): the script comes next
+        if word.endswith(_SCRIPT_SUFFIXES) or "/" in word:
+            return _stem(word)
+        break  # a program of its own: named by the first word
+    return os.path.basename(words[0]) or words[0]
+
+
+def _stem(path: str) -> str:
+    base = os.path.basename(path.rstrip("/")) or path
+    root, suffix = os.path.splitext(base)
+    return root if suffix in _SCRIPT_SUFFIXES and root else base
+
+
+def unique_name(name: str, taken: Collection[str]) -> str:
+    """``name``, or ``name#2``, ``name#3``… : the first not in ``taken``."""
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name}#{n}" in taken:
+        n += 1
+    return f"{name}#{n}"

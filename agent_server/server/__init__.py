@@ -18,6 +18,7 @@ from ._errors import (
     SessionError,
     UnavailableError,
 )
+from ._otel import Telemetry, telemetry_from_env
 from ._session import Session, SessionManager
 from ._settings import Settings, SettingsInvalid, load_settings
 
@@ -32,8 +33,10 @@ __all__ = [
     "SessionManager",
     "Settings",
     "SettingsInvalid",
+    "Telemetry",
     "UnavailableError",
     "create_app",
     "load_settings",
     "request_shutdown",
+    "telemetry_from_env",
 ]

@@ -57,8 +57,10 @@ from ._errors import (
     UnavailableError,
 )
 from ._hooks_setup import build_runner
+from ._otel import Telemetry, check_otel_env, telemetry_from_env
 from ._session import Session, SessionManager
 from ._settings import Settings, load_settings
+from ._spans import AgentTracing
 from .backends import ModelBackend, make_backend
 
 __all__ = ["create_app", "request_shutdown"]
@@ -327,6 +329,14 @@ async def events(request: Request) -> Response:
     )
 
 
+async def metrics_page(request: Request) -> Response:
+    """``GET /metrics``: hook metrics in Prometheus text format."""
+    telemetry: Telemetry | None = getattr(request.app.state, "telemetry", None)
+    if telemetry is None or telemetry.scrape is None:
+        raise ApiError(404, "not_found", "metrics are off (AGENT_SERVER_METRICS_ENDPOINT=false or OTEL_SDK_DISABLED)")
+    return Response(telemetry.render_metrics(), media_type="text/plain; version=0.0.4; charset=utf-8")
+
+
 def _web_file(name: str) -> str:
     return resources.files("agent_server").joinpath("web", name).read_text(encoding="utf-8")
 
@@ -417,19 +427,28 @@ def create_app(
     runner: HookRunner | None = None,
     backend: ModelBackend | None = None,
     setup: Callable[[HookRunner], Awaitable[Any] | Any] | None = None,
+    telemetry: Telemetry | None = None,
 ) -> Starlette:
     """The agent server as an ASGI app.
 
     ``settings`` default to the environment (:func:`load_settings`). ``runner`` and
     ``backend`` replace the ones built from the settings; ``setup(runner)`` runs once the
-    runner is open (e.g. to ``register`` in-process hooks).
+    runner is open (e.g. to ``register`` in-process hooks). ``telemetry`` replaces the
+    providers built from the ``OTEL_*`` variables at start-up (docs/observability.md).
+    Raises :class:`SettingsInvalid` for bad settings or a malformed ``OTEL_*`` value.
     """
     settings = settings or load_settings()
     settings.check_backend()
+    if telemetry is None:
+        check_otel_env()  # (a malformed OTEL_* value stops the start, naming the variable)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        hook_runner = runner or build_runner(settings)
+        own = telemetry is None
+        otel = telemetry or telemetry_from_env(metrics_endpoint=settings.metrics_endpoint)
+        app.state.telemetry = otel
+        tracing = AgentTracing(otel.tracer_provider, record_content=settings.trace_content)
+        hook_runner = runner or build_runner(settings, otel.tracer_provider, otel.meter_provider)
         model = backend or make_backend(settings)
         if hook_runner.prompt_evaluator is None:
             # Prompt hooks ask the session's model (contract §11).
@@ -441,7 +460,7 @@ def create_app(
                     maybe = setup(hook_runner)
                     if inspect.isawaitable(maybe):
                         await maybe
-                async with SessionManager(settings, hook_runner, model) as manager:
+                async with SessionManager(settings, hook_runner, model, tracing) as manager:
                     app.state.manager = manager
                     try:
                         yield
@@ -454,12 +473,15 @@ def create_app(
                     await hook_runner.ledger.aclose()  # (one it did not own: a retention)
             finally:
                 await model.aclose()
+                if own:  # the last spans and metrics go out (bounded by the exporters' timeouts)
+                    await anyio.to_thread.run_sync(otel.shutdown)
 
     routes = [
         Route("/", root),
         Route("/health", health),
         Route("/openapi.json", openapi),
         Route("/hooks", list_hooks),
+        Route("/metrics", metrics_page),
         Route("/chat", chat_page),
         Route("/chat/{name}", chat_static),
         Route("/sessions", create_session, methods=["POST"]),
@@ -486,4 +508,5 @@ def create_app(
     )
     app.state.settings = settings
     app.state.manager = None
+    app.state.telemetry = None
     return app

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from agent_server._datadir import make_data_dir
-from agent_server.hooks import HookLedger, HookRunner, default_files, load_files
+from agent_server.hooks import ConfigIssue, HookLedger, HookRunner, default_files, load_files, settings_root
 
 from ._settings import Settings
 
@@ -80,9 +80,12 @@ def default_settings_text(project_dir: Path) -> str:
     return json.dumps(fix(data), indent=2) + "\n"
 
 
-def build_runner(settings: Settings) -> HookRunner:
-    """A HookRunner for ``settings.project_dir`` (not yet entered)."""
-    project = settings.project_dir
+def build_runner(settings: Settings, tracer_provider: Any = None, meter_provider: Any = None) -> HookRunner:
+    """A HookRunner for the settings of ``settings.project_dir`` (not yet entered), its spans
+    and metrics going to the given providers (None: the global ones); the hooks' project
+    (``CLAUDE_PROJECT_DIR``, ``.claude/hooks/``) is :func:`settings_root`."""
+    launch = settings.project_dir.resolve()
+    project = settings_root(launch)
     user = Path.home() / ".claude" / "settings.json" if settings.read_user_settings else None
     managed_env = os.environ.get("AGENT_SERVER_MANAGED_SETTINGS")
     managed = Path(managed_env) if managed_env else None
@@ -103,6 +106,20 @@ def build_runner(settings: Settings) -> HookRunner:
     # The project's own permissions.allow rules wait for the project to be trusted;
     # nothing marks a project trusted yet, so they stay off (each file says so in the log).
     config = load_files(project, files, project_trusted=False)
+    if project != launch:
+        for name in ("settings.json", "settings.local.json"):
+            unread = launch / ".claude" / name
+            if unread.is_file():
+                config.issues.append(
+                    ConfigIssue(
+                        str(unread),
+                        "",
+                        f"not read: the server started inside the git repository {project}, whose "
+                        ".claude/ holds the project settings (as in Claude Code)",
+                        "warning",
+                        f"move its settings to {project / '.claude' / name}",
+                    )
+                )
     for issue in config.issues:
         (log.error if issue.severity == "error" else log.warning)("hook config %s", issue)
     if settings.hooks_order is not None:
@@ -114,7 +131,7 @@ def build_runner(settings: Settings) -> HookRunner:
         days = settings.hook_ledger_retention_days
         # With a retention the ledger is built here; the lifespan closes it after the runner.
         options["ledger"] = db if days is None else HookLedger(db, retention=days * 86400.0)
-    return HookRunner(config, **options)
+    return HookRunner(config, tracer_provider=tracer_provider, meter_provider=meter_provider, **options)
 
 
 def hooks_summary(runner: HookRunner, project_dir: Path) -> list[str]:

@@ -21,10 +21,11 @@ from ._events import EventLog
 from ._payloads import AgentInfo, PayloadBase, permission_suggestions
 from ._rules import PATH_DENIED, ask_unanswered, emit_rule, refusal, removed
 from ._settings import Settings
+from ._spans import AgentTracing
 from ._transcript import Transcript
 from .backends import BackendError, ModelBackend, ModelReply, ModelRequest
 from .backends.scripted import STOP_FEEDBACK
-from .tools import TaskInput, Tool, ToolContext, ToolError, ToolOutcome, default_tools
+from .tools import InvalidToolInput, TaskInput, Tool, ToolContext, ToolError, ToolOutcome, default_tools
 
 __all__ = ["AgentState", "LoopHost", "LoopResult", "UserAnswer", "run_agent"]
 
@@ -47,6 +48,7 @@ class AgentState:
     tools: dict[str, Tool]
     description: str = ""
     tool_uses: int = 0
+    usage: dict[str, int] = field(default_factory=dict)
 
     @property
     def is_subagent(self) -> bool:
@@ -112,6 +114,11 @@ class LoopHost(Protocol):
         """The settings files' permission rules (contract §12)."""
         ...
 
+    @property
+    def tracing(self) -> AgentTracing:
+        """The agent's spans (turn, model call, tool call)."""
+        ...
+
     def subagent_transcript_path(self, agent_id: str) -> Path:
         """Where a subagent's transcript goes."""
         ...
@@ -172,6 +179,13 @@ def _result_block(tool_use_id: str, content: str, is_error: bool) -> dict[str, A
     return block
 
 
+def _batch_entry(model_name: str, model_input: dict[str, Any], tool_use_id: str, content: str) -> dict[str, Any]:
+    """One ``tool_calls`` entry of PostToolBatch: the model's tool name and input; the
+    subagent tool is ``Task`` there, its response a list of content blocks (contract §9)."""
+    response: Any = [{"type": "text", "text": content}] if model_name == "Task" else content
+    return {"tool_name": model_name, "tool_input": model_input, "tool_use_id": tool_use_id, "tool_response": response}
+
+
 def hook_name(tool_name: str) -> str:
     """The tool name hooks see: the model's ``Task`` is ``Agent``."""
     return "Agent" if tool_name == "Task" else tool_name
@@ -200,6 +214,12 @@ def repair(conversation: list[dict[str, Any]]) -> None:
         i += 1
 
 
+def context_messages(label: str, contexts: list[str]) -> list[str]:
+    """An event's ``additionalContext``s as Claude Code sends them: one system message,
+    the contexts joined by ``\n`` (contract §9)."""
+    return [f"{label} hook additional context: " + "\n".join(contexts)] if contexts else []
+
+
 def blocking_messages(event: str, tool: str, outcome: EventOutcome) -> list[str]:
     """System messages for PostToolUse(Failure) blocks and contexts (contract §3-4)."""
     texts = [
@@ -207,8 +227,7 @@ def blocking_messages(event: str, tool: str, outcome: EventOutcome) -> list[str]
         for r in outcome.hooks
         if r.status is HookStatus.BLOCKED
     ]
-    texts += [f"{event}:{tool} hook additional context: {c}" for c in outcome.additional_context]
-    return texts
+    return texts + context_messages(f"{event}:{tool}", outcome.additional_context)
 
 
 async def run_agent(session: LoopHost, agent: AgentState, prompt_id: str) -> LoopResult:
@@ -225,11 +244,13 @@ async def run_agent(session: LoopHost, agent: AgentState, prompt_id: str) -> Loo
             )
             return LoopResult("max_steps", reason="too many model calls")
         reply = await _call_model(session, agent)
+        for key, count in reply.usage.items():
+            agent.usage[key] = agent.usage.get(key, 0) + count
         session.add_message(agent, {"role": "assistant", "content": reply.content})
         uses = reply.tool_uses
         if not uses:
             text = reply.text
-            outcome = await _fire_stop(session, agent, text, stop_blocks, description=agent.description)
+            outcome = await _fire_stop(session, agent, text, stop_blocks)
             if not outcome.continue_:
                 if outcome.stop_reason:
                     session.notify_user(outcome.stop_reason)
@@ -244,6 +265,12 @@ async def run_agent(session: LoopHost, agent: AgentState, prompt_id: str) -> Loo
                         level="warning",
                     )
                     return LoopResult("completed", text, "stop hook block cap reached")
+                # A JSON block also reaches the model as a system message, before the
+                # feedback (contract §9); an exit-2 block gives the feedback alone (§3).
+                for hook in outcome.hooks:
+                    if hook.status is HookStatus.BLOCKED and hook.json is not None:
+                        error = f'{event} hook blocking error from command: "{hook.command}": {hook.reason or ""}'
+                        session.add_message(agent, {"role": "system", "content": error})
                 session.add_message(agent, {"role": "user", "content": STOP_FEEDBACK + (outcome.reason or "")})
                 continue
             return LoopResult("completed", text)
@@ -256,7 +283,7 @@ async def run_agent(session: LoopHost, agent: AgentState, prompt_id: str) -> Loo
                     _CallResult(_result_block(block["id"], f"Tool call skipped: the turn ended ({ended.end}).", True))
                 )
                 continue
-            res = await _run_tool_call(session, agent, block, prompt_id)
+            res = await _traced_tool_call(session, agent, block, prompt_id)
             results.append(res)
             if res.end is not None:
                 ended = res
@@ -267,22 +294,21 @@ async def run_agent(session: LoopHost, agent: AgentState, prompt_id: str) -> Loo
         entries = [r.batch_entry for r in results if r.batch_entry is not None]
         if ended is not None:
             return LoopResult(ended.end or "stopped", reason=ended.end_reason)
-        if entries:
-            base = session.payload_base(agent, prompt_id)
-            batch = await session.fire("PostToolBatch", base.post_tool_batch(agent.info, entries))
-            for ctx in batch.additional_context:
-                session.add_message(
-                    agent, {"role": "system", "content": f"PostToolBatch hook additional context: {ctx}"}
-                )
-            if batch.blocked or not batch.continue_:
-                why = batch.reason or batch.stop_reason or "no reason given"
-                session.notify_user(f"PostToolBatch hook stopped the agent loop: {why}")
-                return LoopResult("stopped", reason="hook_stopped")
+        # `continue: false` on Pre/PostToolUse stops the loop before PostToolBatch (§9).
         stops = [r.stop_after for r in results if r.stop_after is not None]
         if stops:
             if stops[0]:
                 session.notify_user(stops[0])
             return LoopResult("stopped", reason=stops[0] or "continue: false")
+        if entries:
+            base = session.payload_base(agent, prompt_id)
+            batch = await session.fire("PostToolBatch", base.post_tool_batch(agent.info, entries))
+            for text in context_messages("PostToolBatch", batch.additional_context):
+                session.add_message(agent, {"role": "system", "content": text})
+            if batch.blocked or not batch.continue_:
+                why = batch.reason or batch.stop_reason or "no reason given"
+                session.notify_user(f"PostToolBatch hook stopped the agent loop: {why}")
+                return LoopResult("stopped", reason="hook_stopped")
 
 
 async def _call_model(session: LoopHost, agent: AgentState) -> ModelReply:
@@ -297,15 +323,20 @@ async def _call_model(session: LoopHost, agent: AgentState) -> ModelReply:
     async def on_text(delta: str) -> None:
         session.events.emit("assistant_delta", text=delta, agent_id=agent.info.agent_id)
 
+    backend = session.backend
+    tracing = session.tracing
     try:
-        return await session.backend.respond(request, on_text)
+        with tracing.model_call(session.id, backend.name, backend.model) as span:
+            reply = await backend.respond(request, on_text)
+            tracing.model_replied(span, reply)
+        return reply
     except BackendError:
         raise
     except Exception as exc:  # a backend bug must not take the server down
         raise BackendError(f"model backend failed: {type(exc).__name__}: {exc}") from exc
 
 
-async def _fire_stop(session: LoopHost, agent: AgentState, text: str, blocks: int, description: str) -> EventOutcome:
+async def _fire_stop(session: LoopHost, agent: AgentState, text: str, blocks: int) -> EventOutcome:
     base = session.payload_base(agent, session.current_prompt_id)
     if agent.is_subagent:
         payload = base.subagent_stop(
@@ -313,7 +344,6 @@ async def _fire_stop(session: LoopHost, agent: AgentState, text: str, blocks: in
             active=blocks > 0,
             transcript=str(agent.transcript.path),
             last_message=text,
-            description=description,
             block_count=blocks,
         )
         return await session.fire("SubagentStop", payload)
@@ -329,12 +359,23 @@ def _needs_approval(session: LoopHost, tool: Tool) -> bool:
     return not (mode == "acceptEdits" and tool.kind == "edit")
 
 
+async def _traced_tool_call(session: LoopHost, agent: AgentState, block: dict[str, Any], prompt_id: str) -> _CallResult:
+    """:func:`_run_tool_call` in an ``execute_tool`` span (its hooks fire under it)."""
+    tracing = session.tracing
+    name, tool_use_id = hook_name(str(block.get("name", ""))), str(block.get("id") or "")
+    with tracing.tool_call(session.id, name, tool_use_id, block.get("input")) as span:
+        result = await _run_tool_call(session, agent, block, prompt_id)
+        tracing.tool_ended(span, str(result.block.get("content", "")), bool(result.block.get("is_error")))
+    return result
+
+
 async def _run_tool_call(session: LoopHost, agent: AgentState, block: dict[str, Any], prompt_id: str) -> _CallResult:
     tool_use_id = str(block.get("id") or f"toolu_{uuid.uuid4().hex[:20]}")
     model_name = str(block.get("name", ""))
     name = hook_name(model_name)
     raw_input = block.get("input")
     tool_input: dict[str, Any] = dict(raw_input) if isinstance(raw_input, dict) else {}
+    model_input = tool_input  # PostToolBatch reports the model's own input (contract §9)
     agent.tool_uses += 1
     session.events.emit(
         "tool_call", tool_use_id=tool_use_id, tool_name=name, input=tool_input, agent_id=agent.info.agent_id
@@ -360,12 +401,7 @@ async def _run_tool_call(session: LoopHost, agent: AgentState, block: dict[str, 
         return _CallResult(
             _result_block(tool_use_id, text, True),
             contexts or [],
-            batch_entry={
-                "tool_name": name,
-                "tool_input": tool_input,
-                "tool_use_id": tool_use_id,
-                "tool_response": text,
-            },
+            batch_entry=_batch_entry(model_name, model_input, tool_use_id, text),
             end=end,
             end_reason=end_reason,
         )
@@ -394,7 +430,7 @@ async def _run_tool_call(session: LoopHost, agent: AgentState, block: dict[str, 
 
     base = session.payload_base(agent, prompt_id)
     pre = await session.fire("PreToolUse", base.pre_tool_use(agent.info, name, tool_input, tool_use_id))
-    contexts = [f"PreToolUse:{name} hook additional context: {c}" for c in pre.additional_context]
+    contexts = context_messages(f"PreToolUse:{name}", pre.additional_context)
     stop_after = None if pre.continue_ else (pre.stop_reason or "")
     if pre.decision == "deny":
         denied = fail(f"PreToolUse:{name} hook error: {pre.reason or 'blocked by a hook'}", contexts, blocked=True)
@@ -421,6 +457,13 @@ async def _run_tool_call(session: LoopHost, agent: AgentState, block: dict[str, 
         )
     try:
         parsed = tool.validate(tool_input)
+    except InvalidToolInput as exc:
+        # Only a hook's rewrite can fail here: the model's input was checked above.
+        return fail(
+            f"PreToolUse hook for {name} returned updatedInput that failed schema validation: {exc.issues}\n"
+            "The tool input from the model was valid; the hook's rewrite of it was not.",
+            contexts,
+        )
     except ToolError as exc:
         return fail(str(exc), contexts)
 
@@ -481,6 +524,9 @@ async def _run_tool_call(session: LoopHost, agent: AgentState, block: dict[str, 
     if outcome.new_cwd is not None and outcome.new_cwd != agent.ctx.cwd:
         old, agent.ctx.cwd = agent.ctx.cwd, outcome.new_cwd
         session.events.emit("cwd_changed", old_cwd=str(old), new_cwd=str(outcome.new_cwd), agent_id=agent.info.agent_id)
+        if not agent.is_subagent:  # the session's cwd is the main agent's (contract §9)
+            base = session.payload_base(agent, prompt_id)
+            await session.fire("CwdChanged", base.cwd_changed(str(old), str(outcome.new_cwd)))
     session.events.emit(
         "tool_result",
         tool_use_id=tool_use_id,
@@ -517,12 +563,7 @@ async def _run_tool_call(session: LoopHost, agent: AgentState, block: dict[str, 
     return _CallResult(
         _result_block(tool_use_id, outcome.content, not outcome.ok),
         contexts,
-        batch_entry={
-            "tool_name": name,
-            "tool_input": tool_input,
-            "tool_use_id": tool_use_id,
-            "tool_response": outcome.content,
-        },
+        batch_entry=_batch_entry(model_name, model_input, tool_use_id, outcome.content),
         stop_after=stop_after,
     )
 
@@ -555,8 +596,8 @@ async def _permission(
         return _Permission(False, unanswered)
     if answer.decision is None:  # nobody answered in time
         why = ask_reason or f"no answer within {session.settings.approval_timeout:g}s"
-        if ask_reason:
-            return _Permission(False, f"PreToolUse:{name} hook error: {ask_reason}")
+        if ask_reason:  # the hook's reason alone (contract §9)
+            return _Permission(False, ask_reason)
         return _Permission(False, f"Permission to use {name} was not granted: {why}")
     message = USER_REJECTED + (f" The user said: {answer.message}" if answer.message else "")
     return _Permission(False, message, end="denied")
@@ -586,24 +627,32 @@ async def _run_subagent(session: LoopHost, parent: AgentState, task: TaskInput, 
     )
     start = await session.fire("SubagentStart", session.payload_base(sub, prompt_id).subagent_start(info))
     session.add_message(sub, {"role": "user", "content": task.prompt})
-    for c in start.additional_context:
-        session.add_message(sub, {"role": "system", "content": f"SubagentStart hook additional context: {c}"})
+    for text in context_messages("SubagentStart", start.additional_context):
+        session.add_message(sub, {"role": "system", "content": text})
     try:
         result = await run_agent(session, sub, prompt_id)
     except BackendError as exc:
         result = LoopResult("error", reason=str(exc))
     session.events.emit("subagent_stopped", agent_id=agent_id, status=result.status, final_text=result.final_text)
     text = result.final_text or (f"Subagent ended: {result.status}" + (f" ({result.reason})" if result.reason else ""))
+    usage = {"input_tokens": sub.usage.get("input_tokens", 0), "output_tokens": sub.usage.get("output_tokens", 0)}
+    # Claude Code's keys, in its order (contract §9); no harness notes here, and a
+    # finished subagent cannot be continued.
     response = {
-        "status": "completed" if result.status == "completed" else result.status,
+        "status": result.status,
+        "prompt": task.prompt,
         "agentId": agent_id,
         "agentType": task.subagent_type,
-        "description": task.description,
-        "prompt": task.prompt,
         "content": [{"type": "text", "text": text}],
-        "totalToolUseCount": sub.tool_uses,
         "totalDurationMs": round((time.perf_counter() - t0) * 1000),
-        "agentTranscriptPath": str(path),
+        "totalToolUseCount": sub.tool_uses,
+        "harnessNoteCount": 0,
+        "harnessTailCount": 0,
+        "harnessSectionHash": "",
+        "resolvedModel": session.backend.model,
+        "totalTokens": sum(usage.values()),
+        "usage": usage,
+        "canContinueAgent": False,
     }
     if result.status in ("completed", "max_steps"):
         return ToolOutcome(ok=True, content=text, response=response)

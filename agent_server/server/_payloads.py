@@ -156,23 +156,16 @@ class PayloadBase:
         return data
 
     def subagent_stop(
-        self, agent: AgentInfo, *, active: bool, transcript: str, last_message: str, description: str, block_count: int
+        self, agent: AgentInfo, *, active: bool, transcript: str, last_message: str, block_count: int
     ) -> dict[str, Any]:
-        """SubagentStop (Stop's keys plus the agent's)."""
+        """SubagentStop (Stop's keys plus the agent's); subagents run synchronously, so
+        ``background_tasks`` is empty (contract §9)."""
         data = self._tool_head("SubagentStop", agent)
         data.update(
             stop_hook_active=active,
             agent_transcript_path=transcript,
             last_assistant_message=last_message,
-            background_tasks=[
-                {
-                    "id": agent.agent_id,
-                    "type": "subagent",
-                    "status": "running",
-                    "description": description,
-                    "agent_type": agent.agent_type,
-                }
-            ],
+            background_tasks=[],
             session_crons=[],
             stop_hook_block_count=block_count,
         )
@@ -188,6 +181,12 @@ class PayloadBase:
         """PostCompact."""
         data = self._head()
         data.update(hook_event_name="PostCompact", trigger=trigger, compact_summary=summary)
+        return data
+
+    def cwd_changed(self, old_cwd: str, new_cwd: str) -> dict[str, Any]:
+        """CwdChanged (``cwd`` is already the new directory)."""
+        data = self._head()
+        data.update(hook_event_name="CwdChanged", old_cwd=old_cwd, new_cwd=new_cwd)
         return data
 
     def session_end(self, reason: str) -> dict[str, Any]:

@@ -45,7 +45,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return _fail(
             f"cannot create the data directory {settings.data_path} (AGENT_SERVER_DATA_DIR): {exc.strerror or exc}"
         )
-    app = create_app(settings)
+    try:
+        app = create_app(settings)
+    except SettingsInvalid as exc:  # a malformed OTEL_* value
+        return _fail(str(exc))
 
     class Server(uvicorn.Server):
         async def serve(self, sockets: list[socket.socket] | None = None) -> None:

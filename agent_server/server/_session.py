@@ -31,9 +31,10 @@ from agent_server.hooks import (
 
 from ._errors import BusyError, ClosedError, InvalidRequestError, NotFoundError, UnavailableError
 from ._events import EventLog
-from ._loop import AgentState, LoopResult, run_agent
+from ._loop import AgentState, LoopResult, context_messages, run_agent
 from ._payloads import AgentInfo, PayloadBase
 from ._settings import PERMISSION_MODES, Settings
+from ._spans import AgentTracing
 from ._transcript import COMPACT_BOUNDARY, Transcript, load_messages
 from .backends import BackendError, ModelBackend
 from .backends.scripted import COMPACT_PREAMBLE
@@ -166,6 +167,11 @@ class Session:
         return self.settings.project_dir
 
     @property
+    def tracing(self) -> AgentTracing:
+        """The agent's spans (turn, model call, tool call; docs/observability.md)."""
+        return self.manager.tracing
+
+    @property
     def transcript_path(self) -> Path:
         """The main transcript file."""
         return self.main.transcript.path
@@ -280,16 +286,19 @@ class Session:
                 self.notify_user(f"{event} hook {r.name!r} failed: {r.error}", level="warning")
         return outcome
 
-    def _contexts(self, outcome: EventOutcome, label: str) -> list[str]:
-        """Context texts: plain stdout reads ``<label> hook success: ...``, JSON
-        ``additionalContext`` reads ``<label> hook additional context: ...``."""
-        texts = []
+    def _contexts(self, outcome: EventOutcome, label: str, json_label: str | None = None) -> list[str]:
+        """Context texts: each plain stdout reads ``<label> hook success: ...``; the JSON
+        ``additionalContext``s make one ``<json_label> hook additional context: ...``
+        (joined by newlines, contract §9)."""
+        texts, joined = [], []
         for r in outcome.hooks:
             if r.status in (HookStatus.SKIPPED, HookStatus.TIMEOUT) or not r.additional_context:
                 continue
-            kind = "success" if r.json is None else "additional context"
-            texts.append(f"{label} hook {kind}: {r.additional_context}")
-        return texts
+            if r.json is None:
+                texts.append(f"{label} hook success: {r.additional_context}")
+            else:
+                joined.append(r.additional_context)
+        return texts + context_messages(json_label or label, joined)
 
     # -- lifecycle -------------------------------------------------------------
     async def start(self, source: str, prompt_id: str | None = None, extra: dict[str, Any] | None = None) -> None:
@@ -304,7 +313,8 @@ class Session:
         )
         payload = self.payload_base(prompt_id=prompt_id).session_start(source, self.backend.model, extra)
         outcome = await self.fire("SessionStart", payload)
-        for text in self._contexts(outcome, f"SessionStart:{source}"):
+        # JSON context is labelled without the source (contract §9).
+        for text in self._contexts(outcome, f"SessionStart:{source}", "SessionStart"):
             self.add_message(self.main, {"role": "system", "content": text})
         self.env_files += outcome.env_files
         self.refresh_env()
@@ -325,8 +335,18 @@ class Session:
         turn = Turn(prompt_id=str(uuid.uuid4()), text=text)
         self.turn = turn
         self.state = "running"
-        self.manager.spawn(self._run_turn, turn)
+        self.manager.spawn(self._traced_turn, turn)
         return turn
+
+    async def _traced_turn(self, turn: Turn) -> None:
+        """:meth:`_run_turn` in the turn's ``invoke_agent`` span (docs/observability.md)."""
+        tracing = self.tracing
+        with tracing.turn(self, self.id, turn.prompt_id, turn.text) as span:
+            await self._run_turn(turn)
+            result = turn.result or {}
+            tracing.turn_ended(
+                span, str(result.get("status")), str(result.get("final_text") or ""), result.get("reason")
+            )
 
     async def _run_turn(self, turn: Turn) -> None:
         self.current_prompt_id = turn.prompt_id
@@ -426,7 +446,8 @@ class Session:
 
     async def clear(self, prompt_id: str | None) -> None:
         """SessionEnd(reason=clear), then a new session id and SessionStart(source=clear)."""
-        await self.fire("SessionEnd", self.payload_base(prompt_id=prompt_id).session_end("clear"))
+        # Without prompt_id, as Claude Code sends it (contract §9).
+        await self.fire("SessionEnd", self.payload_base().session_end("clear"))
         old = self.id
         new = str(uuid.uuid4())
         self.id = new
@@ -465,7 +486,8 @@ class Session:
         self.state = "closed"
         self.closed_reason = reason
         try:
-            await self.fire("SessionEnd", self.payload_base(prompt_id=self.current_prompt_id).session_end(reason))
+            with self.tracing.session_span(self, "end", self.id, reason):
+                await self.fire("SessionEnd", self.payload_base(prompt_id=self.current_prompt_id).session_end(reason))
         finally:
             self.events.emit("session_ended", reason=reason, session_id=self.id)
             self.events.close()
@@ -583,6 +605,24 @@ class Session:
         return data
 
 
+# Anthropic's prompt cache lives 5 minutes; a cache write costs $6.25 per million tokens
+# (Claude Opus 4.5). Both only feed the estimates of SessionStart(resume).
+_CACHE_TTL_SECONDS = 300
+_CACHE_WRITE_USD_PER_TOKEN = 6.25e-6
+
+
+def _resume_fields(session: Session, idle: int) -> dict[str, Any]:
+    """SessionStart(resume)'s extra keys, in Claude Code's order (contract §9); tokens are
+    estimated as one per four characters of the conversation."""
+    tokens = session.conversation_size() // 4
+    return {
+        "seconds_since_last_response": idle,
+        "context_tokens": tokens,
+        "prompt_cache_likely_expired": idle > _CACHE_TTL_SECONDS,
+        "estimated_cache_write_usd": round(tokens * _CACHE_WRITE_USD_PER_TOKEN, 4),
+    }
+
+
 # How long open event streams may stay open at shutdown while the sessions close.
 _STREAM_GRACE = 2.0
 
@@ -591,10 +631,14 @@ class SessionManager:
     """Owns every session and their background tasks; closes them all on exit
     (each fires SessionEnd)."""
 
-    def __init__(self, settings: Settings, runner: HookRunner, backend: ModelBackend) -> None:
+    def __init__(
+        self, settings: Settings, runner: HookRunner, backend: ModelBackend, tracing: AgentTracing | None = None
+    ) -> None:
         self.settings = settings
         self.runner = runner
         self.backend = backend
+        #: The agent's spans (turn, model call, tool call; docs/observability.md).
+        self.tracing = tracing or AgentTracing()
         self.transcripts_dir = settings.data_path / "transcripts"
         self.sessions: dict[str, Session] = {}
         self._aliases: dict[str, str] = {}
@@ -691,7 +735,7 @@ class SessionManager:
             # this session's again: its own id wins over the alias from now on.
             alias = self._aliases.pop(resume, None)
             try:
-                await self._start(session, "resume", {"seconds_since_last_response": idle})
+                await self._start(session, "resume", _resume_fields(session, idle))
             except BaseException:
                 if alias is not None and alias in self.sessions:
                     self._aliases[resume] = alias  # still leads to the open successor
@@ -707,7 +751,8 @@ class SessionManager:
         closed like any other (SessionEnd, ``session_ended``), then the error goes on."""
         self.sessions[session.id] = session
         try:
-            await session.start(source, extra=extra)
+            with self.tracing.session_span(session, "start", session.id, source):
+                await session.start(source, extra=extra)
         except BaseException as exc:
             (log.error if isinstance(exc, Exception) else log.info)(
                 "session %s could not start: %s: %s", session.id, type(exc).__name__, exc

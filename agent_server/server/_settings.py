@@ -79,6 +79,11 @@ class Settings(BaseSettings):
         allow_inf_nan=False,
         description="Delete ledger events older than this many days (at start, then hourly); unset keeps everything.",
     )
+    metrics_endpoint: bool = Field(True, description="Serve hook metrics in Prometheus text format on GET /metrics.")
+    trace_content: bool = Field(
+        False,
+        description="Record prompts, replies and tool input/output on spans (capped, secrets redacted).",
+    )
     read_user_settings: bool = Field(True, description="Also load hooks from ~/.claude/settings.json.")
     stop_block_cap: int = Field(
         9, ge=1, description="Stop/SubagentStop blocks in a row after which the turn ends anyway."

@@ -4,7 +4,7 @@ Usage::
 
     python hooks/eval/evaluate.py            # Markdown table, exit 1 if a target is missed
     python hooks/eval/evaluate.py --json     # the same figures as JSON
-    python hooks/eval/evaluate.py --misses   # also list every item judged wrongly
+    python hooks/eval/evaluate.py --misses   # also list every item judged wrongly (never by default)
     python hooks/eval/evaluate.py --corpus hooks/eval/holdout.jsonl   # the second set
     python hooks/eval/evaluate.py --corpus hooks/eval/blind.jsonl --by-class   # per class too
 
@@ -179,6 +179,10 @@ def _by_class(
                 sum(c == "deny" for label, c in own if label == "dangerous"),
                 sum(label == "dangerous" for label, _ in own),
             ),
+            "dangerous_stopped": _rate(
+                sum(RANK[c] > 0 for label, c in own if label == "dangerous"),
+                sum(label == "dangerous" for label, _ in own),
+            ),
             "warn_flagged": _rate(
                 sum(RANK[c] > 0 for label, c in own if label == "warn"),
                 sum(label == "warn" for label, _ in own),
@@ -222,6 +226,10 @@ def evaluate(corpus_path: str = CORPUS, by_class: bool = False) -> dict[str, Any
     overall = {
         "dangerous_denied": _rate(
             sum(c == "deny" for i, _, c in judged if i["label"] == "dangerous"),
+            sum(i["label"] == "dangerous" for i, _, _ in judged),
+        ),
+        "dangerous_stopped": _rate(
+            sum(RANK[c] > 0 for i, _, c in judged if i["label"] == "dangerous"),
             sum(i["label"] == "dangerous" for i, _, _ in judged),
         ),
         "warn_flagged": _rate(
@@ -308,6 +316,8 @@ def markdown(report: dict[str, Any]) -> str:
     targets = report["targets"]
     lines += [
         "",
+        f"Dangerous items stopped (denied or asked) by any hook: {_cell(report['overall']['dangerous_stopped'])}.",
+        "",
         f"Targets: dangerous denied ≥ {100 * targets['dangerous_denied_min']:.0f} %, "
         f"warn flagged ≥ {100 * targets['warn_flagged_min']:.0f} %, benign blocked ≤ "
         f"{100 * targets['benign_blocked_max']:.0f} % (overall and per hook): "
@@ -316,12 +326,13 @@ def markdown(report: dict[str, Any]) -> str:
     if "per_class" in report:
         lines += [
             "",
-            "| class | dangerous denied | warn asked or denied | benign blocked (of the class) |",
-            "|---|---|---|---|",
+            "| class | dangerous denied | dangerous denied or asked | warn asked or denied "
+            "| benign blocked (of the class) |",
+            "|---|---|---|---|---|",
         ]
         for name, figures in report["per_class"].items():
             lines.append(
-                f"| {name} | {_cell(figures['dangerous_denied'])} | "
+                f"| {name} | {_cell(figures['dangerous_denied'])} | {_cell(figures['dangerous_stopped'])} | "
                 f"{_cell(figures['warn_flagged'])} | {_cell(figures['benign_blocked'])} |"
             )
     return "\n".join(lines)
@@ -336,25 +347,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--by-class", action="store_true", help="also report the figures per item class")
     args = parser.parse_args(argv)
     report = evaluate(args.corpus, by_class=args.by_class)
+    # Misses are shown only on request: a blind set is scored without its scorer (or a
+    # tuner) seeing which items failed, so it stays out of the tuning loop.
+    if not args.misses:
+        report = {k: v for k, v in report.items() if k != "misses"}
     if args.json:
-        print(
-            json.dumps(
-                report
-                if args.misses
-                else {k: v for k, v in report.items() if k != "misses"}
-                | {"misses": [m["id"] for m in report["misses"]]},
-                indent=2,
-            )
-        )
+        print(json.dumps(report, indent=2))
     else:
         print(markdown(report))
-        if args.misses or not report["passed"]:
-            for miss in report["misses"]:
-                shown = miss["input"].get("command") or json.dumps(miss["input"])[:160]
-                print(
-                    f"- {miss['id']} [{miss['label']}, {miss['hook']}] own={miss['own']} "
-                    f"combined={miss['combined']}: {shown!r} ({miss['note']})"
-                )
+        for miss in report.get("misses", []):
+            shown = miss["input"].get("command") or json.dumps(miss["input"])[:160]
+            print(
+                f"- {miss['id']} [{miss['label']}, {miss['hook']}] own={miss['own']} "
+                f"combined={miss['combined']}: {shown!r} ({miss['note']})"
+            )
     return 0 if report["passed"] else 1
 
 

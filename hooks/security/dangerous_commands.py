@@ -6,12 +6,14 @@ Matcher: Bash
 Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the project root or
     system folders; dd/mkfs onto devices; fork bombs; curl|sh and other download-and-run;
     chmod/chown -R on /; git push --force to main/master; git reset --hard without a backup
-    ref; SQL DROP/TRUNCATE, DELETE/UPDATE without WHERE in database clients) and answers
-    "ask" for destructive-but-sometimes-legitimate ones (git clean -f, git branch -D,
-    docker system prune, find -delete, bulk rm inside the project, force-push to other
-    branches…). Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/
-    timeout/xargs wrappers, chains, $(…), backticks, variables, here-docs, bash -c). Fails
-    closed: an unparseable or malformed call is denied.
+    ref; SQL DROP/TRUNCATE, DELETE/UPDATE without a real WHERE through database clients,
+    framework consoles and ORMs; firewall off; cron jobs or start-up files that fetch and run
+    remote code) and answers "ask" for destructive-but-sometimes-legitimate ones (git clean
+    -f, git branch -D, docker system prune, find -delete and bulk rm inside the project
+    outside build output, force-push to other branches…). Parses the command like bash
+    does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs wrappers, chains, $(…),
+    backticks, variables, here-docs, bash -c). Fails closed: an unparseable or malformed call
+    is denied.
 """
 
 from __future__ import annotations
@@ -29,6 +31,11 @@ import _common  # noqa: E402
 import _shell  # noqa: E402
 from _common import Finding  # noqa: E402
 from _shell import Cmd, Ctx, Word  # noqa: E402
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 NAME = "dangerous_commands"
 EVENTS = frozenset({"PreToolUse"})
@@ -114,6 +121,7 @@ SQL_CLIENTS: dict[str, tuple[frozenset[str], frozenset[str], bool]] = {
         False,
     ),
     "usql": (frozenset({"c", "command"}), frozenset({"-c", "--command", "-f", "--file"}), True),
+    "cqlsh": (frozenset({"e", "execute"}), frozenset({"-e", "--execute", "-u", "-p", "-k", "-f", "--file"}), False),
 }
 SQL_ALIASES = {
     "mariadb": "mysql",
@@ -130,14 +138,40 @@ FIND_FILTERS = frozenset({
     "-newer", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-empty",
     "-user", "-group", "-perm", "-links", "-inum", "-samefile", "-lname", "-ilname",
 })  # fmt: skip
-FORK_BOMB = re.compile(
-    r"(?P<n>[\w:.\-]+)\s*\(\s*\)\s*\{[^}]*?(?P=n)\s*\|\s*&?\s*(?P=n)"
-    r"|function\s+(?P<m>[\w:.\-]+)\s*(?:\(\s*\))?\s*\{[^}]*?(?P=m)\s*\|\s*(?P=m)"
-    r"|fork\s*while\s*fork|while\s*\(?\s*(?:True|1|true)\s*\)?\s*:\s*os\.fork\(\)"
-)
+# -name patterns of generated leftovers (compiled files, caches, editor and OS droppings).
+LEFTOVER_NAMES = frozenset({
+    "*.pyc", "*.pyo", "*.o", "*.obj", "*.class", "*.elc", "*.gcda", "*.gcno", "*.d",
+    "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", "*.egg-info", ".coverage",
+    "*.tmp", "*.temp", ".DS_Store", "Thumbs.db", "*.swp", "*.swo", "*~", "*.log",
+    "node_modules", "build", "dist", "coverage", ".cache", ".tox", ".next", "*.tsbuildinfo",
+})  # fmt: skip
+# Fork bombs in interpreter code (shell ones are found in the parsed functions).
+FORK_BOMB = re.compile(r"fork\s*while\s*fork|while\s*\(?\s*(?:True|1|true)\s*\)?\s*:\s*os\.fork\(\)")
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _fork_bomb(ctx: Ctx) -> str | None:
+    """A function defined in the command that pipes into itself (``:(){ :|:& };:``)."""
+    for name, definition in ctx.functions.items():
+        for command in definition.body.simple_commands() if definition.body else []:
+            if command.words and command.words[0].literal() == name and _in_pipe(definition, command):
+                return name
+    return None
+
+
+def _in_pipe(definition: _shell.Command, command: _shell.Command) -> bool:
+    """Whether ``command`` is a stage of a pipeline of two or more inside ``definition``."""
+    stack = list(definition.scripts())
+    while stack:
+        script = stack.pop()
+        for pipe in script.pipelines:
+            if len(pipe.commands) > 1 and any(c is command for c in pipe.commands):
+                return True
+            for inner in pipe.commands:
+                stack.extend(inner.scripts())
+    return False
 
 
 def _protected_branches() -> set[str]:
@@ -194,12 +228,15 @@ def _xargs_inputs(cmd: Cmd) -> list[str] | None:
     return [v for v in values if not v.startswith("-")]
 
 
-def _find_scope(find: Cmd) -> tuple[list[Word], bool]:
-    """A find command's start paths and whether it filters what it matches."""
+def _find_scope(find: Cmd) -> tuple[list[Word], bool, bool]:
+    """A find command's start paths, whether it filters what it matches, and whether every
+    ``-name`` filter names generated leftovers (``*.pyc``, ``__pycache__`` …)."""
     starts: list[Word] = []
     filtered = False
+    names: list[str] = []
     expr = False
-    for word in find.args:
+    args = find.args
+    for i, word in enumerate(args):
         lit = word.literal()
         if not expr and lit is not None and (lit.startswith("-") or lit in ("(", "!")):
             expr = True
@@ -207,7 +244,14 @@ def _find_scope(find: Cmd) -> tuple[list[Word], bool]:
             starts.append(word)
         elif lit in FIND_FILTERS:
             filtered = True
-    return starts or [Word([_shell.Lit(".", True)], ".")], filtered
+            if lit in ("-name", "-iname") and i + 1 < len(args):
+                names.append(args[i + 1].literal() or "")
+            elif lit == "-empty":
+                names.append(lit)  # empty files and folders: nothing is lost
+            elif lit not in ("-type", "-mtime", "-mmin", "-atime", "-amin", "-newer"):
+                names.append("")  # -path, -regex, -size …: not a leftover name we know
+    leftovers = bool(names) and all(n in LEFTOVER_NAMES or n == "-empty" for n in names)
+    return starts or [Word([_shell.Lit(".", True)], ".")], filtered, leftovers
 
 
 # --------------------------------------------------------------------------- rules
@@ -293,7 +337,7 @@ def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Findi
             )
         elif why:
             found.append(("ask", f"`{cmd.display}` deletes every file in {why}; confirm."))
-        elif recursive and _shell.is_within(base, cmd.ctx.project):
+        elif recursive and _shell.is_within(base, cmd.ctx.project) and not _shell.build_output(base, cmd.ctx.project):
             found.append(
                 ("ask", f"`{cmd.display}` recursively deletes everything in {base}; confirm this bulk delete.")
             )
@@ -332,7 +376,7 @@ def _classify_unknown_target(pattern: str, cmd: Cmd, found: list[Finding]) -> No
 
 
 def _rule_find_scope(find: Cmd, actor: Cmd, found: list[Finding]) -> None:
-    starts, filtered = _find_scope(find)
+    starts, filtered, leftovers = _find_scope(find)
     for word in starts:
         candidates = find.values(word)
         if candidates is None:
@@ -351,6 +395,10 @@ def _rule_find_scope(find: Cmd, actor: Cmd, found: list[Finding]) -> None:
                         "specific folder inside the project instead.",
                     )
                 )
+            elif _shell.is_within(path, find.ctx.project) and (
+                leftovers or _shell.build_output(path, find.ctx.project)
+            ):
+                continue  # generated leftovers or build output inside the project: clean-up
             else:
                 found.append(
                     (
@@ -400,6 +448,13 @@ def _rule_mv(cmd: Cmd, found: list[Finding]) -> None:
         )
 
 
+def _protects(positionals: list[Word], target: str, ctx: Ctx) -> bool:
+    """A chmod whose mode only takes access away, on something inside (not) the home folder."""
+    mode = positionals[0].literal() if positionals else None
+    home = os.path.normpath(ctx.home)
+    return mode is not None and _shell.chmod_tightens(mode) and target != home and _shell.is_within(target, home)
+
+
 def _rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
     flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
     recursive = any(f in ("R", "recursive") for f in flags)
@@ -413,6 +468,8 @@ def _rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
             target = prefix if glob_part else path
             if _shell.is_within(target, cmd.ctx.project):
                 continue  # the user's own project: not catastrophic
+            if cmd.name == "chmod" and _protects(positionals, target, cmd.ctx):
+                continue  # chmod -R go-rwx ~/.ssh: taking access away inside the home folder
             why = critical(target, cmd.ctx)
             if why and (recursive or path in ("/", os.path.normpath(cmd.ctx.home))):
                 found.append(
@@ -427,6 +484,31 @@ def _rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
 
 def _device_target(value: str) -> bool:
     return bool(BLOCK_DEVICE.match(value))
+
+
+# mkfs options that take a value (so the value is not taken for the target).
+_MKFS_VALUES = frozenset({
+    "-t", "--type", "-L", "-l", "-b", "-c", "-C", "-d", "-E", "-f", "-g", "-G", "-i", "-I", "-j",
+    "-J", "-m", "-M", "-n", "-N", "-o", "-O", "-r", "-s", "-T", "-U", "-e", "-z", "-p", "-S",
+    "--label", "--uuid", "--pagesize",
+})  # fmt: skip
+
+
+def _format_target(cmd: Cmd) -> str | None:
+    """What a mkfs/mkswap/blkdiscard call would erase when that is a device (``the device
+    /dev/sda1``) or cannot be known; None when every target is a regular (image) file."""
+    _flags, positionals, _values = _shell.split_options(cmd.args, _MKFS_VALUES)
+    if not positionals:
+        return "a device"
+    for word in positionals:
+        values = cmd.values(word)
+        if values is None:
+            return f"`{word.text}` (a path that could be a device)"
+        for value in values:
+            path = _shell.normalize(value, cmd.ctx.cwd) or value
+            if path.startswith("/dev/"):
+                return f"the device {path}"
+    return None
 
 
 def _rule_devices(cmd: Cmd, found: list[Finding]) -> None:
@@ -444,13 +526,24 @@ def _rule_devices(cmd: Cmd, found: list[Finding]) -> None:
                         )
                     )
     if name.startswith("mkfs") or name in ("mke2fs", "mkswap", "newfs", "blkdiscard"):
-        found.append(
-            ("deny", f"`{cmd.display}` formats/erases a device. Ask the user to do disk administration themselves.")
-        )
+        target = _format_target(cmd)
+        if target is not None:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` formats/erases {target}. Format an image file inside the "
+                    "project instead (e.g. `mkfs.ext4 disk.img`), or ask the user to do disk "
+                    "administration themselves.",
+                )
+            )
     elif name in DISK_TOOLS:
         lits = [w.literal() or "" for w in cmd.args]
         listing = any(a in ("-l", "--list", "-p", "--print", "list", "info") for a in lits)
-        if not listing and any(_device_target(a) for a in lits):
+        # diskutil names disks without /dev/ (diskutil eraseDisk JHFS+ Blank disk2).
+        erases = (
+            name == "diskutil" and bool(lits) and re.match(r"(?i)(erase|zero|random|secureErase|partition)", lits[0])
+        )
+        if erases or (not listing and any(_device_target(a) for a in lits)):
             found.append(
                 (
                     "deny",
@@ -461,7 +554,9 @@ def _rule_devices(cmd: Cmd, found: list[Finding]) -> None:
     elif name in ("shred", "cp", "cat", "tee", "pv"):
         devices = [w.text for w in cmd.args if _device_target(w.literal() or "")]
         if devices and name in ("shred", "cp", "tee"):
-            found.append(("deny", f"`{cmd.display}` overwrites the device {devices[0]}."))
+            found.append(
+                ("deny", f"`{cmd.display}` overwrites the device {devices[0]}. Write to an image file instead.")
+            )
         elif name == "shred":
             found.append(("ask", f"`{cmd.display}` irrecoverably overwrites files; confirm."))
     for r in cmd.redirects:
@@ -469,7 +564,11 @@ def _rule_devices(cmd: Cmd, found: list[Finding]) -> None:
             for value in cmd.values(r.target) or []:
                 if _device_target(value):
                     found.append(
-                        ("deny", f"`{cmd.display}` redirects output onto the device {value}, destroying its contents.")
+                        (
+                            "deny",
+                            f"`{cmd.display}` redirects output onto the device {value}, destroying its contents. "
+                            "Write to a regular file instead.",
+                        )
                     )
 
 
@@ -676,16 +775,50 @@ def _has_backup(earlier: list[Cmd]) -> bool:
     return False
 
 
+_COMPARISON = re.compile(r"^(?P<a>[\w.'\"`]+)\s*(?P<op>=|==|<>|!=|<=|>=|<|>|\bIS\b|\bLIKE\b)\s*(?P<b>[\w.'\"`%]+)$")
+
+
+def _always_true(condition: str) -> bool:
+    """Whether an upper-cased SQL condition holds for every row (``1=1``, ``TRUE``,
+    ``'A'='A'``, ``x = x``, ``… OR 1=1``); string literals arrive as ``''``."""
+    for disjunct in re.split(r"\bOR\b", condition):
+        term = disjunct.strip()
+        while term.startswith("(") and term.endswith(")"):
+            term = term[1:-1].strip()
+        term = term.strip("() ")
+        if term in ("TRUE", "1", "NOT FALSE", "NOT 0") or re.fullmatch(r"[\w.\"`]+\s+LIKE\s+'%%?'", term):
+            return True
+        m = _COMPARISON.match(term)
+        if not m:
+            continue
+        a, op, b = m.group("a"), m.group("op"), m.group("b")
+        if a == b and op in ("=", "==", "<=", ">=", "IS", "LIKE"):
+            return True
+        if a.isdigit() and b.isdigit():
+            x, y = int(a), int(b)
+            truth = {"<>": x != y, "!=": x != y, "<": x < y, ">": x > y, "<=": x <= y, ">=": x >= y}
+            if truth.get(op, x == y):
+                return True
+    return False
+
+
+def _real_where(stmt: str) -> bool:
+    """Whether a DELETE/UPDATE statement has a WHERE that can exclude rows."""
+    m = re.search(r"\bWHERE\b(?P<c>.*?)(?:\bORDER\s+BY\b|\bLIMIT\b|\bRETURNING\b|$)", stmt)
+    return m is not None and not _always_true(m.group("c").strip())
+
+
 def sql_findings(sql: str, where: str) -> list[Finding]:
     """Destructive statements in ``sql`` (comments and string literals ignored)."""
     text = re.sub(r"--[^\n]*|/\*.*?\*/", " ", sql, flags=re.S)
-    text = re.sub(r"'(?:[^']|'')*'", "''", text)
+    # String literals become '' ('%' is kept: LIKE '%' matches every row).
+    text = re.sub(r"'(?:[^']|'')*'", lambda m: m.group() if m.group() in ("'%'", "'%%'") else "''", text)
     found: list[Finding] = []
     for statement in text.split(";"):
         stmt = " ".join(statement.split()).upper()
         if not stmt:
             continue
-        m = re.search(r"\bDROP\s+(TABLE|DATABASE|SCHEMA)\b", stmt)
+        m = re.search(r"\bDROP\s+(TABLE|DATABASE|SCHEMA|KEYSPACE)\b", stmt)
         if m:
             found.append(
                 (
@@ -695,16 +828,76 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
                 )
             )
         elif re.search(r"\bTRUNCATE\b", stmt) and not stmt.startswith("SELECT"):
-            found.append(("deny", f"{where} runs TRUNCATE, which deletes every row."))
-        elif re.search(r"\bDELETE\s+FROM\b", stmt) and not re.search(r"\bWHERE\b", stmt):
-            found.append(("deny", f"{where} runs DELETE without WHERE, deleting every row. Add a WHERE clause."))
-        elif re.search(r"(^|\s)UPDATE\s+\S+\s+SET\b", stmt) and not re.search(r"\bWHERE\b", stmt):
-            found.append(("deny", f"{where} runs UPDATE without WHERE, changing every row. Add a WHERE clause."))
+            found.append(
+                (
+                    "deny",
+                    f"{where} runs TRUNCATE, which deletes every row. Delete the rows meant with a "
+                    "WHERE clause, or ask the user to run it.",
+                )
+            )
+        elif re.search(r"\bDELETE\s+FROM\b", stmt) and not _real_where(stmt):
+            found.append(
+                (
+                    "deny",
+                    f"{where} runs DELETE without a real WHERE (none, or one that is always true), "
+                    "deleting every row. Add a WHERE clause on a key.",
+                )
+            )
+        elif re.search(r"(^|\s)UPDATE\s+\S+\s+SET\b", stmt) and not _real_where(stmt):
+            found.append(
+                (
+                    "deny",
+                    f"{where} runs UPDATE without a real WHERE (none, or one that is always true), "
+                    "changing every row. Add a WHERE clause on a key.",
+                )
+            )
         elif re.search(r"\bDROP\s+(INDEX|VIEW|COLUMN|USER|ROLE|FUNCTION|TRIGGER)\b", stmt) or (
             re.search(r"\bALTER\s+TABLE\b.*\bDROP\b", stmt)
         ):
             found.append(("ask", f"{where} drops a database object; confirm."))
     return found
+
+
+_CODE_SQL = re.compile(
+    r"""\b(?:execute|executescript|executemany|exec|query|raw|run|prepare)\s*\(\s*[rbuf]?(?P<q>["'`])"""
+    r"""(?P<sql>\s*(?:DROP|DELETE|TRUNCATE|UPDATE|ALTER)\b.*?)(?P=q)""",
+    re.I | re.S,
+)
+
+
+def _sql_files(cmd: Cmd) -> list[str]:
+    """SQL files a client runs (``< drop_all.sql``, ``-f reset.sql``) named for destruction."""
+    words = [r.target for r in cmd.redirects if r.op == "<" and r.target is not None]
+    _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"-f", "--file", "-i"}))
+    words += values.get("f", []) + values.get("file", []) + values.get("i", [])
+    names = [(cmd.values(w) or [w.text])[0] for w in words if cmd.ctx.written(w) is None]
+    return [n for n in names if re.search(r"(?i)drop|truncate|wipe|purge|reset|destroy|delete|nuke", n)]
+
+
+def _db_console(cmd: Cmd) -> bool:
+    """Framework database shells that pass SQL to the client: ``manage.py dbshell``,
+    ``rails dbconsole``, ``php artisan db``."""
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name == "python" or cmd.name.endswith("manage.py") or cmd.name == "django-admin":
+        return "dbshell" in lits
+    if cmd.name in ("rails", "rake") or cmd.name.endswith("/rails"):
+        return bool(lits) and lits[0] in ("dbconsole", "db")
+    if cmd.name == "php" or cmd.name == "artisan":
+        return "db" in lits
+    return False
+
+
+def _db_console_sql(cmd: Cmd) -> list[str]:
+    """SQL given to a database shell: on stdin, or as ``-- -c "…"`` / ``-- -e "…"``."""
+    texts: list[str] = []
+    args = cmd.args
+    lits = [w.literal() for w in args]
+    if "--" in lits:
+        after = args[lits.index("--") + 1 :]
+        for i, w in enumerate(after[:-1]):
+            if w.literal() in ("-c", "--command", "-e", "--execute", "-cmd"):
+                texts.append(" ".join(cmd.values(after[i + 1]) or [after[i + 1].text]))
+    return texts
 
 
 def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
@@ -731,6 +924,11 @@ def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
                 written = cmd.ctx.written(word)
                 if written is not None:
                     texts.append(written)
+    elif _db_console(cmd):
+        texts.extend(_db_console_sql(cmd))
+    elif cmd.name in _shell.INTERPRETERS:
+        # sqlite3.connect(…).execute("DROP TABLE …"), cursor.execute('DELETE FROM …')
+        texts.extend(m.group("sql") for code in _shell.code_of(cmd) for m in _CODE_SQL.finditer(code))
     elif cmd.name in ("mongo", "mongosh"):
         _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"--eval"}))
         code = " ".join(w.text for w in values.get("eval", [])) + (cmd.stdin_text or "")
@@ -754,6 +952,14 @@ def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
         return
     if cmd.stdin_text:
         texts.append(cmd.stdin_text)
+    for sql_file in _sql_files(cmd) if name in SQL_CLIENTS or _db_console(cmd) else []:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` runs the SQL file {sql_file}, whose name says it destroys data "
+                "and whose content is not known here; read it first, then confirm.",
+            )
+        )
     for sql in texts:
         found.extend(sql_findings(sql, f"`{cmd.display}`"))
 
@@ -784,8 +990,10 @@ def _rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
             )
     if runs_code or name in ("eval", "source", "."):
         for word in cmd.args:
-            for sub in word.subs():
-                inner = _shell.names_in(sub.script, cmd.ctx)
+            # $(curl …) in the arguments, or a variable that holds such output (x=$(…); eval "$x").
+            produced = [_shell.names_in(sub.script, cmd.ctx) for sub in word.subs()]
+            produced += [cmd.ctx.sources.get(p.name, set()) for p in word.parts if isinstance(p, _shell.Var)]
+            for inner in produced:
                 if inner & _shell.DOWNLOADERS:
                     found.append(
                         (
@@ -809,6 +1017,41 @@ def _rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
                         "decoding or downloading; run the plain command instead.",
                     )
                 )
+
+
+_CODE_REVERSE_SHELL = re.compile(
+    r"socket.{0,400}?connect.{0,400}?(?:dup2|pty\.spawn|/bin/(?:ba)?sh|cmd\.exe|spawn\(\s*[\"'](?:/bin/)?(?:ba)?sh)",
+    re.S,
+)
+_CODE_RUNS_FETCHED = re.compile(
+    r"\b(?:exec|eval|Function|instance_eval|load)\s*\((?=[^;\n]*(?:b64decode|b32decode|decodebytes|"
+    r"urlopen|requests\.get|httpx\.get|urllib|fetch\(|Buffer\.from|atob\(|unpack\(|decode\(|zlib))"
+)
+
+
+def _rule_code_runs_fetched(cmd: Cmd, found: list[Finding]) -> None:
+    """``python -c "exec(b64decode(…))"``, ``exec(urlopen(…).read())``: hidden or remote code."""
+    if cmd.name not in _shell.INTERPRETERS:
+        return
+    for code in _shell.code_of(cmd):
+        if _CODE_REVERSE_SHELL.search(code):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` opens a reverse shell (a network connection wired to a "
+                    "shell), handing the machine to whoever listens. Do not run it.",
+                )
+            )
+            return
+        if _CODE_RUNS_FETCHED.search(code):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` executes code it decodes or downloads, which cannot be "
+                    "reviewed. Run the plain code instead.",
+                )
+            )
+            return
 
 
 def _reads_code_from_stdin(cmd: Cmd) -> bool:
@@ -855,11 +1098,181 @@ def _rule_download_then_run(cmds: list[Cmd], found: list[Finding]) -> None:
         if runs & downloaded:
             found.append(
                 (
-                    "ask",
-                    f"`{cmd.display}` runs a script downloaded in the same "
-                    "command without review; read it first, then confirm.",
+                    "deny",
+                    f"`{cmd.display}` runs a script downloaded in the same command, before "
+                    "anyone reviewed it. Download it in one command, read it, then run it.",
                 )
             )
+
+
+SECURITY_SERVICES = frozenset({
+    "firewalld", "ufw", "nftables", "iptables", "ip6tables", "apparmor", "auditd", "fail2ban",
+    "selinux", "clamav-daemon", "falcon-sensor", "crowdstrike", "osqueryd", "wazuh-agent",
+})  # fmt: skip
+
+
+def _rule_http_delete(cmd: Cmd, found: list[Finding]) -> None:
+    """``curl -X DELETE localhost:9200/_all``: every index of a search/data service at once."""
+    if cmd.name not in ("curl", "http", "https", "xh", "wget"):
+        return
+    _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"-X", "--request", "--method"}))
+    methods = [(cmd.values(w) or [w.text])[0].upper() for k in ("X", "request", "method") for w in values.get(k, [])]
+    methods += [p.literal() or "" for p in positionals[:1] if (p.literal() or "") in ("DELETE", "delete")]
+    if "DELETE" not in [m.upper() for m in methods]:
+        return
+    for word in positionals:
+        url = (cmd.values(word) or [word.text])[0]
+        if re.search(r"/(?:_all|\*)(?:[/?]|$)", url):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes every index/collection of the service. Delete the one "
+                    "index meant, or ask the user to run it.",
+                )
+            )
+
+
+def _rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
+    """Turning off the firewall or a security service."""
+    lits = [(w.literal() or "") for w in cmd.args]
+    name = cmd.name
+    what = ""
+    if name == "ufw" and lits[:1] in (["disable"], ["reset"]):
+        what = "turns the firewall off"
+    elif name == "ufw" and lits[:2] == ["default", "allow"]:
+        what = "makes the firewall accept everything"
+    elif name in ("iptables", "ip6tables") and (
+        any(a in ("-F", "--flush", "-X") for a in lits) or (("-P" in lits or "--policy" in lits) and "ACCEPT" in lits)
+    ):
+        what = "flushes the firewall rules (or opens its policy)"
+    elif name == "nft" and lits[:2] in (["flush", "ruleset"], ["delete", "table"]):
+        what = "removes the firewall rules"
+    elif name in ("systemctl", "service", "rc-service") and any(
+        a.removesuffix(".service") in SECURITY_SERVICES for a in lits
+    ):
+        if any(a in ("stop", "disable", "mask", "kill") for a in lits):
+            what = "stops a firewall/security service"
+    elif name == "setenforce" and lits[:1] in (["0"], ["permissive"], ["Permissive"]):
+        what = "switches SELinux off"
+    elif name == "spctl" and ("--master-disable" in lits or "--global-disable" in lits):
+        what = "turns Gatekeeper off"
+    elif name == "csrutil" and lits[:1] == ["disable"]:
+        what = "turns System Integrity Protection off"
+    elif name in ("aa-teardown",) or (name == "aa-disable"):
+        what = "turns AppArmor off"
+    if what:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` {what}, leaving the machine unprotected. Ask the user to change "
+                "security settings; open a single port or add a rule instead if that is the goal.",
+            )
+        )
+
+
+def _rule_persistence(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
+    """A cron job, shell start-up line, git hook or unit that downloads and runs code."""
+    text = _shell.printed_text(cmd)
+    if cmd.name in ("crontab", "at", "batch"):
+        flags, positionals, _vals = _shell.split_options(cmd.args, frozenset({"-u", "-f", "-q"}))
+        if cmd.name == "crontab" and ({"l", "r", "e", "i"} & set(flags) or "list" in flags):
+            return
+        content = cmd.stdin_text
+        if content is None and positionals:
+            content = cmd.ctx.written(positionals[0])
+        upstream = {n for stage in cmd.stage_names[: cmd.stage] for n in stage}
+        if content is None and upstream & _shell.DOWNLOADERS:
+            content = "curl | sh"
+        if content is None and cmd.stage > 0:
+            # (crontab -l; echo '…') | crontab -: what the earlier stages print.
+            content = "\n".join(t for t in map(_shell.printed_text, earlier) if t)
+        if content is not None and _shell.fetches_and_runs(content):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` installs a scheduled job that downloads and runs remote code "
+                    "(persistence). Do not schedule downloads; ask the user if a job is needed.",
+                )
+            )
+        elif cmd.name == "crontab":
+            found.append(("ask", f"`{cmd.display}` replaces the user's cron table; confirm the new jobs."))
+        return
+    lits = [w.literal() or "" for w in cmd.args]
+    config_write = (cmd.name == "git" and "config" in lits) or (
+        cmd.name in ("npm", "pnpm", "yarn") and ("set-script" in lits or lits[:2] == ["pkg", "set"])
+    )
+    if config_write and any(_shell.fetches_and_runs(" ".join(cmd.values(w) or [w.text])) for w in cmd.args):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` stores a command that downloads and runs remote code in a "
+                "configuration that runs it later (persistence). Do not add it.",
+            )
+        )
+        return
+    if text is None or not _shell.fetches_and_runs(text):
+        return
+    targets = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None]
+    if cmd.name == "tee":
+        targets += [w for w in cmd.args if not (w.literal() or "").startswith("-")]
+    for word in targets:
+        for value in cmd.values(word) or [_shell.expand_pattern(word, cmd.ctx)]:
+            path = _shell.normalize(value, cmd.ctx.cwd) or value
+            if _shell.autorun_path(path):
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` writes a line that downloads and runs remote code into "
+                        f"{path}, which runs automatically later (persistence). Do not add it; "
+                        "document the install step for the user instead.",
+                    )
+                )
+
+
+# Object-relational mappers emptying a whole table: Django, Rails, SQLAlchemy, Mongoose, Sequelize.
+_ORM_WIPE = re.compile(
+    r"\.objects(?:\.all\(\))?\.delete\(\)|\b[A-Z]\w*(?:\.all)?\.(?:delete_all|destroy_all)\b(?!\s*\()"
+    r"|\b(?:drop_all|truncate_table)\s*\(|\.query\(\s*\w+\s*\)\.delete\(\)"
+    r"|\.(?:deleteMany|remove)\(\s*\{\s*\}\s*\)|\.destroy\(\s*\{\s*(?:where:\s*\{\s*\}\s*,?\s*)?truncate:\s*true"
+)
+
+
+def _orm_code(cmd: Cmd) -> list[str]:
+    """Code run through a framework console: ``manage.py shell -c``, ``rails runner``,
+    ``rails console`` / ``manage.py shell`` fed on stdin, interpreter ``-c``/``-e``."""
+    lits = [w.literal() or "" for w in cmd.args]
+    codes = _shell.code_of(cmd) if cmd.name in _shell.INTERPRETERS else []
+    if cmd.name in ("rails", "rake") and lits[:1] in (["runner"], ["r"]) and len(cmd.args) > 1:
+        codes.append(" ".join(cmd.values(cmd.args[1]) or [cmd.args[1].text]))
+    console = ("shell" in lits and any(a.endswith("manage.py") for a in lits)) or (
+        cmd.name == "rails" and lits[:1] in (["console"], ["c"])
+    )
+    if console and cmd.stdin_text:
+        codes.append(cmd.stdin_text)
+    return codes
+
+
+def _rule_orm(cmd: Cmd, found: list[Finding]) -> None:
+    for code in _orm_code(cmd):
+        if _ORM_WIPE.search(code):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes every row of a table through the ORM. Filter the "
+                    "query to the rows meant (or ask the user to reset the data).",
+                )
+            )
+            return
+
+
+def _production(cmd: Cmd) -> bool:
+    """Whether the command targets production (RAILS_ENV=production, --env prod …)."""
+    texts = [w.literal() or w.text for w in cmd.argv]
+    texts += [f"{k}={(v or [''])[0]}" for k, v in cmd.ctx.vars.items() if k.endswith("ENV")]
+    texts += [f"{k}={v}" for k, v in cmd.env.items()]
+    return any(re.search(r"(?i)\b(?:[A-Z_]*ENV|--env|-e)=?(?:prod|production)\b", t) for t in texts) or (
+        "DISABLE_DATABASE_ENVIRONMENT_CHECK=1" in texts
+    )
 
 
 def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
@@ -885,10 +1298,43 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         ask = "destroys infrastructure"
     elif name == "crontab" and "-r" in lits:
         ask = "deletes every cron job of the user"
-    elif name in ("iptables", "ip6tables", "nft") and any(a in ("-F", "--flush", "flush") for a in lits):
-        ask = "flushes firewall rules"
+    elif (
+        (name in ("php", "artisan") and any(a in ("migrate:fresh", "migrate:reset", "db:wipe") for a in lits))
+        or (name in ("sequelize", "sequelize-cli") and "db:drop" in lits)
+        or (name == "alembic" and lits[:2] == ["downgrade", "base"])
+        or (name == "python" and "manage.py" in lits and "migrate" in lits and lits[-1:] == ["zero"])
+        or (name == "prisma" and "--force-reset" in lits)
+        or (name == "knex" and "migrate:rollback" in lits and "--all" in lits)
+    ):
+        ask = "drops every table of the database (all migrations undone)"
+    elif (
+        name == "git"
+        and "config" in lits
+        and ("--global" in lits or "--system" in lits)
+        and any(
+            re.match(r"(?i)(core\.(hookspath|fsmonitor|sshcommand|pager|editor)|alias\.|credential\.|url\.)", a)
+            for a in lits
+        )
+    ):
+        ask = "changes which commands git runs in every repository of the user"
+    elif name == "launchctl" and lits[:1] and lits[0] in ("load", "bootstrap", "enable"):
+        ask = "registers a job that starts automatically from now on (persistence)"
+    elif name == "systemctl" and "enable" in lits:
+        ask = "makes a service start automatically from now on (persistence)"
     elif name in ("rails", "rake") and any(re.fullmatch(r"db:(drop|reset|purge)(:all)?", a) for a in lits):
+        if _production(cmd):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` drops or resets the production database. Ask the user to do it; "
+                    "work on a development or test database instead.",
+                )
+            )
+            return
         ask = "drops/resets the database"
+    elif name == "heroku" and lits[:1] and lits[0] in ("pg:reset", "pg:killall", "apps:destroy", "addons:destroy"):
+        found.append(("deny", f"`{cmd.display}` destroys a hosted database or app. Ask the user to run it."))
+        return
     elif name == "prisma" and lits[:2] == ["migrate", "reset"]:
         ask = "drops and recreates the database"
     elif (
@@ -907,44 +1353,58 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
 def check(command: str, ctx: Ctx) -> list[Finding]:
     """All findings for one Bash command string."""
     found: list[Finding] = []
-    if FORK_BOMB.search(command):
-        found.append(
-            (
-                "deny",
-                "the command contains a fork bomb (a function that pipes into "
-                "itself in the background), which freezes the machine.",
-            )
-        )
     try:
         cmds = _shell.walk(command, ctx)
     except _shell.ShellParseError as exc:
-        return [
+        found = [
             (
                 "deny",
                 f"could not parse the command safely ({exc}); blocked (fail closed). "
                 "Fix the quoting or split it into simpler commands.",
             )
         ]
+        _common.tag_rule("parse", found)
+        return found
+
+    def apply(rule: str, fn: Callable[..., None], *args: Any) -> None:
+        start = len(found)
+        fn(*args, found)
+        _common.tag_rule(rule, found, start)
+
     for index, cmd in enumerate(cmds):
         name = cmd.name
         if name in ("rm", "rmdir", "unlink"):
-            _rule_rm(cmd, found)
+            apply("rm", _rule_rm, cmd)
         elif name == "find":
-            _rule_find(cmd, found)
+            apply("find-delete", _rule_find, cmd)
         elif name == "mv":
-            _rule_mv(cmd, found)
+            apply("mv", _rule_mv, cmd)
         elif name in ("chmod", "chown", "chgrp", "setfacl", "chattr"):
-            _rule_chmod(cmd, found)
+            apply("chmod", _rule_chmod, cmd)
         elif name == "git":
-            _rule_git(cmd, cmds[:index], found)
-        _rule_devices(cmd, found)
-        _rule_power(cmd, found)
-        _rule_sql(cmd, found)
-        _rule_download_exec(cmd, found)
-        _rule_warn_tools(cmd, found)
-        if cmd.stdin_text and FORK_BOMB.search(cmd.stdin_text):
-            found.append(("deny", "the command feeds a fork bomb to a program."))
-    _rule_download_then_run(cmds, found)
+            apply("git", _rule_git, cmd, cmds[:index])
+        apply("devices", _rule_devices, cmd)
+        apply("power", _rule_power, cmd)
+        apply("sql", _rule_sql, cmd)
+        apply("remote-code", _rule_download_exec, cmd)
+        apply("remote-code", _rule_code_runs_fetched, cmd)
+        apply("risky-tool", _rule_warn_tools, cmd)
+        apply("security-off", _rule_security_off, cmd)
+        apply("orm-wipe", _rule_orm, cmd)
+        apply("sql", _rule_http_delete, cmd)
+        apply("persistence", _rule_persistence, cmd, cmds[:index])
+    apply("remote-code", _rule_download_then_run, cmds)
+    start = len(found)
+    bomb = _fork_bomb(ctx)
+    if bomb is not None or any(FORK_BOMB.search(c) for cmd in cmds for c in _shell.code_of(cmd)):
+        found.append(
+            (
+                "deny",
+                f"the command defines a fork bomb (function `{bomb or 'fork'}` starts copies of itself "
+                "without end), which freezes the machine. Do not run it; there is no safe form.",
+            )
+        )
+    _common.tag_rule("fork-bomb", found, start)
     return found
 
 

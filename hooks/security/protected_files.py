@@ -73,6 +73,9 @@ DEFAULT_PATTERNS = (
     "!.env.example*",
     "!.env.sample*",
     "!.env.template*",
+    "!.env.*.example",
+    "!.env.*.sample",
+    "!.env.*.template",
     *LOCKFILES,
 )
 WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
@@ -223,6 +226,9 @@ def write_targets(cmd: Cmd) -> list[Word]:
     if name in ALL_ARGS:
         words += positionals
     elif name in MODE_FIRST:
+        mode = positionals[0].literal() if positionals and "reference" not in values else None
+        if name == "chmod" and mode is not None and _shell.chmod_tightens(mode):
+            return words  # removing access (chmod 600 .env) protects the file, not changes it
         words += positionals if "reference" in values else positionals[1:]
     elif name in DEST_LAST:
         target_dirs = values.get("t", []) + values.get("target-directory", [])
@@ -273,9 +279,12 @@ def _find_deletes(cmd: Cmd) -> bool:
 def _reason(what: str, path: str, pattern: str) -> str:
     base = os.path.basename(path.rstrip("/"))
     if base in LOCKFILES:
-        how = "Lockfiles change only through the package manager (e.g. `npm install`, `uv lock`, `cargo update`)."
+        how = (
+            "Lockfiles change only through the package manager: run it instead "
+            "(e.g. `npm install`, `uv lock`, `cargo update`)."
+        )
     elif pattern.startswith(".git") or "/.git/" in path or path.endswith("/.git"):
-        how = "The .git folder changes only through git commands."
+        how = "The .git folder changes only through git commands: use git instead."
     elif ".env" in base:
         how = "Environment files hold the user's credentials; ask the user to edit them."
     elif pattern.startswith(".claude"):
@@ -283,7 +292,7 @@ def _reason(what: str, path: str, pattern: str) -> str:
     else:
         how = "Ask the user to make this change."
     return (
-        f"{what} {path}, which is protected (pattern `{pattern}`). {how} The list is "
+        f"rule protected-file: {what} {path}, which is protected (pattern `{pattern}`). {how} The list is "
         f"configured with PROTECTED_FILES or {CONFIG_FILE}."
     )
 
@@ -296,7 +305,7 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
         return [
             (
                 "deny",
-                f"could not parse the command safely ({exc}); blocked (fail closed). "
+                f"rule parse: could not parse the command safely ({exc}); blocked (fail closed). "
                 "Fix the quoting or split it into simpler commands.",
             )
         ]
@@ -311,21 +320,42 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
                 if path is None:
                     continue
                 hit = protected_by(path, ctx.project, rules)
-                if hit is None and glob_part is not None and _shell.is_within(path, ctx.project):
-                    hit = _glob_hits(path, glob_part, ctx.project, rules)
+                if (
+                    hit is None
+                    and glob_part is not None
+                    and _shell.is_within(path, ctx.project)
+                    and not _shell.build_output(path, ctx.project)
+                ):
+                    hit = _glob_hits(path, glob_part, ctx.project, rules, anywhere=cmd.name == "find")
                 if hit:
                     shown = path if glob_part is None else os.path.join(path, glob_part)
                     found.append(("deny", _reason(f"`{cmd.display}` modifies", shown, hit)))
     return found
 
 
-def _glob_hits(prefix: str, glob_part: str, project: str, rules: list[Rule]) -> str | None:
-    """A protected pattern that the glob ``prefix/glob_part`` could match (e.g. ``.e*``)."""
+def _glob_hits(prefix: str, glob_part: str, project: str, rules: list[Rule], anywhere: bool = False) -> str | None:
+    """A protected pattern that the glob ``prefix/glob_part`` could match (e.g. ``.e*``).
+
+    When ``prefix`` exists, what it holds decides; otherwise a protected name is assumed only
+    at the project root (``rm -rf *`` takes ``package-lock.json``), not in every sub-folder.
+    ``anywhere`` (``find -name``, which searches the whole tree) checks the pattern alone."""
     regex = re.compile(_glob_regex(glob_part) + r"\Z")
+    present: set[str] | None = None
+    if not anywhere:
+        try:
+            present = set(os.listdir(prefix))
+        except OSError:
+            present = None
+    if present is None and not anywhere and os.path.normpath(prefix) != os.path.normpath(project):
+        return None
     for rule in rules:
         pattern = rule.text
         name = pattern.rstrip("/")
         if rule.negated or "*" in name or "/" in name:
+            continue
+        if name.startswith(".") and not glob_part.startswith("."):
+            continue  # bash globs skip dot files unless the pattern starts with a dot
+        if present is not None and name not in present:
             continue
         if regex.match(name) and protected_by(os.path.join(prefix, name), project, rules):
             return pattern
@@ -355,7 +385,32 @@ def run(payload: _common.Payload) -> _common.Result:
     hit = protected_by(path, project, rules) if path else None
     if hit and path:
         return _common.deny(f"[{NAME}] " + _reason(f"{tool} of", path, hit))
+    if path and _runs_later(path) and any(_shell.fetches_and_runs(t) for t in _new_text(tool_input)):
+        return _common.deny(
+            f"[{NAME}] rule persistence: {tool} of {path} adds a command that downloads and runs "
+            "remote code to a file that runs automatically later. Do not add it; document the "
+            "install step for the user instead."
+        )
     return None
+
+
+# Project files whose commands run without anyone typing them: npm install scripts, direnv,
+# editor tasks that run on opening the folder, dev-container hooks (plus start-up files, cron
+# tables, git hooks: _shell.autorun_path).
+RUNS_LATER = frozenset({"package.json", ".envrc", "tasks.json", "devcontainer.json", ".devcontainer.json"})
+
+
+def _runs_later(path: str) -> bool:
+    return _shell.autorun_path(path) or os.path.basename(path) in RUNS_LATER
+
+
+def _new_text(tool_input: dict[str, Any]) -> list[str]:
+    """The text a Write/Edit/MultiEdit/NotebookEdit call puts into the file."""
+    texts = [tool_input.get(k) for k in ("content", "new_string", "new_source")]
+    edits = tool_input.get("edits")
+    if isinstance(edits, list):
+        texts += [e.get("new_string") for e in edits if isinstance(e, dict)]
+    return [t for t in texts if isinstance(t, str)]
 
 
 if __name__ == "__main__":

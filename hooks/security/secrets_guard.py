@@ -90,7 +90,8 @@ GENERIC_ASSIGNMENT = re.compile(
 )
 PLACEHOLDER = re.compile(
     r"(?i)example|sample|placeholder|dummy|fake|redacted|changeme|your[_\-]|<|\$\{|\{\{|"
-    r"xxxx|0000000|1234567|test[_\-]?(key|token|secret)|abcdef"
+    r"xxxx|0000000|1234567|test[_\-]?(key|token|secret)|abcdef|insecure|change[_\-]?me|"
+    r"not[_\-]?(a[_\-]?)?(real|secret)|dev[_\-]?only|for[_\-]?tests?"
 )
 SAFE_ENV_SUFFIXES = frozenset({"example", "sample", "template", "dist", "defaults", "default", "schema", "tpl", "tmpl"})
 SSH_KEY_NAMES = frozenset({"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "identity"})
@@ -234,6 +235,28 @@ def find_generic(text: str) -> list[str]:
     return names
 
 
+def redact(text: str) -> str:
+    """``text`` with what :func:`find_tokens` and :func:`find_generic` detect replaced by
+    ``[REDACTED]`` (the server uses it for tool input it records in traces)."""
+    for kind, pattern in TOKEN_PATTERNS:
+
+        def hide(m: re.Match[str], kind: str = kind) -> str:
+            value = m.groupdict().get("v") or m.group()
+            if kind != "a private key" and _placeholder(value):
+                return m.group()
+            return m.group().replace(value, "[REDACTED]")
+
+        text = pattern.sub(hide, text)
+
+    def hide_generic(m: re.Match[str]) -> str:
+        value = m.group("v")
+        if find_generic(m.group()) and value:
+            return m.group().replace(value, "[REDACTED]")
+        return m.group()
+
+    return GENERIC_ASSIGNMENT.sub(hide_generic, text)
+
+
 def secret_file(path: str) -> str | None:
     """What kind of secret file ``path`` is, or None."""
     norm = path.replace("\\", "/")
@@ -257,6 +280,24 @@ def secret_file(path: str) -> str | None:
     if any(("/" + norm).endswith(s) for s in SECRET_PATH_SUFFIXES):
         return "a credentials file"
     return None
+
+
+# Configuration that often, but not always, holds passwords: reading it is confirmed.
+MAYBE_SECRET_BASENAMES = frozenset({
+    "database.yml", "wp-config.php", "local_settings.py", "settings_local.py",
+    "application-prod.properties", "application-production.properties", "application-prod.yml",
+    "application-production.yml", "appsettings.production.json", ".bash_history", ".zsh_history",
+    ".psql_history", ".mysql_history", ".python_history", "htpasswd", "vault.yml",
+    "terraform.tfvars", ".envrc", "kubeconfig", "kubeconfig.yaml", "kubeconfig.yml", "rclone.conf",
+    "sftp-config.json", ".ftpconfig", "credentials.yml.enc",
+})  # fmt: skip
+
+
+def maybe_secret_file(path: str) -> bool:
+    """Whether ``path`` is configuration that may hold passwords (``config/database.yml``)."""
+    norm = path.replace("\\", "/").rstrip("/")
+    base = os.path.basename(norm).lower()
+    return base in MAYBE_SECRET_BASENAMES or base.endswith(".auto.tfvars") or norm.endswith(".git/config")
 
 
 # Names a glob could pick up (cat .e*, head ~/.ssh/id_*), checked with bash's rule that a
@@ -371,6 +412,14 @@ def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
         # Unknown parts keep their ${NAME} form: /proc/$$/environ still ends in /environ.
         for value in cmd.values(word) or [word.text]:
             kind = secret_file(value) or secret_glob(value)
+            if not kind and maybe_secret_file(value) and name != "git":
+                found.append(
+                    (
+                        "ask",
+                        f"`{cmd.display}` reads {value}, configuration that may hold passwords; "
+                        "confirm, or read the example/template version instead.",
+                    )
+                )
             if not kind:
                 continue
             if name == "git":
@@ -403,6 +452,27 @@ def _downstream(cmd: Cmd, cmds: list[Cmd]) -> list[Cmd]:
         current = nxt
 
 
+def _inverted(cmd: Cmd) -> bool:
+    """``grep -v PATTERN`` keeps every other line: it does not narrow what is printed."""
+    flags, _pos, _vals = _shell.split_options(cmd.args, frozenset({"-e", "-f", "-m", "-A", "-B", "-C"}))
+    return "v" in flags or "invert-match" in flags
+
+
+def _secret_store_read(name: str, lits: list[str]) -> bool:
+    """``vault kv get``, ``aws secretsmanager get-secret-value``, ``op read``, ``heroku config`` …"""
+    return (
+        (name == "vault" and (lits[:2] == ["kv", "get"] or lits[:1] == ["read"]))
+        or (name == "aws" and lits[:2] == ["secretsmanager", "get-secret-value"])
+        or (name == "aws" and lits[:1] == ["ssm"] and "--with-decryption" in lits)
+        or (name == "gcloud" and lits[:3] == ["secrets", "versions", "access"])
+        or (name == "op" and lits[:1] in (["read"], ["inject"]))
+        or (name == "op" and lits[:2] == ["item", "get"] and "--reveal" in lits)
+        or (name == "doppler" and lits[:1] == ["secrets"] and (len(lits) == 1 or lits[1] in ("get", "download")))
+        or (name == "heroku" and lits[:1] in (["config"], ["config:get"]))
+        or (name == "az" and lits[:3] == ["keyvault", "secret", "show"])
+    )
+
+
 def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     name = cmd.name
     lits = [w.literal() or "" for w in cmd.args]
@@ -425,7 +495,13 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
         and any(a.startswith("-") and "p" in a for a in lits)
         and any(is_secret_name(a) for a in lits if not a.startswith("-"))
     ):
-        found.append(("deny", f"`{cmd.display}` prints a secret variable's value."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints a secret variable's value."
+                " Use it where it is needed without printing it (e.g. pass it to the tool through the environment).",
+            )
+        )
     if name == "printenv":
         named = [a for a in lits if not a.startswith("-")]
         if any(is_secret_name(a) for a in named):
@@ -437,7 +513,7 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
         name in ("set", "export", "declare", "typeset") and lits in ([], ["-p"], ["-x"], ["-px"])
     )
     if dumps:
-        filters = [c for c in _downstream(cmd, cmds) if c.name in FILTERS]
+        filters = [c for c in _downstream(cmd, cmds) if c.name in FILTERS and not _inverted(c)]
         patterns = [w.literal() or w.text for c in filters for w in c.args]
         if filters and any(SECRET_PATTERN_WORDS.search(p) for p in patterns):
             found.append(
@@ -456,22 +532,60 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                     "including credentials; confirm (or print the one you need).",
                 )
             )
+    if _secret_store_read(name, lits):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints secrets from a secret store into the transcript. Pass them "
+                "to the program that needs them (e.g. through the environment) instead.",
+            )
+        )
     if (name == "gh" and lits[:2] == ["auth", "token"]) or (
         name == "gh" and lits[:2] == ["auth", "status"] and ("-t" in lits or "--show-token" in lits)
     ):
-        found.append(("deny", f"`{cmd.display}` prints the GitHub token."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints the GitHub token."
+                " Use it where it is needed without printing it (e.g. pass it to the tool through the environment).",
+            )
+        )
     if (
         name == "aws"
         and lits[:2] == ["configure", "get"]
         and any(re.search(r"(?i)secret|key|token", a) for a in lits[2:])
     ):
-        found.append(("deny", f"`{cmd.display}` prints an AWS credential."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints an AWS credential."
+                " Use it where it is needed without printing it (e.g. pass it to the tool through the environment).",
+            )
+        )
     if name == "aws" and lits[:2] == ["configure", "export-credentials"]:
-        found.append(("deny", f"`{cmd.display}` prints AWS credentials."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints AWS credentials."
+                " Use it where it is needed without printing it (e.g. pass it to the tool through the environment).",
+            )
+        )
     if name == "git" and lits[:2] == ["credential", "fill"]:
-        found.append(("deny", f"`{cmd.display}` prints stored git credentials."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints stored git credentials."
+                " Use it where it is needed without printing it (e.g. pass it to the tool through the environment).",
+            )
+        )
     if name == "security" and lits[:1] and lits[0].startswith("find-") and "-w" in lits:
-        found.append(("deny", f"`{cmd.display}` prints a keychain password."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints a keychain password."
+                " Use it where it is needed without printing it (e.g. pass it to the tool through the environment).",
+            )
+        )
     if (
         name == "kubectl"
         and lits[:1] == ["get"]
@@ -479,7 +593,13 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
         and lits[1].startswith("secret")
         and any(a.startswith(("-o", "--output")) for a in lits)
     ):
-        found.append(("deny", f"`{cmd.display}` prints Kubernetes secret values."))
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints Kubernetes secret values."
+                " Use it where it is needed without printing it (e.g. pass it to the tool through the environment).",
+            )
+        )
 
 
 def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
@@ -501,23 +621,30 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
             (
                 "ask",
                 f"the command contains a literal value for {generic[0]} that "
-                "looks like a real secret; confirm it is not a credential.",
+                "looks like a real secret; confirm it is not a credential (prefer an environment variable).",
             )
         )
+    _common.tag_rule("credential-literal", found)
     try:
         cmds = _shell.walk(command, ctx)
     except _shell.ShellParseError as exc:
-        return [
-            *found,
+        found.append(
             (
                 "deny",
                 f"could not parse the command safely ({exc}); blocked (fail "
                 "closed). Fix the quoting or split it into simpler commands.",
             ),
-        ]
+        )
+        _common.tag_rule("parse", found)
+        return found
     for cmd in cmds:
+        start = len(found)
         _check_bash_files(cmd, found)
+        _common.tag_rule("secret-file", found, start)
+        start = len(found)
         _check_bash_env(cmd, cmds, found)
+        _common.tag_rule("secret-variable", found, start)
+        start = len(found)
         if cmd.name in _shell.INTERPRETERS:
             for path, _writes in _shell.code_file_refs(cmd):
                 kind = secret_file(path)
@@ -525,7 +652,8 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     found.append(
                         (
                             "deny",
-                            f"`{cmd.display}` opens {path}, {kind}, from inline code; its secrets would be exposed.",
+                            f"`{cmd.display}` opens {path}, {kind}, from inline code; its secrets would be "
+                            "exposed. Use the values through the environment instead.",
                         )
                     )
             for code in _shell.code_of(cmd):
@@ -538,6 +666,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                             f"{m.group('n')}. Check it is set without printing it.",
                         )
                     )
+        _common.tag_rule("secret-file", found, start)
     return found
 
 
@@ -596,6 +725,7 @@ def check_write(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[s
                     "environment variable).",
                 )
             )
+    _common.tag_rule("credential-literal", found)
     return found
 
 
@@ -622,6 +752,14 @@ def check_read(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[st
     found: list[Finding] = []
     for p in paths:
         kind = secret_file(p)
+        if not kind and maybe_secret_file(p):
+            found.append(
+                (
+                    "ask",
+                    f"{tool} of {p}: configuration that may hold passwords; confirm, or read "
+                    "the example/template version instead.",
+                )
+            )
         if kind:
             found.append(
                 (
@@ -631,6 +769,7 @@ def check_read(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[st
                     "ask the user for the specific non-secret value you need.",
                 )
             )
+    _common.tag_rule("secret-file", found)
     return found
 
 

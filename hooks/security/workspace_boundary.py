@@ -134,6 +134,37 @@ DOCKER_VALUE_OPTIONS = frozenset(
         "--build-arg",
     }
 )
+# Non-secret system information that may be read from outside the project (LABELLING.md
+# class 3): OS release, host name, CPU/memory/kernel figures. Secrets (/proc/*/environ,
+# /etc/shadow) and account data (/etc/passwd) are not here.
+SYSTEM_INFO_FILES = frozenset({
+    "/etc/os-release", "/usr/lib/os-release", "/etc/lsb-release", "/etc/debian_version",
+    "/etc/redhat-release", "/etc/alpine-release", "/etc/fedora-release", "/etc/centos-release",
+    "/etc/system-release", "/etc/arch-release", "/etc/issue", "/etc/issue.net", "/etc/hostname",
+    "/etc/timezone", "/etc/localtime", "/etc/shells", "/etc/machine-id", "/etc/hosts",
+    "/etc/resolv.conf", "/etc/nsswitch.conf", "/etc/services", "/etc/protocols", "/etc/mime.types",
+    "/etc/apt/sources.list", "/etc/locale.conf", "/etc/default/locale",
+    "/proc/cpuinfo", "/proc/meminfo", "/proc/version", "/proc/loadavg", "/proc/uptime",
+    "/proc/stat", "/proc/swaps", "/proc/filesystems", "/proc/partitions", "/proc/mounts",
+    "/proc/cgroups", "/proc/diskstats", "/proc/vmstat", "/proc/devices", "/proc/modules",
+    "/proc/interrupts", "/proc/zoneinfo", "/proc/self/status", "/proc/self/cgroup",
+    "/proc/self/limits", "/proc/self/mountinfo", "/proc/1/cgroup",
+})  # fmt: skip
+SYSTEM_INFO_DIRS = (
+    "/proc/sys/",
+    "/proc/pressure/",
+    "/sys/class/",
+    "/sys/devices/system/",
+    "/sys/fs/cgroup/",
+    "/usr/",  # programs, libraries, headers, documentation: readable by everyone, no secrets
+)
+# Programs that only read the files they are given (so a system-information path is fine).
+READ_ONLY = frozenset({
+    "cat", "head", "tail", "less", "more", "bat", "batcat", "grep", "egrep", "fgrep", "rg", "wc",
+    "file", "stat", "sort", "uniq", "cut", "awk", "gawk", "mawk", "jq", "diff", "md5sum",
+    "sha256sum", "sha1sum", "od", "xxd", "hexdump", "strings", "tr", "column", "nl", "tac", "ls",
+    "lscpu", "sed", "ssh-keygen", "source", ".",
+})  # fmt: skip
 OUTPUT_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&", "<", "<&"})
 
 
@@ -153,6 +184,57 @@ def outside(path: str, roots: list[str]) -> bool:
         return False
     real = os.path.realpath(path)
     return not any(_shell.is_within(real, root) for root in roots)
+
+
+def system_info(path: str) -> bool:
+    """Whether ``path`` is a non-secret system-information file (``/etc/os-release``,
+    ``/proc/cpuinfo``, ``/sys/class/…``)."""
+    return path in SYSTEM_INFO_FILES or (path.startswith(SYSTEM_INFO_DIRS) and "environ" not in path)
+
+
+def _public_key(path: str, home: str) -> bool:
+    """``~/.ssh/id_ed25519.pub``: a public key is meant to be shown."""
+    return path.endswith(".pub") and _shell.is_within(path, os.path.join(os.path.normpath(home), ".ssh"))
+
+
+def _reads_only(cmd: Cmd, word: Word) -> bool:
+    """Whether ``cmd`` only reads the file ``word`` names (no write redirect onto it, no -i)."""
+    if cmd.name not in READ_ONLY:
+        return False
+    if any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects):
+        return False
+    return not (cmd.name == "sed" and any((w.literal() or "").startswith(("-i", "--in-place")) for w in cmd.args))
+
+
+# Programs that only look at file metadata or free space. df and friends take any path (they
+# report its filesystem); ls, stat … may look into system folders, not the user's home or the
+# folders above the project.
+FILESYSTEM_INFO = frozenset({"df", "findmnt", "mountpoint", "lsblk"})
+METADATA_ONLY = frozenset({"ls", "du", "stat", "file", "tree", "test", "which"})
+SYSTEM_PREFIXES = ("/usr/", "/opt/", "/etc/", "/bin", "/sbin", "/lib", "/proc/", "/sys/", "/snap/", "/nix/")
+
+
+def _metadata_only(cmd: Cmd, word: Word, path: str) -> bool:
+    """``ls /usr/local/bin``, ``df -h /``: a look at a system location, no write redirect onto it."""
+    if any(r.target is word for r in cmd.redirects):
+        return False
+    if cmd.name in FILESYSTEM_INFO:
+        return True
+    return cmd.name in METADATA_ONLY and (path + "/").startswith(SYSTEM_PREFIXES)
+
+
+def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
+    """``chmod 600 ~/.ssh/id_ed25519``, ``chmod -R go-rwx ~/.ssh``: taking access away from
+    something inside the user's home folder (not the folder itself, not a system folder)
+    protects it."""
+    if cmd.name != "chmod":
+        return False
+    _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
+    if "reference" in values or not positionals:
+        return False
+    mode = positionals[0].literal()
+    home = os.path.normpath(cmd.ctx.home)
+    return mode is not None and _shell.chmod_tightens(mode) and path != home and _shell.is_within(path, home)
 
 
 def _path_like(value: str) -> bool:
@@ -289,7 +371,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         return [
             (
                 "deny",
-                f"could not parse the command safely ({exc}); blocked (fail closed). "
+                f"rule parse: could not parse the command safely ({exc}); blocked (fail closed). "
                 "Fix the quoting or split it into simpler commands.",
             )
         ]
@@ -304,14 +386,23 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                 if not _path_like(value):
                     continue
                 path = _resolve(value, cmd.ctx.cwd)
-                if path is not None and outside(path, roots):
+                if path is None or not outside(path, roots):
+                    continue
+                readable = system_info(path) or _public_key(path, cmd.ctx.home)
+                if (
+                    (readable and _reads_only(cmd, word))
+                    or _metadata_only(cmd, word, path)
+                    or _owner_only_chmod(cmd, path)
+                ):
+                    continue
+                if path is not None:
                     found.append(("deny", _reason(f"`{cmd.display}` touches {path}", roots)))
     return found
 
 
 def _reason(what: str, roots: list[str]) -> str:
     return (
-        f"{what}, outside the project {roots[0]}. Work on files inside the project; if "
+        f"rule outside-project: {what}, outside the project {roots[0]}. Work on files inside the project; if "
         "this path is really needed, ask the user (they can allow a directory with "
         "WORKSPACE_ALLOWED_DIRS)."
     )
@@ -342,6 +433,8 @@ def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload) 
     found: list[Finding] = []
     for value in candidates:
         path = _resolve(os.path.expanduser(value), cwd)
+        if path is not None and tool in ("Read", "Grep") and system_info(path):
+            continue
         if path is not None and outside(path, roots):
             found.append(("deny", _reason(f"{tool} of {path}", roots)))
     return found

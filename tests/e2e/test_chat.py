@@ -93,6 +93,9 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
             fired_now = await page.evaluate("window.__hooksFired")
             assert fired_now.index("PreToolUse") < fired_now.index("PostToolUse")
             assert await page.locator('[data-testid="hook-row"][data-event="PreToolUse"]').count() == 1
+            # The timeline names each hook by its short name (the script's), not the command line.
+            run = page.locator('[data-testid="hook-row"][data-event="PreToolUse"] [data-testid="hook-run"]').first
+            assert (await run.inner_text()).startswith("ok · PreToolUse-1")
 
             # A blocked tool: its reason is shown in the timeline and as the tool result.
             await page.get_by_test_id("chat-input").fill("$ rm -rf build")

@@ -215,12 +215,14 @@ async def running_server(
     model_backend: ModelBackend | None = None,
     token: str | None = None,
     setup: Any = None,
+    telemetry: Any = None,
     **overrides: Any,
 ) -> AsyncIterator[Harness]:
-    """Start the server on a real socket; yields a :class:`Harness`."""
+    """Start the server on a real socket; yields a :class:`Harness`. ``telemetry``
+    (``agent_server.server.Telemetry``) replaces the providers built from ``OTEL_*``."""
     root = project.root if isinstance(project, Project) else project
     settings = server_settings(root, **overrides)
-    app = create_app(settings, backend=model_backend, setup=setup)
+    app = create_app(settings, backend=model_backend, setup=setup, telemetry=telemetry)
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30, headers=headers) as client:
         yield Harness(client, app, project if isinstance(project, Project) else None)

@@ -37,9 +37,9 @@ def test_list_shows_each_type(tmp_path: Path) -> None:
     p = project(tmp_path, SETTINGS)
     res = cli("hooks", "list", "--project-dir", str(p))
     assert res.returncode == 0, res.stderr
-    assert f"1. [http] {URL}" in res.stdout
+    assert f"1. hook: [http] {URL}" in res.stdout  # the short name: the URL's last path segment
     assert "headers=Authorization  allowedEnvVars=TOKEN" in res.stdout
-    assert "2. [prompt] block: rm -rf" in res.stdout
+    assert "2. prompt: [prompt] block: rm -rf" in res.stdout
     assert "ignored:" in res.stdout and "hook type 'agent' is not supported" in res.stdout
     data = json.loads(cli("hooks", "list", "--project-dir", str(p), "--json").stdout)
     http, prompt = data["events"]["PreToolUse"]["hooks"]

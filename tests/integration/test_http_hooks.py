@@ -272,7 +272,7 @@ async def test_span_ledger_and_trace_header(tmp_path: Path) -> None:
             await r.fire("PreToolUse", PAYLOAD)
     provider.shutdown()
     spans = {s.name: s for s in exporter.get_finished_spans()}
-    hook_span = spans[f"hook {url}"]
+    hook_span = spans["traced"]  # the short name: the URL's last path segment
     assert hook_span.attributes is not None
     assert hook_span.attributes["hook.command"] == url
     assert hook_span.attributes["hook.status"] == "blocked"

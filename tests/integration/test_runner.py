@@ -250,7 +250,10 @@ async def test_exec_that_cannot_start(tmp_path: Path) -> None:
     missing, denied = outcome.hooks
     assert missing.status is HookStatus.ERROR and "No such file" in (missing.error or "")
     assert denied.status is HookStatus.ERROR and "Permission denied" in (denied.error or "")
-    assert outcome.blocked and "fail closed" in (outcome.reason or "")
+    assert outcome.blocked and (outcome.reason or "").startswith(
+        f'[{denied.command}]: failed; blocking because onFailure is "block"\n'
+    )
+    assert "Permission denied" in (outcome.reason or "")
 
 
 async def test_fail_closed_orion_timeout_blocks(tmp_path: Path) -> None:

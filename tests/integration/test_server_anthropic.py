@@ -74,7 +74,7 @@ def x_api_key(api: FakeMessagesAPI) -> Any:
 
 async def test_stop_feedback_and_compaction_reach_the_api(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    project.hook(
+    cmd = project.hook(
         "Stop",
         """
 if not payload["stop_hook_active"]:
@@ -87,7 +87,11 @@ if not payload["stop_hook_active"]:
     ):
         sid = (await h.create())["session_id"]
         assert (await h.send(sid, "hello"))["status"] == "completed"
-        assert texts(api.requests[1]["messages"][-1]) == ["Stop hook feedback:\nrun the tests"]
+        # A JSON block: the system message, then the feedback (contract §9).
+        assert texts(api.requests[1]["messages"][-1]) == [
+            f'Stop hook blocking error from command: "{cmd}": run the tests',
+            "Stop hook feedback:\nrun the tests",
+        ]
         assert (await h.send(sid, "/compact"))["status"] == "completed"
         summary_request = api.requests[2]
         assert "tools" not in summary_request and "stream" not in summary_request

@@ -114,7 +114,7 @@ async def test_http_failures_block_only_with_on_failure_block(tmp_path: Path) ->
     assert not (project.root / "RAN").exists()
     # Without onFailure a failing http hook is reported to the user; the action went ahead.
     assert "is_error" not in read and "alpha" in read["content"]
-    assert any(n.startswith(f"PostToolUse hook '{refused}' failed: request to {refused} failed") for n in notes)
+    assert any(n.startswith(f"PostToolUse hook 'refused' failed: request to {refused} failed") for n in notes)
     assert system_texts(msgs) == []
 
 

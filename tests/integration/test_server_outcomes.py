@@ -108,7 +108,7 @@ async def test_session_start_context_reaches_the_model(tmp_path: Path) -> None:
         msgs = await h.messages(sid)
         assert system_texts(msgs) == [
             "SessionStart:startup hook success: project uses tabs",
-            "SessionStart:startup hook additional context: json ctx",
+            "SessionStart hook additional context: json ctx",  # no source (contract §9)
         ]
         assert "hi user" in await user_notes(h, sid)
         assert "hi user" not in json.dumps(msgs)  # systemMessage: user only
@@ -246,7 +246,7 @@ async def test_ask_without_an_answer_is_denied_with_the_reason(tmp_path: Path) -
         ended = await h.wait_event(sid, lambda e: e["type"] == "turn_ended")
         assert ended["status"] == "completed"
         (result,) = tool_results(await h.messages(sid))
-        assert result["content"] == "PreToolUse:Bash hook error: why"
+        assert result["content"] == "why"  # the reason alone (contract §9)
     assert not (project.root / "RAN").exists()
 
 

@@ -72,7 +72,9 @@ async def test_file_tools(tmp_path: Path) -> None:
     assert grep.content.splitlines() == [f"{tmp_path.resolve()}/d/a.txt:2:2", f"{tmp_path.resolve()}/d/a.txt:3:2"]
     with pytest.raises(ToolError, match="Invalid regular expression"):
         await run("Grep", {"pattern": "("}, ctx)
-    with pytest.raises(ToolError, match=r"(?s)InputValidationError: Write failed.*`content`: Field required"):
+    with pytest.raises(
+        ToolError, match=r"(?s)InputValidationError: Write failed.*The required parameter `content` is missing"
+    ):
         default_tools()["Write"].validate({"file_path": "x"})
 
 

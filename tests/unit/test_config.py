@@ -364,6 +364,37 @@ def test_default_user_settings_come_from_home(tmp_path: Path, monkeypatch: pytes
     assert os.path.isabs(config.files[0])
 
 
+def test_command_with_args_execs_command_with_those_arguments(tmp_path: Path) -> None:
+    settings(
+        tmp_path,
+        {
+            "hooks": {
+                "Stop": [
+                    claude("/usr/bin/python3", args=["hook.py", "x"]),
+                    claude("/bin/true", args=[]),
+                ]
+            }
+        },
+    )
+    config = load(tmp_path)
+    assert not config.errors
+    with_args, without = config.hooks["Stop"]
+    assert (with_args.kind, with_args.argv) == ("exec", ("/usr/bin/python3", "hook.py", "x"))
+    assert without.argv == ("/bin/true",)  # no shell even with empty args
+
+
+def test_settings_come_from_the_git_root_of_a_subfolder(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)  # what git init makes; a worktree has a .git file
+    settings(root, {"hooks": {"Stop": [claude("echo root")]}})
+    sub = root / "packages" / "app"
+    sub.mkdir(parents=True)
+    config = load(sub)
+    assert config.project_dir == root.resolve()
+    assert [s.command for s in config.hooks["Stop"]] == ["echo root"]
+    assert load(tmp_path).project_dir == tmp_path.resolve()  # outside a repository: as given
+
+
 def test_every_field_a_model_reads_is_a_known_key(tmp_path: Path) -> None:
     """The unknown-field warning comes from the models themselves: their aliases
     (``if``, ``async``) are known, a misspelling is not."""

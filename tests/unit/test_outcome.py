@@ -66,7 +66,7 @@ def test_other_exit_codes_fail_open_but_json_is_honoured() -> None:
 def test_fail_closed_turns_failure_into_block() -> None:
     r = run("PreToolUse", 1, "", "crash", fail_closed=True)
     assert r.status is HookStatus.ERROR and r.decision == "deny"
-    assert "fail closed" in (r.reason or "") and "crash" in (r.reason or "")
+    assert (r.reason or "").startswith(f"[{r.command}]: failed; blocking because ") and "crash" in (r.reason or "")
     assert run("Stop", 3, "", "", fail_closed=True).decision == "block"
     assert run("SessionStart", 1, fail_closed=True).decision is None  # nothing to block
 
@@ -202,3 +202,15 @@ def test_combine_continue_false_first_reason() -> None:
         "PreToolUse", [result("a", continue_=False, stop_reason="one"), result("b", continue_=False, stop_reason="two")]
     )
     assert not outcome.continue_ and outcome.stop_reason == "one" and not outcome.blocked
+
+
+def test_permission_request_exit_2_is_an_error_not_a_deny() -> None:
+    # Contract §9: the normal permission flow goes on.
+    r = run("PermissionRequest", 2, "", "no")
+    assert r.status is HookStatus.ERROR and r.decision is None and "no" in (r.error or "")
+    assert not EventOutcome.combine("PermissionRequest", [r]).blocked
+
+
+def test_fail_closed_reason_is_claude_codes_text() -> None:
+    r = run("PreToolUse", 1, "", "boom\n", fail_closed=True)
+    assert r.reason == '[hook.sh]: failed; blocking because onFailure is "block"\nboom'

@@ -41,6 +41,7 @@ def test_exports_are_pinned() -> None:
         "matcher_matches",
         "parse_env_file",
         "parse_prompt_reply",
+        "settings_root",
         "tool_pattern_matches",
     }
     assert len(hooks.__all__) == len(set(hooks.__all__))
@@ -61,10 +62,12 @@ def test_server_exports_are_pinned() -> None:
         "SessionManager",
         "Settings",
         "SettingsInvalid",
+        "Telemetry",
         "UnavailableError",
         "create_app",
         "load_settings",
         "request_shutdown",
+        "telemetry_from_env",
     }
     for name in server.__all__:
         assert getattr(server, name) is not None

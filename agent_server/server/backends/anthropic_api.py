@@ -92,7 +92,8 @@ class AnthropicBackend(ModelBackend):
 
     async def summarize(self, messages: Sequence[dict[str, Any]], instructions: str | None) -> str:
         """Ask the model for a summary (no tools)."""
-        prompt = _SUMMARY_PROMPT + (f"\n\nAdditional instructions: {instructions}" if instructions else "")
+        # Claude Code's wording for the user's and PreCompact hooks' instructions (§9).
+        prompt = _SUMMARY_PROMPT + (f"\n\nAdditional Instructions:\n{instructions}" if instructions else "")
         convo = [*messages, {"role": "user", "content": prompt}]
         try:
             reply = await self.client.messages.create(

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import Field
 
-from ._base import Tool, ToolContext, ToolError, ToolInput, ToolKind, ToolOutcome, clip
+from ._base import InvalidToolInput, Tool, ToolContext, ToolError, ToolInput, ToolKind, ToolOutcome, clip
 from ._bash import BashInput, BashTool
 from ._files import EditTool, ReadTool, WriteTool
 from ._search import GlobTool, GrepTool
@@ -21,6 +21,7 @@ __all__ = [
     "EditTool",
     "GlobTool",
     "GrepTool",
+    "InvalidToolInput",
     "ReadTool",
     "TaskInput",
     "TaskTool",

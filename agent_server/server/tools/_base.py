@@ -28,6 +28,15 @@ class ToolError(Exception):
     """A tool refused or failed; the message goes to the model as an error result."""
 
 
+class InvalidToolInput(ToolError):
+    """Input that breaks the tool's schema. ``issues`` is Claude Code's text without the
+    ``InputValidationError: `` prefix: ``<Tool> failed due to the following issue:\n...``."""
+
+    def __init__(self, issues: str) -> None:
+        super().__init__(f"InputValidationError: {issues}")
+        self.issues = issues
+
+
 class ToolInput(BaseModel):
     """Base of tool input models: unknown keys are ignored, like Claude Code."""
 
@@ -136,10 +145,12 @@ class Tool(ABC):
             problems = []
             for err in exc.errors():
                 loc = ".".join(str(p) for p in err.get("loc", ())) or "input"
-                problems.append(f"`{loc}`: {err.get('msg')}")
-            raise ToolError(
-                f"InputValidationError: {self.name} failed due to the following issue(s):\n" + "\n".join(problems)
-            ) from None
+                if err.get("type") == "missing":  # Claude Code's wording
+                    problems.append(f"The required parameter `{loc}` is missing")
+                else:
+                    problems.append(f"`{loc}`: {err.get('msg')}")
+            noun = "issues" if len(problems) > 1 else "issue"
+            raise InvalidToolInput(f"{self.name} failed due to the following {noun}:\n" + "\n".join(problems)) from None
 
     @abstractmethod
     async def run(self, tool_input: Any, ctx: ToolContext) -> ToolOutcome:

@@ -31,11 +31,17 @@ CONFIG_ENV = (
 
 
 def load_hook(relpath: str) -> ModuleType:
-    """Import ``hooks/<relpath>`` by file path (cached)."""
+    """Import ``hooks/<relpath>`` (a file, or a package folder) by path (cached)."""
     name = "ready_hooks_test_" + relpath.removesuffix(".py").replace("/", "_")
     if name in sys.modules:
         return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, HOOKS / relpath)
+    path = HOOKS / relpath
+    if path.is_dir():
+        spec = importlib.util.spec_from_file_location(
+            name, path / "__init__.py", submodule_search_locations=[str(path)]
+        )
+    else:
+        spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module

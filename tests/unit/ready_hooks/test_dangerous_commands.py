@@ -36,7 +36,7 @@ ASK = [
     "git clean -fd",
     "git branch -D old",
     "docker system prune -af",
-    "find . -name '*.pyc' -delete",
+    "find . -name '*.orig' -delete",
     "rm -rf src/*",
     "git push --force origin feature/x",
     'rm -rf "$OUT/"',
@@ -57,6 +57,10 @@ ALLOW = [
     'psql -c "DELETE FROM s WHERE id = 1"',
     "curl -s https://api.example/x | python -m json.tool",
     "rm -rf ${DIR:?}/*",
+    # Clean-up of generated output inside the project (issue 21, LABELLING.md class 2).
+    "find . -name '*.pyc' -delete",
+    "rm -rf build/*",
+    'OUT=dist && rm -rf "$OUT"/*',
 ]
 
 

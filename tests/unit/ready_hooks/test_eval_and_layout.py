@@ -47,7 +47,7 @@ def test_holdout_set_meets_targets(kit: Any) -> None:
     assert report["passed"], report["misses"]
 
 
-@pytest.mark.parametrize("name", ["corpus.jsonl", "holdout.jsonl"])
+@pytest.mark.parametrize("name", ["corpus.jsonl", "holdout.jsonl", "blind.jsonl"])
 def test_corpus_holds_no_secret_shaped_strings(kit: Any, name: str) -> None:
     text = (HOOKS / "eval" / name).read_text()
     assert kit.load("security/secrets_guard.py").find_tokens(text) == []
@@ -63,7 +63,8 @@ def test_evaluate_cli_json(kit: Any, tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     report = json.loads(done.stdout)
-    assert report["passed"] and report["items"] >= 320 and report["misses"] == []
+    # Misses are listed only on request (--misses), so a blind run shows figures alone.
+    assert report["passed"] and report["items"] >= 320 and "misses" not in report
 
 
 def test_evaluate_fails_when_targets_are_missed(kit: Any, tmp_path: Path) -> None:

@@ -61,7 +61,7 @@ def test_file_tools(hook: Any, kit: Any, project: Path) -> None:
     inside = kit.pre_tool("Read", {"file_path": str(project / "a.py")}, project)
     assert hook.run(inside) is None
     for tool, tool_input in [
-        ("Read", {"file_path": "/etc/hosts"}),
+        ("Read", {"file_path": "/etc/fstab"}),
         ("Write", {"file_path": f"{project}/../x.py", "content": ""}),
         ("Glob", {"pattern": "/etc/**"}),
         ("Glob", {"pattern": "../**"}),
@@ -86,13 +86,13 @@ def test_allowed_dirs_are_configurable(
     extra = tmp_path / "shared"
     monkeypatch.setenv("WORKSPACE_ALLOWED_DIRS", f"{extra}:/nonexistent")
     assert hook.run(kit.bash(f"cat {extra}/notes.txt", project)) is None
-    assert kit.decision(hook.run(kit.bash("cat /etc/hosts", project))) == "deny"
+    assert kit.decision(hook.run(kit.bash("cat /etc/fstab", project))) == "deny"
 
 
 def test_project_falls_back_to_payload_cwd(hook: Any, kit: Any, project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CLAUDE_PROJECT_DIR")
     assert hook.run(kit.bash(f"cat {project}/a", project)) is None
-    assert kit.decision(hook.run(kit.bash("cat /etc/hosts", project))) == "deny"
+    assert kit.decision(hook.run(kit.bash("cat /etc/fstab", project))) == "deny"
 
 
 def test_malformed_input_fails_closed(hook: Any, kit: Any, project: Path) -> None:

@@ -1,0 +1,666 @@
+"""Command knowledge: program families, option parsing, wrappers that run another program
+(``sudo``, ``env``, ``xargs``, ``ssh`` …), how a shell gets its script, what ``echo`` prints."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from ._expand import Ctx, expand, var_values
+from ._model import Lit, Part, Redirect, Var, Word
+from ._parser import decode_escapes
+
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash"})
+INTERPRETERS = frozenset({"python", "perl", "ruby", "node", "nodejs", "php", "deno", "bun", "osascript", "pwsh", "lua"})
+DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-request", "GET"})
+DECODERS = frozenset({"base64", "base32", "xxd", "uudecode", "openssl", "gunzip", "zcat", "rev", "tr"})
+
+
+def prog_name(word: Word, ctx: Ctx) -> str:
+    """The program a word names: basename, lowercased, ``python3.11`` → ``python``."""
+    values = expand(word, ctx)
+    if not values:
+        return ""
+    name = os.path.basename(values[0].rstrip("/")).lower()
+    if re.fullmatch(r"python[0-9.]*", name) or name in ("pypy", "pypy3"):
+        return "python"
+    if re.fullmatch(r"(perl|ruby|php|lua)[0-9.]*", name):
+        return re.sub(r"[0-9.]+$", "", name)
+    if name.startswith("busybox"):
+        return "busybox"
+    return name
+
+
+def is_assignment(word: Word) -> bool:
+    """``NAME=value`` (the name part unquoted)."""
+    first = word.parts[0] if word.parts else None
+    return (
+        isinstance(first, Lit) and not first.quoted and re.match(r"[A-Za-z_][A-Za-z0-9_]*\+?=", first.text) is not None
+    )
+
+
+def split_assignment(word: Word) -> tuple[str, Word]:
+    """Split ``NAME=value`` into the name and the value word."""
+    first = word.parts[0]
+    assert isinstance(first, Lit)
+    name, _, rest = first.text.partition("=")
+    value_parts: list[Part] = ([Lit(rest, False)] if rest else []) + word.parts[1:]
+    return name.rstrip("+"), Word(value_parts, word.raw.partition("=")[2])
+
+
+class Cmd:
+    """One command that would run, after wrappers were stripped."""
+
+    name: str
+    argv: list[Word]
+    redirects: list[Redirect]
+    ctx: Ctx
+    origin: str
+    stage: int
+    stage_names: list[set[str]]
+    prev: Cmd | None
+    xargs: bool
+    stdin_text: str | None
+    wrappers: list[str]
+    env: dict[str, str]
+
+    def __init__(
+        self,
+        name: str,
+        argv: list[Word],
+        redirects: list[Redirect],
+        ctx: Ctx,
+        origin: str = "top",
+        stage: int = 0,
+        stage_names: list[set[str]] | None = None,
+        prev: Cmd | None = None,
+        xargs: bool = False,
+        stdin_text: str | None = None,
+        wrappers: list[str] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.name = name
+        self.argv = argv
+        self.redirects = redirects
+        self.ctx = ctx
+        self.origin = origin
+        self.stage = stage
+        self.stage_names = [] if stage_names is None else stage_names
+        self.prev = prev
+        self.xargs = xargs
+        self.stdin_text = stdin_text
+        self.wrappers = [] if wrappers is None else wrappers
+        self.env = {} if env is None else env  # NAME=value words before the command
+
+    @property
+    def args(self) -> list[Word]:
+        """Arguments after the program name."""
+        return self.argv[1:]
+
+    def values(self, word: Word) -> list[str] | None:
+        """Candidate values of ``word`` in this command's context."""
+        return expand(word, self.ctx)
+
+    @property
+    def display(self) -> str:
+        """The command in display form, shortened."""
+        text = " ".join(w.text for w in self.argv)
+        return text if len(text) <= 120 else text[:117] + "..."
+
+
+class OptSpec:
+    """Options of a wrapper or tool: which take a value, and where commands start."""
+
+    with_value: frozenset[str]
+    positional_before_cmd: int
+
+    def __init__(
+        self,
+        with_value: frozenset[str] = frozenset(),
+        positional_before_cmd: int = 0,
+    ) -> None:
+        self.with_value = with_value
+        self.positional_before_cmd = positional_before_cmd
+
+
+def split_options(
+    args: list[Word], with_value: frozenset[str] | set[str] = frozenset(), stop_at_first: bool = False
+) -> tuple[list[str], list[Word], dict[str, list[Word]]]:
+    """GNU-style option split.
+
+    Returns (flags, positionals, values): short clusters are expanded (``-rf`` → ``r``,
+    ``f``), long options keep their name (``recursive``), options in ``with_value`` take
+    the next word (or ``=value``). ``--`` ends options. With ``stop_at_first`` the first
+    positional ends option parsing (as for wrappers).
+    """
+    flags: list[str] = []
+    positionals: list[Word] = []
+    values: dict[str, list[Word]] = {}
+    i = 0
+    ended = False
+    while i < len(args):
+        word = args[i]
+        text = word.literal()
+        if ended or text is None or not text.startswith("-") or text == "-":
+            positionals.append(word)
+            i += 1
+            if stop_at_first:
+                positionals.extend(args[i:])
+                break
+            continue
+        if text == "--":
+            ended = True
+            i += 1
+            continue
+        if text.startswith("--"):
+            name, eq, val = text[2:].partition("=")
+            flags.append(name)
+            if eq:
+                values.setdefault(name, []).append(Word([Lit(val, True)], val))
+            elif "--" + name in with_value and i + 1 < len(args):
+                values.setdefault(name, []).append(args[i + 1])
+                i += 1
+            i += 1
+            continue
+        cluster = text[1:]
+        for j, ch in enumerate(cluster):
+            flags.append(ch)
+            if "-" + ch in with_value:
+                rest = cluster[j + 1 :]
+                if rest:
+                    values.setdefault(ch, []).append(Word([Lit(rest, True)], rest))
+                elif i + 1 < len(args):
+                    values.setdefault(ch, []).append(args[i + 1])
+                    i += 1
+                break
+        i += 1
+    return flags, positionals, values
+
+
+_WRAPPERS: dict[str, OptSpec] = {
+    "sudo": OptSpec(
+        frozenset(
+            {
+                "-u",
+                "-g",
+                "-p",
+                "-C",
+                "-D",
+                "-h",
+                "-r",
+                "-t",
+                "-T",
+                "-U",
+                "--user",
+                "--group",
+                "--prompt",
+                "--close-from",
+                "--chdir",
+                "--host",
+                "--role",
+                "--type",
+                "--command-timeout",
+                "--other-user",
+            }
+        )
+    ),
+    "doas": OptSpec(frozenset({"-u", "-C"})),
+    "nice": OptSpec(frozenset({"-n", "--adjustment"})),
+    "nohup": OptSpec(),
+    "builtin": OptSpec(),
+    "exec": OptSpec(frozenset({"-a"})),
+    "time": OptSpec(frozenset({"-f", "--format", "-o", "--output"})),
+    "stdbuf": OptSpec(frozenset({"-i", "-o", "-e", "--input", "--output", "--error"})),
+    "ionice": OptSpec(frozenset({"-c", "-n", "-t", "--class", "--classdata"})),
+    "timeout": OptSpec(frozenset({"-s", "--signal", "-k", "--kill-after"}), 1),
+    "chroot": OptSpec(frozenset({"--userspec", "--groups"}), 1),
+    "setsid": OptSpec(),
+    "taskset": OptSpec(frozenset(), 1),
+    "chrt": OptSpec(frozenset(), 1),
+    "unbuffer": OptSpec(),
+    "caffeinate": OptSpec(frozenset({"-t", "-w"})),
+    "busybox": OptSpec(),
+    "proxychains": OptSpec(frozenset({"-f"})),
+    "proxychains4": OptSpec(frozenset({"-f"})),
+    "torsocks": OptSpec(),
+    "strace": OptSpec(frozenset({"-o", "-e", "-p", "-s", "-u"})),
+    "ltrace": OptSpec(frozenset({"-o", "-e", "-p", "-s", "-u"})),
+    "npx": OptSpec(frozenset({"-p", "--package"})),
+    "pnpx": OptSpec(frozenset({"-p", "--package"})),
+    "bunx": OptSpec(frozenset({"-p", "--package"})),
+    "then": OptSpec(),
+    "do": OptSpec(),
+    "else": OptSpec(),
+    "elif": OptSpec(),
+    "if": OptSpec(),
+    "while": OptSpec(),
+    "until": OptSpec(),
+    "!": OptSpec(),
+}
+_KEYWORDS = frozenset({"then", "do", "else", "elif", "if", "while", "until", "!"})
+_XARGS_VALUE = frozenset(
+    {
+        "-I",
+        "-n",
+        "-P",
+        "-d",
+        "-L",
+        "-s",
+        "-a",
+        "-E",
+        "-e",
+        "--max-args",
+        "--max-procs",
+        "--delimiter",
+        "--arg-file",
+        "--replace",
+        "--max-lines",
+        "--eof",
+        "--max-chars",
+        "--process-slot-var",
+    }
+)
+_ENV_VALUE = frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"})
+_SSH_VALUE = frozenset(
+    {
+        "-b",
+        "-c",
+        "-D",
+        "-E",
+        "-e",
+        "-F",
+        "-I",
+        "-i",
+        "-J",
+        "-L",
+        "-l",
+        "-m",
+        "-O",
+        "-o",
+        "-p",
+        "-Q",
+        "-R",
+        "-S",
+        "-W",
+        "-w",
+        "-B",
+    }
+)
+_SU_VALUE = frozenset(
+    {"-c", "--command", "-s", "--shell", "-g", "--group", "-G", "--supp-group", "-w", "--whitelist-environment"}
+)
+_DOCKER_EXEC_VALUE = frozenset(
+    {"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys", "--index"}
+)
+_KUBECTL_EXEC_VALUE = frozenset(
+    {"-c", "--container", "-n", "--namespace", "-f", "--filename", "--context", "--kubeconfig", "--pod-running-timeout"}
+)
+# "uv run CMD", "bundle exec CMD": tools whose subcommand runs another program.
+_RUNNERS = {
+    "uv": "run",
+    "poetry": "run",
+    "pipenv": "run",
+    "pdm": "run",
+    "hatch": "run",
+    "rye": "run",
+    "bundle": "exec",
+    "pnpm": "exec",
+    "conda": "run",
+}
+_SHELL_VALUE = frozenset({"-o", "-O", "+O", "+o", "--rcfile", "--init-file"})
+_WATCH_VALUE = frozenset({"-n", "--interval", "-q", "--equexit"})
+
+
+# Options that take a value, per tool, so a value is not mistaken for a file argument.
+VALUE_OPTIONS: dict[str, frozenset[str]] = {
+    "head": frozenset({"-n", "-c", "--lines", "--bytes"}),
+    "tail": frozenset({"-n", "-c", "--lines", "--bytes", "-s"}),
+    "grep": frozenset(
+        {
+            "-e",
+            "-f",
+            "-m",
+            "-A",
+            "-B",
+            "-C",
+            "--regexp",
+            "--file",
+            "--max-count",
+            "--include",
+            "--exclude",
+            "--label",
+            "-d",
+            "-D",
+        }
+    ),
+    "rg": frozenset(
+        {
+            "-e",
+            "-f",
+            "-g",
+            "--glob",
+            "-t",
+            "--type",
+            "-T",
+            "-m",
+            "-A",
+            "-B",
+            "-C",
+            "--regexp",
+            "--file",
+            "-r",
+            "--replace",
+            "-j",
+            "-M",
+        }
+    ),
+    "sed": frozenset({"-e", "-f", "-l", "--expression", "--file"}),
+    "awk": frozenset({"-f", "-v", "-F"}),
+    "gawk": frozenset({"-f", "-v", "-F"}),
+    "cut": frozenset({"-d", "-f", "-c", "-b"}),
+    "sort": frozenset({"-k", "-t", "-o", "-S"}),
+    "tar": frozenset({"-f", "-C", "--file", "--directory", "-T", "-X", "--exclude"}),
+    "make": frozenset({"-C", "--directory", "-f", "--file", "-j", "--jobs", "-I", "-o", "-W"}),
+    "xxd": frozenset({"-l", "-s", "-c", "-g"}),
+    "base64": frozenset({"-w", "--wrap"}),
+    "cp": frozenset({"-t", "--target-directory", "-S", "--suffix"}),
+    "install": frozenset({"-t", "--target-directory", "-m", "-o", "-g"}),
+    "scp": frozenset({"-i", "-P", "-o", "-F", "-c", "-l", "-J", "-S"}),
+    "rsync": frozenset({"-e", "--exclude", "--include", "--rsh", "-f", "--filter"}),
+    "jq": frozenset({"--arg", "--argjson", "-f", "--from-file", "--indent"}),
+    "split": frozenset({"-l", "-b", "-n", "-a"}),
+    "diff": frozenset({"-U", "-C", "-x", "-X"}),
+}
+VALUE_OPTIONS["egrep"] = VALUE_OPTIONS["fgrep"] = VALUE_OPTIONS["grep"]
+VALUE_OPTIONS["ag"] = VALUE_OPTIONS["ack"] = VALUE_OPTIONS["rg"]
+VALUE_OPTIONS["mawk"] = VALUE_OPTIONS["awk"]
+# Tools whose first positional is a pattern/program unless -e/-f gives it.
+PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "gawk", "mawk", "jq", "yq"})
+
+
+class _Unwrapped:
+    argv: list[Word]
+    wrappers: list[str]
+    xargs: bool
+    scripts: list[tuple[str, str, bool]]  # origin, text, remote
+    remote: bool
+
+    def __init__(
+        self,
+        argv: list[Word],
+        wrappers: list[str] | None = None,
+        xargs: bool = False,
+        scripts: list[tuple[str, str, bool]] | None = None,
+        remote: bool = False,
+    ) -> None:
+        self.argv = argv
+        self.wrappers = [] if wrappers is None else wrappers
+        self.xargs = xargs
+        self.scripts = [] if scripts is None else scripts
+        self.remote = remote
+
+
+def words_text(words: list[Word], ctx: Ctx) -> str:
+    out: list[str] = []
+    for w in words:
+        values = expand(w, ctx)
+        out.append(values[0] if values else w.text)
+    return " ".join(out)
+
+
+def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
+    """Strip leading assignments and wrapper programs (sudo, env, nice, timeout, xargs…)."""
+    result = _Unwrapped(list(words))
+    argv = result.argv
+    for _ in range(32):
+        while argv and is_assignment(argv[0]):
+            argv.pop(0)
+        if not argv:
+            return result
+        first = argv[0].parts
+        if len(first) == 1 and isinstance(first[0], Var) and not first[0].quoted:
+            known = var_values(first[0], ctx)
+            if known and len(known[0].split()) > 1:
+                # Unquoted $CMD is split into words: x='rm -rf /'; $x runs rm.
+                argv[:1] = [Word([Lit(w, True)], w) for w in known[0].split()]
+        name = prog_name(argv[0], ctx)
+        rest = argv[1:]
+        if name in _WRAPPERS:
+            spec = _WRAPPERS[name]
+            if name == "sudo" and rest:
+                flags, _pos, _vals = split_options(rest, spec.with_value, stop_at_first=True)
+                if not _pos and ("s" in flags or "i" in flags or "shell" in flags):
+                    argv[:] = [Word([Lit("sh", True)], "sh")]
+                    result.wrappers.append(name)
+                    continue
+            if name == "nice" and rest and re.fullmatch(r"-\d+", rest[0].literal() or ""):
+                rest = rest[1:]
+            _flags, positionals, _vals = split_options(rest, spec.with_value, stop_at_first=True)
+            if len(positionals) <= spec.positional_before_cmd and name not in _KEYWORDS:
+                argv[:] = argv[:1]  # "sudo -v", "time": nothing wrapped, the tool itself runs
+                return result
+            argv[:] = positionals[spec.positional_before_cmd :]
+            result.wrappers.append(name)
+            continue
+        if name == "command":
+            flags, positionals, _vals = split_options(rest, frozenset(), stop_at_first=True)
+            if "v" in flags or "V" in flags:
+                argv[:] = []  # "command -v x" only looks x up
+                return result
+            argv[:] = positionals
+            result.wrappers.append(name)
+            continue
+        if name == "env":
+            flags, positionals, values = split_options(rest, _ENV_VALUE, stop_at_first=True)
+            for split in values.get("S", []) + values.get("split-string", []):
+                result.scripts.append(
+                    ("env -S", words_text([split], ctx) + " " + words_text(positionals, ctx), ctx.remote)
+                )
+            if values.get("S") or values.get("split-string"):
+                argv[:] = []
+                return result
+            if not positionals:
+                argv[:] = argv[:1]  # bare "env" prints the environment
+                return result
+            argv[:] = positionals
+            result.wrappers.append(name)
+            continue
+        if name == "xargs":
+            _flags, positionals, _vals = split_options(rest, _XARGS_VALUE, stop_at_first=True)
+            argv[:] = positionals or [Word([Lit("echo", True)], "echo")]
+            result.xargs = True
+            result.wrappers.append(name)
+            continue
+        if name in ("flock",):
+            _flags, positionals, values = split_options(
+                rest, frozenset({"-w", "-E", "-c", "--command", "--timeout"}), stop_at_first=True
+            )
+            for script in values.get("c", []) + values.get("command", []):
+                result.scripts.append(("flock -c", words_text([script], ctx), ctx.remote))
+            argv[:] = positionals[1:]
+            result.wrappers.append(name)
+            continue
+        if name == "watch":
+            _flags, positionals, _vals = split_options(rest, _WATCH_VALUE, stop_at_first=True)
+            result.scripts.append(("watch", words_text(positionals, ctx), ctx.remote))
+            argv[:] = []
+            return result
+        if name in ("su", "runuser"):
+            _flags, _pos, values = split_options(rest, _SU_VALUE)
+            scripts = values.get("c", []) + values.get("command", [])
+            for script in scripts:
+                result.scripts.append((name + " -c", words_text([script], ctx), ctx.remote))
+            argv[:] = [] if scripts else [Word([Lit("sh", True)], "sh")]
+            if scripts:
+                return result
+            continue
+        if name == "ssh":
+            _flags, positionals, _vals = split_options(rest, _SSH_VALUE, stop_at_first=True)
+            if len(positionals) > 1:
+                result.scripts.append(("ssh", words_text(positionals[1:], ctx), True))
+            argv[:] = []
+            return result
+        if name in ("docker", "podman") and rest and rest[0].literal() == "exec":
+            _flags, positionals, _vals = split_options(rest[1:], _DOCKER_EXEC_VALUE, stop_at_first=True)
+            argv[:] = positionals[1:]
+            result.remote = True
+            result.wrappers.append(name + " exec")
+            continue
+        compose = rest[1:] if name in ("docker", "podman") and rest and rest[0].literal() == "compose" else None
+        if name == "docker-compose":
+            compose = rest
+        if compose is not None and compose and compose[0].literal() in ("exec", "run"):
+            # docker compose exec SERVICE CMD: CMD runs in the service's container.
+            _flags, positionals, _vals = split_options(compose[1:], _DOCKER_EXEC_VALUE, stop_at_first=True)
+            argv[:] = positionals[1:]
+            result.remote = True
+            result.wrappers.append("compose " + (compose[0].literal() or ""))
+            continue
+        if name in _RUNNERS and rest and rest[0].literal() == _RUNNERS[name]:
+            _flags, positionals, _vals = split_options(
+                rest[1:], frozenset({"--with", "-p", "--python", "--env-file"}), stop_at_first=True
+            )
+            argv[:] = positionals
+            result.wrappers.append(f"{name} {_RUNNERS[name]}")
+            continue
+        if name == "kubectl" and rest and rest[0].literal() == "exec":
+            dash = next((i for i, w in enumerate(rest) if w.literal() == "--"), None)
+            argv[:] = rest[dash + 1 :] if dash is not None else []
+            result.remote = True
+            result.wrappers.append("kubectl exec")
+            continue
+        return result
+    return result
+
+
+def shell_invocation(args: list[Word]) -> tuple[Word | None, bool, Word | None]:
+    """How ``bash ARGS`` gets its script: (inline -c word, reads stdin, script file word)."""
+    has_c = False
+    has_s = False
+    i = 0
+    while i < len(args):
+        text = args[i].literal()
+        if text is None or not text.startswith(("-", "+")) or text in ("-", "--"):
+            break
+        if text in _SHELL_VALUE:
+            i += 2
+            continue
+        if not text.startswith("--"):
+            has_c = has_c or "c" in text[1:]
+            has_s = has_s or "s" in text[1:]
+        i += 1
+    if i < len(args) and args[i].literal() == "--":
+        i += 1
+    if has_c:
+        return (args[i] if i < len(args) else None), False, None
+    if has_s or i >= len(args) or args[i].literal() == "-":
+        return None, True, None
+    return None, False, args[i]
+
+
+# Folders that hold generated output: emptying them is ordinary clean-up.
+BUILD_DIRS = frozenset({
+    "build", "dist", "out", "target", "node_modules", ".next", ".nuxt", ".svelte-kit", ".turbo",
+    "coverage", "htmlcov", ".cache", ".parcel-cache", "tmp", ".tmp", "__pycache__",
+    ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".nox", ".eggs", "_build", ".gradle",
+    "obj", "site", "storybook-static", ".docusaurus", ".angular", ".expo", "public/build",
+})  # fmt: skip
+
+
+def build_output(path: str, project: str) -> bool:
+    """Whether the absolute ``path`` is (inside) a generated-output folder of ``project``
+    (``build/``, ``dist/``, ``node_modules/`` …), whose contents a build recreates."""
+    project = os.path.normpath(project)
+    if path == project or not path.startswith(project.rstrip("/") + "/"):
+        return False
+    parts = os.path.relpath(path, project).split("/")
+    return any(part in BUILD_DIRS for part in parts) or "/".join(parts[:2]) in BUILD_DIRS
+
+
+def chmod_tightens(mode: str) -> bool:
+    """Whether a chmod ``mode`` protects a file: it grants nothing beyond the owner and leaves
+    the owner able to read it: ``600``, ``0400``, ``go-rwx``, ``u+x``, ``og=`` (versus ``644``,
+    ``777``, ``o+r``, ``a+rw``, and ``000`` or ``a-r``, which lock the owner out too)."""
+    if re.fullmatch(r"0*[0-7]{3,4}", mode):
+        bits = int(mode, 8)
+        return bits & 0o077 == 0 and bits & 0o7000 == 0 and bits & 0o400 != 0
+    clauses = mode.split(",")
+    for clause in clauses:
+        m = re.fullmatch(r"(?P<who>[ugoa]*)(?P<op>[-+=])(?P<perm>[rwxXst]*)", clause)
+        if m is None:
+            return False
+        who, op, perm = m.group("who"), m.group("op"), m.group("perm")
+        owner = not who or "u" in who or "a" in who
+        if owner and ((op == "-" and "r" in perm) or (op == "=" and "r" not in perm)):
+            return False  # the owner loses read access
+        if op == "-":
+            continue
+        if who and set(who) <= {"u"} and "s" not in perm:
+            continue  # the owner's own access
+        if op == "=" and not perm and not owner:
+            continue  # go= : no access at all
+        return False
+    return True
+
+
+_AUTORUN_BASENAMES = frozenset({
+    ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv",
+    ".zlogin", ".kshrc", ".cshrc", ".tcshrc", "config.fish", ".envrc", "rc.local", "crontab",
+    ".xprofile", ".xinitrc",
+})  # fmt: skip
+_FETCH_AND_RUN = re.compile(
+    r"\b(?:curl|wget|fetch|aria2c|nc|ncat|socat)\b.*?(?:\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*python|"
+    r"\|\s*perl|\|\s*ruby|\|\s*node|;\s*(?:ba|z)?sh\s)"
+    r"|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\$\(\s*(?:curl|wget)\b|\bsource\s+<\(\s*(?:curl|wget)\b"
+    r"|/dev/tcp/|\b(?:curl|wget)\b[^|;&]*-o\s*\S+\s*(?:&&|;)\s*(?:ba|z)?sh\b"
+    # reverse shells: nc -e /bin/sh, socat exec:, bash -i >& …
+    r"|\b(?:nc|ncat|netcat)\b[^|;&\n]*\s-[ec]\s*\S*sh\b|\bsocat\b[^\n]*\bexec:|\bbash\s+-i\s*>&",
+    re.S,
+)
+
+
+def autorun_path(path: str) -> bool:
+    """Files run automatically later: shell start-up files, cron tables, git hooks, units."""
+    base = os.path.basename(path)
+    return (
+        base in _AUTORUN_BASENAMES
+        or "/.git/hooks/" in path
+        or "/cron" in path
+        or "/systemd/" in path
+        or "/autostart/" in path
+        or "/LaunchAgents/" in path
+        or "/profile.d/" in path
+    )
+
+
+def fetches_and_runs(text: str) -> bool:
+    """Whether ``text`` downloads code and runs it (``curl … | sh``, ``sh -c "$(wget …)"``,
+    ``/dev/tcp/`` reverse shells)."""
+    return _FETCH_AND_RUN.search(text) is not None
+
+
+def printed_text(cmd: Cmd) -> str | None:
+    """What an echo/printf (or cat/tee of a here-doc) prints, when it is literal."""
+    if cmd.name == "echo":
+        words = cmd.args
+        escapes = False
+        while words and (words[0].literal() or "").startswith("-") and len(words[0].raw) <= 4:
+            escapes = escapes or "e" in (words[0].literal() or "")
+            words = words[1:]
+        text = words_text(words, cmd.ctx)
+        return (decode_escapes(text) if escapes else text) + "\n"
+    if cmd.name == "printf" and cmd.args:
+        fmt = decode_escapes(words_text(cmd.args[:1], cmd.ctx))
+        rest = [words_text([w], cmd.ctx) for w in cmd.args[1:]]
+        while "%s" in fmt and rest:
+            fmt = fmt.replace("%s", rest.pop(0), 1)
+        return fmt + (" " + " ".join(rest) if rest else "")
+    if cmd.name in ("cat", "tee"):
+        for r in cmd.redirects:
+            if r.op in ("<<", "<<-", "<<<") and r.body is not None:
+                return r.body + "\n"
+        if cmd.name == "cat" and cmd.args:
+            parts = [cmd.ctx.written(w) for w in cmd.args]
+            if all(p is not None for p in parts):
+                return "".join(p for p in parts if p is not None)
+    return None

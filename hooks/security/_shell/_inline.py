@@ -1,0 +1,251 @@
+"""Inline interpreter code (``python -c``, ``node -e``, here-docs fed to ``python``): the shell
+commands, deleted trees, spawned argv lists and opened files it contains."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from ._commands import Cmd, words_text
+
+TYPE_CHECKING = False  # not typing.TYPE_CHECKING: keep imports light for cold hooks
+if TYPE_CHECKING:
+    import ast
+
+_CODE_SHELL_CALL = re.compile(
+    r"""(?:system|popen|exec|execSync|spawnSync|shell_exec|passthru|getoutput|check_output|run|call)
+        \s*\(\s*(?P<q>["'`])(?P<cmd>.+?)(?P=q)""",
+    re.X | re.S,
+)
+_CODE_RMTREE = re.compile(
+    r"""(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|removedirs|remove_tree)
+        \s*\(\s*(?P<q>["'])(?P<path>.+?)(?P=q)""",
+    re.X | re.S,
+)
+_CODE_WALK = re.compile(
+    r"""(?:os\.walk|os\.scandir|os\.listdir|glob\.glob|Path|find|Find\.find|readdirSync)"""
+    r"""\s*\(\s*(?P<q>["'])(?P<path>[^"']+)(?P=q)"""
+)
+_CODE_DELETES = re.compile(r"\b(?:remove|unlink|rmtree|rmdir|rmSync|unlinkSync|rm_rf)\b")
+_CODE_BACKTICK = re.compile(r"`([^`]+)`")
+
+
+AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
+_AWK_SYSTEM = re.compile(
+    r"""\bsystem\s*\(\s*"(?P<cmd>(?:[^"\\]|\\.)*)"\s*\)|"(?P<pipe>(?:[^"\\]|\\.)*)"\s*\|\s*getline"""
+)
+
+
+def awk_commands(cmd: Cmd) -> list[str]:
+    """Shell commands an awk program runs with ``system("…")`` or ``"…" | getline``."""
+    args = cmd.args
+    program: str | None = None
+    i = 0
+    while i < len(args):
+        lit = args[i].literal()
+        if lit in ("-F", "-v", "-f") and i + 1 < len(args):
+            i += 2
+            continue
+        if lit is not None and lit.startswith("-") and lit != "-":
+            i += 1
+            continue
+        program = words_text([args[i]], cmd.ctx)
+        break
+    if program is None:
+        return []
+    return [(m.group("cmd") or m.group("pipe") or "").replace('\\"', '"') for m in _AWK_SYSTEM.finditer(program)]
+
+
+def code_of(cmd: Cmd) -> list[str]:
+    """Code an interpreter runs: ``-c``/``-e`` arguments, a script file this command wrote
+    earlier, else a here-doc or piped text."""
+    codes: list[str] = []
+    args = cmd.args
+    script = next((w for w in args if not (w.literal() or "").startswith("-")), None)
+    written = cmd.ctx.written(script) if script is not None else None
+    if written is not None:
+        codes.append(written)
+    for i, w in enumerate(args):
+        lit = w.literal()
+        if lit is not None and re.fullmatch(r"-[A-Za-z]*[ceE]|--eval", lit) and i + 1 < len(args):
+            codes.append(words_text([args[i + 1]], cmd.ctx))
+    # No script file among the arguments: the interpreter reads its code from stdin.
+    reads_stdin = all((w.literal() or "").startswith("-") for w in args)
+    if not codes and cmd.stdin_text is not None and reads_stdin:
+        codes.append(cmd.stdin_text)
+    return codes
+
+
+_CODE_FILE_REFS = (
+    (re.compile(r"""\bopen\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)(?:\s*,\s*(?P<r>["'])(?P<m>[^"']*)(?P=r))?"""), ""),
+    (
+        re.compile(
+            r"""(?:readFileSync|readFile|createReadStream|File\.read|File\.readlines|"""
+            r"""IO\.read|file_get_contents)\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)"""
+        ),
+        "r",
+    ),
+    (
+        re.compile(
+            r"""(?:writeFileSync|writeFile|appendFileSync|createWriteStream|File\.write|"""
+            r"""IO\.write|file_put_contents|unlinkSync|rmSync)\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)"""
+        ),
+        "w",
+    ),
+    (
+        re.compile(
+            r"""Path\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)\s*\)\.(?P<m>read_text|read_bytes|"""
+            r"""write_text|write_bytes|unlink|open|touch)"""
+        ),
+        "",
+    ),
+)
+
+
+def code_file_refs(cmd: Cmd) -> list[tuple[str, bool]]:
+    """Files an interpreter's inline code opens: (path, writes)."""
+    refs: list[tuple[str, bool]] = []
+    for code in code_of(cmd):
+        for pattern, mode in _CODE_FILE_REFS:
+            for m in pattern.finditer(code):
+                how = mode or (m.groupdict().get("m") or "r")
+                writes = any(c in how for c in "wax+") or how.startswith(("write", "unlink", "touch"))
+                refs.append((m.group("p"), writes))
+    return refs
+
+
+# Ways interpreter code names the home folder, rewritten to "~" so the shell strings built
+# from them can be judged: 'rm -rf ' + os.homedir(), "rm -rf $ENV{HOME}", f"rm -rf {Path.home()}".
+_HOME_EXPR = (
+    r"(?:require\(\s*[\"']os[\"']\s*\)\.homedir\(\)|os\.homedir\(\)|process\.env\.HOME\b|"
+    r"os\.path\.expanduser\(\s*[\"']~[\"']\s*\)|os\.environ\[\s*[\"']HOME[\"']\s*\]|"
+    r"os\.getenv\(\s*[\"']HOME[\"']\s*\)|str\(\s*Path\.home\(\)\s*\)|Path\.home\(\)|Dir\.home\b|"
+    r"ENV\[\s*[\"']HOME[\"']\s*\]|File\.expand_path\(\s*[\"']~[\"']\s*\)|\$ENV\{\s*[\"']?HOME[\"']?\s*\})"
+)
+_HOME_CONCAT = re.compile(r"(?P<q>[\"'])\s*\+\s*" + _HOME_EXPR)
+_HOME_INTERPOLATED = re.compile(
+    r"\$\{\s*"
+    + _HOME_EXPR
+    + r"\s*\}|#\{\s*"
+    + _HOME_EXPR
+    + r"\s*\}|\{\s*"
+    + _HOME_EXPR
+    + r"\s*\}|\$ENV\{\s*['\"]?HOME['\"]?\s*\}"
+)
+
+
+_CODE_RMTREE_HOME = re.compile(
+    # after home_literals, perl's rmtree($ENV{HOME}) reads rmtree(~)
+    r"(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|remove_tree)\s*\(\s*(?:~|" + _HOME_EXPR + r")\s*[,)]"
+)
+
+
+def home_literals(code: str) -> str:
+    """``code`` with home-folder expressions joined to strings written as ``~``."""
+    code = _HOME_CONCAT.sub(lambda m: "~" + m.group("q"), code)
+    return _HOME_INTERPOLATED.sub("~", code)
+
+
+def code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[list[str]]]:
+    """Shell strings, recursively deleted paths and argv lists found in interpreter code."""
+    code = home_literals(code)
+    shell_cmds: list[str] = []
+    rm_paths: list[str] = []
+    argvs: list[list[str]] = []
+    if python:
+        import ast  # only for python -c code; keeps the hooks' start-up light
+
+        try:
+            tree = ast.parse(code)
+        except (SyntaxError, ValueError):
+            tree = None
+        if tree is not None:
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.Call) or not node.args:
+                    continue
+                func = node.func
+                fname = (
+                    func.attr if isinstance(func, ast.Attribute) else (func.id if isinstance(func, ast.Name) else "")
+                )
+                first = node.args[0]
+                text = _py_str(first)
+                items: list[str] | None = None
+                if isinstance(first, ast.List | ast.Tuple) and all(
+                    isinstance(e, ast.Constant) and isinstance(e.value, str) for e in first.elts
+                ):
+                    items = [str(e.value) for e in first.elts if isinstance(e, ast.Constant)]
+                if fname in ("system", "popen", "getoutput", "getstatusoutput") and text:
+                    shell_cmds.append(text)
+                elif fname in ("run", "call", "check_call", "check_output", "Popen"):
+                    if text:
+                        shell_cmds.append(text)
+                    elif items:
+                        argvs.append(items)
+                elif fname in ("execv", "execvp", "execl", "execlp", "spawnv") and items:
+                    argvs.append(items)
+                elif fname in ("rmtree", "removedirs") and text:
+                    rm_paths.append(text)
+            _walk_deletes(code, rm_paths)
+            return shell_cmds, rm_paths, argvs
+    shell_cmds.extend(m.group("cmd") for m in _CODE_SHELL_CALL.finditer(code))
+    shell_cmds.extend(m.group(1) for m in _CODE_BACKTICK.finditer(code))
+    rm_paths.extend(m.group("path") for m in _CODE_RMTREE.finditer(code))
+    rm_paths.extend("~" for _ in _CODE_RMTREE_HOME.finditer(code))
+    _walk_deletes(code, rm_paths)
+    return shell_cmds, rm_paths, argvs
+
+
+def _py_str(node: ast.AST) -> str | None:
+    """The string a simple Python expression evaluates to (constants, expanduser('~'),
+    Path.home(), os.environ['HOME'], os.path.join/Path / of those); None otherwise."""
+    import ast
+
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, str) else None
+    if isinstance(node, ast.Subscript):
+        key = _py_str(node.slice)
+        return "~" if key == "HOME" and "environ" in ast.dump(node.value) else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div | ast.Add):
+        left, right = _py_str(node.left), _py_str(node.right)
+        if left is None or right is None:
+            return None
+        return os.path.join(left, right) if isinstance(node.op, ast.Div) else left + right
+    if isinstance(node, ast.JoinedStr):
+        pieces = [_py_str(v.value if isinstance(v, ast.FormattedValue) else v) for v in node.values]
+        return None if any(p is None for p in pieces) else "".join(p for p in pieces if p is not None)
+    if not isinstance(node, ast.Call):
+        return None
+    func = node.func
+    fname = func.attr if isinstance(func, ast.Attribute) else (func.id if isinstance(func, ast.Name) else "")
+    args = [_py_str(a) for a in node.args]
+    if fname == "home" and not node.args:
+        return "~"
+    if fname in ("getenv", "get") and args[:1] == ["HOME"]:
+        return "~"
+    if (
+        fname
+        in (
+            "expanduser",
+            "expandvars",
+            "abspath",
+            "realpath",
+            "normpath",
+            "Path",
+            "PurePath",
+            "str",
+            "resolve",
+            "fspath",
+        )
+        and args
+        and args[0] is not None
+    ):
+        return args[0]
+    if fname == "join" and args and all(a is not None for a in args):
+        return os.path.join(*[a for a in args if a is not None])
+    return None
+
+
+def _walk_deletes(code: str, rm_paths: list[str]) -> None:
+    # A tree walk over a literal root combined with deleting calls acts like rm -rf root.
+    if _CODE_DELETES.search(code):
+        rm_paths.extend(m.group("path") for m in _CODE_WALK.finditer(code))

@@ -1,0 +1,349 @@
+"""The walker: every command a script would run, in order, recursing into substitutions,
+``bash -c``, ``eval``, scripts fed on stdin or written earlier, ``find -exec`` and inline code."""
+
+from __future__ import annotations
+
+from ._commands import (
+    INTERPRETERS,
+    SHELLS,
+    Cmd,
+    is_assignment,
+    printed_text,
+    prog_name,
+    shell_invocation,
+    split_assignment,
+    unwrap,
+    words_text,
+)
+from ._expand import Ctx, expand, normalize
+from ._inline import AWKS, awk_commands, code_actions, code_of
+from ._model import MAX_CANDIDATES, MAX_DEPTH, Command, Lit, Part, Script, ShellParseError, Sub, Var, Word
+from ._parser import NAME_RE, parse
+
+
+def _stdin_text(command: Command, prev: Cmd | None, ctx: Ctx) -> str | None:
+    """Text fed to a command's stdin: a here-doc or here-string, a file this command wrote
+    earlier, or what a literal echo/printf/cat in front of it in the pipeline prints."""
+    for r in command.redirects:
+        if r.op == "<<<" and r.target is not None:
+            values = expand(r.target, ctx)  # here-strings expand variables
+            return values[0] if values else r.body
+        if r.op in ("<<", "<<-") and r.body is not None:
+            return r.body
+        if r.op == "<" and r.target is not None:
+            written = ctx.written(r.target)
+            if written is not None:
+                return written
+    if prev is None:
+        return None
+    return printed_text(prev)
+
+
+def _record_written(command: Command, cmd: Cmd, ctx: Ctx) -> None:
+    text = printed_text(cmd)
+    if text is None:
+        return
+    targets = [
+        (r.target, r.op == ">>") for r in command.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None
+    ]
+    if cmd.name == "tee":
+        append = any(w.literal() in ("-a", "--append") for w in cmd.args)
+        targets += [(w, append) for w in cmd.args if not (w.literal() or "").startswith("-")]
+    for word, append in targets:
+        values = expand(word, ctx)
+        path = normalize(values[0], ctx.cwd) if values else None
+        if path:
+            ctx.files[path] = (ctx.files.get(path, "") if append else "") + text
+
+
+def walk(src: str, ctx: Ctx) -> list[Cmd]:
+    """Every command ``src`` would run (recursively), in execution order."""
+    out: list[Cmd] = []
+    _walk_script(parse(src), ctx, "top", 0, out)
+    return out
+
+
+def _walk_text(text: str, ctx: Ctx, origin: str, depth: int, out: list[Cmd]) -> None:
+    if depth > MAX_DEPTH:
+        raise ShellParseError("command nests too deeply to inspect")
+    _walk_script(parse(text), ctx, origin, depth + 1, out)
+
+
+def _stage_names(command: Command, ctx: Ctx) -> set[str]:
+    if command.kind == "cond":
+        return {"[["}
+    if command.body is not None or command.kind != "simple":
+        names: set[str] = set()
+        for script in command.scripts():
+            for pipe in script.pipelines:
+                for inner in pipe.commands:
+                    names |= _stage_names(inner, ctx)
+        return names
+    argv = unwrap(command.words, ctx).argv
+    return {prog_name(argv[0], ctx)} if argv else set()
+
+
+def _walk_script(script: Script, ctx: Ctx, origin: str, depth: int, out: list[Cmd]) -> None:
+    for pipeline in script.pipelines:
+        names = [_stage_names(c, ctx) for c in pipeline.commands]
+        prev: Cmd | None = None
+        for index, command in enumerate(pipeline.commands):
+            # Substitutions run before the command itself, in a subshell.
+            for sub in _command_subs(command):
+                _walk_script(sub.script, ctx.child(), "subst", depth + 1, out)
+            for r in command.redirects:
+                for sub in (r.target.subs() if r.target else []) + r.body_subs:
+                    _walk_script(sub.script, ctx.child(), "subst", depth + 1, out)
+            if command.kind not in ("simple", "cond"):
+                _walk_compound(command, ctx, origin, depth, out, index, names)
+                prev = None
+                continue
+            if command.kind == "cond":
+                # [[ … ]] runs no program; its words still reach the rules as a "[[" command.
+                bracket = [Word([Lit("[[", False)], "[["), *command.words, Word([Lit("]]", False)], "]]")]
+                command = Command(bracket, command.redirects)
+            if command.is_array_assignment() and command.body is not None:
+                # X=(a $(b) c): the elements are words (data); only their substitutions run.
+                for pipe in command.body.pipelines:
+                    for element in pipe.commands:
+                        for sub in _command_subs(element):
+                            _walk_script(sub.script, ctx.child(), "subst", depth + 1, out)
+                name = command.words[-1].raw.rstrip("=").rstrip("+")
+                ctx.vars[name] = None
+                prev = None
+                continue
+            if command.body is not None:
+                if command.redirects:
+                    out.append(Cmd("", [], command.redirects, ctx.child(), origin, index, names))
+                _walk_script(command.body, ctx.child() if not command.words else ctx, origin, depth + 1, out)
+                prev = None
+                continue
+            prev = _walk_command(command, ctx, origin, depth, out, index, names, prev)
+
+
+def _command_subs(command: Command) -> list[Sub]:
+    """Substitutions in the words a command expands before it runs (for a loop, its items;
+    for a case, its subject and patterns; for (( … )), its expression)."""
+    subs = [sub for word in command.words for sub in word.subs()]
+    for patterns in command.patterns:
+        subs += [sub for word in patterns for sub in word.subs()]
+    if command.arith is not None:
+        subs += command.arith.subs
+    return subs
+
+
+def _walk_compound(
+    command: Command, ctx: Ctx, origin: str, depth: int, out: list[Cmd], index: int, names: list[set[str]]
+) -> None:
+    """Subshells, groups, functions, if/while/until/for/select/case and (( … ))."""
+    if command.redirects:  # "done < file", "} > log" still read or write the file
+        out.append(Cmd("", [], command.redirects, ctx.child(), origin, index, names))
+    if command.kind == "function" and command.words:
+        ctx.functions[command.words[0].literal() or command.words[0].text] = command
+    if command.kind in ("for", "select") and command.words:
+        _assign_loop(command.words[0], command.words[1:] if command.items else None, ctx)
+    # A subshell's or a group's variables and cd stay inside (the group too: the rules
+    # would rather forget a value than carry a wrong one); the other lists share the context.
+    inner = ctx.child() if command.kind in ("subshell", "group") else ctx
+    for script in command.scripts():
+        _walk_script(script, inner, origin, depth + 1, out)
+
+
+def _walk_command(
+    command: Command,
+    ctx: Ctx,
+    origin: str,
+    depth: int,
+    out: list[Cmd],
+    index: int,
+    names: list[set[str]],
+    prev: Cmd | None,
+) -> Cmd | None:
+    words = command.words
+    if words and all(is_assignment(w) for w in words):
+        for w in words:
+            name, value = split_assignment(w)
+            ctx.vars[name] = expand(value, ctx)
+            ctx.sources[name] = _value_sources(value, ctx)
+        out.append(Cmd("", [], command.redirects, ctx, origin, index, names, prev))
+        return None
+    first = words[0].literal() if words else None
+    if first in _NON_COMMANDS:
+        # A reserved word where the parser expected a command (malformed input): not a program.
+        if command.redirects:  # "done < file" still reads/writes the file
+            out.append(Cmd("", [], command.redirects, ctx.child(), origin, index, names, prev))
+        return prev
+    un = unwrap(words, ctx)
+    cctx = ctx.child(remote=True) if un.remote else ctx
+    for script_origin, text, remote in un.scripts:
+        _walk_text(text, ctx.child(remote=remote or ctx.remote), script_origin, depth, out)
+    argv = un.argv
+    name = prog_name(argv[0], cctx) if argv else ""
+    snapshot = Ctx(
+        cctx.cwd,
+        cctx.project,
+        cctx.home,
+        dict(cctx.vars),
+        cctx.remote,
+        cctx.files,
+        cctx.functions,
+        dict(cctx.sources),
+    )
+    env: dict[str, str] = {}
+    for word in words:
+        if not is_assignment(word):
+            break
+        var, value = split_assignment(word)
+        env[var] = words_text([value], ctx)
+    cmd = Cmd(
+        name, argv, command.redirects, snapshot, origin, index, names, prev, un.xargs, wrappers=un.wrappers, env=env
+    )
+    cmd.stdin_text = _stdin_text(command, prev, cctx)
+    out.append(cmd)
+    _record_written(command, cmd, cctx)
+    if not argv:
+        return cmd
+    args = argv[1:]
+    _walk_runs(cmd, cctx, depth, out)
+    if name in ("export", "declare", "typeset", "local", "readonly"):
+        for w in args:
+            if is_assignment(w):
+                var, value = split_assignment(w)
+                ctx.vars[var] = expand(value, ctx)
+                ctx.sources[var] = _value_sources(value, ctx)
+    elif name in ("cd", "pushd") and not cctx.remote:
+        targets = [w for w in args if not (w.literal() or "").startswith("-")]
+        if not targets:
+            ctx.cwd = ctx.home
+        else:
+            values = expand(targets[0], ctx)
+            ctx.cwd = normalize(values[0], ctx.cwd) if values and len(values) == 1 else None
+    elif name == "read":
+        for w in args:
+            lit = w.literal()
+            if lit and NAME_RE.fullmatch(lit):
+                ctx.vars[lit] = None
+    return cmd
+
+
+def _value_sources(value: Word, ctx: Ctx) -> set[str]:
+    """Programs whose output ends up in an assigned value (and in the variables it names)."""
+    found: set[str] = set()
+    for sub in value.subs():
+        found |= names_in(sub.script, ctx)
+    for part in value.parts:
+        if isinstance(part, Var):
+            found |= ctx.sources.get(part.name, set())
+    return found
+
+
+def _walk_runs(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
+    """The code a command runs: a script it names, ``bash -c``, a shell's stdin, ``eval``,
+    ``find -exec``, interpreter code, ``awk``'s ``system()``."""
+    name = cmd.name
+    argv = cmd.argv
+    args = argv[1:]
+    program = ctx.written(argv[0]) if "/" in argv[0].text else None
+    if program is not None:
+        _walk_text(program, ctx.child(), "script file", depth, out)  # ./script.sh
+    if name in SHELLS or name == "busybox" or name in ("source", "."):
+        script: Word | None = None
+        reads_stdin = False
+        script_file: Word | None = args[0] if args else None
+        if name not in ("source", "."):
+            script, reads_stdin, script_file = shell_invocation(args)
+        written = ctx.written(script_file) if script_file is not None else None
+        if script is not None:
+            _walk_text(words_text([script], ctx), ctx.child(), "shell -c", depth, out)
+        elif reads_stdin and cmd.stdin_text is not None:
+            _walk_text(cmd.stdin_text, ctx.child(), "shell stdin", depth, out)
+        elif written is not None:
+            _walk_text(written, ctx.child(), "script file", depth, out)
+    elif name == "eval" and args:
+        _walk_text(words_text(args, ctx), ctx, "eval", depth, out)
+    elif name == "find":
+        _walk_find_exec(cmd, ctx, depth, out)
+    elif name in INTERPRETERS:
+        _walk_code(cmd, ctx, depth, out)
+    elif name in AWKS:
+        for text in awk_commands(cmd):
+            try:
+                _walk_text(text, ctx.child(), "code", depth, out)
+            except ShellParseError:
+                continue
+
+
+_NON_COMMANDS = frozenset({"for", "select", "case", "esac", "done", "fi", "in", "function"})
+
+
+def _assign_loop(name: Word, words: list[Word] | None, ctx: Ctx) -> None:
+    """``for VAR in a b c``: VAR may take any of the values (``for VAR; do``: unknown)."""
+    var = name.literal() or ""
+    if words is None:
+        return
+    items: list[str] | None = []
+    for w in words:
+        got = expand(w, ctx)
+        if got is None or items is None:
+            items = None
+            break
+        items.extend(got)
+    ctx.vars[var] = items[:MAX_CANDIDATES] if items else None
+
+
+def names_in(script: Script, ctx: Ctx) -> set[str]:
+    """Program names anywhere in ``script``, including nested substitutions."""
+    names: set[str] = set()
+    for pipe in script.pipelines:
+        for command in pipe.commands:
+            names |= _stage_names(command, ctx)
+            for sub in _command_subs(command):
+                names |= names_in(sub.script, ctx)
+            for script in command.scripts():
+                names |= names_in(script, ctx)
+    return names
+
+
+def _walk_find_exec(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
+    args = cmd.args
+    i = 0
+    while i < len(args):
+        lit = args[i].literal()
+        if lit in ("-exec", "-execdir", "-ok", "-okdir"):
+            j = i + 1
+            while j < len(args) and args[j].literal() not in (";", "+"):
+                j += 1
+            inner = args[i + 1 : j]
+            if inner:
+                un = unwrap(inner, ctx)
+                if un.argv:
+                    found = Cmd(
+                        prog_name(un.argv[0], ctx), un.argv, [], ctx, "find -exec", wrappers=[*un.wrappers, "find"]
+                    )
+                    out.append(found)
+                    _walk_runs(found, ctx, depth, out)  # -exec sh -c '…' {} \;
+            i = j
+        i += 1
+
+
+def _walk_code(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
+    for code in code_of(cmd):
+        shell_cmds, rm_paths, argvs = code_actions(code, python=cmd.name == "python")
+        for text in shell_cmds:
+            try:
+                _walk_text(text, ctx.child(), "code", depth, out)
+            except ShellParseError:
+                continue
+        for path in rm_paths:
+            parts: list[Part] = [Lit(path, True)]
+            if path == "~" or path.startswith("~/"):
+                parts = [Var("~"), Lit(path[1:], True)]
+            word = Word(parts, path)
+            out.append(
+                Cmd("rm", [Word([Lit("rm", True)], "rm"), Word([Lit("-rf", True)], "-rf"), word], [], ctx, "code")
+            )
+        for argv in argvs:
+            words = [Word([Lit(a, True)], a) for a in argv]
+            un = unwrap(words, ctx)
+            if un.argv:
+                out.append(Cmd(prog_name(un.argv[0], ctx), un.argv, [], ctx, "code", wrappers=un.wrappers))
