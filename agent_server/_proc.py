@@ -22,7 +22,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import anyio
@@ -447,12 +447,18 @@ async def run_process(
     output_limit: int = 1 << 20,
     marker: str = "",
     while_running: Callable[[], object] | None = None,
+    launch: Callable[[Mapping[str, str], bytes], Awaitable[anyio.abc.Process | None]] | None = None,
 ) -> ProcessResult:
     """Run ``argv`` to completion or deadline and return what it produced.
 
     ``while_running`` is called once the process has started and has its stdin: the
     event loop would only wait for the process now, so short bookkeeping (the
     runner's deferred span ends) costs no latency there. Its errors are ignored.
+
+    ``launch``, given the full environment and ``stdin``, may start the process another
+    way (a fork server: ``agent_server.hooks._forkserver``) and return it, or return None
+    for the ordinary spawn; everything after the start is the same for both (a launched
+    process whose ``stdin`` is None was given its input already).
 
     Never raises for the hook's own failures (missing file, crash, timeout): those are
     in the result. If the *caller* is cancelled, the tree is still ended and the leader
@@ -466,7 +472,8 @@ async def run_process(
         # Shielded: cancelled while asyncio connects the pipes, it would kill only the
         # leader, not what the leader already forked. The finally below ends it all.
         with anyio.CancelScope(shield=True):
-            process = await anyio.open_process(
+            launched = await launch(full_env, stdin) if launch is not None else None
+            process = launched or await anyio.open_process(
                 list(argv),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,

@@ -82,6 +82,7 @@ async def bench(order: str, runs: int, warmup: int, api_url: str, base: Path) ->
                 idle_notification_seconds=0,
                 default_settings_fallback=False,
                 hooks_order=order,
+                trust_all_hooks=True,  # (the bench's own generated hooks)
                 _env_file=None,
             )
             runner = build_runner(settings)

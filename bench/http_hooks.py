@@ -58,7 +58,7 @@ async def main(rounds: int) -> None:
             fire_ms: list[float] = []
             bare_ms: list[float] = []
             async with (
-                HookRunner.from_project(root, user_settings=None) as runner,
+                HookRunner.from_project(root, user_settings=None, trust="all") as runner,
                 httpx.AsyncClient(timeout=None) as client,
             ):
                 for _ in range(20):  # warm both connections

@@ -114,7 +114,9 @@ async def trial(pairs: int, command: str, gap: float, ledger: bool) -> dict[str,
         cpu: dict[str, list[float]] = {name: [] for name in options}
         async with contextlib.AsyncExitStack() as stack:
             runners = {
-                name: await stack.enter_async_context(HookRunner.from_project(project, user_settings=None, **kw))
+                name: await stack.enter_async_context(
+                    HookRunner.from_project(project, user_settings=None, trust="all", **kw)
+                )
                 for name, kw in options.items()
             }
             for runner in runners.values():  # warm-up

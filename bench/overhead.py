@@ -90,7 +90,7 @@ async def main(rounds: int) -> int:
         for count in (1, 10):
             for order in ("sequential", "parallel"):
                 project = make_project(Path(tmp), count, order)
-                async with HookRunner.from_project(project, user_settings=None) as runner:
+                async with HookRunner.from_project(project, user_settings=None, trust="all") as runner:
                     base: list[float] = []
                     fired: list[float] = []
                     for _ in range(5):  # warm-up

@@ -89,9 +89,9 @@ def p95(values: list[float]) -> float:
 async def main(cold_rounds: int, warm_rounds: int) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         project = make_project(Path(tmp))
-        async with HookRunner.from_project(project, user_settings=None, python_workers=0) as runner:
+        async with HookRunner.from_project(project, user_settings=None, trust="all", python_workers=0) as runner:
             cold = await measure(runner, cold_rounds, warmup=2)
-        async with HookRunner.from_project(project, user_settings=None) as runner:
+        async with HookRunner.from_project(project, user_settings=None, trust="all") as runner:
             warm = await measure(runner, warm_rounds, warmup=20)
         async with HookRunner(project_dir=project) as runner:
             runner.register("PreToolUse", _callback, matcher="Bash", name="guard")

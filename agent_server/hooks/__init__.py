@@ -27,12 +27,25 @@ from ._prompt import (
 )
 from ._runner import DEFAULT_STRIPPED_ENV, HookRunner, parse_env_file
 from ._spec import KNOWN_EVENTS, HookCallback, HookSpec
+from ._trust import (
+    TRUST_ALL_ENV,
+    UNTRUSTED_REASON,
+    HookTrust,
+    TrustError,
+    TrustItem,
+    TrustPolicy,
+    TrustStore,
+    permissions_trusted,
+    trust_store_path,
+)
 
 __all__ = [
     "DEFAULT_STRIPPED_ENV",
     "KNOWN_EVENTS",
     "PROMPT_HOOK_SCHEMA",
     "PROMPT_HOOK_SYSTEM",
+    "TRUST_ALL_ENV",
+    "UNTRUSTED_REASON",
     "ConfigError",
     "ConfigIssue",
     "EventOutcome",
@@ -44,6 +57,7 @@ __all__ = [
     "HookRunner",
     "HookSpec",
     "HookStatus",
+    "HookTrust",
     "IgnoredHook",
     "LedgerError",
     "PermissionBehavior",
@@ -53,6 +67,10 @@ __all__ = [
     "PromptEvaluator",
     "PromptReplyError",
     "RunnerClosedError",
+    "TrustError",
+    "TrustItem",
+    "TrustPolicy",
+    "TrustStore",
     "UnknownHookTypeError",
     "add_hooks_commands",
     "default_files",
@@ -62,6 +80,8 @@ __all__ = [
     "matcher_matches",
     "parse_env_file",
     "parse_prompt_reply",
+    "permissions_trusted",
     "settings_root",
     "tool_pattern_matches",
+    "trust_store_path",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,17 +22,41 @@ from ._cli_common import (
 )
 from ._cli_observe import add_observe_commands
 from ._cli_permissions import list_permissions_lines
+from ._cli_trust import add_trust_commands, print_items, trust_column
 from ._matching import parse_tool_pattern, tool_pattern_matches
 from ._outcome import EventOutcome
 from ._runner import HookRunner
 from ._spec import HookSpec
+from ._trust import HookTrust
 
 __all__ = ["add_hooks_commands"]
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    """Print the effective hooks per event, and every ignored entry with why."""
+    """Print the effective hooks per event (with their trust), and every ignored entry with why."""
     config = load_project_config(args)
+    trust = HookTrust(config)
+    problem = trust.check_store()
+    if problem:
+        print(f"agent-server: {problem}", file=sys.stderr)
+    if args.untrusted:
+        items = [] if trust.policy == "all" else trust.untrusted()
+        if args.json:
+            print(json.dumps({"untrusted": [i.to_dict() for i in items]}, indent=2))
+        elif items:
+            print(f"{len(items)} project hook(s) are not trusted (agent-server hooks trust ID... or --all):")
+            print_items(items)
+        else:
+            print("no untrusted project hooks")
+        return EXIT_OK
+    column = trust_column(trust)
+
+    def trust_fields(s: HookSpec) -> dict[str, Any]:
+        item = column.get(id(s))
+        if item is None:
+            return {"trusted": True}
+        return {"trusted": item.trusted, "trust_id": item.id, "untrusted_reason": trust.reason(s)}
+
     if args.json:
         data: dict[str, Any] = {
             "files": config.files,
@@ -54,6 +79,7 @@ def cmd_list(args: argparse.Namespace) -> int:
                             "timeout_s": s.timeout,
                             "fail_closed": s.fail_closed,
                             "async": s.run_async,
+                            **trust_fields(s),
                         }
                         for s in specs
                     ],
@@ -79,8 +105,10 @@ def cmd_list(args: argparse.Namespace) -> int:
             flags = [f for f, on in (("fail-closed", s.fail_closed), ("async", s.run_async)) if on]
             extra = f"  if={s.if_rule}" if s.if_rule else ""
             kind = _hook_type(s)
+            why = trust.reason(s) if id(s) in column else None
+            untrusted = f"  [{why}; id {column[id(s)].id}]" if why else ""
             shown = s.command if kind == "command" else f"[{kind}] {s.command}"
-            print(f"  {i}. {s.display_name}: {shown}")
+            print(f"  {i}. {s.display_name}: {shown}{untrusted}")
             if s.kind == "http" and s.headers:
                 allowed = ", ".join(s.allowed_env_vars) or "none"
                 print(f"     headers={', '.join(s.headers)}  allowedEnvVars={allowed}")
@@ -206,9 +234,10 @@ def add_hooks_commands(sub: Any) -> argparse._SubParsersAction[argparse.Argument
         dest="hooks_command", metavar="COMMAND", required=True
     )
 
-    p = hsub.add_parser("list", help="effective hooks per event, and ignored entries")
+    p = hsub.add_parser("list", help="effective hooks per event (and their trust), and ignored entries")
     project_arg(p)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--untrusted", action="store_true", help="only the project hooks that wait for trust")
     p.set_defaults(func=cmd_list)
 
     p = hsub.add_parser("validate", help="check settings files (exit 1 on errors)")
@@ -236,4 +265,5 @@ def add_hooks_commands(sub: Any) -> argparse._SubParsersAction[argparse.Argument
     p.set_defaults(func=cmd_test_pattern)
 
     add_observe_commands(hsub)  # log, stats, prune, explain
+    add_trust_commands(hsub)  # trust, untrust
     return hsub

@@ -29,6 +29,7 @@ from ._ledger import (
     recent_events,
 )
 from ._matching import explain
+from ._trust import HookTrust
 
 __all__ = [
     "add_observe_commands",
@@ -258,7 +259,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     """For every hook configured for EVENT: would it run for the payload, and if not why."""
     config = load_project_config(args)
     payload = read_payload(args, Path(args.project_dir))
-    verdicts = explain(config, args.event, payload)
+    verdicts = explain(config, args.event, payload, untrusted=HookTrust(config).reason)
     permissions = explain_permissions(config, payload, Path(args.project_dir).resolve())
     if args.json:
         data: dict[str, Any] = {"event": args.event, "hooks": [v.to_dict() for v in verdicts]}
@@ -276,7 +277,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         print(f"  {state} {v.name + ': ' if v.name else ''}{_short(v.command, 70)}")
         print(f"       {v.source} {v.location}")
         if not v.runs:
-            print(f"       {v.kind}: {v.why}")
+            print(f"       {v.why}" if v.kind == "untrusted" else f"       {v.kind}: {v.why}")
         if v.note:
             print(f"       note: {v.note}")
     if not verdicts:

@@ -19,7 +19,7 @@ def _where(rule: PermissionRule) -> str:
 def list_permissions_lines(config: HookConfig) -> list[str]:
     """``hooks list``: every rule in effect (deny, ask, allow), then those ignored."""
     perms = config.permissions
-    if not perms.rules and not perms.ignored:
+    if not perms.rules and not perms.waiting:
         return []
     lines = ["", "permission rules  (deny > ask > allow)"]
     for behavior in ("deny", "ask", "allow"):

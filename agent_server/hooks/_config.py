@@ -28,9 +28,20 @@ from ._match_rules import check_matcher, parse_tool_pattern
 from ._permissions import AllowTrust, PermissionRules, read_permissions
 from ._spec import DEFAULT_TIMEOUTS, KNOWN_EVENTS, TOOL_EVENTS, HookSpec, unique_name
 
-__all__ = ["HookConfig", "IgnoredHook", "OrderMode", "launcher_path", "load_config", "load_files", "settings_root"]
+__all__ = [
+    "PROJECT_ROLES",
+    "HookConfig",
+    "IgnoredHook",
+    "OrderMode",
+    "launcher_path",
+    "load_config",
+    "load_files",
+    "settings_root",
+]
 
 OrderMode = Literal["sequential", "parallel"]
+#: The settings-file roles whose hooks come with the project (and so need trust).
+PROJECT_ROLES = frozenset({"project", "local", "genesis"})
 PositiveNumber = Annotated[float, Field(gt=0)]
 
 
@@ -175,6 +186,9 @@ class HookConfig:
     genesis_actors: dict[str, ActorModel] = field(default_factory=dict)
     #: ``"hookRunner": {"pythonWorkers": N}``: warm Python workers (None: the default).
     python_workers: int | None = None
+    #: Sources (as in ``HookSpec.source``) of the project's own files: their hooks run
+    #: only once trusted (``_trust.py``).
+    trust_sources: set[str] = field(default_factory=set)
     #: ``"permissions"`` rules merged from every settings file.
     permissions: PermissionRules = field(default_factory=PermissionRules)
 
@@ -699,6 +713,8 @@ def load_files(
             if role == "managed":
                 loader.error(str(path), "", "managed settings file not found")
             continue
+        if role in PROJECT_ROLES:
+            config.trust_sources.add(loader.display(path))
         if role == "genesis":
             loader.load_genesis(path)
             continue

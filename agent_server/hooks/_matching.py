@@ -9,7 +9,7 @@ shared with the ready-made hooks.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,8 +88,8 @@ class Verdict:
     source: str
     location: str
     runs: bool
-    kind: str  # "" when it runs; else matcher | object matcher | pattern | if | disabled |
-    #            duplicate | unsupported | invalid
+    kind: str  # "" when it runs; else matcher | object matcher | pattern | if | untrusted |
+    #            disabled | duplicate | unsupported | invalid
     why: str
     note: str = ""
     name: str = ""  # the hook's short name ("" for an entry that did not load)
@@ -132,16 +132,26 @@ def _event_paths(event: str) -> tuple[str, ...]:
     return (f"hooks.{event}", f"hooks.{snake}")
 
 
-def explain(config: HookConfig, event: str, payload: dict[str, Any]) -> list[Verdict]:
+def explain(
+    config: HookConfig,
+    event: str,
+    payload: dict[str, Any],
+    untrusted: Callable[[HookSpec], str | None] | None = None,
+) -> list[Verdict]:
     """A verdict for every entry configured for ``event``: the hooks that load (in
-    registration order), then ignored entries, then invalid ones."""
+    registration order), then ignored entries, then invalid ones. ``untrusted`` says why
+    a hook that matches may still not run (the trust policy, ``HookTrust.reason``)."""
     verdicts: list[Verdict] = []
     for spec in config.hooks.get(event, []):
         why = why_not(spec, payload)
         note = "runs in the background (async); its result is ignored" if spec.run_async else ""
-        kind = "" if why is None else _skip_kind(spec, why)
+        distrust = untrusted(spec) if why is None and untrusted is not None else None
+        if distrust is not None:
+            kind, why = "untrusted", distrust
+        else:
+            kind = "" if why is None else _skip_kind(spec, why)
         verdicts.append(
-            Verdict(spec.command, spec.source, spec.location, why is None, kind, why or "", note, spec.display_name)
+            Verdict(spec.command, spec.source, spec.location, not kind, kind, why or "", note, spec.display_name)
         )
     for ig in config.ignored:
         if ig.event == event:

@@ -37,6 +37,7 @@ __all__ = [
     "PermissionDecision",
     "PermissionRule",
     "PermissionRules",
+    "WaitingAllow",
     "read_permissions",
     "split_command",
 ]
@@ -59,6 +60,8 @@ _KNOWN_TOOLS = (
     *("Skill", "Task", "TodoWrite", "WebFetch", "WebSearch", "Write"),
 )
 _KNOWN_KEYS = {"allow", "ask", "deny", "defaultMode", "additionalDirectories", "disableBypassPermissionsMode"}
+#: Why a project's ``allow`` rule does not apply (yet).
+UNTRUSTED_WHY = "this workspace has not been trusted: run 'agent-server hooks trust'"
 #: Settings roles whose ``allow`` rules wait for the project to be trusted.
 PROJECT_ROLES = frozenset({"project", "local"})
 #: Whether a project's ``allow`` rules apply: for the whole project, or per file
@@ -283,19 +286,45 @@ class IgnoredPermission:
 
 
 @dataclass
+class WaitingAllow:
+    """A project file's ``allow`` rules, in effect only while ``check`` says the file's
+    rules are trusted (asked again at each use, so trusting takes effect at once)."""
+
+    source: str
+    texts: tuple[str, ...]
+    rules: list[PermissionRule]
+    check: Callable[[str, Sequence[str]], bool] | None = None
+
+    def trusted(self) -> bool:
+        """Whether these rules apply now."""
+        return self.check is not None and self.check(self.source, self.texts)
+
+
+@dataclass
 class PermissionRules:
-    """Every permission rule in effect, merged across the settings files in load order."""
+    """Every permission rule, merged across the settings files in load order: ``rules``
+    always apply; ``waiting`` (a project's own ``allow`` rules) once trusted."""
 
     rules: list[PermissionRule] = field(default_factory=list)
-    ignored: list[IgnoredPermission] = field(default_factory=list)
+    waiting: list[WaitingAllow] = field(default_factory=list)
+
+    def in_effect(self) -> list[PermissionRule]:
+        """The rules that apply now."""
+        trusted = [r for w in self.waiting if w.trusted() for r in w.rules]
+        return [*self.rules, *trusted] if trusted else self.rules
+
+    @property
+    def ignored(self) -> list[IgnoredPermission]:
+        """The rules that wait for trust, and why."""
+        return [IgnoredPermission(r, UNTRUSTED_WHY) for w in self.waiting if not w.trusted() for r in w.rules]
 
     def of(self, behavior: PermissionBehavior) -> list[PermissionRule]:
-        """The rules of one behaviour."""
-        return [r for r in self.rules if r.behavior == behavior]
+        """The rules of one behaviour in effect now."""
+        return [r for r in self.in_effect() if r.behavior == behavior]
 
     def removed_by(self, tool_name: str) -> PermissionRule | None:
         """The bare ``deny`` rule that removes ``tool_name`` from the session, if any."""
-        for rule in self.rules:
+        for rule in self.rules:  # (deny rules never wait for trust)
             if rule.behavior == "deny" and rule.bare and rule.names_tool(tool_name):
                 return rule
         return None
@@ -304,19 +333,24 @@ class PermissionRules:
         """The ``deny`` path rule (``Read(./.env)``, ``Edit(src/**)``) this file call hits."""
         if tool_name not in _PATH_TOOLS:
             return None
-        for rule in self.of("deny"):
-            if rule.file_rule and rule.matches(tool_name, tool_input, cwd=cwd, project_dir=project_dir):
+        for rule in self.rules:  # (deny rules never wait for trust)
+            if (
+                rule.behavior == "deny"
+                and rule.file_rule
+                and rule.matches(tool_name, tool_input, cwd=cwd, project_dir=project_dir)
+            ):
                 return rule
         return None
 
     def decide(self, tool_name: str, tool_input: Any, *, cwd: Path, project_dir: Path) -> PermissionDecision:
         """deny > ask > allow. An ``allow`` for a compound Bash command needs every part
         allowed (``npm run x && rm -rf y`` is not allowed by ``Bash(npm run *)``)."""
+        rules = self.in_effect()
         for behavior in ("deny", "ask"):
-            for rule in self.of(behavior):
-                if rule.matches(tool_name, tool_input, cwd=cwd, project_dir=project_dir):
+            for rule in rules:
+                if rule.behavior == behavior and rule.matches(tool_name, tool_input, cwd=cwd, project_dir=project_dir):
                     return PermissionDecision(rule.behavior, rule)
-        allows = self.of("allow")
+        allows = [r for r in rules if r.behavior == "allow"]
         covered: list[PermissionRule | None] = []
         for rule in allows:
             hits = rule.matches_each_part(tool_name, tool_input, cwd=cwd, project_dir=project_dir)
@@ -334,7 +368,9 @@ class PermissionRules:
     ) -> list[tuple[PermissionRule, bool]]:
         """Every rule that covers ``tool_name`` (deny, ask, allow), with whether it
         matches this call."""
-        covering = sorted((r for r in self.rules if r.covers(tool_name)), key=lambda r: PRECEDENCE.index(r.behavior))
+        covering = sorted(
+            (r for r in self.in_effect() if r.covers(tool_name)), key=lambda r: PRECEDENCE.index(r.behavior)
+        )
         return [(r, r.matches(tool_name, tool_input, cwd=cwd, project_dir=project_dir)) for r in covering]
 
     def to_dict(self) -> dict[str, Any]:
@@ -352,16 +388,8 @@ def untrusted_message(count: int, source: str) -> str:
     """The warning for a project's ``allow`` rules while the project is not trusted."""
     return (
         f"Ignoring {_entries(count)} from {source}: this workspace has not been trusted. "
-        "Trust the workspace to apply them."
+        "Run 'agent-server hooks trust' to review and trust them."
     )
-
-
-def _allow_trusted(project_trusted: AllowTrust, source: str, section: Mapping[str, Any]) -> bool:
-    if isinstance(project_trusted, bool):
-        return project_trusted
-    allow = section.get("allow")
-    texts = [r for r in allow if isinstance(r, str)] if isinstance(allow, list) else []
-    return project_trusted(source, texts)
 
 
 def read_permissions(
@@ -372,7 +400,8 @@ def read_permissions(
 
     ``project_trusted`` says whether a project file's (role ``project`` or ``local``)
     ``allow`` rules apply: a bool for the whole project, or a function of the file (as
-    shown, e.g. ``.claude/settings.json``) and its allow rules as written."""
+    shown, e.g. ``.claude/settings.json``) and its allow rules as written, asked again at
+    each use (trust given later applies at once)."""
     issues: list[ConfigIssue] = []
     section = data.get("permissions")
     if section is None:
@@ -393,8 +422,8 @@ def read_permissions(
                     source, f"permissions.{key}", f"{key!r} is not used by agent-server; it is ignored", "warning"
                 )
             )
-    untrusted: list[PermissionRule] = []
-    gated = role in PROJECT_ROLES and not _allow_trusted(project_trusted, source, section)
+    gated: list[PermissionRule] = []
+    waits = role in PROJECT_ROLES and project_trusted is not True
     for behavior in ("allow", "ask", "deny"):
         entries = section.get(behavior)
         if entries is None:
@@ -424,14 +453,18 @@ def read_permissions(
                         hint=f"did you mean {next(t for t in _KNOWN_TOOLS if t.lower() == rule.tool.lower())!r}?",
                     )
                 )
-            if behavior == "allow" and gated:
-                untrusted.append(rule)
+            if behavior == "allow" and waits:
+                gated.append(rule)
                 continue
             rules.rules.append(rule)
-    if untrusted:
-        message = untrusted_message(len(untrusted), source)
-        rules.ignored += [IgnoredPermission(r, "this workspace has not been trusted") for r in untrusted]
-        issues.append(ConfigIssue(source, "permissions.allow", message, "warning"))
+    if gated:
+        allow = section.get("allow")
+        texts = tuple(r for r in allow if isinstance(r, str)) if isinstance(allow, list) else ()
+        check = None if isinstance(project_trusted, bool) else project_trusted
+        waiting = WaitingAllow(source, texts, gated, check)
+        rules.waiting.append(waiting)
+        if not waiting.trusted():
+            issues.append(ConfigIssue(source, "permissions.allow", untrusted_message(len(gated), source), "warning"))
     return issues
 
 

@@ -22,6 +22,7 @@ import anyio.abc
 from .._proc import ProcessResult, disable_orphan_reaping, enable_orphan_reaping, run_process
 from ._config import HookConfig, OrderMode, load_config
 from ._errors import HookError, RunnerClosedError
+from ._forkserver import ForkServers
 from ._genesis import run_builtin
 from ._http import HttpHookClient
 from ._json import compact_encoder
@@ -40,6 +41,7 @@ from ._pool import DEFAULT_PYTHON_WORKERS, PythonWorkerPool
 from ._prompt import PromptEvaluator, run_prompt_hook
 from ._spec import DEFAULT_TIMEOUTS, HookCallback, HookSpec, unique_name
 from ._tracing import HookTelemetry
+from ._trust import HookTrust, TrustPolicy, default_trust_policy
 
 if TYPE_CHECKING:
     from opentelemetry.metrics import MeterProvider
@@ -95,6 +97,15 @@ class HookRunner:
         async with HookRunner.from_project(".") as runner:
             outcome = await runner.fire("PreToolUse", payload)
             if outcome.blocked: ...
+
+    ``trust`` decides which hooks from the project's own files (``.claude/settings.json``,
+    ``.claude/settings.local.json``, ``.mentu/genesis.key``) may run: ``"store"`` runs
+    those the user trusted (``agent-server hooks trust``; content-addressed, see
+    :class:`HookTrust`), ``"all"`` runs every hook. The default (None) is ``"all"`` when
+    ``AGENT_SERVER_TRUST_ALL_HOOKS=1``, else ``"store"``. An untrusted hook is ``skipped``
+    with the reason ``untrusted: run 'agent-server hooks trust'``. User, managed and
+    in-process hooks are always trusted. ``runner.trust`` is the :class:`HookTrust` in use
+    (list, trust and untrust through it).
     """
 
     def __init__(
@@ -113,11 +124,18 @@ class HookRunner:
         tracer_provider: TracerProvider | None = None,
         meter_provider: MeterProvider | None = None,
         ledger: HookLedger | str | os.PathLike[str] | bool | None = None,
+        trust: TrustPolicy | HookTrust | None = None,
         prompt_evaluator: PromptEvaluator | None = None,
     ) -> None:
         if config is None:
             config = HookConfig(project_dir=Path(project_dir or os.getcwd()).resolve())
         self.config = config
+        # Hooks from the project's own files run only once trusted (docs/server.md
+        # "Security model"); None: "all" under AGENT_SERVER_TRUST_ALL_HOOKS=1, else "store".
+        if isinstance(trust, HookTrust):
+            self.trust = trust
+        else:
+            self.trust = HookTrust(config, trust or default_trust_policy())
         self.project_dir = config.project_dir
         self.output_limit = output_limit
         self.kill_grace = kill_grace
@@ -157,11 +175,19 @@ class HookRunner:
             if workers > 0
             else None
         )
+        # Plain `python3 script.py` command hooks run forked from a warm interpreter
+        # (docs/python-hooks.md "Unmodified scripts"); "warm": false opts a hook out.
+        self._forks = ForkServers(base, grace=kill_grace)
 
     @property
     def python_pool(self) -> PythonWorkerPool | None:
         """The warm worker pool for Python hooks (None when warm mode is off)."""
         return self._pool
+
+    @property
+    def fork_servers(self) -> ForkServers:
+        """The fork servers that run plain ``python3 script.py`` command hooks warm."""
+        return self._forks
 
     @classmethod
     def from_project(
@@ -218,6 +244,7 @@ class HookRunner:
             await self._http.aclose()
             if self._pool is not None:
                 await self._pool.aclose()  # every warm Python worker ends here
+            await self._forks.aclose()
             if self._reaping:
                 self._reaping = False
                 disable_orphan_reaping()
@@ -318,6 +345,8 @@ class HookRunner:
     async def _fire(
         self, event: str, current: dict[str, Any], specs: list[HookSpec], event_id: str, recorded: list[anyio.Event]
     ) -> EventOutcome:
+        # An untrusted hook keeps its place as a skipped result; nothing of it runs.
+        untrusted = {id(s): why for s in specs if (why := self.trust.reason(s)) is not None}
         if self.debug:
             log.info("fire %s payload=%s", event, json.dumps(current, default=str)[:4000])
         results: list[HookResult] = []
@@ -330,7 +359,9 @@ class HookRunner:
 
             async with anyio.create_task_group() as tg:
                 for i, spec in enumerate(specs):
-                    if spec.run_async:
+                    if id(spec) in untrusted:
+                        slots[i] = HookResult.for_spec(spec, HookStatus.SKIPPED, error=untrusted[id(spec)])
+                    elif spec.run_async:
                         slots[i] = self._start_background(spec, current, event_id, i, recorded)
                     else:
                         tg.start_soon(one, i, spec)
@@ -338,6 +369,9 @@ class HookRunner:
         else:
             stop = is_blocking_event(event)
             for i, spec in enumerate(specs):
+                if id(spec) in untrusted:
+                    results.append(HookResult.for_spec(spec, HookStatus.SKIPPED, error=untrusted[id(spec)]))
+                    continue
                 if spec.run_async:
                     results.append(self._start_background(spec, current, event_id, len(results), recorded))
                     continue
@@ -524,6 +558,7 @@ class HookRunner:
                 grace=self.kill_grace,
                 output_limit=self.output_limit,
                 marker=os.urandom(16).hex(),  # (uuid4() costs five times as much)
+                launch=self._forks.launcher(spec, cwd),
             )
         finally:
             self._limiter.release()

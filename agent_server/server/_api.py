@@ -25,6 +25,8 @@ __all__ = [
     "PostMessage",
     "Session",
     "SessionList",
+    "TrustListing",
+    "TrustRequest",
     "Turn",
     "UpdateSession",
     "openapi_spec",
@@ -67,6 +69,13 @@ class UpdateSession(_Body):
     permission_mode: PermissionMode
 
 
+class TrustRequest(_Body):
+    """``POST /hooks/trust``: the ids to trust (as listed by ``GET /hooks/trust``), or all."""
+
+    ids: list[str] = Field(default_factory=list, description="Item ids from GET /hooks/trust.")
+    all: bool = Field(False, description="Trust every untrusted item.")
+
+
 # -- responses ------------------------------------------------------------------------
 class _Out(BaseModel):
     # A key the endpoint sends but the model lacks is an error, not a silent drop: the
@@ -79,6 +88,9 @@ class ErrorDetail(_Out):
 
     code: str = Field(description="not_found | busy | closed | invalid | bad_json | unavailable | unauthorized | …")
     message: str = Field(description="What went wrong, naming the field or value.")
+    header: str | None = Field(
+        default=None, description="The request header at fault (Host, Origin, Content-Type), for 403 and 415."
+    )
 
 
 class Error(_Out):
@@ -188,6 +200,7 @@ class HookEntry(_Out):
     location: str = Field(description="Its JSON path in that file.")
     matcher: str | None
     timeout: float = Field(description="Seconds.")
+    untrusted: str | None = Field(description="Why it does not run until trusted; None when it may run.")
 
 
 class HookIssue(_Out):
@@ -230,7 +243,34 @@ class HookList(_Out):
     permissions: PermissionRuleList
 
 
-_REQUESTS: tuple[type[BaseModel], ...] = (CreateSession, PostMessage, ApprovalAnswer, UpdateSession)
+class TrustItem(_Out):
+    """A project hook (or ``permissions.allow`` list) and its trust."""
+
+    id: str = Field(description="Content id: the hook's definition and scripts, hashed (12 hex digits).")
+    kind: Literal["hook", "permissions"]
+    event: str
+    command: str
+    source: str = Field(description="The project file it comes from.")
+    location: str = Field(description="Its JSON path in that file.")
+    files: dict[str, str] = Field(description="Scripts in the project it names: path -> sha256.")
+    trusted: bool
+    reason: str | None = Field(description="Why it does not run (untrusted: ...), None when trusted.")
+    problem: str | None = Field(description="Why it cannot be trusted at all (a symlink out of the project, ...).")
+    changes: list[str] = Field(description="What differs from the version last trusted.")
+
+
+class TrustListing(_Out):
+    """``GET /hooks/trust`` (and ``POST``, with ``trusted``)."""
+
+    policy: Literal["store", "all"]
+    store: str = Field(description="The trust store file.")
+    store_problem: str | None = Field(description="Why the store cannot be used (then nothing is trusted).")
+    untrusted: int
+    items: list[TrustItem]
+    trusted: list[str] = Field(default_factory=list, description="POST: the ids just trusted.")
+
+
+_REQUESTS: tuple[type[BaseModel], ...] = (CreateSession, PostMessage, ApprovalAnswer, UpdateSession, TrustRequest)
 _RESPONSES: tuple[type[BaseModel], ...] = (
     Error,
     Session,
@@ -241,6 +281,7 @@ _RESPONSES: tuple[type[BaseModel], ...] = (
     EventHistory,
     Health,
     HookList,
+    TrustListing,
 )
 
 
@@ -282,9 +323,10 @@ def openapi_spec(version: str) -> dict[str, Any]:
         "info": {
             "title": "agent-server",
             "version": version,
-            "description": "A small agent server with Claude-Code-compatible hooks. With "
-            "AGENT_SERVER_API_TOKEN set, send `Authorization: Bearer <token>` (the event "
-            "stream also accepts `?access_token=`).",
+            "description": "A small agent server with Claude-Code-compatible hooks. Send "
+            "`Authorization: Bearer <token>` (AGENT_SERVER_API_TOKEN, or the per-launch token "
+            "`serve` prints; the event stream also accepts `?access_token=`) and JSON bodies "
+            "(`Content-Type: application/json`). Host and Origin are checked (403).",
         },
         "components": {"schemas": schemas, "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}},
         "security": [{"bearer": []}],
@@ -301,6 +343,17 @@ def openapi_spec(version: str) -> dict[str, Any]:
                     "summary": "Configured hooks per event, and configuration issues",
                     "responses": _resp("hooks", _ref(HookList), errors=()),
                 }
+            },
+            "/hooks/trust": {
+                "get": {
+                    "summary": "Project hooks and their trust (id, command, file, scripts, what changed)",
+                    "responses": _resp("trust", _ref(TrustListing), errors=()),
+                },
+                "post": {
+                    "summary": "Trust project hooks by id (or all); they run from the next event",
+                    "requestBody": _body(TrustRequest),
+                    "responses": _resp("trusted", _ref(TrustListing), errors=("409", "422")),
+                },
             },
             "/sessions": {
                 "post": {

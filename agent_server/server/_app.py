@@ -7,7 +7,6 @@ leaving it closes every session (SessionEnd) and ends background hooks.
 from __future__ import annotations
 
 import asyncio
-import hmac
 import inspect
 import json
 import logging
@@ -19,16 +18,14 @@ from typing import Any, TypeVar
 import anyio
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
-from starlette.datastructures import Headers, QueryParams
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 from agent_server import __version__
-from agent_server.hooks import HookRunner
+from agent_server.hooks import HookRunner, TrustError
 
 from ._api import (
     ApprovalAnswer,
@@ -42,11 +39,14 @@ from ._api import (
     Interrupted,
     PostMessage,
     SessionList,
+    TrustListing,
+    TrustRequest,
     Turn,
     UpdateSession,
     openapi_spec,
 )
 from ._api import Session as SessionBody
+from ._auth import FrontDoor, authenticated, launch_token, login_response
 from ._errors import (
     ApiError,
     BusyError,
@@ -61,13 +61,13 @@ from ._otel import Telemetry, check_otel_env, telemetry_from_env
 from ._session import Session, SessionManager
 from ._settings import Settings, load_settings
 from ._spans import AgentTracing
+from ._trust_api import log_untrusted, trust_ids, trust_listing
 from .backends import ModelBackend, make_backend
 
 __all__ = ["create_app", "request_shutdown"]
 
 log = logging.getLogger("agent_server.server")
 _M = TypeVar("_M", bound=BaseModel)
-_PUBLIC = ("/health", "/chat", "/openapi.json")
 _END_REASONS = ("other", "logout", "prompt_input_exit", "clear")
 _STATIC = {"chat.js": "text/javascript; charset=utf-8", "chat.css": "text/css; charset=utf-8"}
 
@@ -83,40 +83,6 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 def _describe(session: Session, messages: bool = False) -> SessionBody:
     return SessionBody.model_validate(session.describe(messages=messages))
-
-
-class TokenAuth:
-    """Requires ``Authorization: Bearer <token>`` on every API path (the event stream
-    also takes ``?access_token=`` because EventSource cannot send headers)."""
-
-    def __init__(self, app: ASGIApp, token: str | None) -> None:
-        self.app = app
-        self.token = token
-
-    def _ok(self, scope: Scope) -> bool:
-        assert self.token is not None
-        auth = Headers(scope=scope).get("authorization", "")
-        scheme, _, value = auth.partition(" ")
-        if scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(), self.token.encode()):
-            return True
-        if scope["path"].endswith("/events"):
-            given = QueryParams(scope.get("query_string", b"").decode("latin-1")).get("access_token", "")
-            return bool(given) and hmac.compare_digest(given.encode(), self.token.encode())
-        return False
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or self.token is None:
-            await self.app(scope, receive, send)
-            return
-        path = scope["path"]
-        if path == "/" or any(path == p or path.startswith(p + "/") for p in _PUBLIC) or self._ok(scope):
-            await self.app(scope, receive, send)
-            return
-        response = _error(
-            401, "unauthorized", "missing or wrong bearer token: send 'Authorization: Bearer <AGENT_SERVER_API_TOKEN>'"
-        )
-        response.headers["WWW-Authenticate"] = "Bearer"
-        await response(scope, receive, send)
 
 
 async def _parse(request: Request, model: type[_M], *, optional: bool = False) -> _M:
@@ -187,6 +153,7 @@ async def list_hooks(request: Request) -> Response:
                         "location": s.location,
                         "matcher": s.matcher,
                         "timeout": s.timeout,
+                        "untrusted": runner.trust.reason(s),  # (None: it may run)
                     }
                     for s in runner.hooks_for(e)
                 ]
@@ -199,6 +166,20 @@ async def list_hooks(request: Request) -> Response:
         }
     )
     return _send(body)
+
+
+async def get_trust(request: Request) -> Response:
+    """``GET /hooks/trust``: every project hook, its trust and what changed since trusted."""
+    return _send(TrustListing.model_validate(trust_listing(_manager(request).runner.trust)))
+
+
+async def post_trust(request: Request) -> Response:
+    """``POST /hooks/trust``: trust the given ids (or all); they run from the next event."""
+    body = await _parse(request, TrustRequest)
+    if not body.ids and not body.all:
+        raise ApiError(422, "invalid", "give 'ids' (from GET /hooks/trust) or 'all': true")
+    trust = _manager(request).runner.trust
+    return _send(TrustListing.model_validate(trust_ids(trust, body.ids, body.all)))
 
 
 async def create_session(request: Request) -> Response:
@@ -342,13 +323,18 @@ def _web_file(name: str) -> str:
 
 
 async def chat_page(request: Request) -> Response:
-    """``GET /chat``."""
+    """``GET /chat``; ``/chat?token=…`` first trades the token for the page's cookie."""
     settings: Settings = request.app.state.settings
-    config = {"env": settings.env, "authRequired": settings.api_token is not None, "version": __version__}
+    token: str | None = request.app.state.api_token
+    login = login_response(request, token)
+    if login is not None:
+        return login
+    signed_in = authenticated(request.scope, request.headers, token)
+    config = {"env": settings.env, "authRequired": not signed_in, "version": __version__}
     html = _web_file("chat.html").replace(
         "<!--AGENT_SERVER_CONFIG-->", f"<script>window.AGENT_SERVER_CONFIG = {json.dumps(config)};</script>"
     )
-    return HTMLResponse(html, headers={"Cache-Control": "no-store"})
+    return HTMLResponse(html, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
 
 async def chat_static(request: Request) -> Response:
@@ -386,6 +372,12 @@ async def _session_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, SessionError)
     status = next(status for cls, status in HTTP_STATUS if isinstance(exc, cls))
     return _error(status, exc.code, exc.message)
+
+
+async def _trust_error(request: Request, exc: Exception) -> Response:
+    # (the engine's refusal: an id that no longer names a hook, a script that cannot be
+    # trusted, a trust store that cannot be written)
+    return _error(409, "trust_refused", str(exc))
 
 
 async def _api_error(request: Request, exc: Exception) -> Response:
@@ -460,6 +452,7 @@ def create_app(
                     maybe = setup(hook_runner)
                     if inspect.isawaitable(maybe):
                         await maybe
+                app.state.untrusted_hooks = log_untrusted(hook_runner)
                 async with SessionManager(settings, hook_runner, model, tracing) as manager:
                     app.state.manager = manager
                     try:
@@ -481,6 +474,8 @@ def create_app(
         Route("/health", health),
         Route("/openapi.json", openapi),
         Route("/hooks", list_hooks),
+        Route("/hooks/trust", get_trust, methods=["GET"]),
+        Route("/hooks/trust", post_trust, methods=["POST"]),
         Route("/metrics", metrics_page),
         Route("/chat", chat_page),
         Route("/chat/{name}", chat_static),
@@ -494,19 +489,26 @@ def create_app(
         Route("/sessions/{session_id}/interrupt", interrupt, methods=["POST"]),
         Route("/sessions/{session_id}/events", events, methods=["GET"]),
     ]
-    token = settings.api_token.get_secret_value() if settings.api_token else None
+    token = launch_token(settings)
+    if token is None:
+        log.warning(
+            "AGENT_SERVER_AUTH=none: the API needs no token; any program on this machine can run commands through it"
+        )
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(TokenAuth, token=token)],
+        middleware=[Middleware(FrontDoor, settings=settings, token=token)],
         exception_handlers={
             ApiError: _api_error,
             SessionError: _session_error,
+            TrustError: _trust_error,
             HTTPException: _http_error,
             Exception: _internal_error,
         },
     )
     app.state.settings = settings
+    app.state.api_token = token  # (`serve` prints the chat URL with it)
+    app.state.untrusted_hooks = 0
     app.state.manager = None
     app.state.telemetry = None
     return app

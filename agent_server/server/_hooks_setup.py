@@ -9,11 +9,22 @@ import logging
 import os
 import re
 import shlex
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from agent_server._datadir import make_data_dir
-from agent_server.hooks import ConfigIssue, HookLedger, HookRunner, default_files, load_files, settings_root
+from agent_server.hooks import (
+    ConfigIssue,
+    HookLedger,
+    HookRunner,
+    TrustPolicy,
+    TrustStore,
+    default_files,
+    load_files,
+    permissions_trusted,
+    settings_root,
+)
 
 from ._settings import Settings
 
@@ -101,11 +112,20 @@ def build_runner(settings: Settings, tracer_provider: Any = None, meter_provider
         resolved = settings.data_path / "default-settings.json"
         make_data_dir(resolved.parent)
         resolved.write_text(default_settings_text(project), encoding="utf-8")
-        files = [(resolved, role) if path == project_file else (path, role) for path, role in files]
+        # The shipped defaults are trusted like user settings ("default" is not a project role).
+        files = [(resolved, "default") if path == project_file else (path, role) for path, role in files]
         log.info("no %s: using the packaged default hooks (%s)", project_file, resolved)
-    # The project's own permissions.allow rules wait for the project to be trusted;
-    # nothing marks a project trusted yet, so they stay off (each file says so in the log).
-    config = load_files(project, files, project_trusted=False)
+    store = TrustStore()
+
+    def allow_trusted(source: str, rules: Sequence[str]) -> bool:
+        # The project's own permissions.allow rules follow the hooks' trust, asked at each
+        # use (one stat of the store), so `hooks trust` applies without a restart.
+        if settings.trust_all_hooks:
+            return True
+        store.refresh()
+        return permissions_trusted(project, source, rules, store=store)
+
+    config = load_files(project, files, project_trusted=allow_trusted)
     if project != launch:
         for name in ("settings.json", "settings.local.json"):
             unread = launch / ".claude" / name
@@ -131,7 +151,9 @@ def build_runner(settings: Settings, tracer_provider: Any = None, meter_provider
         days = settings.hook_ledger_retention_days
         # With a retention the ledger is built here; the lifespan closes it after the runner.
         options["ledger"] = db if days is None else HookLedger(db, retention=days * 86400.0)
-    return HookRunner(config, tracer_provider=tracer_provider, meter_provider=meter_provider, **options)
+    # Project hooks run once trusted (the user's trust store), or all of them on request.
+    trust: TrustPolicy = "all" if settings.trust_all_hooks else "store"
+    return HookRunner(config, trust=trust, tracer_provider=tracer_provider, meter_provider=meter_provider, **options)
 
 
 def hooks_summary(runner: HookRunner, project_dir: Path) -> list[str]:

@@ -70,10 +70,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         port = sock.getsockname()[1]
                 host = settings.host if ":" not in settings.host else f"[{settings.host}]"
                 url = f"http://{host}:{port}"
-                print(f"agent-server listening on {url}  (chat: {url}/chat, API: {url}/openapi.json)", flush=True)
+                token: str | None = app.state.api_token
+                chat = f"{url}/chat?token={token}" if token else f"{url}/chat"
+                print(f"agent-server listening on {url}  (chat: {chat}, API: {url}/openapi.json)", flush=True)
                 manager = app.state.manager
                 if manager is not None:  # (the first line stays the URL: scripts read it)
                     print("\n".join(hooks_summary(manager.runner, settings.project_dir)), flush=True)
+                waiting = app.state.untrusted_hooks
+                if waiting:
+                    print(
+                        f"  {waiting} project hook(s) are not trusted and will not run: review them in the "
+                        "chat page or with `agent-server hooks trust`",
+                        flush=True,
+                    )
+                if token:
+                    source = "AGENT_SERVER_API_TOKEN" if settings.api_token else "new each launch"
+                    print(f"API clients send 'Authorization: Bearer {token}' ({source})", flush=True)
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             request_shutdown(app)

@@ -56,7 +56,19 @@ class Settings(BaseSettings):
     project_dir: Path = Field(default_factory=Path.cwd, description="The project the agent works in (default: cwd).")
     data_dir: Path | None = Field(None, description="Transcripts etc. (default: <project>/.agent-server).")
     api_token: SecretStr | None = Field(
-        None, description="Bearer token required on API requests; mandatory off loopback."
+        None,
+        description="The API secret (bearer token / chat cookie); default: a random one per launch. "
+        "Mandatory off loopback.",
+    )
+    auth: Literal["token", "none"] = Field(
+        "token", description="`none` turns the token off (loopback only; logged as a warning)."
+    )
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description="Host names accepted besides loopback and the bound host (reverse proxy); `*` = any.",
+    )
+    trust_all_hooks: bool = Field(
+        False, description="Run every project hook without asking for trust (CI, containers)."
     )
     env: Literal["production", "development"] = Field(
         "production", description="`development` exposes debugging aids in the chat page."
@@ -136,6 +148,11 @@ class Settings(BaseSettings):
             raise ValueError(
                 f"host {self.host!r} is not a loopback address: set {ENV_PREFIX}API_TOKEN so "
                 "requests need 'Authorization: Bearer <token>' (or bind 127.0.0.1)"
+            )
+        if self.auth == "none" and not is_loopback(self.host):
+            raise ValueError(
+                f"{ENV_PREFIX}AUTH=none is only allowed on a loopback host, not {self.host!r}: "
+                f"set {ENV_PREFIX}API_TOKEN instead"
             )
         if self.api_token is not None and len(self.api_token.get_secret_value()) < 8:
             raise ValueError(f"{ENV_PREFIX}API_TOKEN must be at least 8 characters")

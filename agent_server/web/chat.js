@@ -16,8 +16,8 @@
 
   const params = new URLSearchParams(location.search);
   if (params.get("mode")) $("mode").value = params.get("mode");
-  let token = params.get("token") || sessionStorage.getItem("agent-server-token") || "";
-  if (token) sessionStorage.setItem("agent-server-token", token);
+  // Signing in is the server's job: /chat?token=… sets an HttpOnly cookie that every
+  // request of this page then carries; the page never sees the token.
   let sessionId = null, source = null, currentTurn = null, streaming = {}, toolCards = {}, approval = null;
 
   function el(tag, cls, text) {
@@ -36,8 +36,8 @@
 
   async function api(method, path, body) {
     const headers = { "Content-Type": "application/json" };
-    if (token) headers.Authorization = "Bearer " + token;
-    const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(path, { method, headers, credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body) });
     let data = null;
     try { data = await res.json(); } catch (e) { data = null; }
     if (res.status === 401) { $("token-bar").hidden = false; }
@@ -229,8 +229,7 @@
 
   function connect(id) {
     if (source) source.close();
-    const q = token ? "?access_token=" + encodeURIComponent(token) : "";
-    source = new EventSource(`/sessions/${id}/events${q}`);
+    source = new EventSource(`/sessions/${id}/events`);
     for (const type of EVENT_TYPES) {
       source.addEventListener(type, (msg) => {
         if (type === "end") { source.close(); return; }
@@ -279,12 +278,64 @@
     catch (e) { systemNote(e.message, "error"); }
   });
   $("token-save").addEventListener("click", () => {
-    token = $("token").value.trim();
-    sessionStorage.setItem("agent-server-token", token);
-    $("token-bar").hidden = true;
-    newSession();
+    const q = new URLSearchParams(location.search);
+    q.set("token", $("token").value.trim());
+    location.assign("/chat?" + q.toString());
   });
 
-  if (CONFIG.authRequired && !token) { $("token-bar").hidden = false; setStatus("token needed"); }
-  else newSession();
+  // -- project hooks waiting for trust ----------------------------------------
+  let trustItems = [];
+  async function loadTrust() {
+    let data;
+    try { data = await api("GET", "/hooks/trust"); } catch (e) { return; }
+    trustItems = data.items.filter((i) => !i.trusted);
+    $("trust-count").textContent = String(trustItems.length);
+    $("trust-bar").hidden = trustItems.length === 0;
+    if (data.store_problem) systemNote(data.store_problem, "error");
+  }
+  function showTrust() {
+    const list = $("trust-list");
+    list.textContent = "";
+    for (const item of trustItems) {
+      const row = el("div", "trust-item");
+      row.dataset.testid = "trust-item";
+      row.dataset.id = item.id;
+      const label = el("label");
+      const box = el("input");
+      box.type = "checkbox"; box.value = item.id; box.disabled = !!item.problem;
+      label.appendChild(box);
+      label.appendChild(el("span", null, " " + (item.kind === "hook" ? item.event : "permissions.allow")));
+      row.appendChild(label);
+      const cmd = el("pre", null, item.command);
+      cmd.dataset.testid = "trust-command";
+      row.appendChild(cmd);
+      row.appendChild(el("div", "where", item.source + " " + item.location));
+      for (const [name, sha] of Object.entries(item.files)) {
+        row.appendChild(el("div", "where", "script " + name + " sha256:" + sha.slice(0, 16)));
+      }
+      if (item.problem) row.appendChild(el("div", "problem", item.problem));
+      for (const change of item.changes) {
+        const c = el("div", "changes", "changed since last trusted: " + change);
+        c.dataset.testid = "trust-change";
+        row.appendChild(c);
+      }
+      list.appendChild(row);
+    }
+    $("trust").showModal();
+  }
+  $("trust-review").addEventListener("click", showTrust);
+  $("trust-cancel").addEventListener("click", () => $("trust").close());
+  $("trust-selected").addEventListener("click", async () => {
+    const ids = [...$("trust-list").querySelectorAll("input:checked")].map((b) => b.value);
+    $("trust").close();
+    if (!ids.length) return;
+    try {
+      const data = await api("POST", "/hooks/trust", { ids });
+      systemNote("Trusted " + data.trusted.length + " project hook(s); they run from the next event.");
+    } catch (e) { systemNote("Trust failed: " + e.message, "error"); }
+    loadTrust();
+  });
+
+  if (CONFIG.authRequired) { $("token-bar").hidden = false; setStatus("token needed"); }
+  else { loadTrust(); newSession(); }
 })();

@@ -78,8 +78,7 @@ print(json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
         try:
             page = await browser.new_page()
             page.set_default_timeout(15_000)
-            base = str(h.client.base_url).rstrip("/")
-            await page.goto(f"{base}/chat?mode=bypassPermissions")
+            await page.goto(h.chat_url(mode="bypassPermissions"))  # the URL `serve` prints
             fired = "(name) => (window.__hooksFired || []).includes(name)"
             ended = "(n) => window.__events.filter((e) => e.type === 'turn_ended').length >= n"
             await page.wait_for_function(fired, arg="SessionStart")

@@ -20,6 +20,10 @@ from agent_server.server.backends import ModelBackend
 from agent_server.server.testing import serve_app
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "payloads"
+#: The API secret test servers use (AGENT_SERVER_API_TOKEN); the harness sends it as
+#: ``Authorization: Bearer``. Project hooks run because the test session sets the
+#: documented AGENT_SERVER_TRUST_ALL_HOOKS=1 (tests/conftest.py).
+TEST_TOKEN = "test-token-0123456789"
 
 _PREAMBLE = """\
 import json, os, sys
@@ -128,6 +132,17 @@ class Harness:
         self.app = app
         self.project = project
 
+    @property
+    def token(self) -> str | None:
+        """The server's API secret (what ``serve`` prints in the chat URL)."""
+        token: str | None = self.app.state.api_token
+        return token
+
+    def chat_url(self, **params: str) -> str:
+        """The chat URL as ``serve`` prints it (``/chat?token=…``), plus ``params``."""
+        query = {"token": self.token, **params} if self.token else params
+        return str(self.client.base_url.join("/chat").copy_merge_params(query))
+
     async def create(self, **body: Any) -> dict[str, Any]:
         """POST /sessions; returns the session."""
         r = await self.client.post("/sessions", json=body)
@@ -195,9 +210,11 @@ async def sse_events(resp: httpx.Response) -> AsyncIterator[dict[str, Any]]:
 
 
 def server_settings(project: Path, **overrides: Any) -> Any:
-    """Settings for a test server: no user settings, no idle notifications, no .env."""
+    """Settings for a test server: the test token, no user settings, no idle
+    notifications, no .env."""
     values: dict[str, Any] = {
         "project_dir": project,
+        "api_token": TEST_TOKEN,
         "read_user_settings": False,
         "idle_notification_seconds": 0,
         "approval_timeout": 20,
@@ -213,16 +230,20 @@ async def running_server(
     project: Project | Path,
     *,
     model_backend: ModelBackend | None = None,
-    token: str | None = None,
+    token: str | None = "server",
     setup: Any = None,
     telemetry: Any = None,
     **overrides: Any,
 ) -> AsyncIterator[Harness]:
-    """Start the server on a real socket; yields a :class:`Harness`. ``telemetry``
-    (``agent_server.server.Telemetry``) replaces the providers built from ``OTEL_*``."""
+    """Start the server on a real socket; yields a :class:`Harness` whose client sends
+    ``Authorization: Bearer`` with the server's token (``token="server"``), another
+    ``token``, or none (``token=None``). ``telemetry`` (``agent_server.server.Telemetry``)
+    replaces the providers built from ``OTEL_*``."""
     root = project.root if isinstance(project, Project) else project
     settings = server_settings(root, **overrides)
     app = create_app(settings, backend=model_backend, setup=setup, telemetry=telemetry)
+    if token == "server":
+        token = app.state.api_token
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30, headers=headers) as client:
         yield Harness(client, app, project if isinstance(project, Project) else None)

@@ -45,7 +45,7 @@ async def test_errors_are_json_and_name_the_problem(tmp_path: Path) -> None:
         c = h.client
         r = await c.get("/nope")
         assert r.status_code == 404 and r.json()["error"]["code"] == "not_found"
-        r = await c.post("/sessions", content=b"{not json")
+        r = await c.post("/sessions", content=b"{not json", headers={"Content-Type": "application/json"})
         assert r.status_code == 400 and "not valid JSON" in r.json()["error"]["message"]
         r = await c.post("/sessions", json={"permission_mode": "yolo"})
         assert r.status_code == 422
@@ -99,7 +99,8 @@ async def test_session_errors_become_http_statuses_at_the_app(tmp_path: Path) ->
             raise error(f"a {error.__name__} happened")
 
         app.router.routes.append(Route(f"/boom/{error.__name__}", boom))
-    async with serve_app(app) as url, httpx.AsyncClient(base_url=url) as client:
+    token = {"Authorization": f"Bearer {app.state.api_token}"}
+    async with serve_app(app) as url, httpx.AsyncClient(base_url=url, headers=token) as client:
         for error, status in _SESSION_ERROR_STATUS.items():
             r = await client.get(f"/boom/{error.__name__}")
             assert r.status_code == status
@@ -225,7 +226,11 @@ async def test_asgi_transport_with_lifespan(tmp_path: Path) -> None:
     app = create_app(server_settings(project.root, permission_mode="bypassPermissions"))
     async with (
         app.router.lifespan_context(app),
-        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://test") as c,
+        httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app),
+            base_url="http://127.0.0.1",
+            headers={"Authorization": f"Bearer {app.state.api_token}"},
+        ) as c,
     ):
         sid = (await c.post("/sessions", json={})).json()["session_id"]
         r = await c.post(f"/sessions/{sid}/messages", json={"text": "$ echo hi", "wait": True})
@@ -263,6 +268,7 @@ def test_settings_errors_name_the_variable(tmp_path: Path, monkeypatch: pytest.M
 def _env(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_SERVER_")}
     env["HOME"] = str(tmp_path)  # no user settings
+    env["AGENT_SERVER_TRUST_ALL_HOOKS"] = "1"  # (these tests are not about trust)
     return env
 
 
@@ -303,7 +309,8 @@ async def test_serve_prints_the_url_serves_and_shuts_down(tmp_path: Path) -> Non
             line = await anyio.to_thread.run_sync(proc.stdout.readline)
         assert line.startswith("agent-server listening on http://127.0.0.1:"), line
         url = line.split()[3]
-        async with httpx.AsyncClient(base_url=url) as c:
+        token = line.split("/chat?token=")[1].split(",")[0]  # the per-launch secret
+        async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {token}"}) as c:
             assert (await c.get("/health")).json()["status"] == "ok"
             sid = (await c.post("/sessions", json={})).json()["session_id"]
             # An open event stream must not hold up shutdown.

@@ -451,9 +451,9 @@ async def test_shutdown_lets_event_streams_see_the_turn_and_session_end(tmp_path
     got: list[dict[str, Any]] = []
     following = anyio.Event()
 
-    async def follow(url: str, sid: str) -> None:
+    async def follow(url: str, sid: str, headers: httpx.Headers) -> None:
         async with (
-            httpx.AsyncClient(base_url=url, timeout=30) as client,
+            httpx.AsyncClient(base_url=url, timeout=30, headers=headers) as client,
             client.stream("GET", f"/sessions/{sid}/events") as resp,
         ):
             async for event in sse_events(resp):
@@ -464,7 +464,7 @@ async def test_shutdown_lets_event_streams_see_the_turn_and_session_end(tmp_path
         async with anyio.create_task_group() as tg, running_server(project) as h:
             sid = (await h.create())["session_id"]
             assert (await h.send(sid, "$ echo hi > OUT"))["status"] == "awaiting_approval"
-            tg.start_soon(follow, str(h.client.base_url), sid)
+            tg.start_soon(follow, str(h.client.base_url), sid, h.client.headers)
             await following.wait()
     types = [e["type"] for e in got]
     assert "turn_ended" in types and types[-1] == "session_ended", types

@@ -202,23 +202,39 @@ async def test_allow_rules_skip_the_question_but_not_for_a_compound_command(
         ]
 
 
-async def test_a_projects_own_allow_rules_wait_for_trust(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_projects_own_allow_rules_wait_for_trust(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("AGENT_SERVER_TRUST_ALL_HOOKS")  # (this test is about trust)
     project = with_rules(make_project(tmp_path), allow=["Bash(echo *)"])
     caplog.set_level(logging.WARNING, logger="agent_server.server")
-    async with running_server(project, approval_timeout=0.5) as h:
+    async with running_server(project) as h:
         listed = (await h.client.get("/hooks")).json()["permissions"]
         assert listed["allow"] == []
         assert [(r["rule"], r["why"]) for r in listed["ignored"]] == [
-            ("Bash(echo *)", "this workspace has not been trusted")
+            ("Bash(echo *)", "this workspace has not been trusted: run 'agent-server hooks trust'")
         ]
         sid = (await h.create())["session_id"]
         turn = await h.send(sid, "$ echo not-yet")
         assert turn["status"] == "awaiting_approval"  # the allow rule is not applied
+        r = await h.client.post(
+            f"/sessions/{sid}/approvals/{turn['approval']['approval_id']}", json={"decision": "allow"}
+        )
+        assert r.status_code == 200, r.text
+        await turn_end(h, sid)
         assert await rule_events(h, sid) == []
+
+        # Trusting the project's permissions.allow list applies it from the next call.
+        listing = (await h.client.get("/hooks/trust")).json()
+        assert [i["command"] for i in listing["items"] if not i["trusted"]] == ["Bash(echo *)"]
+        assert (await h.client.post("/hooks/trust", json={"all": True})).status_code == 200
+        assert [r["rule"] for r in (await h.client.get("/hooks")).json()["permissions"]["allow"]] == ["Bash(echo *)"]
+        assert (await h.send(sid, "$ echo trusted-now"))["status"] == "completed"
+        assert [(r["behavior"], r["rule"]) for r in await rule_events(h, sid)] == [("allow", "Bash(echo *)")]
     assert (
-        "Ignoring 1 permissions.allow entry from .claude/settings.json: this workspace has not been trusted."
-        in caplog.text
-    )
+        "Ignoring 1 permissions.allow entry from .claude/settings.json: this workspace has not been trusted. "
+        "Run 'agent-server hooks trust' to review and trust them."
+    ) in caplog.text
 
 
 async def test_a_hooks_rewrite_cannot_slip_past_a_deny_rule(tmp_path: Path) -> None:

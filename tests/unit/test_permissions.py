@@ -207,32 +207,38 @@ def test_project_allow_rules_wait_for_trust(tmp_path: Path) -> None:
             ".claude/settings.json",
             "permissions.allow",
             "Ignoring 1 permissions.allow entry from .claude/settings.json: this workspace has not been trusted. "
-            "Trust the workspace to apply them.",
+            "Run 'agent-server hooks trust' to review and trust them.",
             "warning",
         ),
         (
             ".claude/settings.local.json",
             "permissions.allow",
             "Ignoring 2 permissions.allow entries from .claude/settings.local.json: this workspace has not been "
-            "trusted. Trust the workspace to apply them.",
+            "trusted. Run 'agent-server hooks trust' to review and trust them.",
             "warning",
         ),
     ]
-    asked: list[tuple[str, list[str]]] = []
+    trusted_files: set[str] = {".claude/settings.local.json"}
+    asked: list[tuple[str, tuple[str, ...]]] = []
 
-    def only_local(source: str, rules: Sequence[str]) -> bool:  # trust decided per file
-        asked.append((source, list(rules)))
-        return source == ".claude/settings.local.json"
+    def per_file(source: str, rules: Sequence[str]) -> bool:  # trust decided per file, at each use
+        asked.append((source, tuple(rules)))
+        return source in trusted_files
 
-    per_file = load_files(project, files, project_trusted=only_local)
-    assert asked == [
-        (".claude/settings.json", ["Bash(make *)"]),
-        (".claude/settings.local.json", ["Bash(a *)", "Bash(b *)"]),
-    ]
-    assert [r.text for r in per_file.permissions.rules] == ["Bash(ls *)", "Bash(rm *)", "Bash(a *)", "Bash(b *)"]
-    assert [i.rule.text for i in per_file.permissions.ignored] == ["Bash(make *)"]
+    later = load_files(project, files, project_trusted=per_file)
+    assert set(asked) == {
+        (".claude/settings.json", ("Bash(make *)",)),
+        (".claude/settings.local.json", ("Bash(a *)", "Bash(b *)")),
+    }
+    assert [r.text for r in later.permissions.in_effect()] == ["Bash(ls *)", "Bash(rm *)", "Bash(a *)", "Bash(b *)"]
+    assert [i.rule.text for i in later.permissions.ignored] == ["Bash(make *)"]
+    assert [i.path for i in later.issues] == ["permissions.allow"]  # only the untrusted file warns
+    trusted_files.add(".claude/settings.json")  # trusted after loading: applies at once
+    decision = later.permissions.decide("Bash", {"command": "make all"}, cwd=project, project_dir=project)
+    assert decision.behavior == "allow" and decision.rule is not None and decision.rule.text == "Bash(make *)"
+    assert later.permissions.ignored == []
     trusted = load_files(project, files, project_trusted=True)
-    assert [r.text for r in trusted.permissions.rules] == [
+    assert [r.text for r in trusted.permissions.in_effect()] == [
         "Bash(ls *)",
         "Bash(make *)",
         "Bash(rm *)",

@@ -43,6 +43,16 @@ def test_exports_are_pinned() -> None:
         "parse_prompt_reply",
         "settings_root",
         "tool_pattern_matches",
+        # project hook trust (docs/server.md "Security model")
+        "TRUST_ALL_ENV",
+        "UNTRUSTED_REASON",
+        "HookTrust",
+        "TrustError",
+        "TrustItem",
+        "TrustPolicy",
+        "TrustStore",
+        "permissions_trusted",
+        "trust_store_path",
     }
     assert len(hooks.__all__) == len(set(hooks.__all__))
     for name in hooks.__all__:
