@@ -31,7 +31,7 @@ async def test_the_timeline_names_the_deciding_rule(tmp_path: Path, reap_browser
         try:
             page = await browser.new_page()
             page.set_default_timeout(15_000)
-            await page.goto(f"{str(h.client.base_url).rstrip('/')}/chat?mode=bypassPermissions")
+            await page.goto(h.chat_url(mode="bypassPermissions"))  # the URL `serve` prints
             await page.wait_for_function("() => (window.__events || []).some((e) => e.type === 'session_started')")
             await page.get_by_test_id("chat-input").fill("$ touch nope")
             await page.get_by_test_id("send-button").click()
