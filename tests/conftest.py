@@ -31,3 +31,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def anyio_backend() -> str:
     """Async tests run on asyncio (the server's loop)."""
     return "asyncio"
+
+
+from tests.postgres import postgres_url  # noqa: E402, F401  (a session fixture)

@@ -67,9 +67,10 @@ def print_issues(config: HookConfig) -> None:
         print(str(issue), file=sys.stderr)
 
 
-def read_payload(args: argparse.Namespace, project: Path) -> dict[str, Any]:
+def read_payload(args: argparse.Namespace, project: Path, *, missing: str | None = None) -> dict[str, Any]:
     """The payload of ``--payload FILE`` (or stdin) for ``args.event``, with the common
-    fields a host would add; exits with an error naming the file when it is not a JSON object."""
+    fields a host would add; exits with an error naming the file when it is not a JSON object,
+    and with ``missing`` when there is no payload at all (else that is ``{}``)."""
     source = args.payload
     try:
         if source is None or source == "-":
@@ -79,6 +80,8 @@ def read_payload(args: argparse.Namespace, project: Path) -> dict[str, Any]:
             raw = Path(source).read_text(encoding="utf-8")
     except OSError as exc:
         raise SystemExit(die(f"--payload {source}: {exc.strerror}")) from None
+    if missing is not None and not raw.strip():
+        raise SystemExit(die(missing))
     try:
         payload = json.loads(raw) if raw.strip() else {}
     except json.JSONDecodeError as exc:

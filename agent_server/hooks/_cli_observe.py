@@ -8,10 +8,11 @@ Registered by :func:`agent_server.hooks._cli.add_hooks_commands`; the verdicts o
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import re
-import sqlite3
+import sys
 import time
 from collections.abc import Sequence
 from datetime import datetime
@@ -20,15 +21,11 @@ from typing import Any
 
 from ._cli_common import EXIT_OK, die, hidden_alias, load_project_config, project_arg, read_payload
 from ._cli_permissions import explain_permissions, explain_permissions_lines
-from ._ledger import (
-    HookLedger,
-    LedgerError,
-    default_ledger_path,
-    hook_stats,
-    open_ledger,
-    recent_events,
-)
+from ._ledger import LedgerError, default_ledger_path
+from ._ledger_query import hook_stats, open_ledger, recent_events
+from ._ledger_store import LedgerStore
 from ._matching import explain
+from ._spec import KNOWN_EVENTS, TOOL_EVENTS
 from ._trust import HookTrust
 
 __all__ = [
@@ -98,13 +95,43 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], right: set[int
     return lines
 
 
-def _db_path(args: argparse.Namespace) -> Path:
-    if args.db:
+def _db_path(args: argparse.Namespace) -> Path | str:
+    """The ledger to read: --ledger, --ledger-url, $AGENT_SERVER_LEDGER_URL, then the hooks.db
+    in the server's data folder (--data-dir, $AGENT_SERVER_DATA_DIR, else the project's)."""
+    if getattr(args, "db", None):
         return Path(args.db)
-    return default_ledger_path(Path(args.project_dir))
+    url = getattr(args, "ledger_url", None) or os.environ.get("AGENT_SERVER_LEDGER_URL")
+    if url:
+        return str(url)
+    data_dir = getattr(args, "data_dir", None)
+    if data_dir is None and args.project_dir is None:
+        data_dir = os.environ.get("AGENT_SERVER_DATA_DIR")
+    if data_dir:
+        return Path(data_dir).expanduser() / "hooks.db"
+    return default_ledger_path(Path(args.project_dir or os.environ.get("AGENT_SERVER_PROJECT_DIR") or os.getcwd()))
+
+
+def ledger_hint(path: Path) -> str:
+    """What a user should do when there is no ledger at ``path``."""
+    return (
+        f"no hook ledger at {path}: a server records hooks in <data dir>/hooks.db (by default "
+        "<project>/.agent-server/hooks.db, or $AGENT_SERVER_DATA_DIR/hooks.db). Run this in the "
+        "server's project folder, or pass --project-dir DIR, --data-dir DIR, --ledger FILE or --ledger-url URL"
+    )
+
+
+def warn_unknown_event(event: str | None) -> None:
+    """A warning on stderr for an event name no hook can have, with the closest one."""
+    if event is None or event in KNOWN_EVENTS:
+        return
+    close = [e for e in KNOWN_EVENTS if e.lower() == event.lower()]
+    close = close or difflib.get_close_matches(event, sorted(KNOWN_EVENTS), n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]!r}?" if close else "known events: " + ", ".join(sorted(KNOWN_EVENTS))
+    print(f"warning: unknown event {event!r}: {hint}", file=sys.stderr)
 
 
 def _filters(args: argparse.Namespace) -> dict[str, Any]:
+    warn_unknown_event(args.event)
     since = None
     if args.since is not None:
         try:
@@ -114,10 +141,13 @@ def _filters(args: argparse.Namespace) -> dict[str, Any]:
     return {"session": args.session, "event": args.event, "since": since}
 
 
-def _open(args: argparse.Namespace) -> sqlite3.Connection:
+def _open(args: argparse.Namespace) -> LedgerStore:
+    target = _db_path(args)
     try:
-        return open_ledger(_db_path(args))
+        return open_ledger(target)
     except LedgerError as exc:
+        if isinstance(target, Path) and not target.exists():
+            raise SystemExit(die(ledger_hint(target))) from None
         raise SystemExit(die(str(exc))) from None
 
 
@@ -137,9 +167,9 @@ def cmd_log(args: argparse.Namespace) -> int:
     filters = _filters(args)
     conn = _open(args)
     try:
-        events = recent_events(conn, limit=args.limit, **filters)
-    except sqlite3.Error as exc:
-        return die(f"{_db_path(args)}: cannot read the ledger: {exc}")
+        events = recent_events(conn, limit=args.limit, ran=args.ran, blocked=args.blocked, **filters)
+    except LedgerError as exc:
+        return die(str(exc))
     finally:
         conn.close()
     events.reverse()  # oldest first, like tail: the newest ends up next to the prompt
@@ -149,9 +179,11 @@ def cmd_log(args: argparse.Namespace) -> int:
         print(json.dumps(events, indent=2))
         return EXIT_OK
     if not events:
-        print("no events recorded" + (" that match" if any(v is not None for v in filters.values()) else ""))
+        narrowed = args.ran or args.blocked or any(v is not None for v in filters.values())
+        print("no events recorded" + (" that match" if narrowed else ""))
         return EXIT_OK
-    headers = ("TIME", "EVENT", "SESSION", "TOOL", "RESULT", "MS", "HOOKS")
+    hosts = len({(e.get("host"), e.get("project")) for e in events}) > 1  # (a shared ledger)
+    headers = ("TIME", "EVENT", "SESSION", "TOOL", "RESULT", "MS", "HOOKS") + (("HOST",) if hosts else ())
     rows = [
         (
             _local(e["started_at"]),
@@ -162,12 +194,15 @@ def cmd_log(args: argparse.Namespace) -> int:
             f"{e['duration_ms']:.1f}",
             str(e["hook_count"]),
         )
+        + ((f"{e.get('host') or '-'}:{e.get('project') or '-'}",) if hosts else ())
         for e in events
     ]
     lines = _table(headers, rows, right={5, 6})
     print(lines[0])
     for line, e in zip(lines[1:], events, strict=True):
         print(line)
+        if e["trace_id"]:
+            print(f"    trace {e['trace_id']}")
         for h in e["hooks"]:
             code = "-" if h["exit_code"] is None else str(h["exit_code"])
             note = h["reason"] or h["error"] or ""
@@ -192,8 +227,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
     conn = _open(args)
     try:
         stats = hook_stats(conn, **filters)
-    except sqlite3.Error as exc:
-        return die(f"{_db_path(args)}: cannot read the ledger: {exc}")
+    except LedgerError as exc:
+        return die(str(exc))
     finally:
         conn.close()
     if args.json:
@@ -229,26 +264,19 @@ def cmd_prune(args: argparse.Namespace) -> int:
         before = parse_since(args.older_than)
     except ValueError as exc:
         return die(str(exc).replace("--since", "--older-than", 1))
-    db = _db_path(args)
-    conn = _open(args)  # a clear error for a missing or foreign file; replays journals
+    store = _open(args)  # a clear error for a missing or foreign ledger; replays journals
     when = _local(before)
     try:
         if args.dry_run:
-            [[count]] = conn.execute("SELECT count(*) FROM events WHERE started_at < ?", (before,)).fetchall()
-            print(f"{count} events older than {when} would be deleted from {db}")
+            [count] = store.rows("SELECT count(*) AS n FROM events WHERE started_at < ?", [before])[0].values()
+            print(f"{count} events older than {when} would be deleted from {store.target}")
             return EXIT_OK
-    except sqlite3.Error as exc:
-        return die(f"{db}: cannot read the ledger: {exc}")
+        deleted = store.prune(before, 5000)
+    except Exception as exc:  # (sqlite3 or psycopg errors, a full disk...)
+        return die(f"{store.target}: cannot delete from the ledger: {exc}")
     finally:
-        conn.close()
-    ledger = HookLedger(db)
-    try:
-        deleted = ledger.prune(before)
-    except (sqlite3.Error, OSError, LedgerError) as exc:
-        return die(f"{db}: cannot delete from the ledger: {exc}")
-    finally:
-        ledger.close()
-    print(f"deleted {deleted} events older than {when} from {db}")
+        store.close()
+    print(f"deleted {deleted} events older than {when} from {store.target}")
     return EXIT_OK
 
 
@@ -257,8 +285,16 @@ def cmd_prune(args: argparse.Namespace) -> int:
 
 def cmd_explain(args: argparse.Namespace) -> int:
     """For every hook configured for EVENT: would it run for the payload, and if not why."""
+    warn_unknown_event(args.event)
     config = load_project_config(args)
-    payload = read_payload(args, Path(args.project_dir))
+    missing = None
+    if args.event in TOOL_EVENTS:  # (other events match without one)
+        missing = (
+            f"hooks explain {args.event}: no payload: pass --payload FILE or pipe the event's JSON on stdin, e.g. "
+            f"""echo '{{"tool_name": "Bash", "tool_input": {{"command": "ls"}}}}' | """
+            f"agent-server hooks explain {args.event}"
+        )
+    payload = read_payload(args, Path(args.project_dir), missing=missing)
     verdicts = explain(config, args.event, payload, untrusted=HookTrust(config).reason)
     permissions = explain_permissions(config, payload, Path(args.project_dir).resolve())
     if args.json:
@@ -294,13 +330,18 @@ def _ledger_file_args(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--project-dir",
         metavar="DIR",
-        default=os.getcwd(),
         help="project folder (default: cwd); the ledger is <project>/.agent-server/hooks.db",
     )
+    p.add_argument("--data-dir", metavar="DIR", help="the server's data folder (AGENT_SERVER_DATA_DIR): its hooks.db")
     hidden_alias(p, "--project", "project_dir")
     # --ledger PATH, as `hooks fire --ledger PATH` spells the same file.
     p.add_argument("--ledger", dest="db", metavar="PATH", help="ledger file (overrides --project-dir)")
     hidden_alias(p, "--db", "db")
+    p.add_argument(
+        "--ledger-url",
+        metavar="URL",
+        help="a PostgreSQL ledger shared by several servers (default: $AGENT_SERVER_LEDGER_URL)",
+    )
 
 
 def _ledger_args(p: argparse.ArgumentParser) -> None:
@@ -316,6 +357,8 @@ def add_observe_commands(hsub: Any) -> None:
     p = hsub.add_parser("log", help="recent fired events and hook runs from the audit ledger")
     _ledger_args(p)
     p.add_argument("--limit", type=int, default=20, metavar="N", help="at most N events (default 20)")
+    p.add_argument("--ran", action="store_true", help="only events where a hook ran")
+    p.add_argument("--blocked", action="store_true", help="only events a hook blocked")
     p.set_defaults(func=cmd_log)
 
     p = hsub.add_parser(

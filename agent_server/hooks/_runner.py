@@ -336,6 +336,7 @@ class HookRunner:
                     started_at=started,
                     ended_at=time.time(),
                     trace_id=trace_id,
+                    project=str(self.project_dir),
                 )
         finally:
             if recorded:

@@ -149,8 +149,12 @@ def build_runner(settings: Settings, tracer_provider: Any = None, meter_provider
     if settings.hook_ledger:
         db = settings.data_path / "hooks.db"  # the engine's audit ledger
         days = settings.hook_ledger_retention_days
-        # With a retention the ledger is built here; the lifespan closes it after the runner.
-        options["ledger"] = db if days is None else HookLedger(db, retention=days * 86400.0)
+        retention = None if days is None else days * 86400.0
+        if settings.ledger_url is not None:  # (records wait in the data folder while it is unreachable)
+            journals = settings.data_path / "ledger.pending"
+            options["ledger"] = HookLedger(settings.ledger_url, journal_dir=journals, retention=retention)
+        else:  # with a retention the ledger is built here; the lifespan closes it after the runner
+            options["ledger"] = db if days is None else HookLedger(db, retention=retention)
     # Project hooks run once trusted (the user's trust store), or all of them on request.
     trust: TrustPolicy = "all" if settings.trust_all_hooks else "store"
     return HookRunner(config, trust=trust, tracer_provider=tracer_provider, meter_provider=meter_provider, **options)

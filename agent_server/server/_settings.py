@@ -14,6 +14,8 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from pydantic_settings.exceptions import SettingsError
 
+from agent_server.hooks import HookLedger, LedgerError
+
 __all__ = ["ENV_PREFIX", "PermissionMode", "Settings", "SettingsInvalid", "load_settings"]
 
 ENV_PREFIX = "AGENT_SERVER_"
@@ -91,6 +93,11 @@ class Settings(BaseSettings):
         allow_inf_nan=False,
         description="Delete ledger events older than this many days (at start, then hourly); unset keeps everything.",
     )
+    ledger_url: str | None = Field(
+        None,
+        description="Write the hook ledger to this PostgreSQL database (postgresql://user@host/db, needs the "
+        "postgres extra) instead of <data_dir>/hooks.db; many servers may share one.",
+    )
     metrics_endpoint: bool = Field(True, description="Serve hook metrics in Prometheus text format on GET /metrics.")
     trace_content: bool = Field(
         False,
@@ -136,6 +143,16 @@ class Settings(BaseSettings):
     def _url(cls, value: str | None) -> str | None:
         if value is not None and not re.match(r"^https?://[^/\s]+", value):
             raise ValueError(f"must be an http(s) URL, got {value!r}")
+        return value
+
+    @field_validator("ledger_url", mode="after")
+    @classmethod
+    def _ledger_url(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                HookLedger.check_url(value)
+            except LedgerError as exc:  # (reported with the variable's name, its password hidden)
+                raise ValueError(str(exc)) from None
         return value
 
     @model_validator(mode="after")
@@ -190,7 +207,11 @@ def _describe(exc: ValidationError, given: dict[str, Any]) -> str:
         field = loc[0]
         var = f"{ENV_PREFIX}{field.upper()}"
         value = given.get(field, os.environ.get(var))
-        shown = f"={value!r}" if value is not None and "token" not in field and "key" not in field else ""
+        shown = (
+            f"={value!r}"
+            if value is not None and "token" not in field and "key" not in field and "url" not in field
+            else ""
+        )
         lines.append(f"{var}{shown}: {msg}")
     return "invalid settings:\n  " + "\n  ".join(lines)
 

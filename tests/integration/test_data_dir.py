@@ -11,6 +11,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import anyio
 import pytest
 
 from agent_server._datadir import make_data_dir
@@ -60,7 +61,10 @@ async def test_a_running_server_leaves_git_status_clean(tmp_path: Path) -> None:
         sid = (await h.create())["session_id"]
         assert (await h.send(sid, "hello"))["status"] == "completed"
         data = project.root / ".agent-server"
-        assert (data / "hooks.db").exists() and any((data / "transcripts").iterdir())
+        with anyio.fail_after(10):  # (the ledger's writer thread creates it a moment after the first record)
+            while not (data / "hooks.db").exists():
+                await anyio.sleep(0.02)
+        assert any((data / "transcripts").iterdir())
         assert _git(project.root, "status", "--porcelain", "--untracked-files=all") == ""
 
 

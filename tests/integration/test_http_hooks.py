@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response, StreamingResponse
 
 from agent_server.hooks import HookRunner, HookStatus
-from agent_server.hooks._ledger import open_ledger, recent_events
+from agent_server.hooks._ledger_query import open_ledger, recent_events
 from tests.http_endpoint import http_endpoint
 from tests.support import cmd, project
 

@@ -345,3 +345,66 @@ def test_prune_errors_name_the_value_and_the_file(tmp_path: Path) -> None:
     assert "Traceback" not in res.stderr
     res = cli("hooks", "prune", "--db", str(tmp_path / "none.db"))
     assert res.returncode == 2 and "--older-than" in res.stderr
+
+
+def test_explain_without_a_payload_says_so(tmp_path: Path) -> None:
+    write_settings(tmp_path, {"hooks": {"PreToolUse": [cmd("echo hi", matcher="Bash")], "Stop": [cmd("true")]}})
+    res = cli("hooks", "explain", "PreToolUse", "--project-dir", str(tmp_path), cwd=tmp_path)
+    assert res.returncode == 1
+    assert "hooks explain PreToolUse: no payload: pass --payload FILE or pipe the event's JSON on stdin" in res.stderr
+    assert "does not match" not in res.stdout + res.stderr and "Traceback" not in res.stderr
+    stop = cli("hooks", "explain", "Stop", "--project-dir", str(tmp_path), cwd=tmp_path)  # (no tool to match)
+    assert stop.returncode == 0 and "1 of 1 configured hook(s) would run" in stop.stdout
+
+
+@pytest.mark.parametrize(
+    ("given", "hint"), [("PreTooluse", "'PreToolUse'"), ("pretooluse", "'PreToolUse'"), ("Stp", "'Stop'")]
+)
+def test_a_misspelt_event_is_a_warning_with_the_closest_name(recorded: Path, given: str, hint: str) -> None:
+    for args in (("log", "--event", given), ("stats", "--event", given), ("explain", given, "--payload", "-")):
+        res = cli("hooks", *args, "--project-dir", str(recorded), stdin="{}", cwd=recorded)
+        assert res.returncode == 0, res.stderr
+        assert f"warning: unknown event {given!r}: did you mean {hint}?" in res.stderr
+
+
+def test_log_ran_and_blocked_and_trace_ids(tmp_path: Path) -> None:
+    from opentelemetry.sdk.trace import TracerProvider
+
+    write_settings(tmp_path, {"hooks": {"PreToolUse": [cmd("grep -q rm && exit 2 || true", matcher="Bash")]}})
+
+    async def go() -> None:
+        provider = TracerProvider()
+        async with HookRunner.from_project(tmp_path, user_settings=None, ledger=True, tracer_provider=provider) as r:
+            for tool, command in (("Bash", "ls"), ("Bash", "rm -rf /"), ("Read", "")):
+                await r.fire("PreToolUse", {**BASH, "tool_name": tool, "tool_input": {"command": command}})
+        provider.shutdown()
+
+    anyio.run(go)
+    base = ("hooks", "log", "--project-dir", str(tmp_path), "--json")
+    assert [e["tool_name"] for e in json.loads(cli(*base, cwd=tmp_path).stdout)] == ["Bash", "Bash", "Read"]
+    assert [e["hook_count"] for e in json.loads(cli(*base, "--ran", cwd=tmp_path).stdout)] == [1, 1]
+    [blocked] = json.loads(cli(*base, "--blocked", cwd=tmp_path).stdout)
+    assert blocked["blocked"] is True and len(blocked["trace_id"]) == 32
+    text = cli("hooks", "log", "--project-dir", str(tmp_path), "--blocked", cwd=tmp_path).stdout
+    assert f"    trace {blocked['trace_id']}" in text and "BLOCKED" in text
+
+
+def test_log_finds_the_servers_ledger_in_its_data_dir_or_says_what_to_do(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+
+    async def go() -> None:
+        async with HookLedger(data / "hooks.db") as ledger, HookRunner(project_dir=tmp_path, ledger=ledger) as r:
+            r.register("Stop", lambda payload: None, name="cb")
+            await r.fire("Stop", {"session_id": "in-data-dir"})
+
+    anyio.run(go)
+    env = {"AGENT_SERVER_DATA_DIR": str(data)}
+    res = cli("hooks", "log", "--json", cwd=tmp_path, env=env)  # as the server was started
+    assert res.returncode == 0, res.stderr
+    assert [e["session_id"] for e in json.loads(res.stdout)] == ["in-data-dir"]
+    flag = cli("hooks", "log", "--json", "--data-dir", str(data), cwd=tmp_path)
+    assert [e["session_id"] for e in json.loads(flag.stdout)] == ["in-data-dir"]
+    missing = cli("hooks", "stats", cwd=tmp_path)  # no server ran here
+    assert missing.returncode == 1 and "Traceback" not in missing.stderr
+    assert f"no hook ledger at {tmp_path / '.agent-server' / 'hooks.db'}" in missing.stderr
+    assert "AGENT_SERVER_DATA_DIR" in missing.stderr and "--ledger-url" in missing.stderr

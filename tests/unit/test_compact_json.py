@@ -1,5 +1,5 @@
-"""The prebuilt compact JSON encoder (agent_server/hooks/_json.py) writes exactly what
-json.dumps would: hooks get the payload on stdin in this form, and the ledger's journal."""
+"""The compact JSON encoder (agent_server/hooks/_json.py) writes exactly what
+json.dumps would: hooks get the payload on stdin in this form."""
 
 from __future__ import annotations
 
