@@ -24,16 +24,11 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from _common import open_session, paired_diffs, rotated, write_project
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from agent_server.server import SessionManager, load_settings  # noqa: E402
-from agent_server.server._hooks_setup import build_runner  # noqa: E402
-from agent_server.server._platform import install_pidfd_child_watcher  # noqa: E402
-from agent_server.server.backends import make_backend  # noqa: E402
-from agent_server.server.testing import FakeMessagesAPI, serve_app  # noqa: E402
+from agent_server.server import SessionManager
+from agent_server.server._platform import install_pidfd_child_watcher
+from agent_server.server.testing import FakeMessagesAPI, serve_app
 
 COUNTS = (1, 5, 10)
 CLAUDE_CODE_MS = {1: 8.7, 5: 14.1, 10: 25.0}
@@ -42,12 +37,10 @@ CLAUDE_CODE_MS = {1: 8.7, 5: 14.1, 10: 25.0}
 def make_project(base: Path, hooks: int) -> Path:
     """A project with ``hooks`` distinct no-op PreToolUse hooks (identical command
     strings would run once, so each is ``true #i``)."""
-    root = base / f"hooks-{hooks}"
-    (root / ".claude").mkdir(parents=True)
     entries = [{"type": "command", "command": f"true #{i}"} for i in range(hooks)]
-    settings = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": entries}]} if hooks else {}}
-    (root / ".claude" / "settings.json").write_text(json.dumps(settings))
-    return root
+    return write_project(
+        base / f"hooks-{hooks}", {"PreToolUse": [{"matcher": "Bash", "hooks": entries}]} if hooks else {}
+    )
 
 
 async def one_turn(manager: SessionManager, sid: str) -> tuple[float, float]:
@@ -71,41 +64,20 @@ async def bench(order: str, runs: int, warmup: int, api_url: str, base: Path) ->
     async with AsyncExitStack() as stack:
         managers: dict[int, tuple[SessionManager, str]] = {}
         for n in counts:
-            project = make_project(base / order, n)
-            settings = load_settings(
-                project_dir=project,
-                backend="anthropic",
-                anthropic_base_url=api_url,
-                anthropic_api_key="bench-key",
-                permission_mode="bypassPermissions",
-                read_user_settings=False,
-                idle_notification_seconds=0,
-                default_settings_fallback=False,
-                hooks_order=order,
-                trust_all_hooks=True,  # (the bench's own generated hooks)
-                _env_file=None,
-            )
-            runner = build_runner(settings)
-            backend = make_backend(settings)
-            stack.push_async_callback(backend.aclose)
-            await stack.enter_async_context(runner)
-            manager = await stack.enter_async_context(SessionManager(settings, runner, backend))
-            session = await manager.create()
-            managers[n] = (manager, session.id)
+            manager, sid, _ = await open_session(stack, make_project(base / order, n), api_url, order)
+            managers[n] = (manager, sid)
         samples: dict[int, list[float]] = {n: [] for n in counts}
         totals: dict[int, list[float]] = {n: [] for n in counts}
         for i in range(warmup + runs):
-            # Rotate the order inside a round so no count always runs first.
-            rotated = counts[i % len(counts) :] + counts[: i % len(counts)]
-            for n in rotated:
+            for n in rotated(counts, i):
                 tool_ms, total_ms = await one_turn(*managers[n])
                 if i >= warmup:
                     samples[n].append(tool_ms)
                     totals[n].append(total_ms)
     rows = []
     for n in COUNTS:
-        diffs = [a - b for a, b in zip(samples[n], samples[0], strict=True)]
-        turn_diffs = [a - b for a, b in zip(totals[n], totals[0], strict=True)]
+        diffs = paired_diffs(samples[n], samples[0])
+        turn_diffs = paired_diffs(totals[n], totals[0])
         added = statistics.median(diffs)
         rows.append(
             {

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import anyio
 import httpx
+from _common import bash_payload, timed_fire, write_project
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
@@ -28,16 +29,7 @@ from starlette.routing import Route
 from agent_server.hooks import HookRunner
 from agent_server.server.testing import serve_app
 
-PAYLOAD = {
-    "session_id": "bench",
-    "transcript_path": "/tmp/t.jsonl",
-    "cwd": "/tmp",
-    "hook_event_name": "PreToolUse",
-    "permission_mode": "default",
-    "tool_name": "Bash",
-    "tool_input": {"command": "ls"},
-    "tool_use_id": "toolu_bench",
-}
+PAYLOAD = bash_payload()
 
 
 async def ok(request: Request) -> Response:
@@ -50,10 +42,7 @@ async def main(rounds: int) -> None:
     async with serve_app(app) as base:
         url = f"{base}/hook"
         with tempfile.TemporaryDirectory() as tmp:
-            root = Path(tmp)
-            (root / ".claude").mkdir()
-            settings = {"hooks": {"PreToolUse": [{"hooks": [{"type": "http", "url": url}]}]}}
-            (root / ".claude" / "settings.json").write_text(json.dumps(settings))
+            root = write_project(Path(tmp), {"PreToolUse": [{"hooks": [{"type": "http", "url": url}]}]})
             body = json.dumps(PAYLOAD, separators=(",", ":")).encode()
             fire_ms: list[float] = []
             bare_ms: list[float] = []
@@ -65,9 +54,8 @@ async def main(rounds: int) -> None:
                     await runner.fire("PreToolUse", PAYLOAD)
                     await client.post(url, content=body, headers={"Content-Type": "application/json"})
                 for _ in range(rounds):
-                    t0 = time.perf_counter()
-                    outcome = await runner.fire("PreToolUse", PAYLOAD)
-                    fire_ms.append((time.perf_counter() - t0) * 1000)
+                    elapsed, outcome = await timed_fire(runner, PAYLOAD)
+                    fire_ms.append(elapsed)
                     assert outcome.hooks[0].status.value == "ok", outcome.hooks[0].error
                     t0 = time.perf_counter()
                     r = await client.post(url, content=body, headers={"Content-Type": "application/json"})

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from _common import bash_payload, percentile, write_project
 from opentelemetry.sdk.metrics import AlwaysOffExemplarFilter, MeterProvider
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
@@ -50,16 +51,7 @@ from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, Spa
 from agent_server.hooks import HookLedger, HookRunner
 from agent_server.server._platform import install_pidfd_child_watcher
 
-PAYLOAD = {
-    "session_id": "bench",
-    "transcript_path": "/tmp/t.jsonl",
-    "cwd": "/tmp",
-    "hook_event_name": "PreToolUse",
-    "permission_mode": "default",
-    "tool_name": "Bash",
-    "tool_input": {"command": "ls"},
-    "tool_use_id": "toolu_bench",
-}
+PAYLOAD = bash_payload()
 BUDGET_MS = 0.15
 PERCENTILES = (10, 25, 50, 75, 90)
 
@@ -76,11 +68,7 @@ class DropExporter(SpanExporter):
 
 
 def make_project(root: Path, command: str) -> Path:
-    (root / ".claude").mkdir(parents=True)
-    (root / ".claude" / "settings.json").write_text(
-        json.dumps({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": command}]}]}})
-    )
-    return root
+    return write_project(root, {"PreToolUse": [{"hooks": [{"type": "command", "command": command}]}]})
 
 
 async def fire(runner: HookRunner) -> tuple[float, float]:
@@ -148,8 +136,7 @@ async def trial(pairs: int, command: str, gap: float, ledger: bool) -> dict[str,
 
 
 def percentiles(values: list[float]) -> list[float]:
-    cuts = statistics.quantiles(values, n=100, method="inclusive")
-    return [statistics.median(values) if p == 50 else cuts[p - 1] for p in PERCENTILES]
+    return [percentile(values, p) for p in PERCENTILES]
 
 
 def run_trials(args: argparse.Namespace) -> int:

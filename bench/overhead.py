@@ -22,29 +22,16 @@ from pathlib import Path
 
 import anyio
 import anyio.abc
+from _common import bash_payload, write_project
 
 from agent_server.hooks import HookRunner
 
-PAYLOAD = {
-    "session_id": "bench",
-    "transcript_path": "/tmp/t.jsonl",
-    "cwd": "/tmp",
-    "hook_event_name": "PreToolUse",
-    "permission_mode": "default",
-    "tool_name": "Bash",
-    "tool_input": {"command": "ls"},
-    "tool_use_id": "toolu_bench",
-}
+PAYLOAD = bash_payload()
 
 
 def make_project(root: Path, count: int, order: str) -> Path:
-    project = root / f"p{count}{order}"
-    (project / ".claude").mkdir(parents=True)
     hooks = [{"hooks": [{"type": "command", "command": f"true {i}"}]} for i in range(count)]
-    (project / ".claude" / "settings.json").write_text(
-        json.dumps({"hooks": {"PreToolUse": hooks}, "hookRunner": {"order": order}})
-    )
-    return project
+    return write_project(root / f"p{count}{order}", {"PreToolUse": hooks}, hookRunner={"order": order})
 
 
 async def drain(stream: anyio.abc.ByteReceiveStream) -> None:

@@ -13,28 +13,18 @@ Targets: warm median < 1 ms, cold/warm >= 30 (exit status 1 when missed).
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 import anyio
+from _common import bash_payload, check_allowed, percentile, timed_fire, write_project
 
 from agent_server.hooks import HookRunner
 
-PAYLOAD: dict[str, Any] = {
-    "session_id": "bench",
-    "transcript_path": "/tmp/t.jsonl",
-    "cwd": "/tmp",
-    "hook_event_name": "PreToolUse",
-    "permission_mode": "default",
-    "tool_name": "Bash",
-    "tool_input": {"command": "ls -la"},
-    "tool_use_id": "toolu_bench",
-}
+PAYLOAD = bash_payload("ls -la")
 
 HOOK = '''\
 """A typical guard: deny rm -rf, allow the rest."""
@@ -60,30 +50,19 @@ def make_project(root: Path) -> Path:
     hooks = root / ".claude" / "hooks"
     hooks.mkdir(parents=True)
     (hooks / "guard.py").write_text(HOOK)
-    (root / ".claude" / "settings.json").write_text(
-        json.dumps(
-            {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "python", "module": "guard.py"}]}]}}
-        )
+    return write_project(
+        root, {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "python", "module": "guard.py"}]}]}
     )
-    return root
 
 
 async def measure(runner: HookRunner, rounds: int, warmup: int) -> list[float]:
     times: list[float] = []
     for i in range(warmup + rounds):
-        t0 = time.perf_counter()
-        outcome = await runner.fire("PreToolUse", PAYLOAD)
-        elapsed = (time.perf_counter() - t0) * 1000.0
-        hook = outcome.hooks[0]
-        if hook.status.value != "ok" or outcome.decision != "allow":
-            raise SystemExit(f"hook failed: {hook.to_dict()}")
+        elapsed, outcome = await timed_fire(runner, PAYLOAD)
+        check_allowed(outcome)
         if i >= warmup:
             times.append(elapsed)
     return times
-
-
-def p95(values: list[float]) -> float:
-    return statistics.quantiles(values, n=20, method="inclusive")[-1]
 
 
 async def main(cold_rounds: int, warm_rounds: int) -> int:
@@ -103,7 +82,7 @@ async def main(cold_rounds: int, warm_rounds: int) -> int:
     ]
     print(f"{'mode':<34}{'calls':>7}{'median ms':>11}{'p95 ms':>9}")
     for name, values in rows:
-        print(f"{name:<34}{len(values):>7}{statistics.median(values):>11.3f}{p95(values):>9.3f}")
+        print(f"{name:<34}{len(values):>7}{statistics.median(values):>11.3f}{percentile(values, 95):>9.3f}")
     ratio = statistics.median(cold) / statistics.median(warm)
     warm_median = statistics.median(warm)
     print(f"cold/warm ratio of medians: {ratio:.1f} (target >= 30); warm median {warm_median:.3f} ms (target < 1 ms)")

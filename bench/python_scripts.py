@@ -27,37 +27,19 @@ import shlex
 import statistics
 import sys
 import tempfile
-import time
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
 import anyio
+from _common import bash_payload, check_allowed, open_session, paired_diffs, rotated, spread, timed_fire, write_project
+from agent_loop import _patch_monotonic_timestamps, one_turn
 
-ROOT = Path(__file__).resolve().parent.parent
-for path in (ROOT, ROOT / "bench"):
-    if str(path) not in sys.path:
-        sys.path.insert(0, str(path))
+from agent_server.hooks import HookRunner
+from agent_server.server._platform import install_pidfd_child_watcher
+from agent_server.server.testing import FakeMessagesAPI, serve_app
 
-from agent_loop import _patch_monotonic_timestamps, one_turn  # noqa: E402
-
-from agent_server.hooks import HookRunner  # noqa: E402
-from agent_server.server import SessionManager, load_settings  # noqa: E402
-from agent_server.server._hooks_setup import build_runner  # noqa: E402
-from agent_server.server._platform import install_pidfd_child_watcher  # noqa: E402
-from agent_server.server.backends import make_backend  # noqa: E402
-from agent_server.server.testing import FakeMessagesAPI, serve_app  # noqa: E402
-
-PAYLOAD: dict[str, Any] = {
-    "session_id": "bench",
-    "transcript_path": "/tmp/t.jsonl",
-    "cwd": "/tmp",
-    "hook_event_name": "PreToolUse",
-    "permission_mode": "default",
-    "tool_name": "Bash",
-    "tool_input": {"command": "ls -la"},
-    "tool_use_id": "toolu_bench",
-}
+PAYLOAD = bash_payload("ls -la")
 
 GUARD = '''\
 """Deny rm -rf; allow the rest (a typical PreToolUse guard, as people write them)."""
@@ -117,21 +99,6 @@ for pattern in PATTERNS:
 '''
 
 
-def p95(values: list[float]) -> float:
-    return statistics.quantiles(values, n=20, method="inclusive")[-1]
-
-
-def spread(values: list[float]) -> dict[str, float]:
-    """Median and the 10th/90th/95th percentiles, in ms."""
-    deciles = statistics.quantiles(values, n=10, method="inclusive")
-    return {
-        "median": round(statistics.median(values), 3),
-        "p10": round(deciles[0], 3),
-        "p90": round(deciles[-1], 3),
-        "p95": round(p95(values), 3),
-    }
-
-
 def write_hooks(hooks_dir: Path) -> None:
     hooks_dir.mkdir(parents=True, exist_ok=True)
     for name, text in (("guard.py", GUARD), ("guard_run.py", GUARD_RUN), ("audit.py", AUDIT), ("secrets.py", SECRETS)):
@@ -151,9 +118,7 @@ def single_project(base: Path, mode: str, python: str) -> Path:
         hook = {"type": "command", "command": script_command(python, "guard.py")}
         if mode == "cold":
             hook["warm"] = False
-    settings = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook]}]}}
-    (root / ".claude" / "settings.json").write_text(json.dumps(settings))
-    return root
+    return write_project(root, {"PreToolUse": [{"matcher": "Bash", "hooks": [hook]}]})
 
 
 async def part1(base: Path, python: str, rounds: int, warmup: int) -> dict[str, Any]:
@@ -162,16 +127,13 @@ async def part1(base: Path, python: str, rounds: int, warmup: int) -> dict[str, 
     async with AsyncExitStack() as stack:
         runners = {}
         for mode in modes:
-            runner = HookRunner.from_project(single_project(base, mode, python), user_settings=None)
+            # trust="all": the bench's own generated hooks.
+            runner = HookRunner.from_project(single_project(base, mode, python), user_settings=None, trust="all")
             runners[mode] = await stack.enter_async_context(runner)
         for i in range(warmup + rounds):
-            for mode in modes[i % 3 :] + modes[: i % 3]:
-                t0 = time.perf_counter()
-                outcome = await runners[mode].fire("PreToolUse", PAYLOAD)
-                elapsed = (time.perf_counter() - t0) * 1000.0
-                hook = outcome.hooks[0]
-                if hook.status.value != "ok" or outcome.decision != "allow":
-                    raise SystemExit(f"{mode}: the hook failed: {hook.to_dict()}")
+            for mode in rotated(modes, i):
+                elapsed, outcome = await timed_fire(runners[mode], PAYLOAD)
+                check_allowed(outcome, f"{mode}: the hook")
                 if i >= warmup:
                     samples[mode].append(elapsed)
         if runners["forked"].fork_servers.forked != warmup + rounds:
@@ -200,9 +162,7 @@ def loop_project(base: Path, config: str, python: str) -> Path:
         if config == "cold":
             for hook in hooks[:3]:
                 hook["warm"] = False
-    settings = {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": hooks}]} if hooks else {}}
-    (root / ".claude" / "settings.json").write_text(json.dumps(settings))
-    return root
+    return write_project(root, {"PreToolUse": [{"matcher": "Bash", "hooks": hooks}]} if hooks else {})
 
 
 async def part2(base: Path, python: str, turns: int, warmup: int, order: str) -> dict[str, Any]:
@@ -212,27 +172,9 @@ async def part2(base: Path, python: str, turns: int, warmup: int, order: str) ->
     async with serve_app(api.app) as api_url, AsyncExitStack() as stack:
         managers = {}
         for config in configs:
-            settings = load_settings(
-                project_dir=loop_project(base, config, python),
-                backend="anthropic",
-                anthropic_base_url=api_url,
-                anthropic_api_key="bench-key",
-                permission_mode="bypassPermissions",
-                read_user_settings=False,
-                idle_notification_seconds=0,
-                default_settings_fallback=False,
-                hooks_order=order,
-                _env_file=None,
-            )
-            runner = build_runner(settings)
-            backend = make_backend(settings)
-            stack.push_async_callback(backend.aclose)
-            await stack.enter_async_context(runner)
-            manager = await stack.enter_async_context(SessionManager(settings, runner, backend))
-            session = await manager.create()
-            managers[config] = (manager, session.id, runner)
+            managers[config] = await open_session(stack, loop_project(base, config, python), api_url, order)
         for i in range(warmup + turns):
-            for config in configs[i % 3 :] + configs[: i % 3]:
+            for config in rotated(configs, i):
                 manager, sid, _ = managers[config]
                 tool_ms, _total = await one_turn(manager, sid)
                 if i >= warmup:
@@ -240,7 +182,7 @@ async def part2(base: Path, python: str, turns: int, warmup: int, order: str) ->
         forked = managers["forked"][2].fork_servers.forked
         if forked != 3 * (warmup + turns):
             raise SystemExit(f"the forked configuration forked {forked} of {3 * (warmup + turns)} Python hook calls")
-    added = {c: [a - b for a, b in zip(samples[c], samples["none"], strict=True)] for c in ("cold", "forked")}
+    added = {c: paired_diffs(samples[c], samples["none"]) for c in ("cold", "forked")}
     return {
         "order": order,
         "turns": turns,

@@ -144,6 +144,7 @@ LEFTOVER_NAMES = frozenset({
     "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", "*.egg-info", ".coverage",
     "*.tmp", "*.temp", ".DS_Store", "Thumbs.db", "*.swp", "*.swo", "*~", "*.log",
     "node_modules", "build", "dist", "coverage", ".cache", ".tox", ".next", "*.tsbuildinfo",
+    "*.orig", "*.rej",  # merge and patch leftovers, like the editor's *~ and *.swp
 })  # fmt: skip
 # Fork bombs in interpreter code (shell ones are found in the parsed functions).
 FORK_BOMB = re.compile(r"fork\s*while\s*fork|while\s*\(?\s*(?:True|1|true)\s*\)?\s*:\s*os\.fork\(\)")
@@ -273,6 +274,8 @@ def _rule_rm(cmd: Cmd, found: list[Finding]) -> None:
         prev = cmd.prev
         if prev is not None and prev.name == "find":
             _rule_find_scope(prev, cmd, found)
+        elif prev is not None and _git_list_is_safe(prev):
+            pass  # git ls-files '*.orig' | xargs rm: project files git can name, leftovers or tracked
         else:
             inputs = _xargs_inputs(cmd)
             if inputs is None:
@@ -314,6 +317,9 @@ def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Findi
         if path is None:
             return
         why = critical(path, cmd.ctx)
+        if path == os.path.join(os.path.normpath(cmd.ctx.project), ".git"):
+            # The repository itself: every commit, branch and stash not pushed anywhere.
+            why = f"the project's git repository {path} (its whole history)"
         if why and recursive:
             found.append(
                 (
@@ -373,6 +379,27 @@ def _classify_unknown_target(pattern: str, cmd: Cmd, found: list[Finding]) -> No
                 "the project.",
             )
         )
+
+
+def _git_list_is_safe(lister: Cmd) -> bool:
+    """A list of project files from git that is safe to delete: tracked files narrowed by a
+    pathspec (git restores them), or untracked files (``-o``) whose pathspecs all name
+    generated leftovers (``git ls-files -o -- '*.orig'``). Everything else is confirmed."""
+    if lister.name != "git" or lister.ctx.remote:
+        return False
+    lits = [w.literal() for w in lister.args]
+    if None in lits or "ls-files" not in lits or any(a in ("-C", "--git-dir", "--work-tree") for a in lits):
+        return False
+    rest = [a for a in lits[lits.index("ls-files") + 1 :] if a is not None]
+    specs = [a for a in rest if not a.startswith("-")]
+    untracked = any(
+        a in ("-o", "--others") or (a.startswith("-") and not a.startswith("--") and "o" in a) for a in rest
+    )
+    if not specs:
+        return False
+    if untracked:
+        return all(os.path.basename(spec) in LEFTOVER_NAMES for spec in specs)
+    return True
 
 
 def _rule_find_scope(find: Cmd, actor: Cmd, found: list[Finding]) -> None:
@@ -459,6 +486,8 @@ def _rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
     flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
     recursive = any(f in ("R", "recursive") for f in flags)
     targets = positionals if "reference" in values else positionals[1:]
+    mode = positionals[0].literal() if positionals and "reference" not in values else None
+    granted = _shell.chmod_grants(mode) if cmd.name == "chmod" and mode is not None else set()
     for word in targets:
         for value in cmd.values(word) or []:
             path = _shell.normalize(value, cmd.ctx.cwd)
@@ -467,7 +496,31 @@ def _rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
             prefix, glob_part = _shell.glob_split(path)
             target = prefix if glob_part else path
             if _shell.is_within(target, cmd.ctx.project):
-                continue  # the user's own project: not catastrophic
+                if recursive and "world-write" in granted:
+                    # chmod -R 777 .: every local user may now change the code (and read .env).
+                    found.append(
+                        (
+                            "deny",
+                            f"`{cmd.display}` makes every file under {target} writable by every user, "
+                            "so anyone on the machine can change the code that runs. Grant the access "
+                            "needed to specific files (chmod +x script.sh, chmod -R u+w dir) instead.",
+                        )
+                    )
+                continue  # otherwise the user's own project: not catastrophic
+            # Outside the project a setuid/setgid bit (chmod 4755 /bin/bash: a root shell for
+            # anyone) or world write access (chmod 777 /var/run/docker.sock, ~/.ssh/id_rsa)
+            # hands the machine or the account to every local user.
+            opened = granted & {"setid", "world-write"}
+            if opened and not _shell.is_within(target, "/tmp"):
+                what = "sets the setuid/setgid bit on" if "setid" in opened else "makes writable by every user"
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` {what} {target}, outside the project: any local user could then "
+                        "act as its owner. Grant access to the one user or group that needs it instead.",
+                    )
+                )
+                continue
             if cmd.name == "chmod" and _protects(positionals, target, cmd.ctx):
                 continue  # chmod -R go-rwx ~/.ssh: taking access away inside the home folder
             why = critical(target, cmd.ctx)
@@ -509,6 +562,14 @@ def _format_target(cmd: Cmd) -> str | None:
             if path.startswith("/dev/"):
                 return f"the device {path}"
     return None
+
+
+def _scratch_only(cmd: Cmd) -> bool:
+    """Every file operand lies in a scratch or build-output folder of the project (``tmp/``,
+    ``build/`` …): overwriting it loses nothing a build or test run would not recreate."""
+    _flags, positionals, _values = _shell.split_options(cmd.args, frozenset({"-n", "-s", "--iterations", "--size"}))
+    paths = [_shell.normalize(v, cmd.ctx.cwd) for w in positionals for v in (cmd.values(w) or [""])]
+    return bool(paths) and all(p is not None and _shell.build_output(p, cmd.ctx.project) for p in paths)
 
 
 def _rule_devices(cmd: Cmd, found: list[Finding]) -> None:
@@ -557,7 +618,7 @@ def _rule_devices(cmd: Cmd, found: list[Finding]) -> None:
             found.append(
                 ("deny", f"`{cmd.display}` overwrites the device {devices[0]}. Write to an image file instead.")
             )
-        elif name == "shred":
+        elif name == "shred" and not _scratch_only(cmd):
             found.append(("ask", f"`{cmd.display}` irrecoverably overwrites files; confirm."))
     for r in cmd.redirects:
         if r.op in (">", ">>", ">|", "&>", "&>>", "<>", ">&") and r.target is not None:
@@ -581,9 +642,22 @@ def _rule_power(cmd: Cmd, found: list[Finding]) -> None:
         or (name == "systemctl" and any(a in ("poweroff", "reboot", "halt", "kexec") for a in lits))
     ):
         found.append(("deny", f"`{cmd.display}` shuts down or reboots the machine. Ask the user to do it."))
-    if name == "kill" and len(lits) >= 2 and lits[-1] == "-1":
+    # kill -9 -1, pkill -u "$USER" (no pattern), killall5: every process of the user or the machine.
+    _flags, pattern, values = _shell.split_options(
+        cmd.args, frozenset({"-u", "-U", "-g", "-G", "-s", "--signal", "-t", "-P", "--euid", "--uid"})
+    )
+    everything = (
+        (name == "kill" and len(lits) >= 2 and lits[-1] == "-1")
+        or (name == "pkill" and not pattern and (values.get("u") or values.get("U")))
+        or (name == "killall" and not pattern and values.get("u"))
+        or name == "killall5"
+    )
+    if everything:
         found.append(
-            ("deny", f"`{cmd.display}` signals every process you own (pid -1). Kill specific process ids instead.")
+            (
+                "deny",
+                f"`{cmd.display}` signals every process you own (or every process). Kill specific process ids instead.",
+            )
         )
 
 
@@ -602,7 +676,7 @@ def _rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
         got = cmd.values(c_dir)
         where = _shell.normalize(got[0], where) if got else None
     if sub == "push":
-        _git_push(cmd, rest, where, found)
+        _git_push(cmd, rest, where, found, _switched_branch(earlier))
     elif sub == "reset":
         flags, _pos, _vals = _shell.split_options(rest)
         if "hard" in flags and not _has_backup(earlier):
@@ -672,7 +746,29 @@ def _current_branch(where: str | None) -> str | None:
     return out.strip() or None if out else None
 
 
-def _git_push(cmd: Cmd, rest: list[Word], where: str | None, found: list[Finding]) -> None:
+def _switched_branch(earlier: list[Cmd]) -> str | None:
+    """The branch an earlier ``git checkout X`` / ``git switch X`` (``-b``/``-c`` X) in the
+    same command made current, so ``git checkout main && git push -f`` pushes main."""
+    branch: str | None = None
+    for c in earlier:
+        if c.name != "git":
+            continue
+        lits = [w.literal() for w in c.args]
+        if not lits or lits[0] not in ("checkout", "switch"):
+            continue
+        args = lits[1:]
+        if None in args or "--" in args:
+            continue
+        new = next((args[i + 1] for i, a in enumerate(args[:-1]) if a in ("-b", "-B", "-c", "-C")), None)
+        plain = [a for a in args if a is not None and not a.startswith("-")]
+        if new is not None:
+            branch = new
+        elif len(plain) == 1:
+            branch = plain[0]
+    return branch
+
+
+def _git_push(cmd: Cmd, rest: list[Word], where: str | None, found: list[Finding], switched: str | None = None) -> None:
     flags, positionals, _vals = _shell.split_options(
         rest, frozenset({"-o", "--push-option", "--repo", "--receive-pack", "--exec"})
     )
@@ -709,10 +805,10 @@ def _git_push(cmd: Cmd, rest: list[Word], where: str | None, found: list[Finding
         dest = dest.removeprefix("refs/heads/")
         branch: str | None = dest
         if dest in ("HEAD", "@", ""):
-            branch = _current_branch(where) if dest else None
+            branch = (switched or _current_branch(where)) if dest else None
         targets.append((branch, force or plus, delete or (bool(colon) and not src)))
     if not positionals[1:] and force:
-        targets.append((_current_branch(where), True, False))
+        targets.append((switched or _current_branch(where), True, False))
     for branch, forced, deleted in targets:
         if deleted:
             if branch in protected:
@@ -818,7 +914,7 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
         stmt = " ".join(statement.split()).upper()
         if not stmt:
             continue
-        m = re.search(r"\bDROP\s+(TABLE|DATABASE|SCHEMA|KEYSPACE)\b", stmt)
+        m = re.search(r"\bDROP\s+(TABLE|DATABASE|SCHEMA|KEYSPACE|MEASUREMENT|SERIES)\b", stmt)
         if m:
             found.append(
                 (
@@ -841,6 +937,17 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
                     "deny",
                     f"{where} runs DELETE without a real WHERE (none, or one that is always true), "
                     "deleting every row. Add a WHERE clause on a key.",
+                )
+            )
+        elif re.search(r"\bALTER\s+TABLE\s+\S+\s+(?:ON\s+CLUSTER\s+\S+\s+)?(?:DELETE|UPDATE)\b", stmt) and not (
+            _real_where(stmt)
+        ):
+            # ClickHouse mutations: ALTER TABLE t DELETE WHERE 1 empties the table.
+            found.append(
+                (
+                    "deny",
+                    f"{where} runs ALTER TABLE … DELETE/UPDATE without a real WHERE, changing every row. "
+                    "Add a WHERE clause on a key.",
                 )
             )
         elif re.search(r"(^|\s)UPDATE\s+\S+\s+SET\b", stmt) and not _real_where(stmt):
@@ -900,6 +1007,112 @@ def _db_console_sql(cmd: Cmd) -> list[str]:
     return texts
 
 
+_REDIS_WIPE = re.compile(r"(?i)\bflush(?:all|db)\b")
+# keys('*') / KEYS * inside a script: every key.
+_REDIS_ALL_KEYS = re.compile(r"""(?i)\bkeys["']?\s*[,(]?\s*["']\*["']|\bkeys\s+\*""")
+
+
+def _redis_lists_all(cmd: Cmd) -> bool:
+    """``redis-cli --scan`` (no pattern or ``*``) or ``redis-cli KEYS '*'``: every key name."""
+    if cmd.name not in ("redis-cli", "valkey-cli", "keydb-cli"):
+        return False
+    lits = [(w.literal() or "") for w in cmd.args]
+    if "--scan" in lits:
+        i = lits.index("--pattern") if "--pattern" in lits else -1
+        return i < 0 or (i + 1 < len(lits) and _is_match_all(lits[i + 1]))
+    low = [a.lower() for a in lits]
+    return "keys" in low and low.index("keys") + 1 < len(low) and _is_match_all(low[low.index("keys") + 1])
+
+
+def _rule_redis(cmd: Cmd, found: list[Finding]) -> None:
+    """A key-value store wiped through its client: FLUSHALL/FLUSHDB anywhere in the request
+    (also inside an EVAL script), or DEL/UNLINK of every key (listed by --scan or KEYS *)."""
+    text = " ".join(" ".join(cmd.values(w) or [w.text]) for w in cmd.args) + " " + (cmd.stdin_text or "")
+    lits = [(w.literal() or "").lower() for w in cmd.args]
+    every_key = (
+        any(a in ("del", "unlink") for a in lits) and cmd.xargs and cmd.prev is not None and _redis_lists_all(cmd.prev)
+    )
+    if _REDIS_WIPE.search(text) or every_key or ("eval" in lits and _REDIS_ALL_KEYS.search(text)):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` wipes the data store (FLUSHALL/FLUSHDB, or deletes every key). "
+                "Delete the keys of one narrow pattern instead, or ask the user to run it.",
+            )
+        )
+
+
+def _rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
+    """Hosted data deleted through a cloud or store CLI: a bucket emptied recursively or
+    removed with its contents, a managed database, table or cluster deleted, every key of
+    etcd/consul. None of it has an undo; a single object or an empty bucket only asks."""
+    lits = [(w.literal() or "") for w in cmd.args]
+    flags = set(lits)
+    name = cmd.name
+    what = ""
+    ask = ""
+    urls = [a for a in lits if re.match(r"(?:s3|gs)://", a)]
+    whole = any(re.fullmatch(r"(?:s3|gs)://[^/]+/?", u) or u.endswith(("/*", "/**")) for u in urls)
+    if name == "aws" and lits[:2] == ["s3", "rm"] and "--recursive" in flags:
+        what, ask = (
+            ("deletes every object of an S3 bucket", "") if whole else ("", "deletes every object under an S3 prefix")
+        )
+    elif name == "aws" and lits[:2] == ["s3", "rb"]:
+        what, ask = (
+            ("removes an S3 bucket with its contents", "") if "--force" in flags else ("", "removes an S3 bucket")
+        )
+    elif (
+        name == "aws"
+        and len(lits) > 1
+        and re.fullmatch(
+            r"delete-(?:table|db-instance|db-cluster|cluster|database|file-system|bucket|repository|stream|backup-vault)",
+            lits[1],
+        )
+    ):
+        what = f"deletes a hosted {lits[1][7:].replace('-', ' ')} ({lits[0]})"
+    elif name in ("gsutil", "gcloud") and ("rm" in lits[:3]) and ({"-r", "-R", "--recursive"} & flags or "-a" in flags):
+        if whole:
+            what = "deletes every object of a Cloud Storage bucket"
+        else:
+            ask = "deletes every object under a Cloud Storage path"
+    elif name == "gsutil" and lits[:1] == ["rb"]:
+        ask = "removes a Cloud Storage bucket"
+    elif (
+        name == "gcloud"
+        and "delete" in lits
+        and any(a in ("sql", "spanner", "bigtable", "firestore", "redis", "filestore", "container") for a in lits[:2])
+    ):
+        what = f"deletes a hosted {lits[0]} resource"
+    elif name == "az" and (
+        lits[:3] == ["storage", "blob", "delete-batch"]
+        or (lits[:1] in (["sql"], ["cosmosdb"], ["postgres"], ["mysql"]) and "delete" in lits)
+        or lits[:2] == ["group", "delete"]
+    ):
+        what = "deletes hosted data or a resource group (az)"
+    elif name == "etcdctl" and "del" in lits and ("--prefix" in flags or "--from-key" in flags):
+        keys = [a for a in lits[lits.index("del") + 1 :] if not a.startswith("-")]
+        if not keys or keys[0] in ("", "/", "\\0"):
+            what = "deletes every key of etcd"
+    elif name == "consul" and lits[:3] == ["kv", "delete", "-recurse"]:
+        keys = [a for a in lits[3:] if not a.startswith("-")]
+        if not keys or keys[0] in ("", "/"):
+            what = "deletes every key of consul"
+    elif name == "gh" and lits[:2] == ["repo", "delete"]:
+        what = "deletes a hosted repository with its issues, pull requests and releases"
+    elif name == "rclone" and lits[:1] == ["purge"]:
+        ask = "deletes a remote path and everything in it"
+    if what:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` {what}; hosted data has no undo. Delete the specific objects "
+                "needed, or ask the user to run it.",
+            )
+        )
+    elif ask:
+        found.append(("ask", f"`{cmd.display}` {ask}; confirm this is intended."))
+
+
 def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     name = SQL_ALIASES.get(cmd.name, cmd.name)
     texts: list[str] = []
@@ -929,6 +1142,30 @@ def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     elif cmd.name in _shell.INTERPRETERS:
         # sqlite3.connect(…).execute("DROP TABLE …"), cursor.execute('DELETE FROM …')
         texts.extend(m.group("sql") for code in _shell.code_of(cmd) for m in _CODE_SQL.finditer(code))
+    elif cmd.name == "influx":
+        # InfluxQL through influx -execute '…' (single-dash long option) or on stdin.
+        lits = [w.literal() for w in cmd.args]
+        texts.extend(
+            " ".join(cmd.values(cmd.args[i + 1]) or [cmd.args[i + 1].text])
+            for i, lit in enumerate(lits[:-1])
+            if lit in ("-execute", "--execute", "-e")
+        )
+    elif cmd.name == "cypher-shell":
+        _flags, positionals, _values = _shell.split_options(
+            cmd.args, frozenset({"-u", "-p", "-a", "-d", "--address", "--database", "--username", "--password", "-f"})
+        )
+        query = " ".join(" ".join(cmd.values(w) or [w.text]) for w in positionals) + " " + (cmd.stdin_text or "")
+        if re.search(
+            r"(?is)\bMATCH\s*\(\s*\w*(?:\s*:\s*\w+)?\s*\)(?:(?!\bWHERE\b|\{).)*?\b(?:DETACH\s+)?DELETE\b", query
+        ):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes every node of the graph or of a label (MATCH (n) … DELETE "
+                    "without a filter). Match the nodes meant by a property or WHERE instead.",
+                )
+            )
+        return
     elif cmd.name in ("mongo", "mongosh"):
         _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"--eval"}))
         code = " ".join(w.text for w in values.get("eval", [])) + (cmd.stdin_text or "")
@@ -937,11 +1174,8 @@ def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
                 ("deny", f"`{cmd.display}` drops or empties a MongoDB database or collection. Ask the user to run it.")
             )
         return
-    elif cmd.name == "redis-cli":
-        words = [(w.literal() or "").lower() for w in cmd.args]
-        words += (cmd.stdin_text or "").lower().split()
-        if "flushall" in words or "flushdb" in words:
-            found.append(("deny", f"`{cmd.display}` wipes Redis data (FLUSHALL/FLUSHDB). Ask the user to run it."))
+    elif cmd.name in ("redis-cli", "valkey-cli", "keydb-cli"):
+        _rule_redis(cmd, found)
         return
     elif cmd.name in ("dropdb", "dropuser") or (
         cmd.name == "mysqladmin" and any(w.literal() == "drop" for w in cmd.args)
@@ -960,16 +1194,26 @@ def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
                 "and whose content is not known here; read it first, then confirm.",
             )
         )
+    start = len(found)
     for sql in texts:
         found.extend(sql_findings(sql, f"`{cmd.display}`"))
+    if _production(cmd) or _production_host(cmd):
+        # A change that only asks on a development database destroys live data in production.
+        for i in range(start, len(found)):
+            if found[i][0] == "ask":
+                found[i] = (
+                    "deny",
+                    found[i][1].split("; confirm")[0]
+                    + " on a production database. Ask the user to run it; try it on a development copy first.",
+                )
 
 
 def _rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
     """curl … | sh, bash <(curl …), sh -c "$(curl …)", eval "$(… | base64 -d)"."""
     name = cmd.name
     runs_code = name in _shell.SHELLS or name in _shell.INTERPRETERS
-    if runs_code and cmd.stage > 0 and _reads_code_from_stdin(cmd):
-        upstream: set[str] = set()
+    if runs_code and (cmd.stage > 0 or cmd.stdin_sources) and _reads_code_from_stdin(cmd):
+        upstream: set[str] = set(cmd.stdin_sources)
         for stage in cmd.stage_names[: cmd.stage]:
             upstream |= stage
         if upstream & _shell.DOWNLOADERS:
@@ -1024,8 +1268,18 @@ _CODE_REVERSE_SHELL = re.compile(
     re.S,
 )
 _CODE_RUNS_FETCHED = re.compile(
+    # exec/eval of code whose text is decoded or downloaded on the spot.
     r"\b(?:exec|eval|Function|instance_eval|load)\s*\((?=[^;\n]*(?:b64decode|b32decode|decodebytes|"
-    r"urlopen|requests\.get|httpx\.get|urllib|fetch\(|Buffer\.from|atob\(|unpack\(|decode\(|zlib))"
+    r"urlopen|requests\.get|httpx\.get|urllib|fetch\(|Buffer\.from|atob\(|unpack\(|\bpack\(|decode\(|zlib))"
+)
+
+
+# A shell call (os.system, subprocess, execSync) whose command line is decoded or downloaded in
+# its own argument; plain .decode() of a call's output is ordinary.
+_CODE_SHELLS_FETCHED = re.compile(
+    r"\b(?:system|popen|Popen|run|call|check_output|check_call|getoutput|execSync|spawnSync|shell_exec|"
+    r"passthru)\s*\(\s*[^;\n()]*?(?:b64decode|b32decode|decodebytes|urlopen|requests\.get|atob|"
+    r"Buffer\.from)\s*\("
 )
 
 
@@ -1043,7 +1297,7 @@ def _rule_code_runs_fetched(cmd: Cmd, found: list[Finding]) -> None:
                 )
             )
             return
-        if _CODE_RUNS_FETCHED.search(code):
+        if _CODE_RUNS_FETCHED.search(code) or _CODE_SHELLS_FETCHED.search(code):
             found.append(
                 (
                     "deny",
@@ -1066,35 +1320,56 @@ def _reads_code_from_stdin(cmd: Cmd) -> bool:
 
 
 def _downloaded_file(cmd: Cmd) -> str | None:
-    _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"-o", "--output", "-O", "--output-document"}))
+    """The file a download or a decoding pipeline writes: ``curl -o x``, ``wget URL`` (named
+    after the URL), ``curl -O URL``, ``… | base64 -d > run.sh``, ``… | tee x.sh``."""
+    flags, positionals, values = _shell.split_options(
+        cmd.args, frozenset({"-o", "--output", "-O", "--output-document"} if cmd.name == "wget" else {"-o", "--output"})
+    )
     outs = values.get("o", []) + values.get("output", []) + values.get("output-document", [])
     if cmd.name == "wget":
         outs += values.get("O", [])
+    if cmd.name == "tee":
+        outs += [w for w in cmd.args if not (w.literal() or "").startswith("-")]
     for word in outs:
         got = cmd.values(word)
         if got and got[0] not in ("-", "/dev/stdout"):
             return os.path.basename(got[0])
     for r in cmd.redirects:
-        if r.op in (">", ">>") and r.target is not None:
+        if r.op in (">", ">>") and r.fd in ("", "1") and r.target is not None:
             got = cmd.values(r.target)
             if got:
                 return os.path.basename(got[0])
+    remote_name = cmd.name == "wget" or "O" in flags or "remote-name" in flags
+    if cmd.name in _shell.DOWNLOADERS and remote_name and not outs:
+        urls = [v for w in positionals for v in (cmd.values(w) or []) if "://" in v]
+        if urls:
+            return os.path.basename(urls[0].split("?")[0].rstrip("/")) or None
     return None
+
+
+# Where a script's text comes from if nobody can have read it: the network, or an encoding
+# (tr -d '\r' or gunzip of a project file are ordinary conversions).
+_HIDERS = _shell.DOWNLOADERS | frozenset({"base64", "base32", "xxd", "uudecode"})
 
 
 def _rule_download_then_run(cmds: list[Cmd], found: list[Finding]) -> None:
     downloaded: set[str] = set()
     for cmd in cmds:
-        if cmd.name in _shell.DOWNLOADERS:
+        upstream = set(cmd.stdin_sources).union(*cmd.stage_names[: cmd.stage]) if cmd.stage_names else set()
+        if cmd.name in _HIDERS or upstream & _HIDERS:
             target = _downloaded_file(cmd)
             if target:
                 downloaded.add(target)
-            continue
+            if cmd.name in _shell.DOWNLOADERS:
+                continue
         if not downloaded:
             continue
         runs = {cmd.name} if cmd.name else set()
         if cmd.name in _shell.SHELLS or cmd.name in _shell.INTERPRETERS or cmd.name in ("source", "."):
-            runs |= {os.path.basename(w.literal() or "") for w in cmd.args}
+            # The script is the first operand; later ones are its data (python3 process.py data.json).
+            script = next((w for w in cmd.args if not (w.literal() or "").startswith("-")), None)
+            if script is not None:
+                runs.add(os.path.basename(script.literal() or ""))
         if runs & downloaded:
             found.append(
                 (
@@ -1118,6 +1393,17 @@ def _rule_http_delete(cmd: Cmd, found: list[Finding]) -> None:
     _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"-X", "--request", "--method"}))
     methods = [(cmd.values(w) or [w.text])[0].upper() for k in ("X", "request", "method") for w in values.get(k, [])]
     methods += [p.literal() or "" for p in positionals[:1] if (p.literal() or "") in ("DELETE", "delete")]
+    if any("_delete_by_query" in (cmd.values(w) or [w.text])[0] for w in positionals):
+        body = " ".join(" ".join(cmd.values(w) or [w.text]) for w in cmd.args)
+        if re.search(r"match_all|/_all/|/\*/", body):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes every document (delete-by-query matching all). Use a query "
+                    "that selects the documents meant, or ask the user to run it.",
+                )
+            )
+        return
     if "DELETE" not in [m.upper() for m in methods]:
         return
     for word in positionals:
@@ -1130,6 +1416,50 @@ def _rule_http_delete(cmd: Cmd, found: list[Finding]) -> None:
                     "index meant, or ask the user to run it.",
                 )
             )
+
+
+def _rule_remote_shell(cmd: Cmd, found: list[Finding]) -> None:
+    """A shell wired to the network (reverse or bind shell): ``nc -e /bin/sh``, ``socat …
+    EXEC:/bin/bash``, ``bash -i >& /dev/tcp/…``, ``sh -i … | nc host port``. Whoever connects
+    gets the user's account."""
+    lits = [(w.literal() or "") for w in cmd.args]
+    name = cmd.name
+    wired = False
+    if name in ("nc", "ncat", "netcat"):
+        _flags, _pos, values = _shell.split_options(
+            cmd.args, frozenset({"-e", "-c", "--exec", "--sh-exec", "--lua-exec"})
+        )
+        wired = any(values.get(k) for k in ("e", "c", "exec", "sh-exec", "lua-exec"))
+    elif name == "socat":
+        wired = any(re.match(r"(?i)(?:exec|system):", a) for a in lits)
+    elif name in _shell.SHELLS or name == "exec":
+        targets = [cmd.values(r.target) or [r.target.text] for r in cmd.redirects if r.target is not None]
+        wired = any(v.startswith(("/dev/tcp/", "/dev/udp/")) for vs in targets for v in vs)
+    if not wired and (name in _shell.SHELLS) and cmd.stage_names:
+        others = {n for i, st in enumerate(cmd.stage_names) if i != cmd.stage for n in st}
+        wired = bool(others & {"nc", "ncat", "netcat", "socat", "telnet"}) and "-i" in lits
+    if wired:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` connects a shell to the network (a reverse or bind shell): whoever "
+                "is at the other end controls this account. Do not run it; use ssh for remote access.",
+            )
+        )
+
+
+def _tls_off_everywhere(name: str, lits: list[str]) -> bool:
+    """A user-wide setting that stops checking TLS certificates (``git config --global
+    http.sslVerify false``, ``npm config set strict-ssl false``): every later download may be
+    tampered with. ``curl -k`` once, against a known host, is left alone."""
+    low = [a.lower() for a in lits]
+    if name == "git" and "config" in low and ({"--global", "--system"} & set(low)):
+        return "http.sslverify" in low and any(a in ("false", "0", "no", "off") for a in low)
+    if name in ("npm", "pnpm", "yarn") and "config" in low and "set" in low:
+        return any(a.startswith("strict-ssl") for a in low) and any(a.endswith("false") for a in low)
+    if name == "pip" and "config" in low and "set" in low:
+        return any(a.endswith(".trusted-host") for a in low)
+    return False
 
 
 def _rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
@@ -1160,6 +1490,16 @@ def _rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
         what = "turns System Integrity Protection off"
     elif name in ("aa-teardown",) or (name == "aa-disable"):
         what = "turns AppArmor off"
+    elif name == "netsh" and "advfirewall" in [a.lower() for a in lits] and "off" in [a.lower() for a in lits]:
+        what = "turns the Windows firewall off"
+    elif name.lower() == "set-mppreference" and any(re.match(r"(?i)-disable", a) for a in lits):
+        what = "turns Windows Defender protection off"
+    elif name == "sysctl" and any(re.fullmatch(r"kernel\.randomize_va_space=0", a) for a in lits):
+        what = "turns address-space randomisation off"
+    elif name == "passwd" and ({"-d", "--delete"} & set(lits)):
+        what = "removes an account's password, so anyone may log in as it"
+    elif _tls_off_everywhere(name, lits):
+        what = "turns TLS certificate checks off for every future download of the tool"
     if what:
         found.append(
             (
@@ -1173,6 +1513,8 @@ def _rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
 def _rule_persistence(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
     """A cron job, shell start-up line, git hook or unit that downloads and runs code."""
     text = _shell.printed_text(cmd)
+    if text is None and cmd.name == "tee":
+        text = cmd.stdin_text  # echo '…' | sudo tee /etc/cron.d/job: tee writes what it reads
     if cmd.name in ("crontab", "at", "batch"):
         flags, positionals, _vals = _shell.split_options(cmd.args, frozenset({"-u", "-f", "-q"}))
         if cmd.name == "crontab" and ({"l", "r", "e", "i"} & set(flags) or "list" in flags):
@@ -1186,12 +1528,21 @@ def _rule_persistence(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> Non
         if content is None and cmd.stage > 0:
             # (crontab -l; echo '…') | crontab -: what the earlier stages print.
             content = "\n".join(t for t in map(_shell.printed_text, earlier) if t)
+        later = _runs_later(content, cmd.ctx, cron=True) if content is not None else None
         if content is not None and _shell.fetches_and_runs(content):
             found.append(
                 (
                     "deny",
                     f"`{cmd.display}` installs a scheduled job that downloads and runs remote code "
                     "(persistence). Do not schedule downloads; ask the user if a job is needed.",
+                )
+            )
+        elif later is not None:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` installs a scheduled job that would be refused if run now "
+                    f"({later}). Do not schedule it; ask the user if a job is needed.",
                 )
             )
         elif cmd.name == "crontab":
@@ -1210,7 +1561,7 @@ def _rule_persistence(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> Non
             )
         )
         return
-    if text is None or not _shell.fetches_and_runs(text):
+    if text is None:
         return
     targets = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None]
     if cmd.name == "tee":
@@ -1218,15 +1569,46 @@ def _rule_persistence(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> Non
     for word in targets:
         for value in cmd.values(word) or [_shell.expand_pattern(word, cmd.ctx)]:
             path = _shell.normalize(value, cmd.ctx.cwd) or value
-            if _shell.autorun_path(path):
+            if not _shell.autorun_path(path):
+                continue
+            later = None if _shell.fetches_and_runs(text) else _runs_later(text, cmd.ctx, cron=False)
+            if _shell.fetches_and_runs(text) or later is not None:
+                what = "downloads and runs remote code" if later is None else f"would be refused now ({later})"
                 found.append(
                     (
                         "deny",
-                        f"`{cmd.display}` writes a line that downloads and runs remote code into "
+                        f"`{cmd.display}` writes a line that {what} into "
                         f"{path}, which runs automatically later (persistence). Do not add it; "
                         "document the install step for the user instead.",
                     )
                 )
+
+
+_CRON_SCHEDULE = re.compile(r"^\s*(?:@\w+|(?:\S+\s+){5})")
+_later_depth = [0]
+
+
+def _runs_later(text: str, ctx: Ctx, cron: bool) -> str | None:
+    """The first denial the commands in ``text`` (a cron table or a file run later) would get
+    if run now, shortened; None when every line would pass. A job runs the same rules later,
+    with nobody watching, so what is refused now is refused as a job too."""
+    if _later_depth[0] > 1:
+        return None
+    _later_depth[0] += 1
+    try:
+        for line in text.splitlines():
+            line = line.strip()
+            if not line or line.startswith("#") or (cron and re.match(r"^\w+=", line)):
+                continue
+            if cron:
+                line = _CRON_SCHEDULE.sub("", line, count=1)
+            for decision, reason in check(line, ctx.child()):
+                if decision == "deny" and not reason.startswith("rule parse"):
+                    body = reason.split(": ", 1)[-1]
+                    return body.split(". ")[0][:160]
+    finally:
+        _later_depth[0] -= 1
+    return None
 
 
 # Object-relational mappers emptying a whole table: Django, Rails, SQLAlchemy, Mongoose, Sequelize.
@@ -1275,12 +1657,24 @@ def _production(cmd: Cmd) -> bool:
     )
 
 
+def _production_host(cmd: Cmd) -> bool:
+    """A database client pointed at a production server: its host, URL or service name says
+    so (``-h prod-db.internal``, ``postgres://…@db.production…``, ``--host=live-db``)."""
+    for word in cmd.args:
+        for value in cmd.values(word) or [word.text]:
+            if re.search(r"(?i)(?:^|[@/.=_-])(?:prod|production|live)(?:$|[.:/_-])", value):
+                return True
+    return False
+
+
 def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
     lits = [(w.literal() or "") for w in cmd.args]
     name = cmd.name
     ask = ""
     if name in ("docker", "podman"):
-        if "prune" in lits:
+        if lits[:2] == ["image", "prune"] and not ({"-a", "--all"} & set(lits)):
+            pass  # dangling images only: layers no tag or container refers to
+        elif "prune" in lits:
             ask = "removes Docker containers/images/volumes/networks in bulk"
         elif lits[:2] in (["volume", "rm"], ["volume", "remove"]):
             ask = "deletes Docker volumes (their data is lost)"
@@ -1335,6 +1729,13 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
     elif name == "heroku" and lits[:1] and lits[0] in ("pg:reset", "pg:killall", "apps:destroy", "addons:destroy"):
         found.append(("deny", f"`{cmd.display}` destroys a hosted database or app. Ask the user to run it."))
         return
+    elif (
+        (name in ("npm", "pnpm", "yarn", "bun") and lits[:1] == ["publish"] and "--dry-run" not in lits)
+        or (name == "twine" and lits[:1] == ["upload"])
+        or (name in ("cargo", "poetry", "uv", "flit", "hatch", "gem") and lits[:1] in (["publish"], ["push"]))
+        or (name == "mvn" and "deploy" in lits)
+    ):
+        ask = "publishes a package version to a public registry, which cannot be taken back"
     elif name == "prisma" and lits[:2] == ["migrate", "reset"]:
         ask = "drops and recreates the database"
     elif (
@@ -1386,10 +1787,12 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("devices", _rule_devices, cmd)
         apply("power", _rule_power, cmd)
         apply("sql", _rule_sql, cmd)
+        apply("hosted-data", _rule_hosted_data, cmd)
         apply("remote-code", _rule_download_exec, cmd)
         apply("remote-code", _rule_code_runs_fetched, cmd)
         apply("risky-tool", _rule_warn_tools, cmd)
         apply("security-off", _rule_security_off, cmd)
+        apply("remote-shell", _rule_remote_shell, cmd)
         apply("orm-wipe", _rule_orm, cmd)
         apply("sql", _rule_http_delete, cmd)
         apply("persistence", _rule_persistence, cmd, cmds[:index])

@@ -310,6 +310,7 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
             )
         ]
     found: list[Finding] = []
+    installed: set[str] = set()  # git hooks copied from project files earlier in this command
     for cmd in cmds:
         if cmd.ctx.remote:
             continue
@@ -320,6 +321,9 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
                 if path is None:
                     continue
                 hit = protected_by(path, ctx.project, rules)
+                if hit and _installs_hook(cmd, path, ctx.project, installed):
+                    installed.add(path)
+                    continue
                 if (
                     hit is None
                     and glob_part is not None
@@ -330,7 +334,37 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
                 if hit:
                     shown = path if glob_part is None else os.path.join(path, glob_part)
                     found.append(("deny", _reason(f"`{cmd.display}` modifies", shown, hit)))
+                elif glob_part is None and _release_pipeline(path, ctx.project, []):
+                    found.append(("ask", _release_reason(f"`{cmd.display}` modifies", path)))
     return found
+
+
+def _installs_hook(cmd: Cmd, path: str, project: str, installed: set[str]) -> bool:
+    """``cp scripts/pre-commit .git/hooks/pre-commit``, ``ln -s ../../scripts/x .git/hooks/x``,
+    then ``chmod +x`` of that hook: installing one of the project's own scripts as a git hook,
+    which is what ``pre-commit install`` and husky do. The script is project code under review
+    like any other. Making an existing hook executable activates content nobody has seen, so
+    ``chmod`` passes only for a hook installed so earlier in the same command."""
+    hooks = os.path.join(os.path.normpath(project), ".git", "hooks")
+    if os.path.dirname(path) != hooks:
+        return False
+    if cmd.name == "chmod":
+        _flags, positionals, _values = _shell.split_options(cmd.args)
+        mode = positionals[0].literal() if positionals else None
+        return path in installed and mode is not None and "world-write" not in _shell.chmod_grants(mode)
+    if cmd.name not in ("cp", "ln", "install"):
+        return False
+    _flags, positionals, values = _shell.split_options(cmd.args, WRITE_VALUE_OPTIONS.get(cmd.name, frozenset()))
+    sources = positionals[:-1] if not (values.get("t") or values.get("target-directory")) else positionals
+    if not sources:
+        return False
+    for word in sources:
+        for value in cmd.values(word) or [""]:
+            base = os.path.dirname(path) if cmd.name == "ln" and not value.startswith("/") else cmd.ctx.cwd
+            source = _shell.normalize(value, base or cmd.ctx.cwd)
+            if source is None or not _shell.is_within(source, project) or _shell.is_within(source, hooks[:-6]):
+                return False
+    return True
 
 
 def _glob_hits(prefix: str, glob_part: str, project: str, rules: list[Rule], anywhere: bool = False) -> str | None:
@@ -364,7 +398,7 @@ def _glob_hits(prefix: str, glob_part: str, project: str, rules: list[Rule], any
 
 @_common.fail_closed(NAME)
 def run(payload: _common.Payload) -> _common.Result:
-    """PreToolUse entry point: deny/None."""
+    """PreToolUse entry point: deny, ask (release pipelines) or None."""
     got = _common.tool_call(payload, NAME, TOOLS)
     if not isinstance(got, tuple):
         return got
@@ -391,7 +425,34 @@ def run(payload: _common.Payload) -> _common.Result:
             "remote code to a file that runs automatically later. Do not add it; document the "
             "install step for the user instead."
         )
+    if path and _release_pipeline(path, project, _new_text(tool_input)):
+        return _common.ask(f"[{NAME}] " + _release_reason(f"{tool} of", path))
     return None
+
+
+# CI configuration files; a pipeline among them that publishes or deploys runs with the
+# project's publishing credentials and ships whatever it builds.
+_CI_FILE = re.compile(
+    r"(?:^|/)(?:\.github/workflows/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|\.circleci/config\.ya?ml|Jenkinsfile|"
+    r"azure-pipelines\.ya?ml|bitbucket-pipelines\.ya?ml|\.travis\.ya?ml|\.buildkite/[^/]+\.ya?ml)$"
+)
+_PUBLISHES = re.compile(r"(?i)\b(?:publish|deploy|release|upload|twine|docker\s+push|gh-pages)\b")
+
+
+def _release_pipeline(path: str, project: str, texts: list[str]) -> bool:
+    """Whether a change to ``path`` touches a CI pipeline that publishes or deploys: its name
+    says so (release.yml, deploy.yml) or the new text does (``make publish``, ``twine upload``)."""
+    rel = os.path.relpath(path, project) if _shell.is_within(path, project) else path
+    if not _CI_FILE.search(rel.replace(os.sep, "/")):
+        return False
+    return bool(_PUBLISHES.search(os.path.basename(path)) or any(_PUBLISHES.search(t) for t in texts))
+
+
+def _release_reason(what: str, path: str) -> str:
+    return (
+        f"rule release-pipeline: {what} {path} changes a CI pipeline that publishes or deploys with the "
+        "project's credentials; confirm the change (ordinary test jobs pass without asking)."
+    )
 
 
 # Project files whose commands run without anyone typing them: npm install scripts, direnv,

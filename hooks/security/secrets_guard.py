@@ -147,6 +147,26 @@ READERS = frozenset({
 COPIERS = frozenset({"cp", "scp", "rsync", "install"})
 ENV_DUMPERS = frozenset({"env", "printenv", "set", "export", "declare", "typeset", "compgen"})
 PRINTERS = frozenset({"echo", "printf", "print", "cat", "tee", "logger", "wall", "write"})
+# Programs that send what they read to another machine.
+SENDERS = frozenset(
+    {
+        "curl",
+        "wget",
+        "nc",
+        "ncat",
+        "netcat",
+        "socat",
+        "ssh",
+        "scp",
+        "http",
+        "xh",
+        "mail",
+        "sendmail",
+        "mutt",
+        "telnet",
+        "openssl",
+    }
+)
 FILTERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "awk", "sed", "ack"})
 SECRET_NAME_TOKENS = frozenset(
     {
@@ -191,6 +211,11 @@ CODE_PRINTS_ENV = re.compile(
     r"(?:print|console\.log|puts|echo|say|write)\W.{0,40}?(?:environ(?:\.get)?\s*[\[(]\s*|"
     r"getenv\s*\(\s*|process\.env\.|ENV\s*[\[{]\s*)[\"']?(?P<n>[A-Za-z_][A-Za-z0-9_]*)",
     re.S,
+)
+# print(os.environ), console.log(process.env), puts ENV.to_h: the whole environment, like `env`.
+CODE_PRINTS_ALL_ENV = re.compile(
+    r"(?:print|console\.log|console\.dir|puts|pp|p|say|dump|json\.dumps|JSON\.stringify)\s*\(?\s*"
+    r"(?:dict\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h|\.inspect)?|%ENV)\s*\)*\s*(?:[;,\n]|$)"
 )
 SECRET_PATTERN_WORDS = re.compile(r"(?i)key|token|secret|pass|auth|cred|aws|api|private|pat\b")
 
@@ -257,11 +282,24 @@ def redact(text: str) -> str:
     return GENERIC_ASSIGNMENT.sub(hide_generic, text)
 
 
+TEST_FOLDERS = frozenset({"tests", "test", "fixtures", "__fixtures__", "testdata", "test_data", "spec", "__tests__"})
+
+
 def secret_file(path: str) -> str | None:
     """What kind of secret file ``path`` is, or None."""
     norm = path.replace("\\", "/")
     base = os.path.basename(norm.rstrip("/"))
     lower = base.lower()
+    folders = norm.lower().split("/")[:-1]
+    if TEST_FOLDERS & set(folders) and "/.ssh/" not in "/" + norm and not lower.startswith(".env"):
+        # tests/fixtures/server.key, testdata/client.pem: keys made for the tests, committed with
+        # them, protecting nothing (a .env is still someone's environment).
+        return None
+    if ("secrets" in folders or ".secrets" in folders) and not (
+        SAFE_ENV_SUFFIXES & set(lower.split(".")) or lower.endswith((".md", ".rst")) or lower.startswith("readme")
+    ):
+        # /run/secrets/db_password (Docker), /var/run/secrets/…/token (Kubernetes), secrets/prod.json
+        return "a file in a secrets folder"
     if lower == ".env" or (lower.endswith(".env") and len(lower) > 4):
         return "an environment file with credentials"
     if lower.startswith(".env."):
@@ -297,7 +335,22 @@ def maybe_secret_file(path: str) -> bool:
     """Whether ``path`` is configuration that may hold passwords (``config/database.yml``)."""
     norm = path.replace("\\", "/").rstrip("/")
     base = os.path.basename(norm).lower()
-    return base in MAYBE_SECRET_BASENAMES or base.endswith(".auto.tfvars") or norm.endswith(".git/config")
+    return (
+        base in MAYBE_SECRET_BASENAMES
+        or base.endswith(".auto.tfvars")
+        or norm.endswith(".git/config")
+        or MAYBE_SECRET_OVERRIDES.fullmatch(base) is not None
+    )
+
+
+# Per-environment and per-machine overrides are where real connection strings and passwords
+# go (the committed base file holds placeholders): appsettings.Development.json,
+# application-staging.yml, docker-compose.override.yml, settings.local.py, local.settings.json.
+MAYBE_SECRET_OVERRIDES = re.compile(
+    r"appsettings\.[\w-]+\.json|application-[\w-]+\.(?:properties|ya?ml)|"
+    r"(?:docker-)?compose\.override\.ya?ml|[\w-]+\.local\.(?:json|ya?ml|toml|ini|php|py|js|ts|rb|conf|cfg)|"
+    r"local\.settings\.json|settings[._]local\.\w+"
+)
 
 
 # Names a glob could pick up (cat .e*, head ~/.ssh/id_*), checked with bash's rule that a
@@ -346,11 +399,33 @@ def is_secret_name(name: str) -> bool:
 def _secret_vars(word: Word) -> list[str]:
     names: list[str] = []
     for part in word.parts:
-        if isinstance(part, _shell.Var) and is_secret_name(part.name):
+        # ${#TOKEN} (its length) and ${TOKEN:+set} (a fixed word when set) print nothing of it.
+        if isinstance(part, _shell.Var) and is_secret_name(part.name) and part.op not in ("length", ":+", "+"):
             names.append(part.name)
         elif isinstance(part, _shell.Var) and part.arg is not None:
             names.extend(_secret_vars(part.arg))
     return names
+
+
+# Names of values no API takes in a URL (API keys and tokens sometimes are; these never).
+_NEVER_IN_URL = frozenset(
+    {"SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASS", "PRIVATE", "CREDENTIAL", "CREDENTIALS", "PASSPHRASE"}
+)
+
+
+def _secret_in_query(word: Word) -> str | None:
+    """A secret variable placed after the ``?`` of a URL (``https://h/x?k=$AWS_SECRET_ACCESS_KEY``)."""
+    seen_query = False
+    url = False
+    for part in word.parts:
+        if isinstance(part, _shell.Lit):
+            url = url or "://" in part.text
+            seen_query = seen_query or (url and "?" in part.text)
+        elif (
+            isinstance(part, _shell.Var) and seen_query and set(re.split(r"[_\W]+", part.name.upper())) & _NEVER_IN_URL
+        ):
+            return part.name
+    return None
 
 
 # --------------------------------------------------------------------------- Bash
@@ -376,7 +451,95 @@ def _read_targets(cmd: Cmd) -> list[Word]:
     return extra + positionals + values.get("f", []) + values.get("file", [])
 
 
+# Folders that exist to hold credentials: archiving, copying or searching one whole reads them all.
+SECRET_DIRS = (
+    ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".azure", ".password-store",
+    ".config/gcloud", ".config/gh", ".config/op", ".local/share/keyrings",
+)  # fmt: skip
+SECRET_SEARCH_DIRS = (".config", ".local/share", "/etc")
+
+
+def secret_dir(path: str) -> bool:
+    """Whether ``path`` is (or is inside, as a folder) a credentials folder such as ``~/.aws``."""
+    norm = "/" + path.replace("\\", "/").strip("/")
+    return any(norm.endswith("/" + d) for d in SECRET_DIRS)
+
+
+def _searches_for_secrets(cmd: Cmd, value: str) -> bool:
+    """``grep -r password ~/.config``: a search for credential words through the user's or the
+    system's configuration prints whatever secrets it finds (in the project it finds code)."""
+    if cmd.name not in FILTERS or cmd.name in ("awk", "sed"):
+        return False
+    pattern = next((w.literal() or w.text for w in cmd.args if not (w.literal() or "").startswith("-")), "")
+    if not SECRET_PATTERN_WORDS.search(pattern):
+        return False
+    norm = "/" + value.strip("/")
+    home = "/" + cmd.ctx.home.strip("/") if cmd.ctx.home else None
+    if norm.startswith("/etc"):
+        return True
+    return home is not None and (
+        norm == home or any(norm == f"{home}/{d}" or norm.startswith(f"{home}/{d}/") for d in SECRET_SEARCH_DIRS)
+    )
+
+
+def _uploaded(cmd: Cmd) -> list[Word]:
+    """Local files a command uploads somewhere else: ``gh gist create .env``, ``aws s3 cp .env
+    s3://…``, ``gsutil cp``, ``gcloud storage cp``, ``rclone copy``, ``az storage blob upload -f``."""
+    lits = [w.literal() or "" for w in cmd.args]
+    name = cmd.name
+    _flags, positionals, values = _shell.split_options(
+        cmd.args, frozenset({"-d", "--desc", "--filename", "-f", "--file", "-c", "--container-name", "-n", "--name"})
+    )
+
+    def remote(w: Word) -> bool:
+        return re.match(r"[a-z0-9]+://|[\w-]+:", w.literal() or w.text) is not None
+
+    def sources(skip: int) -> list[Word]:
+        # SRC… DEST: local sources count only when the destination is elsewhere.
+        ops = [w for w in positionals[skip:] if (w.literal() or "") not in ("-m",)]
+        return [w for w in ops[:-1] if not remote(w)] if ops and remote(ops[-1]) else []
+
+    if name == "gh" and lits[:2] == ["gist", "create"]:
+        return [w for w in positionals[2:] if not remote(w)]
+    if name == "aws" and lits[:1] == ["s3"] and len(lits) > 1 and lits[1] in ("cp", "mv", "sync"):
+        return sources(2)
+    if name == "gsutil" and any(a in ("cp", "mv", "rsync") for a in lits[:3]):
+        return sources(1)
+    if name == "gcloud" and lits[:2] == ["storage", "cp"]:
+        return sources(2)
+    if name == "rclone" and lits[:1] and lits[0] in ("copy", "copyto", "sync", "move"):
+        return sources(1)
+    if name == "az" and lits[:3] == ["storage", "blob", "upload"]:
+        return values.get("f", []) + values.get("file", [])
+    return []
+
+
+def _check_chmod(cmd: Cmd, found: list[Finding]) -> None:
+    """``chmod 644 ~/.ssh/id_rsa``, ``chmod a+r ~/.aws/credentials``: a mode that lets the group
+    or the world read a credentials file exposes it as surely as printing it."""
+    _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
+    if "reference" in values or len(positionals) < 2:
+        return
+    mode = positionals[0].literal()
+    if mode is None or "others" not in _shell.chmod_grants(mode):
+        return
+    for word in positionals[1:]:
+        for value in cmd.values(word) or [word.text]:
+            kind = secret_file(value) or ("a folder of credentials" if secret_dir(value) else None)
+            if kind:
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` lets other users read {value}, {kind}. Keep it private "
+                        "(chmod 600, or 700 for a folder) instead.",
+                    )
+                )
+                return
+
+
 def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
+    if cmd.name == "chmod":
+        _check_chmod(cmd, found)
     words = list(_read_targets(cmd))
     name = cmd.name
     if name in ("curl", "wget", "http", "xh"):
@@ -390,6 +553,7 @@ def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
         )
         for key in ("T", "upload-file", "post-file", "body-file"):
             words.extend(values.get(key, []))
+    words.extend(_uploaded(cmd))
     if name == "git":
         _flags, positionals, _values = _shell.split_options(
             cmd.args, frozenset({"-C", "-c", "--git-dir", "--work-tree"}), stop_at_first=True
@@ -412,6 +576,10 @@ def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
         # Unknown parts keep their ${NAME} form: /proc/$$/environ still ends in /environ.
         for value in cmd.values(word) or [word.text]:
             kind = secret_file(value) or secret_glob(value)
+            if not kind and secret_dir(value):
+                kind = "a folder of credentials"
+            if not kind and _searches_for_secrets(cmd, value):
+                kind = "configuration searched for credential words"
             if not kind and maybe_secret_file(value) and name != "git":
                 found.append(
                     (
@@ -473,6 +641,103 @@ def _secret_store_read(name: str, lits: list[str]) -> bool:
     )
 
 
+def _prints_credential(name: str, lits: list[str]) -> str | None:
+    """What credential a command prints as its output (a token, a password), or None:
+    ``gcloud auth print-access-token``, ``az account get-access-token``, ``aws ecr
+    get-login-password``, ``kubectl create token``, ``pass show`` …"""
+    if name == "gcloud" and any(a in ("print-access-token", "print-identity-token") for a in lits):
+        return "a Google Cloud access token"
+    if name == "az" and lits[:2] == ["account", "get-access-token"]:
+        return "an Azure access token"
+    if name == "aws" and (
+        lits[:2] in (["ecr", "get-login-password"], ["sts", "get-session-token"], ["sts", "assume-role"])
+        or lits[:2] == ["codeartifact", "get-authorization-token"]
+        or lits[:2] == ["ecr-public", "get-login-password"]
+    ):
+        return "temporary AWS credentials"
+    if name in ("rails", "bin/rails") and any(a.startswith("credentials:show") for a in lits):
+        return "the application's decrypted credentials"
+    if name in ("sops",) and ({"-d", "--decrypt"} & set(lits) or lits[:1] == ["decrypt"]):
+        return "decrypted secrets"
+    if name == "ansible-vault" and lits[:1] in (["view"], ["decrypt"]) and "--output" not in lits:
+        return "decrypted vault secrets"
+    if name in ("gpg", "gpg2") and any(a.startswith("--export-secret") for a in lits):
+        return "a private key"
+    if name == "getent" and lits[:1] in (["shadow"], ["gshadow"]):
+        return "password hashes"
+    if name == "aws" and lits[:2] == ["iam", "create-access-key"]:
+        return "a new AWS secret access key"
+    if name == "kubectl" and (lits[:2] == ["create", "token"] or (lits[:2] == ["config", "view"] and "--raw" in lits)):
+        return "a Kubernetes credential"
+    if name == "heroku" and lits[:1] == ["auth:token"]:
+        return "the Heroku API token"
+    if name in ("pass", "gopass") and (
+        lits[:1] == ["show"]
+        or (
+            lits
+            and not lits[0].startswith("-")
+            and lits[0] not in ("ls", "list", "find", "insert", "edit", "generate", "rm", "init", "git", "mv")
+        )
+    ):
+        return "a password from the password store"
+    if name == "secret-tool" and lits[:1] == ["lookup"]:
+        return "a password from the keyring"
+    if name == "keyring" and lits[:1] == ["get"]:
+        return "a password from the keyring"
+    if name == "bw" and lits[:2] in (["get", "password"], ["get", "totp"]):
+        return "a password from Bitwarden"
+    if name == "lpass" and lits[:1] == ["show"] and "--password" in lits:
+        return "a password from LastPass"
+    if name == "vault" and (lits[:1] == ["print"] or lits[:2] == ["token", "create"]):
+        return "a Vault token"
+    if name == "doctl" and lits[:2] == ["auth", "token"]:
+        return "a DigitalOcean token"
+    if name.startswith("docker-credential-") and lits[:1] == ["get"]:
+        return "a registry password"
+    return None
+
+
+# Programs that only show what they are given: a credential piped into them still reaches the transcript.
+_SHOWS = (
+    PRINTERS
+    | FILTERS
+    | frozenset(
+        {
+            "head",
+            "tail",
+            "cut",
+            "tr",
+            "jq",
+            "yq",
+            "base64",
+            "xxd",
+            "sort",
+            "less",
+            "more",
+            "column",
+            "od",
+            "hexdump",
+            "rev",
+            "fold",
+            "bat",
+            "cat",
+        }
+    )
+)
+
+
+def _reaches_transcript(cmd: Cmd, cmds: list[Cmd]) -> bool:
+    """Whether ``cmd``'s output is shown: not captured into a variable (``T=$(…)``), not written
+    to a file, not piped into a program that consumes it (``| docker login --password-stdin``)."""
+    if cmd.origin == "subst":
+        return False
+    for r in cmd.redirects:
+        shown = r.target is None or (r.target.literal() or "") in ("/dev/stdout", "/dev/tty", "/dev/stderr")
+        if r.op in (">", ">>", ">|", "&>") and r.fd in ("", "1") and not shown:
+            return False
+    return all(c.name in _SHOWS for c in _downstream(cmd, cmds))
+
+
 def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     name = cmd.name
     lits = [w.literal() or "" for w in cmd.args]
@@ -512,6 +777,15 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     dumps = (name in ("env", "printenv") and not [a for a in lits if not a.startswith("-")]) or (
         name in ("set", "export", "declare", "typeset") and lits in ([], ["-p"], ["-x"], ["-px"])
     )
+    if dumps and any(c.name in SENDERS for c in _downstream(cmd, cmds)):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display} | …` sends every environment variable, credentials included, over the "
+                "network. Send only the values the service needs, named one by one, instead.",
+            )
+        )
+        return
     if dumps:
         filters = [c for c in _downstream(cmd, cmds) if c.name in FILTERS and not _inverted(c)]
         patterns = [w.literal() or w.text for c in filters for w in c.args]
@@ -532,7 +806,30 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                     "including credentials; confirm (or print the one you need).",
                 )
             )
-    if _secret_store_read(name, lits):
+    if name in SENDERS and any(
+        _shell.names_in(sub.script, cmd.ctx) & {"env", "printenv"} for w in cmd.args for sub in w.subs()
+    ):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` sends every environment variable, credentials included, over the "
+                "network. Send only the values the service needs, named one by one, instead.",
+            )
+        )
+    if name in ("curl", "wget", "http", "https", "xh"):
+        for word in cmd.args:
+            leaked = _secret_in_query(word)
+            if leaked:
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` puts the secret ${leaked} into a URL's query string, where "
+                        "servers, proxies and shell history log it. Send it in a header "
+                        '(`-H "Authorization: …"`) or the request body instead.',
+                    )
+                )
+                break
+    if _secret_store_read(name, lits) and _reaches_transcript(cmd, cmds):
         found.append(
             (
                 "deny",
@@ -540,9 +837,19 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 "to the program that needs them (e.g. through the environment) instead.",
             )
         )
-    if (name == "gh" and lits[:2] == ["auth", "token"]) or (
-        name == "gh" and lits[:2] == ["auth", "status"] and ("-t" in lits or "--show-token" in lits)
-    ):
+    printed = _prints_credential(name, lits)
+    if printed is not None and _reaches_transcript(cmd, cmds):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints {printed} into the transcript. Capture it where it is used "
+                "(`T=$(…)`, or pipe it into the tool: `… | docker login --password-stdin`) instead.",
+            )
+        )
+    if (
+        (name == "gh" and lits[:2] == ["auth", "token"])
+        or (name == "gh" and lits[:2] == ["auth", "status"] and ("-t" in lits or "--show-token" in lits))
+    ) and _reaches_transcript(cmd, cmds):
         found.append(
             (
                 "deny",
@@ -657,8 +964,18 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                         )
                     )
             for code in _shell.code_of(cmd):
+                if CODE_PRINTS_ALL_ENV.search(code):
+                    found.append(
+                        (
+                            "ask",
+                            f"`{cmd.display}` prints every environment variable, credentials included; "
+                            "confirm (or print the one you need).",
+                        )
+                    )
                 m = CODE_PRINTS_ENV.search(code)
-                if m and is_secret_name(m.group("n")):
+                # print(!!process.env.X), print(bool(os.environ.get('X'))), len(…): whether it is set.
+                tested = m is not None and re.search(r"!!|\bBoolean\(|\bbool\(|\blen\(|\btypeof\b", m.group())
+                if m and is_secret_name(m.group("n")) and not tested:
                     found.append(
                         (
                             "deny",

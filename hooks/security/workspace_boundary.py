@@ -206,21 +206,17 @@ def _reads_only(cmd: Cmd, word: Word) -> bool:
     return not (cmd.name == "sed" and any((w.literal() or "").startswith(("-i", "--in-place")) for w in cmd.args))
 
 
-# Programs that only look at file metadata or free space. df and friends take any path (they
-# report its filesystem); ls, stat … may look into system folders, not the user's home or the
-# folders above the project.
+# Programs that only look at names, sizes, types and free space: they print no file's content
+# and change nothing, so they may look anywhere (ls ~/.ssh shows key names, not keys).
 FILESYSTEM_INFO = frozenset({"df", "findmnt", "mountpoint", "lsblk"})
-METADATA_ONLY = frozenset({"ls", "du", "stat", "file", "tree", "test", "which"})
-SYSTEM_PREFIXES = ("/usr/", "/opt/", "/etc/", "/bin", "/sbin", "/lib", "/proc/", "/sys/", "/snap/", "/nix/")
+METADATA_ONLY = frozenset({"ls", "du", "stat", "file", "tree", "test", "which", "realpath", "readlink"})
 
 
 def _metadata_only(cmd: Cmd, word: Word, path: str) -> bool:
-    """``ls /usr/local/bin``, ``df -h /``: a look at a system location, no write redirect onto it."""
+    """``ls -la ~/.ssh``, ``du -sh ~/.cache``, ``df -h /``: a look, no write redirect onto it."""
     if any(r.target is word for r in cmd.redirects):
         return False
-    if cmd.name in FILESYSTEM_INFO:
-        return True
-    return cmd.name in METADATA_ONLY and (path + "/").startswith(SYSTEM_PREFIXES)
+    return cmd.name in FILESYSTEM_INFO or cmd.name in METADATA_ONLY
 
 
 def _owner_only_chmod(cmd: Cmd, path: str) -> bool:

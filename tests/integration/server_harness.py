@@ -5,9 +5,11 @@ stream with bounded waits."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,7 @@ import httpx
 
 from agent_server.server import create_app, load_settings
 from agent_server.server.backends import ModelBackend
-from agent_server.server.testing import serve_app
+from agent_server.server.testing import FakeMessagesAPI, serve_app
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "payloads"
 #: The API secret test servers use (AGENT_SERVER_API_TOKEN); the harness sends it as
@@ -247,3 +249,99 @@ async def running_server(
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     async with serve_app(app) as url, httpx.AsyncClient(base_url=url, timeout=30, headers=headers) as client:
         yield Harness(client, app, project if isinstance(project, Project) else None)
+
+
+#: The API key test servers give the anthropic backend (the fake API accepts any).
+TEST_API_KEY = "test-key-123"
+
+
+@asynccontextmanager
+async def running_anthropic_server(project: Project, api: FakeMessagesAPI, **overrides: Any) -> AsyncIterator[Harness]:
+    """:func:`running_server` with the anthropic backend talking to ``api`` (a fake Messages
+    API served on 127.0.0.1 for as long as the server runs)."""
+    async with (
+        serve_app(api.app) as api_url,
+        running_server(
+            project, backend="anthropic", anthropic_base_url=api_url, anthropic_api_key=TEST_API_KEY, **overrides
+        ) as h,
+    ):
+        yield h
+
+
+#: Stop hook body: block the first stop with the reason "run the tests", then let it stop.
+BLOCK_STOP_ONCE = """
+if not payload["stop_hook_active"]:
+    print(json.dumps({"decision": "block", "reason": "run the tests"}))"""
+
+
+def json_out(data: dict[str, Any]) -> str:
+    """Hook body printing ``data`` as JSON."""
+    return f"print(json.dumps({data!r}))"
+
+
+def add_entry(project: Project, event: str, hook: dict[str, Any], matcher: str | None = None) -> None:
+    """Add one Claude Code hook entry (any hook type) to ``project``, written as-is."""
+    entry: dict[str, Any] = {"hooks": [hook]}
+    if matcher is not None:
+        entry["matcher"] = matcher
+    project.hooks.setdefault(event, []).append(entry)
+    project.write()
+
+
+def tool_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every tool_result block of a conversation, in order."""
+    return [
+        b
+        for m in messages
+        if m["role"] == "user" and isinstance(m["content"], list)
+        for b in m["content"]
+        if b.get("type") == "tool_result"
+    ]
+
+
+def system_texts(messages: list[dict[str, Any]]) -> list[str]:
+    """Model-visible system messages (hook contexts)."""
+    return [m["content"] for m in messages if m["role"] == "system"]
+
+
+async def user_notes(h: Harness, sid: str) -> list[str]:
+    """User-only messages (``system_message`` events)."""
+    return [e["text"] for e in await h.events(sid) if e["type"] == "system_message"]
+
+
+#: ``agent-server`` as a user runs it, in a subprocess.
+CLI = [sys.executable, "-m", "agent_server"]
+
+
+@contextmanager
+def serve_process(
+    *args: str, env: dict[str, str], cwd: Path, stderr: int = subprocess.PIPE
+) -> Iterator[subprocess.Popen[str]]:
+    """``agent-server serve --port 0 *args`` as a real process (text stdout piped); on the
+    way out it is interrupted like a user would (SIGINT), and killed if it lingers."""
+    proc = subprocess.Popen(
+        [*CLI, "serve", "--port", "0", *args], env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=stderr, text=True
+    )
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+async def read_lines(proc: subprocess.Popen[str], last: Callable[[str], bool], timeout: float = 30) -> list[str]:
+    """``proc``'s stdout lines up to and including the first for which ``last`` is true
+    (bounded; fails if the output ends first)."""
+    assert proc.stdout is not None
+    lines: list[str] = []
+    with anyio.fail_after(timeout):
+        while not lines or not last(lines[-1]):
+            line = await anyio.to_thread.run_sync(proc.stdout.readline)
+            assert line, f"serve ended its output early: {lines}"
+            lines.append(line.rstrip("\n"))
+    return lines

@@ -5,26 +5,16 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support import FIXTURES
+from tests.support import FIXTURES, run_cli
 
 
 def cli(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "HOME": str(cwd or Path.cwd())}
-    return subprocess.run(
-        [sys.executable, "-m", "agent_server", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-        cwd=cwd,
-    )
+    return run_cli(*args, env={**os.environ, "HOME": str(cwd or Path.cwd())}, stdin=stdin, cwd=cwd)
 
 
 def project(tmp_path: Path, settings: Any) -> Path:

@@ -30,18 +30,11 @@ from agent_server.hooks import (
 from agent_server.hooks._ledger import pending_folder
 from agent_server.hooks._ledger_query import open_ledger, recent_events
 from agent_server.hooks._ledger_store import SCHEMA_VERSION, LedgerStore, SQLiteStore
-from tests.support import cmd, project
+from tests.support import bash_payload, cmd, project
 
 pytestmark = pytest.mark.anyio
 
-PAYLOAD = {
-    "session_id": "sess-1",
-    "transcript_path": "/tmp/t.jsonl",
-    "cwd": "/tmp",
-    "tool_name": "Bash",
-    "tool_input": {"command": "ls"},
-    "tool_use_id": "toolu_1",
-}
+PAYLOAD = bash_payload()
 
 
 def rows(db: Path, sql: str) -> list[sqlite3.Row]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ import pytest
 
 from agent_server.hooks import EventOutcome, HookLedger, HookRunner
 from agent_server.hooks._cli_observe import parse_since
-from tests.support import cmd
+from tests.support import cmd, run_cli
 
 ROOT = Path(__file__).parents[2]
 BASH = {
@@ -33,15 +32,7 @@ def cli(
     base = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
     home = (cwd or Path.cwd()) / "home"  # an empty home: no ~/.claude/settings.json
     full = {**base, "HOME": str(home), "PYTHONPATH": str(ROOT), **(env or {})}
-    return subprocess.run(
-        [sys.executable, "-m", "agent_server", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=full,
-        cwd=cwd,
-    )
+    return run_cli(*args, env=full, stdin=stdin, cwd=cwd)
 
 
 def write_settings(root: Path, settings: dict[str, Any], name: str = "settings.json") -> Path:

@@ -27,6 +27,14 @@ from tests.support import load_payload, project
 pytestmark = pytest.mark.anyio
 
 
+async def run_sh(script: str, cwd: Path, **options: Any) -> ProcessResult:
+    """``sh -c script`` through :func:`run_process`, with ``{}`` on stdin, this process's
+    environment, a fresh marker and ``options`` (``timeout``, ``grace``, ...)."""
+    return await run_process(
+        ["sh", "-c", script], stdin=b"{}\n", env=dict(os.environ), cwd=str(cwd), marker=uuid.uuid4().hex, **options
+    )
+
+
 def tagged_sleep() -> tuple[str, str]:
     """A sleep with a unique duration, so leftovers can be found by command line."""
     secs = f"{300 + uuid.uuid4().int % 10000}.{uuid.uuid4().int % 997}"
@@ -185,14 +193,7 @@ async def test_cancel_after_leader_exit_ends_grandchild_holding_stdout(tmp_path:
             async with anyio.create_task_group() as tg:
 
                 async def run() -> None:
-                    await run_process(
-                        ["sh", "-c", f"{sleep} & echo $! > {pid_file}; exit 0"],
-                        stdin=b"{}\n",
-                        env=dict(os.environ),
-                        cwd=str(tmp_path),
-                        timeout=30,
-                        marker=uuid.uuid4().hex,
-                    )
+                    await run_sh(f"{sleep} & echo $! > {pid_file}; exit 0", tmp_path, timeout=30)
 
                 tg.start_soon(run)
                 await wait_for_pid_file(pid_file)
@@ -220,14 +221,7 @@ async def test_daemon_that_left_the_session_is_ended_after_normal_exit(tmp_path:
     reaping = enable_orphan_reaping()
     try:
         with anyio.fail_after(5):
-            result = await run_process(
-                ["sh", "-c", command],
-                stdin=b"{}\n",
-                env=dict(os.environ),
-                cwd=str(tmp_path),
-                timeout=5,
-                marker=uuid.uuid4().hex,
-            )
+            result = await run_sh(command, tmp_path, timeout=5)
         assert result.exit_code == 0 and not result.timed_out
         await no_leftovers(tag)  # neither running nor our zombie
     finally:
@@ -243,15 +237,7 @@ async def test_forking_escapee_is_ended_with_everything_it_forks(tmp_path: Path)
         # Generous: a fork storm on a loaded 2-core machine reaches ~10,000 processes
         # before the kill, and each scan reads all of their environments.
         with anyio.fail_after(30):
-            result = await run_process(
-                ["sh", "-c", f'setsid sh -c "{inner}" & wait'],
-                stdin=b"{}\n",
-                env=dict(os.environ),
-                cwd=str(tmp_path),
-                timeout=0.5,
-                grace=0.3,
-                marker=uuid.uuid4().hex,
-            )
+            result = await run_sh(f'setsid sh -c "{inner}" & wait', tmp_path, timeout=0.5, grace=0.3)
         assert result.timed_out
         await no_leftovers(tag)
     finally:
@@ -276,14 +262,8 @@ async def test_recycled_leader_pid_is_never_signalled(tmp_path: Path) -> None:
                 async def run() -> None:
                     # The escapee keeps stdout, so the tree is ended after the leader left.
                     results.append(
-                        await run_process(
-                            ["sh", "-c", f"echo $$ > {pid_file}; setsid {sleep} & sleep 0.3"],
-                            stdin=b"{}\n",
-                            env=dict(os.environ),
-                            cwd=str(tmp_path),
-                            timeout=1,
-                            grace=0.3,
-                            marker=uuid.uuid4().hex,
+                        await run_sh(
+                            f"echo $$ > {pid_file}; setsid {sleep} & sleep 0.3", tmp_path, timeout=1, grace=0.3
                         )
                     )
 
@@ -332,14 +312,7 @@ async def test_cancel_during_spawn_ends_what_the_leader_forked(tmp_path: Path, m
     try:
         with anyio.fail_after(5), anyio.CancelScope() as scope:
             scopes.append(scope)
-            await run_process(
-                ["sh", "-c", f"{sleep} & echo $! > {pid_file}; wait"],
-                stdin=b"{}\n",
-                env=dict(os.environ),
-                cwd=str(tmp_path),
-                timeout=30,
-                marker=uuid.uuid4().hex,
-            )
+            await run_sh(f"{sleep} & echo $! > {pid_file}; wait", tmp_path, timeout=30)
         monkeypatch.undo()
         assert scope.cancelled_caught and pid_file.exists()
         await no_leftovers(tag)
@@ -457,15 +430,7 @@ async def test_leaders_are_forgotten_once_reaped(tmp_path: Path) -> None:
 
     before = set(_process._LEADERS)
     during: list[set[str]] = []
-    result = await run_process(
-        ["sh", "-c", "exit 3"],
-        stdin=b"{}\n",
-        env=dict(os.environ),
-        cwd=str(tmp_path),
-        timeout=5,
-        marker=uuid.uuid4().hex,
-        while_running=lambda: during.append(set(_process._LEADERS)),
-    )
+    result = await run_sh("exit 3", tmp_path, timeout=5, while_running=lambda: during.append(set(_process._LEADERS)))
     assert result.exit_code == 3
     assert len(during) == 1 and len(during[0] - before) == 1  # known while it ran
     after = set(_process._LEADERS)

@@ -18,19 +18,12 @@ from agent_server.hooks import (
     parse_prompt_reply,
 )
 from agent_server.server.backends.scripted import scripted_prompt_verdict
-from tests.support import project
+from tests.support import bash_payload, project
 
 pytestmark = pytest.mark.anyio
 
 PROMPT = "block: rm -rf\nIs this safe? $ARGUMENTS"
-PAYLOAD: dict[str, Any] = {
-    "session_id": "sess-1",
-    "transcript_path": "/tmp/t.jsonl",
-    "cwd": "/tmp",
-    "tool_name": "Bash",
-    "tool_input": {"command": "rm -rf build"},
-    "tool_use_id": "toolu_1",
-}
+PAYLOAD = bash_payload("rm -rf build")
 
 
 def prompt_hook(prompt: str = PROMPT, **fields: Any) -> dict[str, Any]:

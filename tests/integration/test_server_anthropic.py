@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from agent_server.server.testing import FakeMessagesAPI, serve_app
-from tests.integration.server_harness import make_project, running_server
+from agent_server.server.testing import FakeMessagesAPI
+from tests.integration.server_harness import BLOCK_STOP_ONCE, make_project, running_anthropic_server
 
 pytestmark = pytest.mark.anyio
 
@@ -30,17 +30,9 @@ async def test_tool_use_streaming_and_model_visible_hook_messages(tmp_path: Path
     project.hook("SessionStart", 'print("ctx from start")')
     (project.root / "a.txt").write_text("alpha\n")
     api = FakeMessagesAPI()
-    async with (
-        serve_app(api.app) as api_url,
-        running_server(
-            project,
-            backend="anthropic",
-            anthropic_base_url=api_url,
-            anthropic_api_key="test-key-123",
-            anthropic_model="claude-test",
-            permission_mode="bypassPermissions",
-        ) as h,
-    ):
+    async with running_anthropic_server(
+        project, api, anthropic_model="claude-test", permission_mode="bypassPermissions"
+    ) as h:
         sid = (await h.create())["session_id"]
         turn = await h.send(sid, "$ rm -rf x\nread a.txt\nAll done here, nothing else to do.")
         assert turn["status"] == "completed"
@@ -74,17 +66,9 @@ def x_api_key(api: FakeMessagesAPI) -> Any:
 
 async def test_stop_feedback_and_compaction_reach_the_api(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    cmd = project.hook(
-        "Stop",
-        """
-if not payload["stop_hook_active"]:
-    print(json.dumps({"decision": "block", "reason": "run the tests"}))""",
-    )
+    cmd = project.hook("Stop", BLOCK_STOP_ONCE)
     api = FakeMessagesAPI()
-    async with (
-        serve_app(api.app) as api_url,
-        running_server(project, backend="anthropic", anthropic_base_url=api_url, anthropic_api_key="test-key-123") as h,
-    ):
+    async with running_anthropic_server(project, api) as h:
         sid = (await h.create())["session_id"]
         assert (await h.send(sid, "hello"))["status"] == "completed"
         # A JSON block: the system message, then the feedback (contract §9).
@@ -106,10 +90,7 @@ async def test_api_errors_are_reported_not_raised(tmp_path: Path) -> None:
         raise RuntimeError("fake API crashed")
 
     api = FakeMessagesAPI(responder=broken)
-    async with (
-        serve_app(api.app) as api_url,
-        running_server(project, backend="anthropic", anthropic_base_url=api_url, anthropic_api_key="test-key-123") as h,
-    ):
+    async with running_anthropic_server(project, api) as h:
         h.app.state.manager.backend.client = h.app.state.manager.backend.client.with_options(max_retries=0)
         sid = (await h.create())["session_id"]
         turn = await h.send(sid, "hello")

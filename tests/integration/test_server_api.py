@@ -32,11 +32,16 @@ from agent_server.server import (
 from agent_server.server.backends import ModelBackend, ModelReply, ModelRequest
 from agent_server.server.backends.scripted import ScriptedBackend
 from agent_server.server.testing import serve_app
-from tests.integration.server_harness import make_project, running_server, server_settings
+from tests.integration.server_harness import (
+    CLI,
+    make_project,
+    read_lines,
+    running_server,
+    serve_process,
+    server_settings,
+)
 
 pytestmark = pytest.mark.anyio
-
-CLI = [sys.executable, "-m", "agent_server"]
 
 
 async def test_errors_are_json_and_name_the_problem(tmp_path: Path) -> None:
@@ -295,18 +300,8 @@ def test_serve_rejects_bad_settings_without_a_traceback(tmp_path: Path) -> None:
 async def test_serve_prints_the_url_serves_and_shuts_down(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     project.hook("SessionEnd")
-    proc = subprocess.Popen(
-        [*CLI, "serve", "--port", "0", "--project", str(project.root)],
-        env=_env(tmp_path),
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        with anyio.fail_after(30):
-            line = await anyio.to_thread.run_sync(proc.stdout.readline)
+    with serve_process("--project", str(project.root), env=_env(tmp_path), cwd=tmp_path) as proc:
+        [line] = await read_lines(proc, lambda _: True)
         assert line.startswith("agent-server listening on http://127.0.0.1:"), line
         url = line.split()[3]
         token = line.split("/chat?token=")[1].split(",")[0]  # the per-launch secret
@@ -323,10 +318,6 @@ async def test_serve_prints_the_url_serves_and_shuts_down(tmp_path: Path) -> Non
         with anyio.fail_after(15):
             code = await anyio.to_thread.run_sync(proc.wait)
         assert code in (0, 130)  # uvicorn re-raises the SIGINT after a graceful shutdown
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     assert [p["session_id"] for p in project.payloads("SessionEnd")] == [sid]
 
 
@@ -335,22 +326,9 @@ async def test_serve_says_which_hooks_it_loaded_and_where_the_full_list_is(tmp_p
     project.shell_hook("PreToolUse", "true", matcher="Bash")
     project.shell_hook("PreToolUse", "true", matcher="Write")  # the same command: ignored
     project.shell_hook("Stop", "echo done")
-    proc = subprocess.Popen(
-        [*CLI, "serve", "--port", "0", "--project-dir", str(project.root)],
-        env=_env(tmp_path),
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        lines: list[str] = []
-        with anyio.fail_after(30):
-            while not lines or "full list:" not in lines[-1]:
-                line = await anyio.to_thread.run_sync(proc.stdout.readline)
-                assert line, f"serve ended its output early: {lines}"
-                lines.append(line.rstrip("\n"))
+    args = ("--project-dir", str(project.root))
+    with serve_process(*args, env=_env(tmp_path), cwd=tmp_path, stderr=subprocess.DEVNULL) as proc:
+        lines = await read_lines(proc, lambda line: "full list:" in line)
         assert lines[0].startswith("agent-server listening on http://127.0.0.1:")
         assert lines[1:] == [
             "hooks: 2 from .claude/settings.json",
@@ -358,13 +336,6 @@ async def test_serve_says_which_hooks_it_loaded_and_where_the_full_list_is(tmp_p
             "  Stop: 1 hook",
             f"  full list: agent-server hooks list --project-dir {project.root}",
         ]
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def test_init_writes_default_settings_and_serve_falls_back_to_them(tmp_path: Path) -> None:

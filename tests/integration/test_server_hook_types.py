@@ -13,37 +13,19 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from agent_server.hooks import PROMPT_HOOK_SCHEMA, PROMPT_HOOK_SYSTEM
-from agent_server.server.testing import FakeMessagesAPI, serve_app
+from agent_server.server.testing import FakeMessagesAPI
 from tests.http_endpoint import http_endpoint
-from tests.integration.server_harness import Harness, Project, make_project, running_server
+from tests.integration.server_harness import (
+    add_entry,
+    make_project,
+    running_anthropic_server,
+    running_server,
+    system_texts,
+    tool_results,
+    user_notes,
+)
 
 pytestmark = pytest.mark.anyio
-
-
-def tool_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [
-        b
-        for m in messages
-        if m["role"] == "user" and isinstance(m["content"], list)
-        for b in m["content"]
-        if b.get("type") == "tool_result"
-    ]
-
-
-def system_texts(messages: list[dict[str, Any]]) -> list[str]:
-    return [m["content"] for m in messages if m["role"] == "system"]
-
-
-async def user_notes(h: Harness, sid: str) -> list[str]:
-    return [e["text"] for e in await h.events(sid) if e["type"] == "system_message"]
-
-
-def add(project: Project, event: str, hook: dict[str, Any], matcher: str | None = None) -> None:
-    group: dict[str, Any] = {"hooks": [hook]}
-    if matcher is not None:
-        group["matcher"] = matcher
-    project.hooks.setdefault(event, []).append(group)
-    project.write()
 
 
 async def deny_rm(request: Request) -> Response:
@@ -69,11 +51,11 @@ async def deny_rm(request: Request) -> Response:
 async def test_http_hooks_decide_like_command_hooks(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     async with http_endpoint() as ep:
-        add(project, "PreToolUse", {"type": "http", "url": ep.on("pre", deny_rm)}, matcher="Bash")
+        add_entry(project, "PreToolUse", {"type": "http", "url": ep.on("pre", deny_rm)}, matcher="Bash")
         post = ep.reply("post", {"decision": "block", "reason": "lint failed"})
-        add(project, "PostToolUse", {"type": "http", "url": post})
+        add_entry(project, "PostToolUse", {"type": "http", "url": post})
         start = ep.reply("start", {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "x"}})
-        add(project, "SessionStart", {"type": "http", "url": start})
+        add_entry(project, "SessionStart", {"type": "http", "url": start})
         async with running_server(project, permission_mode="bypassPermissions") as h:
             sid = (await h.create())["session_id"]
             turn = await h.send(sid, "$ rm -rf build\n$ echo ok > RAN\nDone here.")
@@ -100,8 +82,8 @@ async def test_http_failures_block_only_with_on_failure_block(tmp_path: Path) ->
     (project.root / "a.txt").write_text("alpha\n")
     async with http_endpoint() as ep:
         gone = ep.reply("gone", status=404)
-        add(project, "PreToolUse", {"type": "http", "url": gone, "onFailure": "block"}, matcher="Bash")
-        add(project, "PostToolUse", {"type": "http", "url": refused}, matcher="Read")
+        add_entry(project, "PreToolUse", {"type": "http", "url": gone, "onFailure": "block"}, matcher="Bash")
+        add_entry(project, "PostToolUse", {"type": "http", "url": refused}, matcher="Read")
         async with running_server(project, permission_mode="bypassPermissions") as h:
             sid = (await h.create())["session_id"]
             assert (await h.send(sid, "$ touch RAN\nread a.txt"))["status"] == "completed"
@@ -125,7 +107,7 @@ GUARD = "block: rm -rf\nIs this command safe to run? $ARGUMENTS"
 
 async def test_prompt_hook_no_on_pre_tool_use_stops_the_turn(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    add(project, "PreToolUse", {"type": "prompt", "prompt": GUARD}, matcher="Bash")
+    add_entry(project, "PreToolUse", {"type": "prompt", "prompt": GUARD}, matcher="Bash")
     project.hook("Stop")
     async with running_server(project, permission_mode="bypassPermissions") as h:
         sid = (await h.create())["session_id"]
@@ -145,7 +127,7 @@ async def test_prompt_hook_no_on_pre_tool_use_stops_the_turn(tmp_path: Path) -> 
 
 async def test_prompt_hook_no_on_user_prompt_submit(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    add(project, "UserPromptSubmit", {"type": "prompt", "prompt": "block: password\n$ARGUMENTS"})
+    add_entry(project, "UserPromptSubmit", {"type": "prompt", "prompt": "block: password\n$ARGUMENTS"})
     async with running_server(project) as h:
         sid = (await h.create())["session_id"]
         assert (await h.send(sid, "hello"))["status"] == "completed"
@@ -160,7 +142,7 @@ async def test_prompt_hook_no_on_user_prompt_submit(tmp_path: Path) -> None:
 async def test_prompt_hook_no_on_post_tool_use_ends_the_turn_after_the_tool(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     prompt = "block: SECRET\nDoes this output leak anything? $ARGUMENTS"
-    add(project, "PostToolUse", {"type": "prompt", "prompt": prompt})
+    add_entry(project, "PostToolUse", {"type": "prompt", "prompt": prompt})
     async with running_server(project, permission_mode="bypassPermissions") as h:
         sid = (await h.create())["session_id"]
         turn = await h.send(sid, "$ echo SECRET\n$ touch NEVER")
@@ -177,7 +159,7 @@ async def test_prompt_hook_no_on_post_tool_use_ends_the_turn_after_the_tool(tmp_
 async def test_prompt_hook_no_on_stop_is_feedback_and_the_model_goes_on(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     prompt = "block: unfinished\nIs the work done? $ARGUMENTS"
-    add(project, "Stop", {"type": "prompt", "prompt": prompt})
+    add_entry(project, "Stop", {"type": "prompt", "prompt": prompt})
     async with running_server(project) as h:
         sid = (await h.create())["session_id"]
         turn = await h.send(sid, "unfinished")
@@ -191,7 +173,7 @@ async def test_prompt_hook_no_on_stop_is_feedback_and_the_model_goes_on(tmp_path
 
 async def test_prompt_hook_bad_reply_fails_open(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    add(project, "PreToolUse", {"type": "prompt", "prompt": "reply: not json at all\n$ARGUMENTS"})
+    add_entry(project, "PreToolUse", {"type": "prompt", "prompt": "reply: not json at all\n$ARGUMENTS"})
     async with running_server(project, permission_mode="bypassPermissions") as h:
         sid = (await h.create())["session_id"]
         assert (await h.send(sid, "$ touch RAN"))["status"] == "completed"
@@ -206,7 +188,7 @@ async def test_prompt_hook_bad_reply_fails_open(tmp_path: Path) -> None:
 async def test_prompt_hook_is_one_extra_messages_call(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     prompt = "Judge this tool call: $ARGUMENTS"
-    add(project, "PreToolUse", {"type": "prompt", "prompt": prompt}, matcher="Bash")
+    add_entry(project, "PreToolUse", {"type": "prompt", "prompt": prompt}, matcher="Bash")
     api = FakeMessagesAPI()
 
     async def responder(body: dict[str, Any]) -> list[dict[str, Any]]:
@@ -217,17 +199,9 @@ async def test_prompt_hook_is_one_extra_messages_call(tmp_path: Path) -> None:
         return await api.scripted_reply(body)
 
     api.responder = responder
-    async with (
-        serve_app(api.app) as api_url,
-        running_server(
-            project,
-            backend="anthropic",
-            anthropic_base_url=api_url,
-            anthropic_api_key="test-key-123",
-            anthropic_model="claude-test",
-            permission_mode="bypassPermissions",
-        ) as h,
-    ):
+    async with running_anthropic_server(
+        project, api, anthropic_model="claude-test", permission_mode="bypassPermissions"
+    ) as h:
         sid = (await h.create())["session_id"]
         turn = await h.send(sid, "$ echo fine\n$ rm -rf build\n$ touch NEVER")
         assert turn["status"] == "stopped"
@@ -253,20 +227,13 @@ async def test_prompt_hook_is_one_extra_messages_call(tmp_path: Path) -> None:
 
 async def test_the_fake_messages_api_plays_the_scripted_verdict(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    add(project, "PreToolUse", {"type": "prompt", "prompt": GUARD}, matcher="Bash")
-    add(project, "PreToolUse", {"type": "prompt", "prompt": "reply: Sure, looks fine!\n$ARGUMENTS"}, matcher="Read")
+    add_entry(project, "PreToolUse", {"type": "prompt", "prompt": GUARD}, matcher="Bash")
+    add_entry(
+        project, "PreToolUse", {"type": "prompt", "prompt": "reply: Sure, looks fine!\n$ARGUMENTS"}, matcher="Read"
+    )
     (project.root / "a.txt").write_text("alpha\n")
     api = FakeMessagesAPI()
-    async with (
-        serve_app(api.app) as api_url,
-        running_server(
-            project,
-            backend="anthropic",
-            anthropic_base_url=api_url,
-            anthropic_api_key="test-key-123",
-            permission_mode="bypassPermissions",
-        ) as h,
-    ):
+    async with running_anthropic_server(project, api, permission_mode="bypassPermissions") as h:
         sid = (await h.create())["session_id"]
         turn = await h.send(sid, "read a.txt\n$ echo fine\n$ rm -rf build\n$ touch NEVER")
         assert turn["status"] == "stopped"

@@ -5,38 +5,27 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.integration.server_harness import Harness, make_project, running_server
+from tests.integration.server_harness import (
+    json_out,
+    make_project,
+    running_server,
+    system_texts,
+    tool_results,
+    user_notes,
+)
 
 pytestmark = pytest.mark.anyio
 
 
-def tool_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every tool_result block, in order."""
-    return [
-        b
-        for m in messages
-        if m["role"] == "user" and isinstance(m["content"], list)
-        for b in m["content"]
-        if b.get("type") == "tool_result"
-    ]
-
-
-def system_texts(messages: list[dict[str, Any]]) -> list[str]:
-    """Model-visible system messages (hook contexts)."""
-    return [m["content"] for m in messages if m["role"] == "system"]
-
-
-async def user_notes(h: Harness, sid: str) -> list[str]:
-    """User-only messages."""
-    return [e["text"] for e in await h.events(sid) if e["type"] == "system_message"]
-
-
-def json_out(data: dict[str, Any]) -> str:
-    return f"print(json.dumps({data!r}))"
+def pre_tool_decision(decision: str, reason: str, *, context: str | None = None) -> str:
+    """Hook body printing a PreToolUse ``permissionDecision`` (with ``additionalContext``)."""
+    output = {"hookEventName": "PreToolUse", "permissionDecision": decision, "permissionDecisionReason": reason}
+    if context is not None:
+        output["additionalContext"] = context
+    return json_out({"hookSpecificOutput": output})
 
 
 async def test_user_prompt_submit_block_exit2_no_model_call(tmp_path: Path) -> None:
@@ -136,16 +125,7 @@ async def test_pre_tool_use_json_deny_with_context(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     project.hook(
         "PreToolUse",
-        json_out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "deny",
-                    "permissionDecisionReason": "use the safe wrapper",
-                    "additionalContext": "see docs/safe.md",
-                }
-            }
-        ),
+        pre_tool_decision("deny", "use the safe wrapper", context="see docs/safe.md"),
     )
     async with running_server(project, permission_mode="bypassPermissions") as h:
         sid = (await h.create())["session_id"]
@@ -199,15 +179,7 @@ async def test_pre_tool_use_ask_pauses_for_the_user(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     project.hook(
         "PreToolUse",
-        json_out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "ask",
-                    "permissionDecisionReason": "touching files needs a human",
-                }
-            }
-        ),
+        pre_tool_decision("ask", "touching files needs a human"),
     )
     async with running_server(project, permission_mode="bypassPermissions") as h:
         sid = (await h.create())["session_id"]
@@ -229,15 +201,7 @@ async def test_ask_without_an_answer_is_denied_with_the_reason(tmp_path: Path) -
     project = make_project(tmp_path)
     project.hook(
         "PreToolUse",
-        json_out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "ask",
-                    "permissionDecisionReason": "why",
-                }
-            }
-        ),
+        pre_tool_decision("ask", "why"),
     )
     async with running_server(project, approval_timeout=0.3) as h:
         sid = (await h.create())["session_id"]
@@ -254,15 +218,7 @@ async def test_pre_tool_use_defer_ends_the_run(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     project.hook(
         "PreToolUse",
-        json_out(
-            {
-                "hookSpecificOutput": {
-                    "hookEventName": "PreToolUse",
-                    "permissionDecision": "defer",
-                    "permissionDecisionReason": "later",
-                }
-            }
-        ),
+        pre_tool_decision("defer", "later"),
     )
     project.hook("Stop")
     async with running_server(project, permission_mode="bypassPermissions") as h:

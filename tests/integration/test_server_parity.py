@@ -8,50 +8,25 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from agent_server.hooks import load_config
-from agent_server.server.testing import FakeMessagesAPI, serve_app
-from tests.integration.server_harness import Harness, Project, assert_shape, make_project, running_server
+from agent_server.server.testing import FakeMessagesAPI
+from tests.integration.server_harness import (
+    BLOCK_STOP_ONCE,
+    add_entry,
+    assert_shape,
+    json_out,
+    make_project,
+    running_anthropic_server,
+    running_server,
+    system_texts,
+    tool_results,
+    user_notes,
+)
 
 pytestmark = pytest.mark.anyio
-
-
-def json_out(data: dict[str, Any]) -> str:
-    """Hook body printing ``data`` as JSON."""
-    return f"print(json.dumps({data!r}))"
-
-
-def tool_results(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every tool_result block, in order."""
-    return [
-        b
-        for m in messages
-        if m["role"] == "user" and isinstance(m["content"], list)
-        for b in m["content"]
-        if b.get("type") == "tool_result"
-    ]
-
-
-def system_texts(messages: list[dict[str, Any]]) -> list[str]:
-    """Model-visible system messages."""
-    return [m["content"] for m in messages if m["role"] == "system"]
-
-
-async def user_notes(h: Harness, sid: str) -> list[str]:
-    """User-only messages."""
-    return [e["text"] for e in await h.events(sid) if e["type"] == "system_message"]
-
-
-def add_entry(project: Project, event: str, hook: dict[str, Any], matcher: str | None = None) -> None:
-    """Add one Claude Code hook entry written as-is."""
-    entry: dict[str, Any] = {"hooks": [hook]}
-    if matcher is not None:
-        entry["matcher"] = matcher
-    project.hooks.setdefault(event, []).append(entry)
-    project.write()
 
 
 async def test_command_with_args_runs_command_with_those_arguments(tmp_path: Path) -> None:
@@ -104,12 +79,7 @@ async def test_continue_false_runs_the_tool_and_skips_post_tool_batch(tmp_path: 
 
 async def test_stop_json_block_gives_the_model_both_messages(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    cmd = project.hook(
-        "Stop",
-        """
-if not payload["stop_hook_active"]:
-    print(json.dumps({"decision": "block", "reason": "run the tests"}))""",
-    )
+    cmd = project.hook("Stop", BLOCK_STOP_ONCE)
     async with running_server(project) as h:
         sid = (await h.create())["session_id"]
         assert (await h.send(sid, "hello"))["status"] == "completed"
@@ -238,10 +208,7 @@ async def test_pre_compact_stdout_reaches_the_summary_request(tmp_path: Path) ->
     project = make_project(tmp_path)
     project.hook("PreCompact", 'print("keep the file names")')
     api = FakeMessagesAPI()
-    async with (
-        serve_app(api.app) as api_url,
-        running_server(project, backend="anthropic", anthropic_base_url=api_url, anthropic_api_key="test-key-123") as h,
-    ):
+    async with running_anthropic_server(project, api) as h:
         sid = (await h.create())["session_id"]
         assert (await h.send(sid, "hello"))["status"] == "completed"
         assert (await h.send(sid, "/compact"))["status"] == "completed"

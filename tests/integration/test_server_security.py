@@ -6,23 +6,25 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-import anyio
 import httpx
 import jsonschema
 import pytest
 
 from agent_server.server import SettingsInvalid
 from agent_server.server._auth import FrontDoor, cookie_name
-from tests.integration.server_harness import TEST_TOKEN, make_project, running_server, server_settings
+from tests.integration.server_harness import (
+    TEST_TOKEN,
+    make_project,
+    read_lines,
+    running_server,
+    serve_process,
+    server_settings,
+)
 
 pytestmark = pytest.mark.anyio
-
-CLI = [sys.executable, "-m", "agent_server"]
 
 
 async def _sessions(h: object) -> int:
@@ -210,22 +212,8 @@ async def test_serve_prints_a_chat_url_that_signs_in(tmp_path: Path) -> None:
     project.hook("SessionStart")
     env = {k: v for k, v in os.environ.items() if not k.startswith("AGENT_SERVER_")}
     env["HOME"] = str(tmp_path)
-    proc = subprocess.Popen(
-        [*CLI, "serve", "--port", "0", "--project", str(project.root)],
-        env=env,
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        lines: list[str] = []
-        with anyio.fail_after(30):
-            while not lines or not lines[-1].startswith("API clients"):
-                line = await anyio.to_thread.run_sync(proc.stdout.readline)
-                assert line, f"serve ended its output early: {lines}"
-                lines.append(line.rstrip("\n"))
+    with serve_process("--project", str(project.root), env=env, cwd=tmp_path) as proc:
+        lines = await read_lines(proc, lambda line: line.startswith("API clients"))
         first = lines[0]
         assert first.startswith("agent-server listening on http://127.0.0.1:"), first
         chat = first.split("(chat: ")[1].split(",")[0]
@@ -244,13 +232,8 @@ async def test_serve_prints_a_chat_url_that_signs_in(tmp_path: Path) -> None:
             assert hook["hooks"][0]["status"] == "skipped"
             assert hook["hooks"][0]["error"] == "untrusted: run 'agent-server hooks trust'"
         assert project.calls("SessionStart") == []
-    finally:
         proc.terminate()
-        try:
-            _, stderr = proc.communicate(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            _, stderr = proc.communicate()
+        _, stderr = proc.communicate(timeout=15)
     # The server's log says it once, too.
     assert stderr.count("1 project hook(s) of") == 1 and "agent-server hooks trust" in stderr
 

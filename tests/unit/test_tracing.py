@@ -22,18 +22,11 @@ from opentelemetry.trace import NonRecordingSpan, SpanContext, StatusCode, Trace
 
 from agent_server.hooks import HookRunner, HookSpec, HookStatus, load_config
 from agent_server.hooks._spec import derive_name
-from tests.support import cmd, project
+from tests.support import bash_payload, cmd, project
 
 pytestmark = pytest.mark.anyio
 
-PAYLOAD = {
-    "session_id": "sess-1",
-    "transcript_path": "/tmp/t.jsonl",
-    "cwd": "/tmp",
-    "tool_name": "Bash",
-    "tool_input": {"command": "ls"},
-    "tool_use_id": "toolu_1",
-}
+PAYLOAD = bash_payload()
 
 
 @pytest.fixture

@@ -91,6 +91,8 @@ class Cmd:
         self.stdin_text = stdin_text
         self.wrappers = [] if wrappers is None else wrappers
         self.env = {} if env is None else env  # NAME=value words before the command
+        # Programs whose output reaches stdin through ``< <(…)`` (pipes are in stage_names).
+        self.stdin_sources: set[str] = set()
 
     @property
     def args(self) -> list[Word]:
@@ -398,6 +400,7 @@ class _Unwrapped:
         self.xargs = xargs
         self.scripts = [] if scripts is None else scripts
         self.remote = remote
+        self.replace: str | None = None  # xargs -I R: R stands for each input line
 
 
 def words_text(words: list[Word], ctx: Ctx) -> str:
@@ -408,9 +411,46 @@ def words_text(words: list[Word], ctx: Ctx) -> str:
     return " ".join(out)
 
 
+def _split_unquoted(words: list[Word], ctx: Ctx) -> list[Word]:
+    """Unquoted ``$X`` with one known value becomes the words it splits into, as bash does:
+    ``X=rm; Y=-rf; $X $Y /`` runs ``rm -rf /``, so flags and programs hidden in variables count."""
+    out: list[Word] = []
+    for word in words:
+        parts = word.parts
+        if len(parts) == 1 and isinstance(parts[0], Var) and not parts[0].quoted and not is_assignment(word):
+            known = var_values(parts[0], ctx)
+            if known is not None and len(known) == 1 and _ifs_split(known[0], ctx):
+                out.extend(Word([Lit(w, True)], w) for w in _ifs_split(known[0], ctx))
+                continue
+        out.append(word)
+    return out
+
+
+def _ifs_split(value: str, ctx: Ctx) -> list[str]:
+    """Field splitting with the IFS assigned earlier in the command (IFS=,; x=rm,-rf,/; $x)."""
+    ifs = ctx.vars.get("IFS")
+    if not ifs or ifs[0] is None or not ifs[0]:
+        return value.split()
+    return [w for w in re.split("[" + re.escape(ifs[0]) + "]+", value) if w]
+
+
+def replace_in(words: list[Word], marker: str, value: str) -> list[Word]:
+    """``words`` with ``marker`` replaced by ``value`` in their literal parts (xargs -I {})."""
+    out: list[Word] = []
+    for word in words:
+        if marker not in word.raw:
+            out.append(word)
+            continue
+        parts: list[Part] = [
+            Lit(p.text.replace(marker, value), p.quoted) if isinstance(p, Lit) else p for p in word.parts
+        ]
+        out.append(Word(parts, word.raw.replace(marker, value), word.pos))
+    return out
+
+
 def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
     """Strip leading assignments and wrapper programs (sudo, env, nice, timeout, xargs…)."""
-    result = _Unwrapped(list(words))
+    result = _Unwrapped(_split_unquoted(words, ctx))
     argv = result.argv
     for _ in range(32):
         while argv and is_assignment(argv[0]):
@@ -420,9 +460,9 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
         first = argv[0].parts
         if len(first) == 1 and isinstance(first[0], Var) and not first[0].quoted:
             known = var_values(first[0], ctx)
-            if known and len(known[0].split()) > 1:
+            if known and len(_ifs_split(known[0], ctx)) > 1:
                 # Unquoted $CMD is split into words: x='rm -rf /'; $x runs rm.
-                argv[:1] = [Word([Lit(w, True)], w) for w in known[0].split()]
+                argv[:1] = [Word([Lit(w, True)], w) for w in _ifs_split(known[0], ctx)]
         name = prog_name(argv[0], ctx)
         rest = argv[1:]
         if name in _WRAPPERS:
@@ -466,9 +506,13 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
             result.wrappers.append(name)
             continue
         if name == "xargs":
-            _flags, positionals, _vals = split_options(rest, _XARGS_VALUE, stop_at_first=True)
+            flags, positionals, vals = split_options(rest, _XARGS_VALUE, stop_at_first=True)
             argv[:] = positionals or [Word([Lit("echo", True)], "echo")]
             result.xargs = True
+            if vals.get("I"):
+                result.replace = vals["I"][-1].literal()
+            elif "i" in flags or "replace" in flags:
+                result.replace = "{}"
             result.wrappers.append(name)
             continue
         if name in ("flock",):
@@ -603,6 +647,36 @@ def chmod_tightens(mode: str) -> bool:
     return True
 
 
+def chmod_grants(mode: str) -> set[str]:
+    """What a chmod ``mode`` gives away: ``others`` (group or world gain any access),
+    ``world-write`` and ``setid`` (setuid/setgid); empty for a mode that only narrows access.
+    An unreadable mode counts as granting everything."""
+    granted: set[str] = set()
+    if re.fullmatch(r"0*[0-7]{3,4}", mode):
+        bits = int(mode, 8)
+        if bits & 0o077:
+            granted.add("others")
+        if bits & 0o002:
+            granted.add("world-write")
+        if bits & 0o6000:
+            granted.add("setid")
+        return granted
+    for clause in mode.split(","):
+        m = re.fullmatch(r"(?P<who>[ugoa]*)(?P<op>[-+=])(?P<perm>[rwxXst]*)", clause)
+        if m is None:
+            return {"others", "world-write", "setid"}
+        who, op, perm = m.group("who") or "a", m.group("op"), m.group("perm")
+        if op == "-" or not perm:
+            continue
+        if "s" in perm:
+            granted.add("setid")
+        if set(who) & {"g", "o", "a"} and set(perm) & {"r", "w", "x", "X"}:
+            granted.add("others")
+        if set(who) & {"o", "a"} and "w" in perm:
+            granted.add("world-write")
+    return granted
+
+
 _AUTORUN_BASENAMES = frozenset({
     ".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv",
     ".zlogin", ".kshrc", ".cshrc", ".tcshrc", "config.fish", ".envrc", "rc.local", "crontab",
@@ -625,7 +699,11 @@ def autorun_path(path: str) -> bool:
     return (
         base in _AUTORUN_BASENAMES
         or "/.git/hooks/" in path
-        or "/cron" in path
+        or "/.husky/" in path
+        or "/.githooks/" in path
+        # Cron tables are run from the system's spool and cron folders, not from wherever a
+        # file named crontab.txt lies (a test fixture in the project runs nothing).
+        or re.search(r"^/(?:etc|var/spool)/cron|/cron\.(?:d|daily|hourly|weekly|monthly)/|/crontabs/", path) is not None
         or "/systemd/" in path
         or "/autostart/" in path
         or "/LaunchAgents/" in path

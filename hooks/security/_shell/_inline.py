@@ -13,10 +13,17 @@ if TYPE_CHECKING:
     import ast
 
 _CODE_SHELL_CALL = re.compile(
-    r"""(?:system|popen|exec|execSync|spawnSync|shell_exec|passthru|getoutput|check_output|run|call)
+    r"""(?:system|popen|exec|execSync|spawnSync|shell_exec|passthru|getoutput|check_output|run|call|os\.execute)
         \s*\(\s*(?P<q>["'`])(?P<cmd>.+?)(?P=q)""",
     re.X | re.S,
 )
+# Ruby and Perl call without parentheses (system "…", exec '…') and quote commands as
+# %x(…), %x{…}, qx(…), qx{…}: the same shell strings, written another way.
+_CODE_SHELL_BARE = re.compile(
+    r"""(?:^|[;{\s])(?:system|exec|spawn|open3|capture2e?|capture3|popen3?)[ \t]+(?P<q>["'])(?P<cmd>.+?)(?P=q)""",
+    re.S,
+)
+_CODE_QX = re.compile(r"""(?:%x|\bqx)(?:\((?P<a>[^)]*)\)|\{(?P<b>[^}]*)\}|\[(?P<c>[^\]]*)\]|\|(?P<d>[^|]*)\|)""")
 _CODE_RMTREE = re.compile(
     r"""(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|removedirs|remove_tree)
         \s*\(\s*(?P<q>["'])(?P<path>.+?)(?P=q)""",
@@ -67,10 +74,14 @@ def code_of(cmd: Cmd) -> list[str]:
         codes.append(written)
     for i, w in enumerate(args):
         lit = w.literal()
-        if lit is not None and re.fullmatch(r"-[A-Za-z]*[ceE]|--eval", lit) and i + 1 < len(args):
+        # -c/-e/-E (python, perl, ruby, node, lua), --eval, and php's -r.
+        code_flag = r"-[A-Za-z]*[ceE]|--eval" + (r"|-r|--run" if cmd.name == "php" else "")
+        if lit is not None and re.fullmatch(code_flag, lit) and i + 1 < len(args):
             codes.append(words_text([args[i + 1]], cmd.ctx))
-    # No script file among the arguments: the interpreter reads its code from stdin.
-    reads_stdin = all((w.literal() or "").startswith("-") for w in args)
+    # No script file among the arguments, or the script is "-" (python3 - arg1 <<EOF): the
+    # interpreter reads its code from stdin; later words are the program's own arguments.
+    first = next((w.literal() for w in args if not (w.literal() or "").startswith("-") or w.literal() == "-"), None)
+    reads_stdin = first is None or first == "-"
     if not codes and cmd.stdin_text is not None and reads_stdin:
         codes.append(cmd.stdin_text)
     return codes
@@ -181,13 +192,23 @@ def code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[li
                         shell_cmds.append(text)
                     elif items:
                         argvs.append(items)
-                elif fname in ("execv", "execvp", "execl", "execlp", "spawnv") and items:
-                    argvs.append(items)
+                elif fname in ("execv", "execvp", "execve", "execvpe", "spawnv", "spawnvp") and len(node.args) > 1:
+                    second = node.args[1]  # os.execvp('rm', ['rm', '-rf', '/']): the argv is the list
+                    if isinstance(second, ast.List | ast.Tuple) and all(
+                        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in second.elts
+                    ):
+                        argvs.append([str(e.value) for e in second.elts if isinstance(e, ast.Constant)])
+                elif fname in ("execl", "execlp") and all(
+                    isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args[1:]
+                ):
+                    argvs.append([str(a.value) for a in node.args[1:] if isinstance(a, ast.Constant)])
                 elif fname in ("rmtree", "removedirs") and text:
                     rm_paths.append(text)
             _walk_deletes(code, rm_paths)
             return shell_cmds, rm_paths, argvs
     shell_cmds.extend(m.group("cmd") for m in _CODE_SHELL_CALL.finditer(code))
+    shell_cmds.extend(m.group("cmd") for m in _CODE_SHELL_BARE.finditer(code))
+    shell_cmds.extend(next(g for g in m.groups() if g is not None) for m in _CODE_QX.finditer(code))
     shell_cmds.extend(m.group(1) for m in _CODE_BACKTICK.finditer(code))
     rm_paths.extend(m.group("path") for m in _CODE_RMTREE.finditer(code))
     rm_paths.extend("~" for _ in _CODE_RMTREE_HOME.finditer(code))

@@ -743,7 +743,8 @@ class _Parser:
             return
         prefix, name, rest = m.groups()
         if prefix:
-            parts.append(Var(name, "other", None, quoted))
+            # ${#X} is X's length, ${!X} another variable's value: neither is X's text.
+            parts.append(Var(name, "length" if prefix == "#" else "other", None, quoted))
             return
         op = next((o for o in _VAR_OPS if rest.startswith(o)), "other" if rest else "")
         arg: Word | None = None

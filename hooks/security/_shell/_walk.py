@@ -10,6 +10,7 @@ from ._commands import (
     is_assignment,
     printed_text,
     prog_name,
+    replace_in,
     shell_invocation,
     split_assignment,
     unwrap,
@@ -80,7 +81,13 @@ def _stage_names(command: Command, ctx: Ctx) -> set[str]:
                     names |= _stage_names(inner, ctx)
         return names
     argv = unwrap(command.words, ctx).argv
-    return {prog_name(argv[0], ctx)} if argv else set()
+    names = {prog_name(argv[0], ctx)} if argv else set()
+    # cat <(curl …) | sh: what a process substitution prints flows on through this stage.
+    for word in command.words:
+        for sub in word.subs():
+            if sub.kind == "<(":
+                names |= names_in(sub.script, ctx)
+    return names
 
 
 def _walk_script(script: Script, ctx: Ctx, origin: str, depth: int, out: list[Cmd]) -> None:
@@ -91,9 +98,15 @@ def _walk_script(script: Script, ctx: Ctx, origin: str, depth: int, out: list[Cm
             # Substitutions run before the command itself, in a subshell.
             for sub in _command_subs(command):
                 _walk_script(sub.script, ctx.child(), "subst", depth + 1, out)
+            fed: tuple[str | None, set[str]] = (None, set())
             for r in command.redirects:
                 for sub in (r.target.subs() if r.target else []) + r.body_subs:
+                    start = len(out)
                     _walk_script(sub.script, ctx.child(), "subst", depth + 1, out)
+                    if r.op == "<" and sub.kind == "<(":
+                        # cmd < <(producer): stdin is what the producer prints, like a pipe.
+                        printed = printed_text(out[-1]) if len(out) > start else None
+                        fed = (printed, fed[1] | names_in(sub.script, ctx))
             if command.kind not in ("simple", "cond"):
                 _walk_compound(command, ctx, origin, depth, out, index, names)
                 prev = None
@@ -118,7 +131,7 @@ def _walk_script(script: Script, ctx: Ctx, origin: str, depth: int, out: list[Cm
                 _walk_script(command.body, ctx.child() if not command.words else ctx, origin, depth + 1, out)
                 prev = None
                 continue
-            prev = _walk_command(command, ctx, origin, depth, out, index, names, prev)
+            prev = _walk_command(command, ctx, origin, depth, out, index, names, prev, fed)
 
 
 def _command_subs(command: Command) -> list[Sub]:
@@ -158,6 +171,7 @@ def _walk_command(
     index: int,
     names: list[set[str]],
     prev: Cmd | None,
+    fed: tuple[str | None, set[str]] = (None, set()),
 ) -> Cmd | None:
     words = command.words
     if words and all(is_assignment(w) for w in words):
@@ -198,13 +212,22 @@ def _walk_command(
     cmd = Cmd(
         name, argv, command.redirects, snapshot, origin, index, names, prev, un.xargs, wrappers=un.wrappers, env=env
     )
-    cmd.stdin_text = _stdin_text(command, prev, cctx)
+    cmd.stdin_text = fed[0] if fed[0] is not None else _stdin_text(command, prev, cctx)
+    cmd.stdin_sources = fed[1]
     out.append(cmd)
     _record_written(command, cmd, cctx)
     if not argv:
         return cmd
     args = argv[1:]
     _walk_runs(cmd, cctx, depth, out)
+    if un.replace and cmd.stdin_text is not None:
+        # xargs -I{} sh -c 'rm -rf {}' <<< "$HOME": each known input line takes {}'s place.
+        lines = [line.strip() for line in cmd.stdin_text.splitlines() if line.strip()]
+        for line in lines[:MAX_CANDIDATES]:
+            filled = replace_in(argv, un.replace, line)
+            each = Cmd(name, filled, [], snapshot, origin, index, names, prev, True, wrappers=un.wrappers, env=env)
+            out.append(each)
+            _walk_runs(each, cctx, depth, out)
     if name in ("export", "declare", "typeset", "local", "readonly"):
         for w in args:
             if is_assignment(w):
@@ -346,4 +369,6 @@ def _walk_code(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
             words = [Word([Lit(a, True)], a) for a in argv]
             un = unwrap(words, ctx)
             if un.argv:
-                out.append(Cmd(prog_name(un.argv[0], ctx), un.argv, [], ctx, "code", wrappers=un.wrappers))
+                spawned = Cmd(prog_name(un.argv[0], ctx), un.argv, [], ctx, "code", wrappers=un.wrappers)
+                out.append(spawned)
+                _walk_runs(spawned, ctx, depth, out)  # subprocess.run(['bash', '-c', '…'])

@@ -36,7 +36,7 @@ ASK = [
     "git clean -fd",
     "git branch -D old",
     "docker system prune -af",
-    "find . -name '*.orig' -delete",
+    "find . -name '*.java' -delete",
     "rm -rf src/*",
     "git push --force origin feature/x",
     'rm -rf "$OUT/"',

@@ -18,7 +18,8 @@ def hook(kit: Any) -> Any:
     "command",
     [
         "cat /etc/passwd",
-        "ls ~",
+        "cat ~/notes.txt",
+        "ls ~ > ~/listing.txt",
         "cd .. && ls",
         "cat ../x",
         "echo x > /tmp/out",
@@ -51,6 +52,11 @@ def test_denies_paths_outside(hook: Any, kit: Any, project: Path, command: str) 
         'docker run -v "$(pwd)":/app -w /app img',
         "/usr/bin/env python3 x.py",
         'echo "/etc/passwd"',
+        # Names and sizes only: a look anywhere prints no file's content and changes nothing.
+        "ls ~",
+        "ls -la ~/.ssh",
+        "du -sh ~/.cache",
+        "ls ../",
     ],
 )
 def test_allows_paths_inside(hook: Any, kit: Any, project: Path, command: str) -> None:
