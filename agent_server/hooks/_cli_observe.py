@@ -203,6 +203,8 @@ def cmd_log(args: argparse.Namespace) -> int:
         print(line)
         if e["trace_id"]:
             print(f"    trace {e['trace_id']}")
+        if e["tool_input"]:
+            print(f"    input {_short(e['tool_input'], 200)}")
         for h in e["hooks"]:
             code = "-" if h["exit_code"] is None else str(h["exit_code"])
             note = h["reason"] or h["error"] or ""

@@ -28,19 +28,17 @@ from ._ledger_journal import Journal, decode
 from ._ledger_store import LedgerError, LedgerStore, check_url, is_url, open_store, redacted, replay
 from ._outcome import EventOutcome, HookResult
 
-__all__ = ["DEFAULT_LEDGER_PATH", "HookLedger", "LedgerError", "default_ledger_path", "pending_folder"]
+__all__ = ["HookLedger", "LedgerError", "default_ledger_path", "pending_folder"]
 
 log = logging.getLogger("agent_server.hooks.ledger")
 
 _encode = compact_encoder(default=str)  # (json.dumps, its encoder built once)
 _RETRY_FIRST, _RETRY_MAX = 0.5, 5.0  # seconds between attempts while the store fails (doubling)
-#: Where ``ledger=True`` puts the database, relative to the project folder.
-DEFAULT_LEDGER_PATH = Path(DATA_DIR_NAME) / "hooks.db"
 
 
 def default_ledger_path(project_dir: str | os.PathLike[str]) -> Path:
-    """``<project>/.agent-server/hooks.db``."""
-    return Path(project_dir) / DEFAULT_LEDGER_PATH
+    """Where ``ledger=True`` puts the database: ``<project>/.agent-server/hooks.db``."""
+    return Path(project_dir) / DATA_DIR_NAME / "hooks.db"
 
 
 def pending_folder(db: str | os.PathLike[str]) -> Path:
@@ -114,12 +112,8 @@ class HookLedger:
         self._thread: threading.Thread | None = None
         self._failing: Exception | None = None  # the store's last error, while it lasts
         self._pruned_at = -float("inf")
-        #: Lines appended (each durable when its record() returned), and transactions that
-        #: moved them into the store.
+        #: Lines appended (each durable once its record() returned), transactions moving them in.
         self.records = self.commits = 0
-
-    def __repr__(self) -> str:
-        return f"HookLedger({self.target!r}, synchronous={self.synchronous!r})"
 
     @staticmethod
     def check_url(url: str) -> str:
@@ -142,7 +136,6 @@ class HookLedger:
             return cls(default_ledger_path(project_dir)), True
         return cls(ledger, journal_dir=project_dir / DATA_DIR_NAME / "ledger.pending" if is_url(ledger) else None), True
 
-    # -- writing ---------------------------------------------------------
     async def record(self, event: str, payload: Mapping[str, Any], outcome: EventOutcome, **fields: Any) -> bool:
         """Write one fired event and its hook results (``fields`` as for :meth:`record_sync`);
         return once it is durable. Never raises: a storage problem is logged, False returned."""
@@ -153,7 +146,7 @@ class HookLedger:
             return call()
         with anyio.CancelScope(shield=True):  # the fdatasync off the event loop; a cancelled fire keeps its record
             done = await anyio.to_thread.run_sync(call)
-        return done
+        return done  # (after the scope: a cancel scope may swallow an exception)
 
     def record_sync(
         self,
@@ -166,8 +159,10 @@ class HookLedger:
         ended_at: float,
         trace_id: str | None = None,
         project: str | None = None,
+        tool_input: str | None = None,
     ) -> bool:
-        """:meth:`record` for synchronous code."""
+        """:meth:`record` for synchronous code. ``tool_input``: text to keep (already
+        redacted by the caller), cut to ``output_limit`` bytes."""
         try:
             record: dict[str, Any] = {"event_id": event_id, "event": event} | {
                 k: None if payload.get(k) in (None, "") else str(payload[k])
@@ -176,6 +171,7 @@ class HookLedger:
             record |= {"started_at": started_at, "ended_at": ended_at, "duration_ms": (ended_at - started_at) * 1e3}
             record |= {"blocked": outcome.blocked, "decision": outcome.decision, "reason": outcome.reason}
             record |= {"hook_count": len(outcome.hooks), "trace_id": trace_id, "host": self.host, "project": project}
+            record["tool_input"] = None if tool_input is None else _cut(tool_input, self.output_limit, True)[0]
             record["hooks"] = [_hook(r, self.output_limit) for r in outcome.hooks]
         except Exception:
             log.exception("hook ledger: cannot build the record of %s %s", event, event_id)
@@ -185,12 +181,10 @@ class HookLedger:
     async def record_result(self, event_id: str, position: int, result: HookResult) -> bool:
         """Put the final result of an ``async: true`` hook in place of its placeholder (hook
         ``position`` of event ``event_id``). Durable on return; never raises."""
-        return await self._durably(functools.partial(self.record_result_sync, event_id, position, result))
-
-    def record_result_sync(self, event_id: str, position: int, result: HookResult) -> bool:
-        """:meth:`record_result` for synchronous code."""
         update = {"update": event_id, "position": position, "hook": _hook(result, self.output_limit)}
-        return self._write(update, f"the result of hook {position} of", event_id)
+        return await self._durably(
+            functools.partial(self._write, update, f"the result of hook {position} of", event_id)
+        )
 
     def _write(self, record: dict[str, Any], what: str, event_id: str) -> bool:
         try:
@@ -224,7 +218,7 @@ class HookLedger:
                     self._pruned_at = time.monotonic()
                     self.prune(time.time() - self.retention)
             except Exception as exc:  # kept in the journal, retried until they get in
-                if not self._failing:
+                if not self._failing:  # (once per outage)
                     why = f"they are safe in {self._journal.folder}; retrying"
                     log.error(
                         "hook ledger %s: cannot move records into the database yet (%s): %s", self.target, why, exc

@@ -22,7 +22,7 @@ log = logging.getLogger("agent_server.hooks.ledger")
 def open_ledger(target: str | os.PathLike[str]) -> LedgerStore:
     """Open a ledger (a SQLite file or a ``postgresql://`` URL) to read, else
     :class:`LedgerError`. A SQLite file's journals (records of a moment ago, or of a
-    process that died) are copied in first; one from an older agent-server is upgraded."""
+    process that died) are copied in first."""
     pending = None if is_url(target) else pending_folder(target)
     try:  # (a file not created yet whose journals hold records: create it)
         store = open_store(target, create=bool(pending and not Path(target).exists() and any(pending.glob("*.jsonl"))))

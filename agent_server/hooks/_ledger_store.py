@@ -22,11 +22,12 @@ __all__ = ["LedgerError", "LedgerStore", "PostgresStore", "SQLiteStore", "check_
 
 log = logging.getLogger("agent_server.hooks.ledger")
 
-#: ``PRAGMA user_version`` of the SQLite schema this code writes (4: host, project).
-SCHEMA_VERSION = 4
+#: ``PRAGMA user_version`` of the SQLite schema this code writes (5: tool_input).
+SCHEMA_VERSION = 5
 _INSERT = """INSERT INTO events (event_id, event, session_id, tool_name, tool_use_id, started_at, ended_at,
-    duration_ms, blocked, decision, reason, hook_count, trace_id, hooks, host, project)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"""
+    duration_ms, blocked, decision, reason, hook_count, trace_id, hooks, host, project, tool_input)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"""
+_SET_HOOKS = "UPDATE events SET hooks = ? WHERE event_id = ?"  # (an async hook's final result in its place)
 # A prune's cutoff is kept: a journal replayed later must not bring a pruned event back.
 _CUTOFF = "SELECT value FROM ledger_state WHERE key = 'pruned_before'"
 _SET_CUTOFF = """INSERT INTO ledger_state (key, value) VALUES ('pruned_before', ?) ON CONFLICT (key) DO UPDATE
@@ -35,23 +36,21 @@ _SET_CUTOFF = """INSERT INTO ledger_state (key, value) VALUES ('pruned_before', 
 _EVENTS = """CREATE TABLE IF NOT EXISTS events (id {id}, event_id TEXT NOT NULL, event TEXT NOT NULL,
     session_id TEXT, tool_name TEXT, tool_use_id TEXT, started_at {real} NOT NULL, ended_at {real} NOT NULL,
     duration_ms {real} NOT NULL, blocked INTEGER NOT NULL, decision TEXT, reason TEXT,
-    hook_count INTEGER NOT NULL, trace_id TEXT, hooks {json} NOT NULL, host TEXT, project TEXT)"""
+    hook_count INTEGER NOT NULL, trace_id TEXT, hooks {json} NOT NULL, host TEXT, project TEXT, tool_input TEXT)"""
 _SCHEMA = (
     _EVENTS,
     "CREATE TABLE IF NOT EXISTS ledger_state (key TEXT PRIMARY KEY, value {real})",
     "CREATE UNIQUE INDEX IF NOT EXISTS events_event_id ON events (event_id)",  # (a record replayed twice: once)
     "CREATE INDEX IF NOT EXISTS events_started_at ON events (started_at)",
 )
-_HOOK_RUNS = """CREATE VIEW hook_runs AS SELECT e.id AS event_ref, CAST(j.key AS INTEGER) AS position, e.event,
-    json_extract(j.value, '$.name') AS name, json_extract(j.value, '$.command') AS command,
-    json_extract(j.value, '$.source') AS source, json_extract(j.value, '$.matcher') AS matcher,
-    json_extract(j.value, '$.status') AS status, json_extract(j.value, '$.exit_code') AS exit_code,
-    json_extract(j.value, '$.started_at') AS started_at, json_extract(j.value, '$.duration_ms') AS duration_ms,
-    json_extract(j.value, '$.decision') AS decision, json_extract(j.value, '$.reason') AS reason,
-    json_extract(j.value, '$.error') AS error, json_extract(j.value, '$.timed_out') AS timed_out,
-    json_extract(j.value, '$.stdout') AS stdout, json_extract(j.value, '$.stderr') AS stderr,
-    json_extract(j.value, '$.truncated') AS truncated, json_extract(j.value, '$.span_id') AS span_id
-    FROM events e, json_each(e.hooks) j"""
+# SQL readers of a SQLite ledger get one row per hook result, with these of its fields.
+_HOOK_FIELDS = "name command source matcher status exit_code started_at duration_ms decision reason error timed_out"
+_HOOK_FIELDS += " stdout stderr truncated span_id"
+_HOOK_RUNS = (
+    "CREATE VIEW hook_runs AS SELECT e.id AS event_ref, CAST(j.key AS INTEGER) AS position, e.event, "
+    + ", ".join(f"json_extract(j.value, '$.{field}') AS {field}" for field in _HOOK_FIELDS.split())
+    + " FROM events e, json_each(e.hooks) j"
+)
 
 
 class LedgerError(HookError):
@@ -116,9 +115,7 @@ class LedgerStore:
                 for row in conn.execute(self._sql("SELECT hooks FROM events WHERE event_id = ?"), (event_id,)):
                     hooks = json.loads(row["hooks"]) if isinstance(row["hooks"], str) else row["hooks"]
                     hooks[position : position + 1] = [hook]
-                    conn.execute(
-                        self._sql("UPDATE events SET hooks = ? WHERE event_id = ?"), (json.dumps(hooks), event_id)
-                    )
+                    conn.execute(self._sql(_SET_HOOKS), (json.dumps(hooks), event_id))
 
     def prune(self, before: float, chunk: int) -> int:
         """Delete the events that started before ``before``, ``chunk`` per transaction."""
@@ -153,7 +150,7 @@ def _row(e: dict[str, Any]) -> tuple[Any, ...] | None:
             *(str(e["event_id"]), str(e["event"]), e.get("session_id"), e.get("tool_name"), e.get("tool_use_id")),
             *(float(e["started_at"]), float(e["ended_at"]), float(e["duration_ms"]), int(bool(e["blocked"]))),
             *(e.get("decision"), e.get("reason"), int(e["hook_count"]), e.get("trace_id"), json.dumps(e["hooks"])),
-            *(e.get("host"), e.get("project")),
+            *(e.get("host"), e.get("project"), e.get("tool_input")),
         )
     except (KeyError, TypeError, ValueError) as exc:
         log.warning("hook ledger: a journaled event is incomplete, skipped (%s): %.200s", exc, e)
@@ -178,7 +175,7 @@ class SQLiteStore(LedgerStore):
         try:
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute(f"PRAGMA synchronous={'FULL' if synchronous == 'FULL' else 'NORMAL'}")
-            self._migrate(create)
+            self._check_schema(create)
         except BaseException as exc:
             self._conn.close()
             if isinstance(exc, sqlite3.DatabaseError):
@@ -191,35 +188,22 @@ class SQLiteStore(LedgerStore):
         with self._conn:  # (commits, or rolls back on an exception)
             yield self._conn
 
-    def _migrate(self, create: bool) -> None:
+    def _check_schema(self, create: bool) -> None:
         types = {"id": "INTEGER PRIMARY KEY", "real": "REAL", "json": "TEXT"}
         with self._transaction() as conn:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise LedgerError(
-                    f"{self.path}: ledger schema version {version} is newer than this agent-server "
-                    f"understands ({SCHEMA_VERSION})"
-                )
             if version == 0 and (not create or conn.execute("SELECT name FROM sqlite_master").fetchall()):
                 raise LedgerError(f"{self.path}: not a hook ledger (no events/hook_runs tables)")
-            if version == 1:  # hook results in a hook_runs table: into events.hooks
-                conn.execute("ALTER TABLE events ADD COLUMN hooks TEXT NOT NULL DEFAULT '[]'")
-                runs: dict[int, list[dict[str, Any]]] = {}
-                for r in conn.execute("SELECT * FROM hook_runs ORDER BY event_ref, position"):
-                    fields = r.keys()[4:]  # (after id, event_ref, position, event: name ... span_id)
-                    runs.setdefault(r["event_ref"], []).append({k: r[k] for k in fields})
-                conn.executemany(
-                    "UPDATE events SET hooks = ? WHERE id = ?", [(json.dumps(h), i) for i, h in runs.items()]
+            if version not in (0, SCHEMA_VERSION):
+                raise LedgerError(
+                    f"{self.path}: ledger schema version {version} is newer than this agent-server understands"
+                    if version > SCHEMA_VERSION
+                    else f"{self.path}: ledger schema version {version} is from an early development build "
+                    "of agent-server 0.1.0 and cannot be read: delete the file (a new ledger is created)"
                 )
-                conn.execute("DROP TABLE hook_runs")
-            if version in (1, 2, 3):
-                conn.execute("ALTER TABLE events ADD COLUMN host TEXT")
-                conn.execute("ALTER TABLE events ADD COLUMN project TEXT")
-            if version < SCHEMA_VERSION:
-                for statement in _SCHEMA:
+            if version == 0:
+                for statement in (*_SCHEMA, _HOOK_RUNS):
                     conn.execute(statement.format(**types))
-                if version in (0, 1):
-                    conn.execute(_HOOK_RUNS)
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     def sync(self) -> None:
@@ -248,6 +232,7 @@ class PostgresStore(LedgerStore):
                 self._conn.execute("SELECT pg_advisory_xact_lock(2225570000)")
                 for statement in _SCHEMA:
                     self._conn.execute(statement.format(**types))
+                self._conn.execute("ALTER TABLE events ADD COLUMN IF NOT EXISTS tool_input TEXT")  # (older tables)
         except BaseException:
             self._conn.close()
             raise
@@ -261,9 +246,7 @@ class PostgresStore(LedgerStore):
 def replay(store: LedgerStore, folder: Path, skip: Path | None = None) -> None:
     """Copy every journal in ``folder`` (but ``skip``) into ``store``, removing those whose
     owner is gone (a record copied twice is stored once: event ids are unique)."""
-    for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else ():
-        if path == skip:
-            continue
+    for path in sorted(set(folder.glob("*.jsonl")) - {skip}):  # (none if there is no folder)
         with contextlib.suppress(FileNotFoundError), open(path, "rb") as f:  # (its owner just removed it)
             try:
                 fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)

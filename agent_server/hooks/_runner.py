@@ -11,7 +11,7 @@ import time
 import traceback
 import uuid
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal
@@ -106,6 +106,12 @@ class HookRunner:
     with the reason ``untrusted: run 'agent-server hooks trust'``. User, managed and
     in-process hooks are always trusted. ``runner.trust`` is the :class:`HookTrust` in use
     (list, trust and untrust through it).
+
+    ``ledger``: a :class:`HookLedger`, a SQLite path or ``postgresql://`` URL, or True
+    (``<project>/.agent-server/hooks.db``) records every fired event.
+    ``ledger_tool_input``: a redactor (text in, text out); when given, each record carries
+    the event's ``tool_input`` as JSON passed through it (the server passes the shipped
+    secrets hook's ``redact``). Without it the ledger never holds tool input.
     """
 
     def __init__(
@@ -124,6 +130,7 @@ class HookRunner:
         tracer_provider: TracerProvider | None = None,
         meter_provider: MeterProvider | None = None,
         ledger: HookLedger | str | os.PathLike[str] | bool | None = None,
+        ledger_tool_input: Callable[[str], str] | None = None,
         trust: TrustPolicy | HookTrust | None = None,
         prompt_evaluator: PromptEvaluator | None = None,
     ) -> None:
@@ -159,6 +166,7 @@ class HookRunner:
         # Observability (docs/observability.md): spans + metrics, and the audit ledger.
         self._telemetry = HookTelemetry(tracer_provider, meter_provider)
         self.ledger, self._owns_ledger = HookLedger.for_runner(ledger, self.project_dir)
+        self._redact_tool_input = ledger_tool_input
         # Warm Python hooks (docs/python-hooks.md): the argument wins over the settings'
         # "hookRunner.pythonWorkers"; 0 runs every Python hook cold.
         if python_workers is None:
@@ -337,11 +345,19 @@ class HookRunner:
                     ended_at=time.time(),
                     trace_id=trace_id,
                     project=str(self.project_dir),
+                    tool_input=self._tool_input(payload),
                 )
         finally:
             if recorded:
                 recorded[0].set()
         return outcome
+
+    def _tool_input(self, payload: Mapping[str, Any]) -> str | None:
+        """The payload's ``tool_input`` as JSON, redacted, for the ledger; None unless the
+        runner was given ``ledger_tool_input``."""
+        if self._redact_tool_input is None or "tool_input" not in payload:
+            return None
+        return self._redact_tool_input(json.dumps(payload["tool_input"], ensure_ascii=False, default=str))
 
     async def _fire(
         self, event: str, current: dict[str, Any], specs: list[HookSpec], event_id: str, recorded: list[anyio.Event]

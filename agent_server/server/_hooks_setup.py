@@ -4,12 +4,13 @@ the repository's (or package's) ``hooks/`` folder."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import os
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +29,21 @@ from agent_server.hooks import (
 
 from ._settings import Settings
 
-__all__ = ["build_runner", "default_settings_text", "hooks_dir", "hooks_summary", "packaged_default_settings"]
+__all__ = [
+    "build_runner",
+    "default_settings_text",
+    "hooks_dir",
+    "hooks_summary",
+    "packaged_default_settings",
+    "secrets_redactor",
+]
 
 log = logging.getLogger("agent_server.server")
 
 HOOKS_DIR_PLACEHOLDER = "${AGENT_SERVER_HOOKS_DIR}"
 _PROJECT_HOOKS = re.compile(r'\$(?:\{CLAUDE_PROJECT_DIR\}|CLAUDE_PROJECT_DIR)("?)/hooks/')
 # The engine's Python-hook form; the module is relative to <project>/.claude/hooks/.
+_UNREDACTABLE = "[not recorded: the secrets rules (hooks/security/secrets_guard.py) could not be loaded]"
 _LAUNCHER = re.compile(r"^(\s*(?:uv\s+run\s+)?(?:python3?|python)\s+hook_launcher\.py\s+)(\S+)(.*)$", re.S)
 
 
@@ -46,6 +55,25 @@ def hooks_dir() -> Path | None:
         if candidate.is_dir():
             return candidate
     return None
+
+
+def secrets_redactor() -> Callable[[str], str]:
+    """``redact`` of the shipped secrets hook (``hooks/security/secrets_guard.py``: one set
+    of rules for hook, spans and ledger); when it cannot be loaded, a function that records
+    a note instead of the text (never the text unredacted)."""
+    folder = hooks_dir()
+    path = folder / "security" / "secrets_guard.py" if folder is not None else None
+    try:
+        assert path is not None and path.is_file(), "no shipped hooks folder"
+        spec = importlib.util.spec_from_file_location("agent_server_secrets_guard", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        redact: Callable[[str], str] = module.redact
+        return redact
+    except Exception:
+        log.warning("cannot load the secrets rules from %s; content is not recorded", path, exc_info=True)
+        return lambda _text: _UNREDACTABLE
 
 
 def packaged_default_settings() -> Path:
@@ -155,6 +183,8 @@ def build_runner(settings: Settings, tracer_provider: Any = None, meter_provider
             options["ledger"] = HookLedger(settings.ledger_url, journal_dir=journals, retention=retention)
         else:  # with a retention the ledger is built here; the lifespan closes it after the runner
             options["ledger"] = db if days is None else HookLedger(db, retention=retention)
+        if settings.ledger_tool_input:  # (opt-in: tool input may hold what the rules miss)
+            options["ledger_tool_input"] = secrets_redactor()
     # Project hooks run once trusted (the user's trust store), or all of them on request.
     trust: TrustPolicy = "all" if settings.trust_all_hooks else "store"
     return HookRunner(config, trust=trust, tracer_provider=tracer_provider, meter_provider=meter_provider, **options)

@@ -98,6 +98,10 @@ class Settings(BaseSettings):
         description="Write the hook ledger to this PostgreSQL database (postgresql://user@host/db, needs the "
         "postgres extra) instead of <data_dir>/hooks.db; many servers may share one.",
     )
+    ledger_tool_input: bool = Field(
+        False,
+        description="Record each event's tool input in the hook ledger (capped, secrets redacted).",
+    )
     metrics_endpoint: bool = Field(True, description="Serve hook metrics in Prometheus text format on GET /metrics.")
     trace_content: bool = Field(
         False,

@@ -15,7 +15,6 @@ shipped secrets hook (``hooks/security/secrets_guard.py``).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import logging
 import weakref
@@ -27,6 +26,7 @@ from opentelemetry import context as otel_context
 from opentelemetry import trace
 from opentelemetry.trace import Link, Span, SpanKind, Status, StatusCode
 
+from ._hooks_setup import secrets_redactor
 from .backends import ModelReply
 
 __all__ = ["CONTENT_LIMIT", "AgentTracing"]
@@ -36,27 +36,6 @@ log = logging.getLogger("agent_server.server")
 #: Characters of a prompt, reply or tool input/output kept on a span.
 CONTENT_LIMIT = 4096
 AGENT_NAME = "agent-server"
-_UNREDACTABLE = "[not recorded: the secrets rules (hooks/security/secrets_guard.py) could not be loaded]"
-
-
-def _load_redactor() -> Callable[[str], str] | None:
-    """``redact`` of the shipped secrets hook (one set of rules), or None."""
-    from ._hooks_setup import hooks_dir
-
-    folder = hooks_dir()
-    path = folder / "security" / "secrets_guard.py" if folder is not None else None
-    if path is None or not path.is_file():
-        return None
-    try:
-        spec = importlib.util.spec_from_file_location("agent_server_secrets_guard", path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        redact: Callable[[str], str] = module.redact
-        return redact
-    except Exception:
-        log.warning("cannot load the secrets rules from %s; span content is not recorded", path, exc_info=True)
-        return None
 
 
 class AgentTracing:
@@ -77,7 +56,7 @@ class AgentTracing:
         if not self.record_content:
             return None
         if self._redact is None:
-            self._redact = _load_redactor() or (lambda _text: _UNREDACTABLE)
+            self._redact = secrets_redactor()
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
         text = self._redact(text)
         return text if len(text) <= CONTENT_LIMIT else text[:CONTENT_LIMIT] + "…"

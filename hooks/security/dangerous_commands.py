@@ -207,6 +207,17 @@ def critical(path: str, ctx: Ctx) -> str | None:
     return None
 
 
+def _only_build_output(base: str, glob_part: str, project: str) -> bool:
+    """Whether every match of ``base/glob_part`` is generated output: a later component names a
+    build folder (``packages/*/dist``, ``*/node_modules``, ``apps/*/.next/cache``), so a
+    monorepo clean-up deletes what a build recreates."""
+    comps = glob_part.split("/")
+    if ".." in comps:
+        return False
+    concrete = "/".join("x" if _shell.has_glob(c) else c for c in comps)
+    return _shell.build_output(os.path.join(base, concrete), project)
+
+
 def _is_match_all(glob_part: str) -> bool:
     first = glob_part.split("/")[0]
     return first in _shell.MATCH_ALL_GLOBS
@@ -331,6 +342,8 @@ def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Findi
         return
     base = _shell.normalize(prefix, cmd.ctx.cwd)
     if base is None:
+        return
+    if _only_build_output(base, glob_part, cmd.ctx.project):
         return
     why = critical(base, cmd.ctx)
     if _is_match_all(glob_part):
@@ -1308,6 +1321,75 @@ def _rule_code_runs_fetched(cmd: Cmd, found: list[Finding]) -> None:
             return
 
 
+# A program operand that names code on the network rather than a file or registry package.
+_URL_OPERAND = re.compile(r"^(?:https?://|git\+|git://|(?:github|gitlab|bitbucket):)", re.IGNORECASE)
+# Runners whose subcommand takes a script or package to run: deno run URL, pnpm dlx URL …
+_URL_RUNNERS = {
+    "deno": ("run",),
+    "bun": ("run", "x"),
+    "pnpm": ("dlx", "exec"),
+    "yarn": ("dlx",),
+    "npm": ("exec", "x"),
+    "pipx": ("run",),
+}
+
+
+def _rule_runs_url(cmd: Cmd, found: list[Finding]) -> None:
+    """``npx https://gist…/run.js``, ``deno run https://…/x.ts``, ``uv run https://…/s.py``,
+    ``pnpm dlx github:user/repo``: the program run is whatever the URL serves at that moment."""
+    words = cmd.argv[:1]  # npx/bunx/uv run unwrap to the URL itself as the program word
+    if cmd.name in _URL_RUNNERS:
+        _flags, positionals, _values = _shell.split_options(cmd.args, frozenset({"-p", "--package", "--spec"}))
+        lits = [w.literal() for w in positionals]
+        if lits and lits[0] in _URL_RUNNERS[cmd.name]:
+            words = positionals[1:2]
+        elif cmd.name in ("deno", "bun"):
+            words = positionals[:1]
+    for word in words:
+        url = next((v for v in cmd.values(word) or [word.text] if _URL_OPERAND.match(v)), None)
+        if url is not None:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` runs code fetched from {url}, which nobody has reviewed and can "
+                    "change at any time. Download it, read it, and run the local copy instead.",
+                )
+            )
+            return
+
+
+def _rule_hidden_code(cmd: Cmd, found: list[Finding]) -> None:
+    """``bash -c "$CMD"``, ``eval "$line"`` (from ``read``), ``xargs -I{} sh -c '{}'``: a shell runs
+    code the call does not show — a variable set elsewhere, or each line of some input."""
+    if cmd.name in _shell.SHELLS:
+        script, _stdin, _file = _shell.shell_invocation(cmd.args)
+        scripts = [script] if script is not None else []
+    elif cmd.name == "eval":
+        scripts = list(cmd.args)
+    else:
+        return
+    for word in scripts:
+        text = word.literal()
+        if cmd.replace and text is not None and text.split()[:1] == [cmd.replace]:
+            what = "each line of its input as a command"
+        elif (
+            word.parts
+            and all(isinstance(p, _shell.Var) or (isinstance(p, _shell.Lit) and not p.text.strip()) for p in word.parts)
+            and cmd.values(word) is None
+        ):
+            names = ", ".join("$" + p.name for p in word.parts if isinstance(p, _shell.Var))
+            what = f"code held in {names}, which the command does not show"
+        else:
+            continue
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` runs {what}; confirm, or run the commands themselves so they can be checked.",
+            )
+        )
+        return
+
+
 def _reads_code_from_stdin(cmd: Cmd) -> bool:
     if cmd.name in _shell.SHELLS:
         _inline, reads_stdin, _file = _shell.shell_invocation(cmd.args)
@@ -1446,6 +1528,29 @@ def _rule_remote_shell(cmd: Cmd, found: list[Finding]) -> None:
                 "is at the other end controls this account. Do not run it; use ssh for remote access.",
             )
         )
+
+
+_GIT_CONFIG_READS = frozenset(
+    {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--edit", "-e", "--help"}
+)
+
+
+def _writes_user_git_config(cmd: Cmd) -> bool:
+    """``git config --global pull.rebase true`` (or ``--system``, ``--unset``, ``--add``): a change
+    to configuration outside the project. Reading (``--get``, ``--list``, a key alone) is not."""
+    _flags, positionals, _values = _shell.split_options(
+        cmd.args, frozenset({"-C", "-c", "--git-dir", "--work-tree"}), stop_at_first=True
+    )
+    lits = [w.literal() or "" for w in positionals]
+    if lits[:1] != ["config"] or not {"--global", "--system"} & set(lits):
+        return False
+    rest = lits[1:]
+    if _GIT_CONFIG_READS & set(rest):
+        return False
+    operands = [a for a in rest if not a.startswith("-")]
+    return len(operands) >= 2 or any(
+        a.startswith(("--unset", "--add", "--replace", "--remove", "--rename")) for a in rest
+    )
 
 
 def _tls_off_everywhere(name: str, lits: list[str]) -> bool:
@@ -1657,6 +1762,77 @@ def _production(cmd: Cmd) -> bool:
     )
 
 
+def _destroys_unattended(name: str, lits: list[str]) -> str:
+    """Destruction of live infrastructure nobody gets to look at first: ``terraform destroy
+    -auto-approve`` skips the plan, ``kubectl delete namespace production`` (or any delete in a
+    production namespace or context) removes what users are served from."""
+    destroy = name in ("terraform", "tofu") and (lits[:1] == ["destroy"] or "-destroy" in lits)
+    if destroy and any(a in ("-auto-approve", "--auto-approve", "-auto-approve=true") for a in lits):
+        return (
+            "destroys infrastructure without showing the plan. Run it without -auto-approve "
+            "so the user reviews the plan, or ask the user to run it."
+        )
+    if name in ("kubectl", "helm") and _kube_verb(lits) in ("delete", "uninstall"):
+        named_prod = any(_PROD_NAME.search(a) for a in lits if not a.startswith("-"))
+        at = lits.index(_kube_verb(lits))
+        kind = lits[at + 1 : at + 2]
+        if _kube_target_prod(lits) or (kind in (["namespace"], ["ns"]) and named_prod):
+            return "deletes resources in production. Ask the user to run it; try it on staging first."
+    return ""
+
+
+def _kube_verb(lits: list[str]) -> str:
+    """The first operand of a kubectl/helm command line (-n/--context before it take a value)."""
+    skip = False
+    for lit in lits:
+        if skip or lit.startswith("-"):
+            skip = not skip and lit in _KUBE_TARGET
+            continue
+        return lit
+    return ""
+
+
+def _kube_target_prod(lits: list[str]) -> bool:
+    """Whether a -n/--namespace/--context/--kube-context value names production."""
+    for i, lit in enumerate(lits):
+        opt, eq, value = lit.partition("=")
+        if not eq:
+            value = lits[i + 1] if opt in _KUBE_TARGET and i + 1 < len(lits) else ""
+        if opt in _KUBE_TARGET and _PROD_NAME.search(value):
+            return True
+    return False
+
+
+_KUBE_CHANGES = {
+    "kubectl": frozenset(
+        {
+            "apply",
+            "create",
+            "replace",
+            "patch",
+            "edit",
+            "scale",
+            "set",
+            "rollout",
+            "label",
+            "annotate",
+            "drain",
+            "cordon",
+            "taint",
+        }
+    ),
+    "helm": frozenset({"install", "upgrade", "rollback"}),
+}
+_KUBE_TARGET = frozenset({"-n", "--namespace", "--context", "--kube-context", "--cluster"})
+_PROD_NAME = re.compile(r"(?i)(?:^|[-_.])(?:prod|production|live)(?:$|[-_.])")
+
+
+def _changes_production_cluster(name: str, lits: list[str]) -> bool:
+    """``kubectl apply -f k8s/ -n production``, ``helm upgrade api ./chart --kube-context prod``:
+    a change whose namespace or context names production (reads such as get/logs pass)."""
+    return name in _KUBE_CHANGES and _kube_verb(lits) in _KUBE_CHANGES[name] and _kube_target_prod(lits)
+
+
 def _production_host(cmd: Cmd) -> bool:
     """A database client pointed at a production server: its host, URL or service name says
     so (``-h prod-db.internal``, ``postgres://…@db.production…``, ``--host=live-db``)."""
@@ -1671,6 +1847,10 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
     lits = [(w.literal() or "") for w in cmd.args]
     name = cmd.name
     ask = ""
+    unattended = _destroys_unattended(name, lits)
+    if unattended:
+        found.append(("deny", f"`{cmd.display}` {unattended}"))
+        return
     if name in ("docker", "podman"):
         if lits[:2] == ["image", "prune"] and not ({"-a", "--all"} & set(lits)):
             pass  # dangling images only: layers no tag or container refers to
@@ -1688,6 +1868,8 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         ask = "deletes Kubernetes resources"
     elif name == "helm" and lits[:1] in (["uninstall"], ["delete"]):
         ask = "uninstalls a Helm release"
+    elif _changes_production_cluster(name, lits):
+        ask = "changes a production cluster (try it on staging first)"
     elif name in ("terraform", "tofu", "pulumi") and (lits[:1] == ["destroy"] or "-destroy" in lits):
         ask = "destroys infrastructure"
     elif name == "crontab" and "-r" in lits:
@@ -1711,6 +1893,11 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         )
     ):
         ask = "changes which commands git runs in every repository of the user"
+    elif name == "git" and _writes_user_git_config(cmd):
+        ask = (
+            "writes the user's git configuration outside the project, for every repository "
+            "(without --global, `git config` sets it for this repository only)"
+        )
     elif name == "launchctl" and lits[:1] and lits[0] in ("load", "bootstrap", "enable"):
         ask = "registers a job that starts automatically from now on (persistence)"
     elif name == "systemctl" and "enable" in lits:
@@ -1790,6 +1977,8 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("hosted-data", _rule_hosted_data, cmd)
         apply("remote-code", _rule_download_exec, cmd)
         apply("remote-code", _rule_code_runs_fetched, cmd)
+        apply("remote-code", _rule_runs_url, cmd)
+        apply("hidden-code", _rule_hidden_code, cmd)
         apply("risky-tool", _rule_warn_tools, cmd)
         apply("security-off", _rule_security_off, cmd)
         apply("remote-shell", _rule_remote_shell, cmd)

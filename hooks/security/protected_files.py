@@ -5,7 +5,9 @@ Event: PreToolUse
 Matcher: Bash|Write|Edit|MultiEdit|NotebookEdit
 Description: Denies Write/Edit/MultiEdit/NotebookEdit of protected project files, and Bash
     commands that modify them (redirections, rm, mv, cp/ln/install destinations, tee,
-    truncate, sed -i/perl -i, chmod/chown, dd of=, find -delete). Default list: .git/,
+    truncate, sed -i/perl -i, chmod/chown, dd of=, find -delete; not a chmod that lets nobody
+    else write, adds no execute bit and leaves .env files closed, nor a git hook whose whole
+    script is in the call's here-document and fetches no code). Default list: .git/,
     .claude/settings.json, .claude/settings.local.json, .claude/hooks/,
     .claude/protected_files.json, .env and .env.* (not .env.example*/.sample*/.template*), and
     lockfiles (package-lock.json, yarn.lock, pnpm-lock.yaml, poetry.lock, Pipfile.lock,
@@ -229,7 +231,14 @@ def write_targets(cmd: Cmd) -> list[Word]:
         mode = positionals[0].literal() if positionals and "reference" not in values else None
         if name == "chmod" and mode is not None and _shell.chmod_tightens(mode):
             return words  # removing access (chmod 600 .env) protects the file, not changes it
-        words += positionals if "reference" in values else positionals[1:]
+        targets = positionals if "reference" in values else positionals[1:]
+        recursive = bool({"R", "recursive"} & set(flags))
+        if name == "chmod" and mode is not None and not recursive and _content_safe_mode(mode):
+            # chmod 644 package-lock.json keeps the content and lets nobody else change it;
+            # environment files still may not be opened to others (their content is secret).
+            # Recursively (chmod -R 644 .git) it takes the folders' search bit and breaks the tree.
+            targets = [w for w in targets if os.path.basename((w.literal() or ".env").rstrip("/")).startswith(".env")]
+        words += targets
     elif name in DEST_LAST:
         target_dirs = values.get("t", []) + values.get("target-directory", [])
         words += target_dirs if target_dirs else positionals[-1:]
@@ -264,6 +273,20 @@ def write_targets(cmd: Cmd) -> list[Word]:
                 joined = f"{start.text.rstrip('/')}/{pattern.literal() or pattern.text}"
                 words.append(Word([_shell.Lit(joined, True)], joined))
     return words
+
+
+def _content_safe_mode(mode: str) -> bool:
+    """A chmod mode that leaves a protected file as it is: nobody else may write it, it gains
+    no setuid/setgid and it does not become executable (an executable git hook starts running)."""
+    if _shell.chmod_grants(mode) - {"others"}:
+        return False
+    if re.fullmatch(r"0*[0-7]{3,4}", mode):
+        bits = int(mode, 8)
+        return not bits & 0o111 and not bits & 0o020
+    return all(
+        op == "-" or not ({"x", "X", "t"} & set(perm) or ("w" in perm and who not in ("", "u")))
+        for who, op, perm in re.findall(r"([ugoa]*)([-+=])([rwxXst]*)", mode)
+    )
 
 
 def _find_deletes(cmd: Cmd) -> bool:
@@ -352,6 +375,8 @@ def _installs_hook(cmd: Cmd, path: str, project: str, installed: set[str]) -> bo
         _flags, positionals, _values = _shell.split_options(cmd.args)
         mode = positionals[0].literal() if positionals else None
         return path in installed and mode is not None and "world-write" not in _shell.chmod_grants(mode)
+    if cmd.name in ("cat", "tee"):
+        return _visible_hook_text(cmd) is not None
     if cmd.name not in ("cp", "ln", "install"):
         return False
     _flags, positionals, values = _shell.split_options(cmd.args, WRITE_VALUE_OPTIONS.get(cmd.name, frozenset()))
@@ -365,6 +390,19 @@ def _installs_hook(cmd: Cmd, path: str, project: str, installed: set[str]) -> bo
             if source is None or not _shell.is_within(source, project) or _shell.is_within(source, hooks[:-6]):
                 return False
     return True
+
+
+def _visible_hook_text(cmd: Cmd) -> str | None:
+    """The hook script ``cat > .git/hooks/x <<'EOF' … EOF`` writes, when the command shows all of
+    it (a here-document without substitutions, no other input) and it fetches no remote code: a
+    git hook written in full in the call is project code under review, like a copied script."""
+    bodies = [r for r in cmd.redirects if r.op.startswith("<<") and r.op != "<<<"]
+    if len(bodies) != 1 or bodies[0].body is None or bodies[0].body_subs:
+        return None
+    if cmd.name == "cat" and cmd.args:
+        return None
+    body = bodies[0].body
+    return None if _shell.fetches_and_runs(body) else body
 
 
 def _glob_hits(prefix: str, glob_part: str, project: str, rules: list[Rule], anywhere: bool = False) -> str | None:

@@ -340,7 +340,13 @@ def maybe_secret_file(path: str) -> bool:
         or base.endswith(".auto.tfvars")
         or norm.endswith(".git/config")
         or MAYBE_SECRET_OVERRIDES.fullmatch(base) is not None
+        or (os.path.basename(os.path.dirname(norm)) == "config" and CONFIG_DIR_OVERRIDES.fullmatch(base) is not None)
     )
+
+
+# node-config / config-rs style folders: config/default.yaml is committed, while
+# config/local.yaml and config/production.json hold the machine's or the deployment's values.
+CONFIG_DIR_OVERRIDES = re.compile(r"(?:local|production|prod|staging)(?:-[\w-]+)?\.(?:json|ya?ml|toml|ini)")
 
 
 # Per-environment and per-machine overrides are where real connection strings and passwords
@@ -537,10 +543,38 @@ def _check_chmod(cmd: Cmd, found: list[Finding]) -> None:
                 return
 
 
+# grep/rg options after which the output is a count, file names or only the exit status.
+_NO_LINES = frozenset({"c", "count", "l", "files-with-matches", "L", "files-without-match", "q", "quiet", "silent"})
+_FIRST_FIELD = frozenset({"1", "-1"})
+_AWK_FIRST_FIELD = re.compile(r"\{\s*print\s*\$1\s*;?\s*\}")
+
+
+def _prints_no_values(cmd: Cmd) -> bool:
+    """Whether ``cmd`` reads files without printing their values: ``grep -c``/``-l``/``-q``
+    print a count, names or nothing; ``cut -d= -f1`` and ``awk -F= '{print $1}'`` print the
+    variable names of an environment file, not what they are set to."""
+    name = cmd.name
+    flags, positionals, values = _shell.split_options(cmd.args, _shell.VALUE_OPTIONS.get(name, frozenset()))
+    if name in ("grep", "egrep", "fgrep", "rg", "ag", "ack"):
+        return bool(_NO_LINES & set(flags))
+    delim = "".join(w.literal() or "?" for w in values.get("d", []) + values.get("F", []))
+    files = positionals[1:] if name in _shell.PATTERN_FIRST else positionals
+    # NAME=value lines: only environment files split into a name and a value at "=".
+    if delim != "=" or not all(".env" in os.path.basename(w.literal() or "") for w in files):
+        return False
+    if name == "cut":
+        fields = [w.literal() for w in values.get("f", [])]
+        return len(fields) == 1 and fields[0] in _FIRST_FIELD and not set(flags) - {"d", "f", "s"}
+    if name in ("awk", "gawk", "mawk"):
+        program = positionals[0].literal() if positionals else None
+        return program is not None and _AWK_FIRST_FIELD.fullmatch(program.strip()) is not None
+    return False
+
+
 def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
     if cmd.name == "chmod":
         _check_chmod(cmd, found)
-    words = list(_read_targets(cmd))
+    words = [] if _prints_no_values(cmd) else list(_read_targets(cmd))
     name = cmd.name
     if name in ("curl", "wget", "http", "xh"):
         for w in cmd.args:
@@ -570,7 +604,12 @@ def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
                 path = text.split(":", 1)[1] if ":" in text and sub in ("show", "cat-file") else text
                 words.append(Word([_shell.Lit(path, True)], path))
     for r in cmd.redirects:
-        if r.op in ("<", "<>", "<&") and r.target is not None and name not in ("source", "."):
+        if (
+            r.op in ("<", "<>", "<&")
+            and r.target is not None
+            and name not in ("source", ".")
+            and not _prints_no_values(cmd)
+        ):
             words.append(r.target)
     for word in words:
         # Unknown parts keep their ${NAME} form: /proc/$$/environ still ends in /environ.
@@ -738,6 +777,22 @@ def _reaches_transcript(cmd: Cmd, cmds: list[Cmd]) -> bool:
     return all(c.name in _SHOWS for c in _downstream(cmd, cmds))
 
 
+# The environment in inspect output: docker's .Config.Env, a pod spec's env/envFrom.
+_ENV_FIELD = re.compile(r"\.Config\.Env\b|\.env\b|\bEnv\b|\benvFrom\b")
+
+
+def _container_env_dump(cmd: Cmd, cmds: list[Cmd]) -> bool:
+    """``docker inspect api | jq '.[0].Config.Env'``, ``docker inspect -f '{{.Config.Env}}' api``,
+    ``docker exec api env``: the environment a container or pod was started with."""
+    lits = [w.literal() or w.text for w in cmd.args]
+    if cmd.name not in ("docker", "podman", "kubectl") or not lits:
+        return False
+    if lits[0] not in ("inspect", "container", "get"):
+        return False
+    texts = lits[1:] + [w.literal() or w.text for c in _downstream(cmd, cmds) for w in c.args]
+    return any(_ENV_FIELD.search(t) for t in texts)
+
+
 def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     name = cmd.name
     lits = [w.literal() or "" for w in cmd.args]
@@ -806,6 +861,14 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                     "including credentials; confirm (or print the one you need).",
                 )
             )
+    if _container_env_dump(cmd, cmds):
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` prints a container's or pod's environment, which often holds its "
+                "credentials; confirm (or print the one non-secret variable you need).",
+            )
+        )
     if name in SENDERS and any(
         _shell.names_in(sub.script, cmd.ctx) & {"env", "printenv"} for w in cmd.args for sub in w.subs()
     ):

@@ -233,6 +233,10 @@ def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
     return mode is not None and _shell.chmod_tightens(mode) and path != home and _shell.is_within(path, home)
 
 
+# Options of docker itself (before the subcommand) that take a value.
+DOCKER_GLOBAL_OPTIONS = DOCKER_VALUE_OPTIONS | {"-c", "--context", "-H", "--host", "--config", "--log-level"}
+
+
 def _path_like(value: str) -> bool:
     if not value or "\n" in value or "://" in value or value.startswith("-"):
         return False
@@ -315,9 +319,12 @@ def _bash_path_words(cmd: Cmd) -> list[Word]:
         return words
     if name in ("docker", "podman", "docker-compose"):
         # Container-side paths are not host paths: only check host mounts and input files.
-        _flags, _pos, values = _shell.split_options(args, DOCKER_VALUE_OPTIONS)
+        # Options end at the subcommand's first operand (the image): what follows is the
+        # container's command line (docker run IMG rm -rf /work/out: -rf is not --file).
+        _flags, sub, top = _shell.split_options(args, DOCKER_GLOBAL_OPTIONS, stop_at_first=True)
+        _flags, _pos, values = _shell.split_options(sub[1:], DOCKER_VALUE_OPTIONS, stop_at_first=True)
         for key in ("v", "volume", "f", "file", "env-file"):
-            words += values.get(key, [])
+            words += top.get(key, []) + values.get(key, [])
         return words
     if name in _shell.DOWNLOADERS:
         _flags, _pos, values = _shell.split_options(args, DOWNLOAD_FILE_OPTIONS)

@@ -6,6 +6,7 @@ import fcntl
 import json
 import logging
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -374,7 +375,7 @@ def test_records_from_threads_and_successive_event_loops(tmp_path: Path) -> None
     assert ids == ["loop-1", "loop-2", "t0", "t1", "t2", "t3"]
 
 
-# The schema-1 layout (hook results in their own table), as agent-server 0.1 wrote it.
+# The schema-1 layout (hook results in their own table), as early 0.1.0 development builds wrote it.
 _SCHEMA_1 = """
 CREATE TABLE events (id INTEGER PRIMARY KEY, event_id TEXT NOT NULL, event TEXT NOT NULL,
     session_id TEXT, tool_name TEXT, tool_use_id TEXT, started_at REAL NOT NULL,
@@ -396,34 +397,22 @@ PRAGMA user_version=1;
 """
 
 
-@pytest.mark.parametrize("opened_by", ["reader", "writer"])
-async def test_a_schema_1_ledger_is_upgraded_without_losing_rows(tmp_path: Path, opened_by: str) -> None:
+@pytest.mark.parametrize("version", [1, 2, 3, 4])
+async def test_a_ledger_of_an_early_development_build_is_refused_with_what_to_do(
+    tmp_path: Path, version: int, caplog: pytest.LogCaptureFixture
+) -> None:
     db = tmp_path / "old.db"
     conn = sqlite3.connect(db)
-    conn.executescript(_SCHEMA_1)
+    conn.executescript(_SCHEMA_1.replace("user_version=1", f"user_version={version}"))
     conn.close()
-    if opened_by == "writer":
-        async with HookLedger(db) as ledger:
-            assert await ledger.record(
-                "Stop", {"session_id": "s2"}, sample_outcome(), event_id="e2", started_at=11.0, ended_at=11.1
-            )
-    reader = open_ledger(db)  # the CLI's path: upgrades a schema-1 file, then reads it
-    try:
-        events = recent_events(reader)
-        assert reader.rows("PRAGMA user_version", [])[0]["user_version"] == SCHEMA_VERSION
-    finally:
-        reader.close()
-    old = events[-1]
-    assert (old["event_id"], old["blocked"], old["reason"]) == ("e1", True, "no")
-    assert [
-        (h["position"], h["name"], h["status"], h["exit_code"], h["truncated"], h["span_id"]) for h in old["hooks"]
-    ] == [(0, "first", "ok", 0, True, "abcd"), (1, "second", "blocked", 2, False, None)]
-    assert len(events) == (2 if opened_by == "writer" else 1)
-    # SQL readers still find one row per hook result in hook_runs (now a view).
-    assert [
-        (h["event_ref"], h["position"], h["name"])
-        for h in rows(db, "SELECT * FROM hook_runs WHERE event_ref = 1 ORDER BY position")
-    ] == [(1, 0, "first"), (1, 1, "second")]
+    expected = re.escape(f"{db}: ledger schema version {version} is from an early development build") + ".*delete"
+    with pytest.raises(LedgerError, match=expected):
+        open_ledger(db)  # the CLI's path
+    # A server's path: the record waits in the journal, the reason is logged.
+    with caplog.at_level(logging.ERROR, logger="agent_server.hooks.ledger"), HookLedger(db) as ledger:
+        assert ledger.record_sync("Stop", {}, sample_outcome(), event_id="e2", started_at=1.0, ended_at=2.0)
+    assert re.search(expected, caplog.text)
+    assert [tuple(r) for r in rows(db, "SELECT event_id FROM events")] == [("e1",)]  # the file is untouched
 
 
 def test_an_unreadable_ledger_is_reported_with_its_path(tmp_path: Path) -> None:
@@ -543,7 +532,7 @@ def test_async_results_survive_the_fallback_parser(tmp_path: Path) -> None:
         assert journal is not None
         with open(journal, "ab") as f:
             f.write(b'{"torn\n')
-        ledger.record_result_sync("e1", 0, final)
+        assert anyio.run(ledger.record_result, "e1", 0, final)
         ledger.flush()
     [[hooks]] = rows(db, "SELECT hooks FROM events")
     [hook] = json.loads(hooks)
@@ -895,23 +884,3 @@ async def test_full_a_cancelled_fire_still_leaves_its_record(tmp_path: Path) -> 
         await ledger.record("Stop", {"session_id": "s"}, sample_outcome(), event_id="e1", started_at=1.0, ended_at=2.0)
     await ledger.aclose()
     assert _event_ids(ledger.path) == ["e1"]
-
-
-def test_a_schema_2_ledger_gains_its_state_table(tmp_path: Path) -> None:
-    db = tmp_path / "l.db"
-    with HookLedger(db) as ledger:
-        assert _rec(ledger, "e0")
-    conn = sqlite3.connect(db)
-    conn.execute("DROP TABLE ledger_state")
-    conn.execute("ALTER TABLE events DROP COLUMN host")
-    conn.execute("ALTER TABLE events DROP COLUMN project")
-    conn.execute("PRAGMA user_version=2")
-    conn.close()
-    reader = open_ledger(db)  # upgrades
-    try:
-        assert reader.rows("PRAGMA user_version", [])[0]["user_version"] == SCHEMA_VERSION == 4
-    finally:
-        reader.close()
-    with HookLedger(db) as ledger:
-        assert ledger.prune(10.0) == 1  # uses ledger_state
-    assert rows(db, "SELECT value FROM ledger_state WHERE key = 'pruned_before'")[0][0] == 10.0

@@ -241,7 +241,7 @@ async def test_a_callback_hook_continues_the_trace_under_its_own_span(
     assert hook.attributes is not None and "process.command_line" not in hook.attributes  # no process
 
 
-async def test_metrics_duration_histogram_in_seconds_and_runs_counter(tmp_path: Path) -> None:
+async def test_metrics_duration_histogram_in_seconds_counts_runs_by_outcome(tmp_path: Path) -> None:
     reader = InMemoryMetricReader()
     meters = MeterProvider(metric_readers=[reader])
     p = project(tmp_path, {"PreToolUse": [cmd("true"), cmd("exit 2", matcher="Bash")]})
@@ -252,15 +252,13 @@ async def test_metrics_duration_histogram_in_seconds_and_runs_counter(tmp_path: 
     data = reader.get_metrics_data()
     assert data is not None
     found = {m.name: m for rm in data.resource_metrics for sm in rm.scope_metrics for m in sm.metrics}
-    assert set(found) == {"hook.duration", "hook.runs"}
+    assert set(found) == {"hook.duration"}
     assert found["hook.duration"].unit == "s"
-    runs = {
-        (dict(dp.attributes or {})["hook.name"], dict(dp.attributes or {})["hook.status"]): dp.value  # type: ignore[union-attr]
-        for dp in found["hook.runs"].data.data_points
-    }
-    assert runs == {("true", "ok"): 4, ("exit", "blocked"): 3}
-    hist = {dict(dp.attributes or {})["hook.name"]: dp for dp in found["hook.duration"].data.data_points}
-    assert hist["true"].count == 4  # type: ignore[attr-defined]
+    points = found["hook.duration"].data.data_points
+    runs = {(dict(dp.attributes or {})["hook.name"], dict(dp.attributes or {})["hook.status"]): dp for dp in points}
+    # Runs by outcome: the histogram's count per label set (Prometheus: hook_duration_seconds_count).
+    assert {key: dp.count for key, dp in runs.items()} == {("true", "ok"): 4, ("exit", "blocked"): 3}  # type: ignore[attr-defined]
+    hist = {name: dp for (name, _status), dp in runs.items()}
     assert 0 < hist["true"].sum < 4 * 5  # type: ignore[attr-defined]  # seconds, not milliseconds
     meters.shutdown()
 

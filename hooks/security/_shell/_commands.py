@@ -93,6 +93,7 @@ class Cmd:
         self.env = {} if env is None else env  # NAME=value words before the command
         # Programs whose output reaches stdin through ``< <(…)`` (pipes are in stage_names).
         self.stdin_sources: set[str] = set()
+        self.replace: str | None = None  # xargs -I R: R stands for each input line
 
     @property
     def args(self) -> list[Word]:
