@@ -16,6 +16,7 @@ from ._errors import ConfigError, ConfigIssue, HookError, RunnerClosedError, Unk
 from ._ledger import HookLedger, LedgerError
 from ._matching import matcher_matches, tool_pattern_matches
 from ._outcome import EventOutcome, HookResult, HookStatus
+from ._permissions import PermissionBehavior, PermissionDecision, PermissionRule, PermissionRules
 from ._prompt import (
     PROMPT_HOOK_SCHEMA,
     PROMPT_HOOK_SYSTEM,
@@ -59,6 +60,10 @@ __all__ = [
     "HookTrust",
     "IgnoredHook",
     "LedgerError",
+    "PermissionBehavior",
+    "PermissionDecision",
+    "PermissionRule",
+    "PermissionRules",
     "PromptEvaluator",
     "PromptReplyError",
     "RunnerClosedError",

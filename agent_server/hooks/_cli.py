@@ -21,6 +21,7 @@ from ._cli_common import (
     read_payload,
 )
 from ._cli_observe import add_observe_commands
+from ._cli_permissions import list_permissions_lines
 from ._cli_trust import add_trust_commands, print_items, trust_column
 from ._matching import parse_tool_pattern, tool_pattern_matches
 from ._outcome import EventOutcome
@@ -88,6 +89,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             },
             "ignored": [i.__dict__ for i in config.ignored],
             "issues": [i.__dict__ for i in config.issues],
+            "permissions": config.permissions.to_dict(),
         }
         print(json.dumps(data, indent=2))
         return EXIT_OK
@@ -114,6 +116,8 @@ def cmd_list(args: argparse.Namespace) -> int:
                 f"     matcher={matcher}{extra}  timeout={s.timeout:g}s  dialect={s.dialect}"
                 f"  source={s.source} {s.location}" + (f"  [{', '.join(flags)}]" if flags else "")
             )
+    for line in list_permissions_lines(config):
+        print(line)
     if config.ignored:
         print("\nignored:")
         for ig in config.ignored:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ._config import HookConfig, load_config
+from ._trust import permissions_trusted
 
 __all__ = [
     "EXIT_BLOCKED",
@@ -46,7 +47,12 @@ def load_project_config(args: argparse.Namespace) -> HookConfig:
     project = Path(args.project_dir)
     if not project.is_dir():
         raise SystemExit(die(f"--project-dir {args.project_dir}: not a directory"))
-    return load_config(project, user_settings=None if args.no_user_settings else "default")
+    # The project's own permissions.allow rules count once trusted (`hooks trust`).
+    return load_config(
+        project,
+        user_settings=None if args.no_user_settings else "default",
+        project_trusted=lambda source, rules: permissions_trusted(project, source, rules),
+    )
 
 
 def die(message: str) -> int:

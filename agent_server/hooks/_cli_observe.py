@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ._cli_common import EXIT_OK, die, hidden_alias, load_project_config, project_arg, read_payload
+from ._cli_permissions import explain_permissions, explain_permissions_lines
 from ._ledger import LedgerError, default_ledger_path
 from ._ledger_query import hook_stats, open_ledger, recent_events
 from ._ledger_store import LedgerStore
@@ -297,8 +298,12 @@ def cmd_explain(args: argparse.Namespace) -> int:
         )
     payload = read_payload(args, Path(args.project_dir), missing=missing)
     verdicts = explain(config, args.event, payload, untrusted=HookTrust(config).reason)
+    permissions = explain_permissions(config, payload, Path(args.project_dir).resolve())
     if args.json:
-        print(json.dumps({"event": args.event, "hooks": [v.to_dict() for v in verdicts]}, indent=2))
+        data: dict[str, Any] = {"event": args.event, "hooks": [v.to_dict() for v in verdicts]}
+        if permissions is not None:
+            data["permissions"] = permissions
+        print(json.dumps(data, indent=2))
         return EXIT_OK
     subject = args.event
     tool = payload.get("tool_name")
@@ -315,6 +320,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
             print(f"       note: {v.note}")
     if not verdicts:
         print(f"  no hooks are configured for {args.event}")
+    for line in explain_permissions_lines(permissions):
+        print(line)
     return EXIT_OK
 
 

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 from ._errors import ConfigIssue
 from ._hook_types import check_agent_hook, http_spec, prompt_spec
 from ._match_rules import check_matcher, parse_tool_pattern
+from ._permissions import AllowTrust, PermissionRules, read_permissions
 from ._spec import DEFAULT_TIMEOUTS, KNOWN_EVENTS, TOOL_EVENTS, HookSpec, unique_name
 
 __all__ = [
@@ -188,6 +189,8 @@ class HookConfig:
     #: Sources (as in ``HookSpec.source``) of the project's own files: their hooks run
     #: only once trusted (``_trust.py``).
     trust_sources: set[str] = field(default_factory=set)
+    #: ``"permissions"`` rules merged from every settings file.
+    permissions: PermissionRules = field(default_factory=PermissionRules)
 
     @property
     def errors(self) -> list[ConfigIssue]:
@@ -692,8 +695,13 @@ def default_files(project_dir: Path, user_settings: Path | None, managed_file: P
     return files
 
 
-def load_files(project_dir: Path, files: Iterable[tuple[Path, str]]) -> HookConfig:
-    """Load the given ``(path, role)`` files; missing files are simply absent."""
+def load_files(
+    project_dir: Path, files: Iterable[tuple[Path, str]], *, project_trusted: AllowTrust = False
+) -> HookConfig:
+    """Load the given ``(path, role)`` files; missing files are simply absent.
+
+    ``project_trusted``: whether the project's own ``permissions.allow`` rules apply (a
+    bool, or a function of the file and its rules)."""
     project_dir = project_dir.resolve()
     config = HookConfig(project_dir=project_dir)
     loader = _Loader(project_dir, config)
@@ -725,6 +733,7 @@ def load_files(project_dir: Path, files: Iterable[tuple[Path, str]]) -> HookConf
             managed_source = shown
             managed_only = data.get("allowManagedHooksOnly", False) is True
         loader.load_settings(data, shown)
+        config.issues += read_permissions(data, shown, role, config.permissions, project_trusted=project_trusted)
     if disabled_by or managed_only:
         # Only the managed file can turn off managed hooks.
         keep_managed = managed_source is not None and managed_source not in disabled_by
@@ -757,12 +766,14 @@ def load_config(
     *,
     user_settings: str | os.PathLike[str] | Literal["default"] | None = "default",
     managed_file: str | os.PathLike[str] | None = None,
+    project_trusted: AllowTrust = False,
 ) -> HookConfig:
     """Load every settings file of ``project_dir`` (its :func:`settings_root`, which is
     also the hooks' ``CLAUDE_PROJECT_DIR``).
 
     ``user_settings="default"`` reads ``~/.claude/settings.json``; pass None to skip it
     (tests, sandboxes). ``managed_file`` defaults to ``$AGENT_SERVER_MANAGED_SETTINGS``.
+    ``project_trusted``: whether the project's own ``permissions.allow`` rules apply.
     """
     project = settings_root(project_dir)
     user = (
@@ -772,4 +783,4 @@ def load_config(
     )
     managed_env = os.environ.get("AGENT_SERVER_MANAGED_SETTINGS")
     managed = Path(managed_file) if managed_file is not None else (Path(managed_env) if managed_env else None)
-    return load_files(project, default_files(project, user, managed))
+    return load_files(project, default_files(project, user, managed), project_trusted=project_trusted)

@@ -23,10 +23,12 @@ if TYPE_CHECKING:
 __all__ = [
     "MATCH_FIELDS",
     "check_matcher",
+    "glob_matches",
     "match_value",
     "matcher_applies",
     "matcher_matches",
     "parse_tool_pattern",
+    "path_glob_matches",
     "pattern_argument",
     "tool_pattern_matches",
 ]
@@ -132,13 +134,84 @@ def pattern_argument(tool_name: str, tool_input: Any) -> str:
 
 @functools.lru_cache(maxsize=512)
 def _glob(glob: str) -> re.Pattern[str]:
-    # "npm run test:*" is Claude Code's prefix form; it means "npm run test" + anything.
+    # "npm run test:*" is Claude Code's legacy prefix form, the same as "npm run test *".
     if glob.endswith(":*"):
-        glob = glob[:-2] + "*"
+        glob = glob[:-2] + " *"
+    # A lone trailing " *" keeps a word boundary and is optional: "ls *" matches "ls" and
+    # "ls -la", never "lsof" (Claude Code's documented rule syntax).
+    optional_tail = glob.endswith(" *") and glob.count("*") == 1
+    if optional_tail:
+        glob = glob[:-2]
     parts = []
     for ch in glob:
         parts.append(".*" if ch == "*" else "." if ch == "?" else re.escape(ch))
+    if optional_tail:
+        parts.append("(?: .*)?")
     return re.compile("".join(parts), re.DOTALL)
+
+
+def glob_matches(glob: str, text: str) -> bool:
+    """Claude Code's wildcard match of a whole string: ``*`` is any text, ``?`` one
+    character, a trailing ``:*`` or lone trailing `` *`` a word-bounded optional rest."""
+    return _glob(glob).fullmatch(text) is not None
+
+
+@functools.lru_cache(maxsize=512)
+def _path_glob(pattern: str) -> re.Pattern[str]:
+    # gitignore wildcards: "*" and "?" stay within one path segment, "**" crosses them.
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif pattern[i] == "[" and "]" in pattern[i + 2 :]:
+            end = pattern.index("]", i + 2)
+            body = pattern[i + 1 : end]
+            negate = body[:1] in ("!", "^")
+            body = re.escape(body[1:] if negate else body).replace("\\-", "-")
+            out.append(f"[{'^' if negate else ''}{body}]")
+            i = end + 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out), re.DOTALL)
+
+
+def path_glob_matches(pattern: str, relative: str) -> bool:
+    """gitignore-style match of ``pattern`` against a ``/``-separated path relative to
+    the pattern's base folder. A pattern with a leading or inner ``/`` is anchored to
+    the base, one without matches at any depth; a trailing ``/`` matches folders only;
+    a match on a folder covers everything in it."""
+    relative = relative.strip("/")
+    if not relative or relative == ".." or relative.startswith("../"):
+        return False
+    dir_only = pattern.endswith("/")
+    pattern = pattern.rstrip("/")
+    anchored = "/" in pattern  # a leading or inner "/" anchors it to the base folder
+    pattern = pattern.lstrip("/")
+    if not pattern:
+        return False
+    if not anchored:
+        pattern = "**/" + pattern
+    regex = _path_glob(pattern)
+    segments = relative.split("/")
+    # The path itself, then each folder above it (a denied folder denies its files).
+    for n in range(len(segments), 0, -1):
+        if dir_only and n == len(segments):
+            continue
+        if regex.fullmatch("/".join(segments[:n])):
+            return True
+    return False
 
 
 def parse_tool_pattern(pattern: str) -> tuple[str, str | None] | None:

@@ -212,13 +212,35 @@ class HookIssue(_Out):
     severity: Literal["error", "warning"]
 
 
+class PermissionRuleEntry(_Out):
+    """One settings permission rule (contract §12)."""
+
+    behavior: Literal["allow", "ask", "deny"]
+    rule: str = Field(description="As written, e.g. Bash(npm run *).")
+    tool: str
+    specifier: str | None
+    source: str = Field(description="The settings file it comes from.")
+    location: str = Field(description="Its JSON path in that file.")
+    why: str | None = Field(None, description="Why it is ignored (only in `ignored`).")
+
+
+class PermissionRuleList(_Out):
+    """The permission rules in effect, per behaviour, and those ignored."""
+
+    allow: list[PermissionRuleEntry]
+    ask: list[PermissionRuleEntry]
+    deny: list[PermissionRuleEntry]
+    ignored: list[PermissionRuleEntry]
+
+
 class HookList(_Out):
-    """Configured hooks per event, and configuration issues."""
+    """Configured hooks per event, permission rules, and configuration issues."""
 
     files: list[str]
     order: dict[str, str] = Field(description="sequential | parallel, per event.")
     hooks: dict[str, list[HookEntry]]
     issues: list[HookIssue]
+    permissions: PermissionRuleList
 
 
 class TrustItem(_Out):

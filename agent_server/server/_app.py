@@ -136,7 +136,7 @@ async def health(request: Request) -> Response:
 
 
 async def list_hooks(request: Request) -> Response:
-    """``GET /hooks``: what is configured, per event, and configuration issues."""
+    """``GET /hooks``: what is configured, per event, permission rules, and configuration issues."""
     runner: HookRunner = _manager(request).runner
     config = runner.config
     events = runner.events
@@ -162,6 +162,7 @@ async def list_hooks(request: Request) -> Response:
             "issues": [
                 {"file": i.file, "path": i.path, "message": i.message, "severity": i.severity} for i in config.issues
             ],
+            "permissions": config.permissions.to_dict(),
         }
     )
     return _send(body)

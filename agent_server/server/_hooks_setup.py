@@ -10,7 +10,7 @@ import logging
 import os
 import re
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +20,10 @@ from agent_server.hooks import (
     HookLedger,
     HookRunner,
     TrustPolicy,
+    TrustStore,
     default_files,
     load_files,
+    permissions_trusted,
     settings_root,
 )
 
@@ -141,7 +143,17 @@ def build_runner(settings: Settings, tracer_provider: Any = None, meter_provider
         # The shipped defaults are trusted like user settings ("default" is not a project role).
         files = [(resolved, "default") if path == project_file else (path, role) for path, role in files]
         log.info("no %s: using the packaged default hooks (%s)", project_file, resolved)
-    config = load_files(project, files)
+    store = TrustStore()
+
+    def allow_trusted(source: str, rules: Sequence[str]) -> bool:
+        # The project's own permissions.allow rules follow the hooks' trust, asked at each
+        # use (one stat of the store), so `hooks trust` applies without a restart.
+        if settings.trust_all_hooks:
+            return True
+        store.refresh()
+        return permissions_trusted(project, source, rules, store=store)
+
+    config = load_files(project, files, project_trusted=allow_trusted)
     if project != launch:
         for name in ("settings.json", "settings.local.json"):
             unread = launch / ".claude" / name

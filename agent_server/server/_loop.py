@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from agent_server.hooks import EventOutcome, HookStatus
+from agent_server.hooks import EventOutcome, HookStatus, PermissionRule, PermissionRules
 
 from ._events import EventLog
 from ._payloads import AgentInfo, PayloadBase, permission_suggestions
+from ._rules import PATH_DENIED, ask_unanswered, emit_rule, refusal, removed
 from ._settings import Settings
 from ._spans import AgentTracing
 from ._transcript import Transcript
@@ -106,6 +107,11 @@ class LoopHost(Protocol):
     @property
     def project_dir(self) -> Path:
         """The project directory."""
+        ...
+
+    @property
+    def permissions(self) -> PermissionRules:
+        """The settings files' permission rules (contract §12)."""
         ...
 
     @property
@@ -310,7 +316,8 @@ async def _call_model(session: LoopHost, agent: AgentState) -> ModelReply:
     request = ModelRequest(
         system=session.system_prompt(agent),
         messages=list(agent.conversation),
-        tools=[t.schema() for t in agent.tools.values()],
+        # A bare deny rule removes the tool, for subagents too (contract §12).
+        tools=[t.schema() for t in agent.tools.values() if session.permissions.removed_by(hook_name(t.name)) is None],
     )
 
     async def on_text(delta: str) -> None:
@@ -399,6 +406,16 @@ async def _run_tool_call(session: LoopHost, agent: AgentState, block: dict[str, 
             end_reason=end_reason,
         )
 
+    rules = session.permissions
+    where = {"cwd": agent.ctx.cwd, "project_dir": session.project_dir}
+
+    def by_rule(rule: PermissionRule) -> None:
+        emit_rule(session.events, rule, tool_use_id=tool_use_id, tool_name=name, agent_id=agent.info.agent_id)
+
+    removed_by = rules.removed_by(name)
+    if removed_by is not None:
+        by_rule(removed_by)
+        return fail(removed(model_name), blocked=True)
     tool = agent.tools.get(model_name)
     if tool is None:
         return fail(f"Error: No such tool available: {model_name}")
@@ -406,6 +423,10 @@ async def _run_tool_call(session: LoopHost, agent: AgentState, block: dict[str, 
         tool.validate(tool_input)
     except ToolError as exc:
         return fail(str(exc))
+    path_rule = rules.path_denied(name, tool_input, **where)
+    if path_rule is not None:  # refused before PreToolUse, like Claude Code
+        by_rule(path_rule)
+        return fail(PATH_DENIED, blocked=True)
 
     base = session.payload_base(agent, prompt_id)
     pre = await session.fire("PreToolUse", base.pre_tool_use(agent.info, name, tool_input, tool_use_id))
@@ -446,15 +467,32 @@ async def _run_tool_call(session: LoopHost, agent: AgentState, block: dict[str, 
     except ToolError as exc:
         return fail(str(exc), contexts)
 
-    if pre.decision != "allow":
+    # Settings rules come after PreToolUse; a hook's allow skips neither deny nor ask rules.
+    ruling = rules.decide(name, tool_input, **where)
+    if ruling.rule is not None and ruling.behavior != "allow":
+        by_rule(ruling.rule)
+    if ruling.behavior == "deny" and ruling.rule is not None:
+        return fail(refusal(ruling.rule, name, tool_input), contexts, blocked=True)
+    if pre.decision != "allow" or ruling.behavior == "ask":
+        ask = pre.decision == "ask" or ruling.behavior == "ask"
         if session.permission_mode == "plan" and tool.kind in ("edit", "exec") and pre.decision != "ask":
             return fail(
                 f"{name} is not available in plan mode: only read-only tools run until the user leaves plan mode.",
                 contexts,
             )
-        if pre.decision == "ask" or _needs_approval(session, tool):
+        needs = ask or (_needs_approval(session, tool) and ruling.behavior != "allow")
+        if ruling.behavior == "allow" and ruling.rule is not None and _needs_approval(session, tool):
+            by_rule(ruling.rule)
+        if needs:
             perm = await _permission(
-                session, agent, base, name, tool_input, tool_use_id, pre.reason if pre.decision == "ask" else None
+                session,
+                agent,
+                base,
+                name,
+                tool_input,
+                tool_use_id,
+                pre.reason if pre.decision == "ask" else None,
+                ask_unanswered(name) if ruling.behavior == "ask" and pre.decision != "ask" else None,
             )
             if not perm.allowed:
                 return fail(perm.message, contexts, end=perm.end, end_reason=perm.message)
@@ -464,6 +502,10 @@ async def _run_tool_call(session: LoopHost, agent: AgentState, block: dict[str, 
                     parsed = tool.validate(tool_input)
                 except ToolError as exc:
                     return fail(str(exc), contexts)
+                again = rules.decide(name, tool_input, **where)  # a rewrite cannot slip past a deny
+                if again.behavior == "deny" and again.rule is not None:
+                    by_rule(again.rule)
+                    return fail(refusal(again.rule, name, tool_input), contexts, blocked=True)
 
     t0 = time.perf_counter()
     try:
@@ -534,6 +576,7 @@ async def _permission(
     tool_input: dict[str, Any],
     tool_use_id: str,
     ask_reason: str | None,
+    unanswered: str | None = None,
 ) -> _Permission:
     payload = base.permission_request(
         agent.info, name, tool_input, permission_suggestions(name, str(session.project_dir))
@@ -549,6 +592,8 @@ async def _permission(
     answer = await session.request_approval(agent, name, tool_input, tool_use_id, ask_reason)
     if answer.decision == "allow":
         return _Permission(True, updated_input=answer.updated_input)
+    if answer.decision is None and unanswered is not None:
+        return _Permission(False, unanswered)
     if answer.decision is None:  # nobody answered in time
         why = ask_reason or f"no answer within {session.settings.approval_timeout:g}s"
         if ask_reason:  # the hook's reason alone (contract §9)

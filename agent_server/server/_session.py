@@ -25,6 +25,7 @@ from agent_server.hooks import (
     HookError,
     HookRunner,
     HookStatus,
+    PermissionRules,
     parse_env_file,
 )
 
@@ -154,6 +155,11 @@ class Session:
     def backend(self) -> ModelBackend:
         """The model backend."""
         return self.manager.backend
+
+    @property
+    def permissions(self) -> PermissionRules:
+        """The settings files' permission rules (contract §12)."""
+        return self.manager.runner.config.permissions
 
     @property
     def project_dir(self) -> Path:

@@ -12,7 +12,7 @@
   const EVENT_TYPES = ["session_started", "session_cleared", "turn_started", "turn_ended", "message",
     "assistant_delta", "tool_call", "tool_input_updated", "tool_result", "hook", "system_message",
     "approval_required", "approval_resolved", "subagent_started", "subagent_stopped", "compacted",
-    "cwd_changed", "permission_mode_changed", "error", "session_ended", "events_dropped", "end"];
+    "cwd_changed", "permission_mode_changed", "permission", "error", "session_ended", "events_dropped", "end"];
 
   const params = new URLSearchParams(location.search);
   if (params.get("mode")) $("mode").value = params.get("mode");
@@ -95,6 +95,20 @@
       why.dataset.testid = "blocked-reason";
       row.appendChild(why);
     }
+    ensureTurn().appendChild(row);
+  }
+
+  // A settings permission rule decided a tool call: which rule, from which file.
+  function renderPermission(ev) {
+    const row = el("div", "hook-row rule " + ev.behavior);
+    row.dataset.testid = "permission-row";
+    row.dataset.behavior = ev.behavior;
+    const head = el("div");
+    head.appendChild(el("span", "name", "permission · " + ev.tool_name + " → " + ev.behavior + (ev.agent_id ? " · subagent" : "")));
+    row.appendChild(head);
+    const why = el("div", "rule-text", "rule " + ev.rule + " (" + ev.source + " " + ev.location + ")");
+    why.dataset.testid = "permission-rule";
+    row.appendChild(why);
     ensureTurn().appendChild(row);
   }
 
@@ -192,6 +206,7 @@
       case "tool_input_updated": systemNote("A hook changed the " + ev.tool_name + " input: " + JSON.stringify(ev.input)); break;
       case "tool_result": renderToolResult(ev); break;
       case "hook": renderHook(ev); break;
+      case "permission": renderPermission(ev); break;
       case "system_message": systemNote(ev.text, ev.level); break;
       case "approval_required": setStatus("awaiting_approval"); showApproval(ev); break;
       case "approval_resolved":

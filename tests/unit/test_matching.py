@@ -155,6 +155,9 @@ def test_matcher_ignored_on_events_without_match_field() -> None:
         ("Bash(git *)", "Bash", {"command": "echo; git status"}, False),  # anchored
         ("Bash(rm ?f *)", "Bash", {"command": "rm -f a"}, True),
         ("Bash(npm run test:*)", "Bash", {"command": "npm run test -- -x"}, True),
+        ("Bash(npm run test:*)", "Bash", {"command": "npm run tests"}, False),  # word boundary
+        ("Bash(git *)", "Bash", {"command": "git"}, True),  # a lone trailing " *" is optional
+        ("Bash(ls *)", "Bash", {"command": "lsof"}, False),
         ("Bash", "Bash", {"command": "anything"}, True),
         ("Write(*.env)", "Write", {"file_path": "/p/.env", "content": "x"}, True),
         ("Write(*.env)", "Edit", {"file_path": "/p/.env"}, False),
