@@ -5,7 +5,11 @@ One tree, so a host can catch everything from the engine with one ``except``::
     HookError
     ├── ConfigError            a settings file cannot be used (carries every ConfigIssue)
     ├── UnknownHookTypeError   a hook names a type the runner cannot run
-    └── RunnerClosedError      ``fire()`` after the runner was closed
+    ├── RunnerClosedError      ``fire()`` after the runner was closed
+    ├── LedgerError            the audit ledger is missing, unreachable or of another schema
+    ├── TrustError             the trust store cannot be read or written (names the file)
+    └── PromptReplyError       a model's answer to a prompt hook is not ``{ok, reason}`` JSON
+                               (also a ValueError, for evaluators that raise it)
 
 Hook *failures* (a crash, a timeout, bad JSON) are not exceptions: they are
 :class:`~agent_server.hooks.HookResult` values, so one hook's failure never breaks

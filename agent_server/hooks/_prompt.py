@@ -17,6 +17,7 @@ from typing import Any
 
 import anyio
 
+from ._errors import HookError
 from ._json import compact_encoder
 from ._outcome import NON_BLOCKING_EVENTS, PERMISSION_EVENTS, HookResult, HookStatus, failed_result
 from ._spec import HookSpec
@@ -59,7 +60,7 @@ _FEEDBACK_EVENTS = frozenset({"Stop", "SubagentStop"})
 _payload_json = compact_encoder(default=str)
 
 
-class PromptReplyError(ValueError):
+class PromptReplyError(HookError, ValueError):
     """A model's answer to a prompt hook is not ``{"ok": bool, "reason": str}`` JSON."""
 
 
