@@ -1245,6 +1245,16 @@ def _rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
                     "that cannot be reviewed. Run the plain command instead.",
                 )
             )
+        elif cmd.stage > 0 and name in _shell.SHELLS and cmd.stdin_text is None:
+            # grep … docs | sh, sed … <<< '…' | bash: the commands are produced by the pipeline,
+            # so nobody (hook or user) sees them before they run.
+            found.append(
+                (
+                    "ask",
+                    f"piping generated text into `{name}` runs commands nobody has read. Print them "
+                    "first, review them, then run them directly.",
+                )
+            )
     if runs_code or name in ("eval", "source", "."):
         for word in cmd.args:
             # $(curl …) in the arguments, or a variable that holds such output (x=$(…); eval "$x").
@@ -1843,6 +1853,20 @@ def _production_host(cmd: Cmd) -> bool:
     return False
 
 
+_CLOUD_CLIS = frozenset({"gcloud", "aws", "az", "doctl"})
+
+
+def _cloud_delete(name: str, lits: list[str]) -> bool:
+    """``gcloud projects delete``, ``az group delete``, ``aws organizations close-account``:
+    the whole container of cloud resources goes at once."""
+    ops = [a for a in lits if not a.startswith("-")]
+    return (
+        (name == "gcloud" and ops[:2] == ["projects", "delete"])
+        or (name == "az" and ops[:2] == ["group", "delete"])
+        or (name == "aws" and ops[:2] in (["organizations", "close-account"], ["account", "close-account"]))
+    )
+
+
 def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
     lits = [(w.literal() or "") for w in cmd.args]
     name = cmd.name
@@ -1866,6 +1890,19 @@ def _rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         ask = "deletes the compose project's volumes (their data is lost)"
     elif name == "kubectl" and lits[:1] == ["delete"]:
         ask = "deletes Kubernetes resources"
+    elif name == "pm2" and lits[:1] == ["startup"]:
+        ask = "installs a boot-time service that starts these processes automatically (persistence)"
+    elif _cloud_delete(name, lits):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` deletes a whole cloud project, account or resource group with "
+                "everything in it. Ask the user to run it from the cloud console.",
+            )
+        )
+        return
+    elif name in _CLOUD_CLIS and any(a == "delete" or a.startswith("delete-") for a in lits):
+        ask = "deletes cloud resources"
     elif name == "helm" and lits[:1] in (["uninstall"], ["delete"]):
         ask = "uninstalls a Helm release"
     elif _changes_production_cluster(name, lits):

@@ -525,6 +525,40 @@ CASES["6-classic-dangers"] += [
     ("terraform apply -auto-approve", None),
 ]
 
+CASES["1-data-not-code"] += [
+    # Text a pipeline produces (grep/sed/awk of a file) piped into a shell runs commands nobody
+    # has read: confirm. Text the command itself shows is checked as the commands it is.
+    ("grep -h 'curl.*| *sh' docs/INSTALL.md | head -1 | sh", "ask"),
+    ("sed 's/^# //' <<< '# make clean' | bash", "ask"),
+    ("awk '/^\\$ /{print substr($0,3)}' README.md | bash", "ask"),
+    ("cut -d: -f2 steps.txt | sh -s", "ask"),
+    ("echo 'npm test' | bash", None),
+    ("printf 'make lint\\n' | sh", None),
+    ("echo 'rm -rf ~' | bash", "deny"),
+    ("grep -h 'curl' docs/INSTALL.md | head -1", None),
+]
+CASES["6-classic-dangers"] += [
+    # Deleting a whole cloud project / resource group is denied; single cloud deletes ask.
+    ("gcloud projects delete acme-prod --quiet", "deny"),
+    ("gcloud projects delete scratch-123", "deny"),
+    ("az group delete --name rg-main --yes", "deny"),
+    ("aws organizations close-account --account-id 123456789012", "deny"),
+    ("gcloud compute instances delete vm-1 --zone europe-west1-b", "ask"),
+    ("aws lambda delete-function --function-name old-fn", "ask"),
+    ("doctl compute droplet delete web-1", "ask"),
+    ("gcloud projects list", None),
+    ("gcloud compute instances list", None),
+    ("aws s3 ls", None),
+    ("az group list", None),
+]
+CASES["5-persistence"] += [
+    # A boot-time unit for a process manager is persistence: confirm.
+    ("pm2 startup systemd && pm2 save", "ask"),
+    ("pm2 startup", "ask"),
+    ("pm2 start ecosystem.config.js", None),
+    ("pm2 logs api", None),
+]
+
 
 @pytest.mark.parametrize(
     ("command", "expected"),
