@@ -207,6 +207,18 @@ def critical(path: str, ctx: Ctx) -> str | None:
     return None
 
 
+SERVICE_DATA = frozenset(
+    {"postgresql", "pgsql", "mysql", "mariadb", "mongodb", "redis", "docker", "containerd", "elasticsearch", "etcd"}
+)
+
+
+def _service_data(path: str) -> bool:
+    """``/var/lib/postgresql/16/main``, ``/var/lib/docker/volumes``: where installed services keep
+    their data (a database's files, every container volume)."""
+    comps = path.strip("/").split("/")
+    return len(comps) >= 3 and comps[:2] == ["var", "lib"] and comps[2] in SERVICE_DATA
+
+
 def _only_build_output(base: str, glob_part: str, project: str) -> bool:
     """Whether every match of ``base/glob_part`` is generated output: a later component names a
     build folder (``packages/*/dist``, ``*/node_modules``, ``apps/*/.next/cache``), so a
@@ -331,12 +343,23 @@ def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Findi
         if path == os.path.join(os.path.normpath(cmd.ctx.project), ".git"):
             # The repository itself: every commit, branch and stash not pushed anywhere.
             why = f"the project's git repository {path} (its whole history)"
+        if why is None and _service_data(path):
+            why = f"{path} (a database's or service's data files)"
         if why and recursive:
             found.append(
                 (
                     "deny",
                     f"`{cmd.display}` would recursively delete {why}. Delete "
                     "specific paths inside the project instead (e.g. rm -rf build/).",
+                )
+            )
+        elif recursive and cmd.ctx.remote and not _shell.is_within(path, "/tmp"):
+            # On another machine the project's bounds mean nothing: whatever is there may be live data.
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` recursively deletes {path} on a remote host, where this hook cannot "
+                    "tell data from scratch files; confirm, or delete only under /tmp there.",
                 )
             )
         return

@@ -559,6 +559,19 @@ CASES["5-persistence"] += [
     ("pm2 logs api", None),
 ]
 
+CASES["6-classic-dangers"] += [
+    # A service's data folder (/var/lib/postgresql, /var/lib/docker …) is a database: denied,
+    # here or over ssh. Other recursive deletes on a remote host ask; /tmp there passes.
+    ("ssh prod-db-1 'sudo rm -rf /var/lib/postgresql/16/main'", "deny"),
+    ("sudo rm -rf /var/lib/mysql", "deny"),
+    ("ssh -p 2222 web 'rm -rf /var/lib/docker/volumes'", "deny"),
+    ("ssh app-1 'rm -rf /srv/app/releases'", "ask"),
+    ("ssh deploy@web-2 sudo rm -rf /opt/service/data", "ask"),
+    ("ssh app-1 'rm -rf /tmp/build-cache'", None),
+    ("ssh app-1 'ls /var/lib/postgresql'", None),
+    ("ssh app-1 'rm /srv/app/maintenance.flag'", None),
+]
+
 
 @pytest.mark.parametrize(
     ("command", "expected"),
