@@ -1149,6 +1149,13 @@ def _rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
         found.append(("ask", f"`{cmd.display}` {ask}; confirm this is intended."))
 
 
+def _scratch_database(positionals: list[Word], texts: list[str]) -> bool:
+    """``sqlite3 :memory: '…'`` or ``duckdb -c '…'`` with no file: the database lives only as long
+    as the command, so deleting from it loses nothing (unless the SQL ATTACHes a real file)."""
+    memory = not positionals or positionals[0].literal() == ":memory:"
+    return memory and not any(re.search(r"(?i)\battach\b|^\s*\.open\b", t, re.MULTILINE) for t in texts)
+
+
 def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     name = SQL_ALIASES.get(cmd.name, cmd.name)
     texts: list[str] = []
@@ -1167,6 +1174,8 @@ def _rule_sql(cmd: Cmd, found: list[Finding]) -> None:
                 texts.append(args[i + 1].text)
         if positional_sql:
             texts.extend(" ".join(cmd.values(w) or [w.text]) for w in positionals[1:])
+        if name in ("sqlite3", "duckdb") and _scratch_database(positionals, [*texts, cmd.stdin_text or ""]):
+            return
         # psql -f FILE / sqlcmd -i FILE: a file this command wrote earlier is inspected.
         for key in ("f", "file", "i"):
             for word in values.get(key, []):

@@ -572,6 +572,16 @@ CASES["6-classic-dangers"] += [
     ("ssh app-1 'rm /srv/app/maintenance.flag'", None),
 ]
 
+CASES["4-client-destruction"] += [
+    # An in-memory database lives only as long as the command: deleting from it loses nothing.
+    ("sqlite3 :memory: 'CREATE TABLE t(x); INSERT INTO t VALUES (1); DELETE FROM t; SELECT count(*) FROM t;'", None),
+    ("sqlite3 :memory: 'CREATE TABLE t(x); DROP TABLE t;'", None),
+    ("duckdb -c 'CREATE TABLE t AS SELECT 1 x; DELETE FROM t'", None),
+    ("sqlite3 app.db 'DELETE FROM users'", "deny"),
+    ("sqlite3 :memory: \"ATTACH 'app.db' AS a; DELETE FROM a.users\"", "deny"),
+    ("duckdb data/warehouse.duckdb -c 'DROP TABLE events'", "deny"),
+]
+
 
 @pytest.mark.parametrize(
     ("command", "expected"),
