@@ -15,6 +15,7 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -206,6 +207,31 @@ def _reads_only(cmd: Cmd, word: Word) -> bool:
     return not (cmd.name == "sed" and any((w.literal() or "").startswith(("-i", "--in-place")) for w in cmd.args))
 
 
+STARTUP_FILES = frozenset({
+    ".bashrc", ".bash_profile", ".bash_aliases", ".profile", ".zshrc", ".zprofile", ".zshenv",
+    ".bash_login", ".inputrc",
+})  # fmt: skip
+SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg"})
+# A pattern that would print credentials or every exported value rather than one setting.
+_BROAD_PATTERN = re.compile(r"(?i)key|token|secret|pass|auth|cred|export|^\W*$|\.\*")
+
+
+def _searches_startup_file(cmd: Cmd, word: Word, path: str) -> bool:
+    """``grep -n nvm ~/.bashrc``: searching the user's shell start-up file for one named setting
+    shows those lines only. Printing the whole file (cat), inverted matches (-v), or a pattern
+    that matches credentials or every export still counts as reading it."""
+    if cmd.name not in SEARCHERS or not _reads_only(cmd, word):
+        return False
+    if os.path.dirname(path) != os.path.normpath(cmd.ctx.home) or os.path.basename(path) not in STARTUP_FILES:
+        return False
+    flags, positionals, values = _shell.split_options(cmd.args, frozenset({"-e", "--regexp", "-f", "--file"}))
+    if {"v", "invert-match"} & set(flags) or "f" in values or "file" in values:
+        return False
+    patterns = values.get("e", []) + values.get("regexp", []) or positionals[:1]
+    texts = [p.literal() for p in patterns]
+    return bool(texts) and all(t is not None and len(t) >= 2 and not _BROAD_PATTERN.search(t) for t in texts)
+
+
 # Programs that only look at names, sizes, types and free space: they print no file's content
 # and change nothing, so they may look anywhere (ls ~/.ssh shows key names, not keys).
 FILESYSTEM_INFO = frozenset({"df", "findmnt", "mountpoint", "lsblk"})
@@ -394,6 +420,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                 readable = system_info(path) or _public_key(path, cmd.ctx.home)
                 if (
                     (readable and _reads_only(cmd, word))
+                    or _searches_startup_file(cmd, word, path)
                     or _metadata_only(cmd, word, path)
                     or _owner_only_chmod(cmd, path)
                 ):

@@ -582,6 +582,22 @@ CASES["4-client-destruction"] += [
     ("duckdb data/warehouse.duckdb -c 'DROP TABLE events'", "deny"),
 ]
 
+CASES["5-persistence"] += [
+    # Searching a shell start-up file for one named setting is a read-only look; printing it
+    # whole, inverted matches, or patterns that match credentials/every export stay denied.
+    ("grep -n 'nvm' ~/.bashrc ~/.zshrc 2>/dev/null", None),
+    ("grep -n PATH ~/.bashrc", None),
+    ("rg -n conda ~/.zshrc", None),
+    ("grep -e pyenv -e rbenv ~/.profile", None),
+    ("cat ~/.bashrc", "deny"),
+    ("grep -v '^#' ~/.bashrc", "deny"),
+    ("grep -i token ~/.zshrc", "deny"),
+    ("grep export ~/.profile", "deny"),
+    ("grep '.*' ~/.bashrc", "deny"),
+    ("grep -n nvm ~/.ssh/config", "deny"),
+    ("sed -i 's/nvm/fnm/' ~/.bashrc", "deny"),
+]
+
 
 @pytest.mark.parametrize(
     ("command", "expected"),
