@@ -546,6 +546,9 @@ def _check_chmod(cmd: Cmd, found: list[Finding]) -> None:
 # grep/rg options after which the output is a count, file names or only the exit status.
 _NO_LINES = frozenset({"c", "count", "l", "files-with-matches", "L", "files-without-match", "q", "quiet", "silent"})
 _FIRST_FIELD = frozenset({"1", "-1"})
+# Anchored at the line start, ending at "=", and built only of name characters: no ".", no
+# negated class and no "=" inside, so a match can never run past the first "=" into a value.
+_NAME_ONLY_PATTERN = re.compile(r"\^(?:export\s*)?(?:[\w\[\]*+-]|\\w)+=")
 _AWK_FIRST_FIELD = re.compile(r"\{\s*print\s*\$1\s*;?\s*\}")
 
 
@@ -556,6 +559,10 @@ def _prints_no_values(cmd: Cmd) -> bool:
     name = cmd.name
     flags, positionals, values = _shell.split_options(cmd.args, _shell.VALUE_OPTIONS.get(name, frozenset()))
     if name in ("grep", "egrep", "fgrep", "rg", "ag", "ack"):
+        if {"o", "only-matching"} & set(flags) and positionals and "e" not in values:
+            # grep -o '^[A-Z_]*=' .env: the match stops at the first "=", so only names print.
+            pattern = positionals[0].literal()
+            return pattern is not None and _NAME_ONLY_PATTERN.fullmatch(pattern) is not None
         return bool(_NO_LINES & set(flags))
     delim = "".join(w.literal() or "?" for w in values.get("d", []) + values.get("F", []))
     files = positionals[1:] if name in _shell.PATTERN_FIRST else positionals

@@ -598,6 +598,18 @@ CASES["5-persistence"] += [
     ("sed -i 's/nvm/fnm/' ~/.bashrc", "deny"),
 ]
 
+CASES["3-secret-reads"] += [
+    # grep -o with a pattern anchored at the line start that stops at the first "=" prints
+    # variable names only; patterns that can run into the value still read the secrets.
+    ("grep -o '^[A-Z_]*=' .env | sort", None),
+    ("grep -oE '^[A-Za-z0-9_]+=' .env.local", None),
+    ("grep -o '^\\w*=' .env", None),
+    ("grep -o '^[A-Z_]*=.*' .env", "deny"),
+    ("grep -o '[A-Za-z0-9]*=' .env", "deny"),
+    ("grep -o '^[^=]*=[^ ]*' .env", "deny"),
+    ("grep '^[A-Z_]*=' .env", "deny"),
+]
+
 
 @pytest.mark.parametrize(
     ("command", "expected"),
