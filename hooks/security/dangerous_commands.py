@@ -268,6 +268,13 @@ def _find_scope(find: Cmd) -> tuple[list[Word], bool, bool]:
             starts.append(word)
         elif lit in FIND_FILTERS:
             filtered = True
+            after = [w.literal() for w in args[i + 2 : i + 4]]
+            before = args[i - 1].literal() if i > 0 else None
+            if after == ["-prune", "-o"] or (lit not in ("-name", "-iname") and before in ("!", "-not")):
+                continue  # -path ./node_modules -prune -o …, ! -path './.git/*': excluded, not selected
+            if before in ("!", "-not"):
+                names.append("")  # ! -name '*.pyc': everything except the leftovers
+                continue
             if lit in ("-name", "-iname") and i + 1 < len(args):
                 names.append(args[i + 1].literal() or "")
             elif lit == "-empty":

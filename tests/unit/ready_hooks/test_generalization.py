@@ -610,6 +610,22 @@ CASES["3-secret-reads"] += [
     ("grep '^[A-Z_]*=' .env", "deny"),
 ]
 
+CASES["2-sensitive-names"] += [
+    # A find clause that prunes or excludes a path (-path X -prune -o, ! -path X) does not select
+    # what is deleted: the leftover -name filter still decides.
+    ("find . -path ./node_modules -prune -o -name '*.orig' -print0 | xargs -0 rm -f", None),
+    ("find . -path ./.git -prune -o -name '*.pyc' -exec rm -f {} +", None),
+    ("find . ! -path './.venv/*' -name '__pycache__' -exec rm -rf {} +", None),
+    ("find . -not -path './node_modules/*' -name '*.rej' -delete", None),
+    ("find . -name node_modules -prune -o -name '*.orig' -delete", None),
+    ("find . -type d -name __pycache__ -prune -exec rm -rf {} +", None),
+    ("find . -path ./node_modules -prune -o -name '*.ts' -print0 | xargs -0 rm -f", "ask"),
+    ("find . -path './src/*' -name '*.orig' -delete", "ask"),
+    ("find . ! -name '*.pyc' -delete", "ask"),
+    ("find . -not -name '*.orig' -type f -delete", "ask"),
+    ("find ~ -path ~/.cache -prune -o -name '*.orig' -delete", "deny"),
+]
+
 
 @pytest.mark.parametrize(
     ("command", "expected"),
