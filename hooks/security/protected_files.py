@@ -500,7 +500,8 @@ RUNS_LATER = frozenset({"package.json", ".envrc", "tasks.json", "devcontainer.js
 
 
 def _runs_later(path: str) -> bool:
-    return _shell.autorun_path(path) or os.path.basename(path) in RUNS_LATER
+    # CI configuration runs on every push, with the project's secrets in its environment.
+    return _shell.autorun_path(path) or os.path.basename(path) in RUNS_LATER or _CI_FILE.search(path) is not None
 
 
 def _new_text(tool_input: dict[str, Any]) -> list[str]:
