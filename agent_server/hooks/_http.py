@@ -8,7 +8,6 @@ same scheme, host and port; the body read stops at the runner's output limit.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from urllib.parse import urlsplit
 
 import anyio
 
-from ._outcome import HookResult, HookStatus, failed_result, interpret_output
+from ._outcome import HookResult, HookStatus, _json_object, failed_result, interpret_output
 from ._spec import HookSpec
 
 if TYPE_CHECKING:
@@ -141,7 +140,7 @@ class HttpHookClient:
             return failed_result(
                 spec, HookStatus.ERROR, f"HTTP {reply.status} from {url}", stdout=text, truncated=reply.truncated
             )
-        if text.strip() and not _is_json_object(text):
+        if text.strip() and _json_object(text) is None:
             why = "is cut off at the size limit" if reply.truncated else "is not a JSON object"
             return failed_result(
                 spec,
@@ -199,10 +198,3 @@ class HttpHookClient:
             chunks.append(chunk)
             size += len(chunk)
         return b"".join(chunks), False
-
-
-def _is_json_object(text: str) -> bool:
-    try:
-        return isinstance(json.loads(text), dict)
-    except ValueError:
-        return False
