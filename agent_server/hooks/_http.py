@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import anyio
 
-from ._outcome import HookResult, HookStatus, _json_object, failed_result, interpret_output
+from ._outcome import HookResult, HookStatus, _json_object, failed_result, interpret_output, timeout_result
 from ._spec import HookSpec
 
 if TYPE_CHECKING:
@@ -133,7 +133,7 @@ class HttpHookClient:
             except _HttpFailure as exc:
                 return failed_result(spec, HookStatus.ERROR, str(exc))
         if reply is None or scope.cancelled_caught:
-            return failed_result(spec, HookStatus.TIMEOUT, f"timed out after {spec.timeout:g}s", timed_out=True)
+            return timeout_result(spec)
         text = reply.body.decode("utf-8", errors="replace")
         extra = {"http_status": reply.status}
         if not 200 <= reply.status < 300:

@@ -22,6 +22,7 @@ __all__ = [
     "fail_closed_reason",
     "failed_result",
     "interpret_output",
+    "timeout_result",
 ]
 
 
@@ -286,6 +287,11 @@ def fail_closed_reason(spec: HookSpec, detail: str) -> str:
 def failed_result(spec: HookSpec, status: HookStatus, error: str, **values: Any) -> HookResult:
     """A result for a hook that crashed, timed out or could not start."""
     return _fail(HookResult.for_spec(spec, status, error=error, **values), spec)
+
+
+def timeout_result(spec: HookSpec, **values: Any) -> HookResult:
+    """A result for a hook that ran past its ``timeout``."""
+    return failed_result(spec, HookStatus.TIMEOUT, f"timed out after {spec.timeout:g}s", timed_out=True, **values)
 
 
 @dataclass

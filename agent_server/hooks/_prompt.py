@@ -19,7 +19,7 @@ import anyio
 
 from ._errors import HookError
 from ._json import compact_encoder
-from ._outcome import NON_BLOCKING_EVENTS, PERMISSION_EVENTS, HookResult, HookStatus, failed_result
+from ._outcome import NON_BLOCKING_EVENTS, PERMISSION_EVENTS, HookResult, HookStatus, failed_result, timeout_result
 from ._spec import HookSpec
 
 __all__ = [
@@ -122,7 +122,7 @@ async def run_prompt_hook(spec: HookSpec, payload: Mapping[str, Any], evaluator:
         except Exception as exc:  # the evaluator's failure is this hook's failure only
             return failed_result(spec, HookStatus.ERROR, f"prompt hook evaluation failed: {type(exc).__name__}: {exc}")
     if verdict is None or scope.cancelled_caught:
-        return failed_result(spec, HookStatus.TIMEOUT, f"timed out after {spec.timeout:g}s", timed_out=True)
+        return timeout_result(spec)
     try:
         checked = _check_verdict(verdict)
     except PromptReplyError as exc:

@@ -36,6 +36,7 @@ from ._outcome import (
     failed_result,
     interpret_output,
     is_blocking_event,
+    timeout_result,
 )
 from ._pool import DEFAULT_PYTHON_WORKERS, PythonWorkerPool
 from ._prompt import PromptEvaluator, run_prompt_hook
@@ -496,7 +497,7 @@ class HookRunner:
                     stderr=traceback.format_exc(limit=5),
                 )
         if scope.cancelled_caught:
-            return failed_result(spec, HookStatus.TIMEOUT, f"timed out after {spec.timeout:g}s", timed_out=True)
+            return timeout_result(spec)
         if value is None:
             stdout = ""
         elif isinstance(value, str):
@@ -592,15 +593,7 @@ class HookRunner:
             return failed_result(spec, HookStatus.ERROR, proc.spawn_error)
         if proc.timed_out:
             # Output of a timed-out hook is discarded (contract §7); stderr kept for the log.
-            return failed_result(
-                spec,
-                HookStatus.TIMEOUT,
-                f"timed out after {spec.timeout:g}s",
-                exit_code=proc.exit_code,
-                stderr=stderr,
-                timed_out=True,
-                truncated=truncated,
-            )
+            return timeout_result(spec, exit_code=proc.exit_code, stderr=stderr, truncated=truncated)
         result = interpret_output(spec, payload, proc.exit_code, stdout, stderr)
         result.truncated = truncated
         if proc.pid is not None:
