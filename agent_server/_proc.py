@@ -43,7 +43,6 @@ __all__ = [
 #: Set in a run's environment (``marker`` of :func:`run_process`): how its processes are
 #: found after they left the process group.
 MARKER_ENV = "AGENT_SERVER_HOOK_RUN"
-_CHUNK = 65536
 # Linux pipes buffer 64 KiB; a payload this small is written without waiting.
 _SMALL_STDIN = 32768
 _PR_SET_CHILD_SUBREAPER = 36
