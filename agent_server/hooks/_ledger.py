@@ -55,12 +55,25 @@ def _cut(text: str, limit: int, head: bool) -> tuple[str, bool]:
 
 
 def _hook(r: HookResult, limit: int) -> dict[str, Any]:
-    (stdout, cut_out), (stderr, cut_err) = _cut(r.stdout, limit, True), _cut(r.stderr, limit, False)
-    fields = ("name", "command", "source", "matcher", "status", "exit_code", "duration_ms", "decision", "reason")
+    stdout, cut_out = _cut(r.stdout, limit, head=True)
+    stderr, cut_err = _cut(r.stderr, limit, head=False)
     span_id = r.extra.get("span_id")
-    return {k: getattr(r, k) for k in fields} | {
-        **{"started_at": r.started_at or None, "error": r.error, "timed_out": r.timed_out, "stdout": stdout},
-        **{"stderr": stderr, "truncated": r.truncated or cut_out or cut_err},
+    return {
+        "name": r.name,
+        "command": r.command,
+        "source": r.source,
+        "matcher": r.matcher,
+        "status": r.status,
+        "exit_code": r.exit_code,
+        "duration_ms": r.duration_ms,
+        "decision": r.decision,
+        "reason": r.reason,
+        "started_at": r.started_at or None,
+        "error": r.error,
+        "timed_out": r.timed_out,
+        "stdout": stdout,
+        "stderr": stderr,
+        "truncated": r.truncated or cut_out or cut_err,
         "span_id": span_id if isinstance(span_id, str) else None,
     }
 
