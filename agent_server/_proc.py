@@ -32,6 +32,7 @@ import psutil
 
 __all__ = [
     "MARKER_ENV",
+    "SMALL_STDIN",
     "ProcessResult",
     "disable_orphan_reaping",
     "enable_orphan_reaping",
@@ -43,8 +44,9 @@ __all__ = [
 #: Set in a run's environment (``marker`` of :func:`run_process`): how its processes are
 #: found after they left the process group.
 MARKER_ENV = "AGENT_SERVER_HOOK_RUN"
-# Linux pipes buffer 64 KiB; a payload this small is written without waiting.
-_SMALL_STDIN = 32768
+#: Stdin up to this size fits an empty pipe's buffer (64 KiB on Linux), so writing it
+#: cannot block.
+SMALL_STDIN = 32768
 _PR_SET_CHILD_SUBREAPER = 36
 _subreaper = False
 _subreaper_users = 0
@@ -495,7 +497,7 @@ async def run_process(
         async with anyio.create_task_group() as tg:
             tg.start_soon(_drain, process.stdout, out)
             tg.start_soon(_drain, process.stderr, err)
-            if len(stdin) <= _SMALL_STDIN:
+            if len(stdin) <= SMALL_STDIN:
                 # Fits the pipe buffer: the write cannot block, so no task is needed.
                 await _feed(process.stdin, stdin)
             else:

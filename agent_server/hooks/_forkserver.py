@@ -38,7 +38,7 @@ import anyio.abc
 import anyio.lowlevel
 import psutil
 
-from .._proc import MARKER_ENV, kill_tree, signal_group
+from .._proc import MARKER_ENV, SMALL_STDIN, kill_tree, signal_group
 from ._spec import HookSpec
 
 __all__ = ["ForkServers", "ForkedProcess", "Launch", "Plan", "parse_command", "plan_call"]
@@ -48,9 +48,6 @@ log = logging.getLogger("agent_server.hooks")
 #: A launch for one call: given the call's full environment and stdin, the forked
 #: process, or None to run it the ordinary way.
 Launch = Callable[[Mapping[str, str], bytes], Awaitable["ForkedProcess | None"]]
-# Input up to this size is written into the stdin pipe before the fork (an empty pipe
-# holds 64 KiB), so the child never waits for the runner to wake up and write it.
-_PREFED_STDIN = 32768
 
 _SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_forkserver_main.py")
 _PYTHON = re.compile(r"python(\d+(\.\d+)?)?")
@@ -663,7 +660,9 @@ class ForkServers:
         stdout_r, stdout_w = os.pipe2(os.O_CLOEXEC)
         stderr_r, stderr_w = os.pipe2(os.O_CLOEXEC)
         keep = [stdin_w, stdout_r, stderr_r]
-        prefed = len(stdin) <= _PREFED_STDIN
+        # Small input goes into the stdin pipe before the fork, so the child never waits for
+        # the runner to wake up and write it.
+        prefed = len(stdin) <= SMALL_STDIN
         if prefed:
             os.write(stdin_w, stdin)  # (fits: the pipe is new and empty)
             os.close(stdin_w)
