@@ -77,12 +77,21 @@ def hook_stats(store: LedgerStore, **where: Any) -> list[dict[str, Any]]:
                 groups.setdefault((row["event"], str(h.get("name"))), []).append(h | {"host": row["host"]})
     stats = []
     for (event, name), runs in groups.items():
-        durations, n = [float(h.get("duration_ms") or 0.0) for h in runs], len(runs)
-        cuts = statistics.quantiles(durations * (2 if n == 1 else 1), n=20, method="inclusive")  # (5 % steps)
+        n = len(runs)
+        durations = [float(h.get("duration_ms") or 0.0) for h in runs]
+        # 5 % steps; quantiles needs two points, so a single run counts twice.
+        cuts = statistics.quantiles(durations * (2 if n == 1 else 1), n=20, method="inclusive")
         stats.append(
-            {"event": event, "name": name, "runs": n, "p50_ms": round(cuts[9], 3), "p95_ms": round(cuts[18], 3)}
-            | {"block_rate": sum(h.get("decision") in BLOCKING_DECISIONS for h in runs) / n}
-            | {f"{s}_rate": sum(h.get("status") == s for h in runs) / n for s in ("error", "timeout")}
-            | {"hosts": sorted({h["host"] for h in runs if h["host"]})}
+            {
+                "event": event,
+                "name": name,
+                "runs": n,
+                "p50_ms": round(cuts[9], 3),
+                "p95_ms": round(cuts[18], 3),
+                "block_rate": sum(h.get("decision") in BLOCKING_DECISIONS for h in runs) / n,
+                "error_rate": sum(h.get("status") == "error" for h in runs) / n,
+                "timeout_rate": sum(h.get("status") == "timeout" for h in runs) / n,
+                "hosts": sorted({h["host"] for h in runs if h["host"]}),
+            }
         )
     return sorted(stats, key=lambda s: (-s["runs"], s["event"], s["name"]))
