@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import anyio
 
-from ._outcome import HookResult, HookStatus, _json_object, failed_result, interpret_output, timeout_result
+from ._outcome import HookResult, HookStatus, failed_result, interpret_output, json_object, timeout_result
 from ._spec import HookSpec
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ class HttpHookClient:
             return failed_result(
                 spec, HookStatus.ERROR, f"HTTP {reply.status} from {url}", stdout=text, truncated=reply.truncated
             )
-        if text.strip() and _json_object(text) is None:
+        if text.strip() and json_object(text) is None:
             why = "is cut off at the size limit" if reply.truncated else "is not a JSON object"
             return failed_result(
                 spec,

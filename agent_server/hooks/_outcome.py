@@ -22,6 +22,7 @@ __all__ = [
     "fail_closed_reason",
     "failed_result",
     "interpret_output",
+    "json_object",
     "timeout_result",
 ]
 
@@ -121,7 +122,8 @@ class HookResult:
         return data
 
 
-def _json_object(stdout: str) -> dict[str, Any] | None:
+def json_object(stdout: str) -> dict[str, Any] | None:
+    """``stdout`` as a JSON object, or None when it is not one."""
     # Stdout is JSON only when the whole trimmed stdout is one JSON object (contract §4).
     text = stdout.strip()
     if not (text.startswith("{") and text.endswith("}")):
@@ -227,7 +229,7 @@ def interpret_output(
         result.reason = f"[{spec.command}]: {stderr.strip() or 'No stderr output'}"
         return result
 
-    data = _json_object(stdout)
+    data = json_object(stdout)
     if data is not None:
         try:
             _apply_json(result, event, data)
