@@ -30,6 +30,7 @@ __all__ = [
     "parse_tool_pattern",
     "path_glob_matches",
     "pattern_argument",
+    "tool_names",
     "tool_pattern_matches",
 ]
 
@@ -54,6 +55,11 @@ _NAME_LIST = re.compile(r"^[\w\-|, ]+$")
 _PATTERN = re.compile(r"^\s*([^()\s]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 # The subagent tool is "Task" to the model and "Agent" to hooks; both names match it.
 _ALIASES = {"Agent": ("Agent", "Task"), "Task": ("Task", "Agent")}
+
+
+def tool_names(tool_name: str) -> tuple[str, ...]:
+    """Every name ``tool_name`` is known by (``Agent`` and ``Task`` are one tool)."""
+    return _ALIASES.get(tool_name, (tool_name,))
 
 
 def check_matcher(matcher: str) -> str | None:
@@ -84,7 +90,7 @@ def matcher_matches(matcher: str | None, value: str | None) -> bool:
     if value is None:
         return False
     compiled = _compiled(matcher)
-    candidates = _ALIASES.get(value, (value,))
+    candidates = tool_names(value)
     if compiled is None:
         return False
     if isinstance(compiled, frozenset):
@@ -228,7 +234,7 @@ def tool_pattern_matches(pattern: str, tool_name: str | None, tool_input: Any) -
     if parsed is None or tool_name is None:
         return False
     tool_glob, arg_glob = parsed
-    names = _ALIASES.get(tool_name, (tool_name,))
+    names = tool_names(tool_name)
     if not any(_glob(tool_glob).fullmatch(n) for n in names):
         return False
     if arg_glob is None:

@@ -29,7 +29,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from ._errors import ConfigIssue
-from ._match_rules import glob_matches, path_glob_matches, pattern_argument
+from ._match_rules import glob_matches, path_glob_matches, pattern_argument, tool_names
 
 __all__ = [
     "AllowTrust",
@@ -52,7 +52,6 @@ PATH_RULE_TOOLS: Mapping[str, tuple[str, ...]] = {
     "Edit": ("Edit", "Write", "MultiEdit", "NotebookEdit"),
 }
 _PATH_TOOLS = frozenset(t for tools in PATH_RULE_TOOLS.values() for t in tools)
-_ALIASES = {"Agent": ("Agent", "Task"), "Task": ("Task", "Agent")}
 _TOOL_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 _MCP_NAME = re.compile(r"^mcp__[A-Za-z0-9_*-]+$")
 _KNOWN_TOOLS = (
@@ -143,10 +142,6 @@ def split_command(command: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
-def _tool_names(tool_name: str) -> tuple[str, ...]:
-    return _ALIASES.get(tool_name, (tool_name,))
-
-
 def _file_of(tool_name: str, tool_input: Any) -> str | None:
     if not isinstance(tool_input, Mapping):
         return None
@@ -194,7 +189,7 @@ class PermissionRule:
             if "*" in self.tool:
                 return glob_matches(self.tool, tool_name)
             return tool_name == self.tool or (self.tool.count("__") == 1 and tool_name.startswith(self.tool + "__"))
-        return self.tool in _tool_names(tool_name)
+        return self.tool in tool_names(tool_name)
 
     def covers(self, tool_name: str) -> bool:
         """Whether the rule applies to calls of ``tool_name`` (a ``Read`` rule also

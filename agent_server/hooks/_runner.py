@@ -364,7 +364,11 @@ class HookRunner:
         self, event: str, current: dict[str, Any], specs: list[HookSpec], event_id: str, recorded: list[anyio.Event]
     ) -> EventOutcome:
         # An untrusted hook keeps its place as a skipped result; nothing of it runs.
-        untrusted = {id(s): why for s in specs if (why := self.trust.reason(s)) is not None}
+        untrusted = {
+            id(s): HookResult.for_spec(s, HookStatus.SKIPPED, error=why)
+            for s in specs
+            if (why := self.trust.reason(s)) is not None
+        }
         if self.debug:
             log.info("fire %s payload=%s", event, json.dumps(current, default=str)[:4000])
         results: list[HookResult] = []
@@ -378,7 +382,7 @@ class HookRunner:
             async with anyio.create_task_group() as tg:
                 for i, spec in enumerate(specs):
                     if id(spec) in untrusted:
-                        slots[i] = HookResult.for_spec(spec, HookStatus.SKIPPED, error=untrusted[id(spec)])
+                        slots[i] = untrusted[id(spec)]
                     elif spec.run_async:
                         slots[i] = self._start_background(spec, current, event_id, i, recorded)
                     else:
@@ -388,7 +392,7 @@ class HookRunner:
             stop = is_blocking_event(event)
             for i, spec in enumerate(specs):
                 if id(spec) in untrusted:
-                    results.append(HookResult.for_spec(spec, HookStatus.SKIPPED, error=untrusted[id(spec)]))
+                    results.append(untrusted[id(spec)])
                     continue
                 if spec.run_async:
                     results.append(self._start_background(spec, current, event_id, len(results), recorded))

@@ -387,14 +387,10 @@ async def _api_error(request: Request, exc: Exception) -> Response:
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-    message = (
-        f"no route {request.method} {request.url.path}"
-        if exc.status_code == 404
-        else f"{request.method} is not allowed on {request.url.path}"
-        if exc.status_code == 405
-        else str(exc.detail)
-    )
+    code, message = {
+        404: ("not_found", f"no route {request.method} {request.url.path}"),
+        405: ("method_not_allowed", f"{request.method} is not allowed on {request.url.path}"),
+    }.get(exc.status_code, ("http_error", str(exc.detail)))
     return _error(exc.status_code, code, message)
 
 

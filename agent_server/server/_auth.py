@@ -22,7 +22,6 @@ import hmac
 import ipaddress
 import secrets
 import socket
-from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers, QueryParams
@@ -30,6 +29,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ._api import Error, ErrorDetail
 from ._settings import Settings
 
 __all__ = [
@@ -70,8 +70,10 @@ def check_token(given: str, token: str) -> bool:
     return bool(given) and hmac.compare_digest(given.encode("utf-8", "replace"), token.encode())
 
 
-def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message, **extra}}, status_code=status)
+def _error(status: int, code: str, message: str, **extra: str) -> JSONResponse:
+    # Built from the published ``Error`` model, like every other error response.
+    body = Error(error=ErrorDetail(code=code, message=message, **extra))
+    return JSONResponse(body.model_dump(mode="json", exclude_unset=True), status_code=status)
 
 
 def _host_name(host: str) -> str:

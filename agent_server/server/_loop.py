@@ -592,13 +592,9 @@ async def _permission(
     answer = await session.request_approval(agent, name, tool_input, tool_use_id, ask_reason)
     if answer.decision == "allow":
         return _Permission(True, updated_input=answer.updated_input)
-    if answer.decision is None and unanswered is not None:
-        return _Permission(False, unanswered)
-    if answer.decision is None:  # nobody answered in time
-        why = ask_reason or f"no answer within {session.settings.approval_timeout:g}s"
-        if ask_reason:  # the hook's reason alone (contract §9)
-            return _Permission(False, ask_reason)
-        return _Permission(False, f"Permission to use {name} was not granted: {why}")
+    if answer.decision is None:  # no answer in time: the ask rule's text, else the hook's reason alone (§9)
+        timeout = f"no answer within {session.settings.approval_timeout:g}s"
+        return _Permission(False, unanswered or ask_reason or f"Permission to use {name} was not granted: {timeout}")
     message = USER_REJECTED + (f" The user said: {answer.message}" if answer.message else "")
     return _Permission(False, message, end="denied")
 

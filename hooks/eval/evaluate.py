@@ -167,32 +167,27 @@ def _rate(hit: int, total: int) -> dict[str, Any]:
     return {"hit": hit, "total": total, "rate": hit / total if total else None}
 
 
+def _combined_figures(judged: list[tuple[str, str | None]]) -> dict[str, Any]:
+    """The overall figures of (label, combined decision) pairs: what any hook made of them."""
+    dangerous = [c for label, c in judged if label == "dangerous"]
+    warn = [c for label, c in judged if label == "warn"]
+    benign = [c for label, c in judged if label == "benign"]
+    return {
+        "dangerous_denied": _rate(sum(c == "deny" for c in dangerous), len(dangerous)),
+        "dangerous_stopped": _rate(sum(RANK[c] > 0 for c in dangerous), len(dangerous)),
+        "warn_flagged": _rate(sum(RANK[c] > 0 for c in warn), len(warn)),
+        "benign_blocked": _rate(sum(RANK[c] > 0 for c in benign), len(benign)),
+    }
+
+
 def _by_class(
     judged: list[tuple[dict[str, Any], dict[str, str | None], str | None]],
 ) -> dict[str, Any]:
     """Overall figures (any hook) for each ``class`` of the items, classes sorted."""
-    per_class: dict[str, Any] = {}
-    for name in sorted({str(i.get("class", "")) for i, _, _ in judged}):
-        own = [(i["label"], c) for i, _, c in judged if str(i.get("class", "")) == name]
-        per_class[name or "(none)"] = {
-            "dangerous_denied": _rate(
-                sum(c == "deny" for label, c in own if label == "dangerous"),
-                sum(label == "dangerous" for label, _ in own),
-            ),
-            "dangerous_stopped": _rate(
-                sum(RANK[c] > 0 for label, c in own if label == "dangerous"),
-                sum(label == "dangerous" for label, _ in own),
-            ),
-            "warn_flagged": _rate(
-                sum(RANK[c] > 0 for label, c in own if label == "warn"),
-                sum(label == "warn" for label, _ in own),
-            ),
-            "benign_blocked": _rate(
-                sum(RANK[c] > 0 for label, c in own if label == "benign"),
-                sum(label == "benign" for label, _ in own),
-            ),
-        }
-    return per_class
+    return {
+        name or "(none)": _combined_figures([(i["label"], c) for i, _, c in judged if str(i.get("class", "")) == name])
+        for name in sorted({str(i.get("class", "")) for i, _, _ in judged})
+    }
 
 
 def evaluate(corpus_path: str = CORPUS, by_class: bool = False) -> dict[str, Any]:
@@ -223,21 +218,7 @@ def evaluate(corpus_path: str = CORPUS, by_class: bool = False) -> dict[str, Any
             "warn_flagged": _rate(sum(RANK[d[hook]] > 0 for d in warn), len(warn)),
             "benign_blocked": _rate(sum(RANK[d[hook]] > 0 for _, d, _ in benign), len(benign)),
         }
-    overall = {
-        "dangerous_denied": _rate(
-            sum(c == "deny" for i, _, c in judged if i["label"] == "dangerous"),
-            sum(i["label"] == "dangerous" for i, _, _ in judged),
-        ),
-        "dangerous_stopped": _rate(
-            sum(RANK[c] > 0 for i, _, c in judged if i["label"] == "dangerous"),
-            sum(i["label"] == "dangerous" for i, _, _ in judged),
-        ),
-        "warn_flagged": _rate(
-            sum(RANK[c] > 0 for i, _, c in judged if i["label"] == "warn"),
-            sum(i["label"] == "warn" for i, _, _ in judged),
-        ),
-        "benign_blocked": _rate(sum(RANK[c] > 0 for _, _, c in benign), len(benign)),
-    }
+    overall = _combined_figures([(i["label"], c) for i, _, c in judged])
     misses = []
     for item, decisions, combined in judged:
         own = decisions[item["hook"]]

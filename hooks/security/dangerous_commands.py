@@ -2062,7 +2062,12 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("sql", _rule_http_delete, cmd)
         apply("persistence", _rule_persistence, cmd, cmds[:index])
     apply("remote-code", _rule_download_then_run, cmds)
-    start = len(found)
+    apply("fork-bomb", _rule_fork_bomb, ctx, cmds)
+    return found
+
+
+def _rule_fork_bomb(ctx: Ctx, cmds: list[Cmd], found: list[Finding]) -> None:
+    """A shell function that starts copies of itself, or inline code that forks without end."""
     bomb = _fork_bomb(ctx)
     if bomb is not None or any(FORK_BOMB.search(c) for cmd in cmds for c in _shell.code_of(cmd)):
         found.append(
@@ -2072,8 +2077,6 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
                 "without end), which freezes the machine. Do not run it; there is no safe form.",
             )
         )
-    _common.tag_rule("fork-bomb", found, start)
-    return found
 
 
 @_common.fail_closed(NAME)

@@ -1022,39 +1022,44 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         _check_bash_env(cmd, cmds, found)
         _common.tag_rule("secret-variable", found, start)
         start = len(found)
-        if cmd.name in _shell.INTERPRETERS:
-            for path, _writes in _shell.code_file_refs(cmd):
-                kind = secret_file(path)
-                if kind and not _writes:
-                    found.append(
-                        (
-                            "deny",
-                            f"`{cmd.display}` opens {path}, {kind}, from inline code; its secrets would be "
-                            "exposed. Use the values through the environment instead.",
-                        )
-                    )
-            for code in _shell.code_of(cmd):
-                if CODE_PRINTS_ALL_ENV.search(code):
-                    found.append(
-                        (
-                            "ask",
-                            f"`{cmd.display}` prints every environment variable, credentials included; "
-                            "confirm (or print the one you need).",
-                        )
-                    )
-                m = CODE_PRINTS_ENV.search(code)
-                # print(!!process.env.X), print(bool(os.environ.get('X'))), len(…): whether it is set.
-                tested = m is not None and re.search(r"!!|\bBoolean\(|\bbool\(|\blen\(|\btypeof\b", m.group())
-                if m and is_secret_name(m.group("n")) and not tested:
-                    found.append(
-                        (
-                            "deny",
-                            f"`{cmd.display}` prints the secret variable "
-                            f"{m.group('n')}. Check it is set without printing it.",
-                        )
-                    )
+        _check_inline_code(cmd, found)
         _common.tag_rule("secret-file", found, start)
     return found
+
+
+def _check_inline_code(cmd: Cmd, found: list[Finding]) -> None:
+    """Inline interpreter code (``python -c …``) that opens a secret file or prints secrets."""
+    if cmd.name not in _shell.INTERPRETERS:
+        return
+    for path, writes in _shell.code_file_refs(cmd):
+        kind = secret_file(path)
+        if kind and not writes:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` opens {path}, {kind}, from inline code; its secrets would be "
+                    "exposed. Use the values through the environment instead.",
+                )
+            )
+    for code in _shell.code_of(cmd):
+        if CODE_PRINTS_ALL_ENV.search(code):
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` prints every environment variable, credentials included; "
+                    "confirm (or print the one you need).",
+                )
+            )
+        m = CODE_PRINTS_ENV.search(code)
+        # print(!!process.env.X), print(bool(os.environ.get('X'))), len(…): whether it is set.
+        tested = m is not None and re.search(r"!!|\bBoolean\(|\bbool\(|\blen\(|\btypeof\b", m.group())
+        if m and is_secret_name(m.group("n")) and not tested:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` prints the secret variable {m.group('n')}. Check it is set without printing it.",
+                )
+            )
 
 
 # --------------------------------------------------------------------------- file tools

@@ -295,9 +295,6 @@ _SU_VALUE = frozenset(
 _DOCKER_EXEC_VALUE = frozenset(
     {"-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys", "--index"}
 )
-_KUBECTL_EXEC_VALUE = frozenset(
-    {"-c", "--container", "-n", "--namespace", "-f", "--filename", "--context", "--kubeconfig", "--pod-running-timeout"}
-)
 # "uv run CMD", "bundle exec CMD": tools whose subcommand runs another program.
 _RUNNERS = {
     "uv": "run",
