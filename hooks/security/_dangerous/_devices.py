@@ -72,11 +72,16 @@ _MKFS_VALUES = frozenset({
 
 def _format_target(cmd: Cmd) -> str | None:
     """What a mkfs/mkswap/blkdiscard call would erase when that is a device (``the device
-    /dev/sda1``) or cannot be known; None when every target is a regular (image) file."""
+    /dev/sda1``) or cannot be known; None when every target is a regular (image) file.
+
+    The same letter takes a value in one mkfs and is a bare flag in another (``mkfs.xfs -f``
+    forces, ``mke2fs -f`` sizes fragments), so every operand word is judged, option values
+    included: a label or a size never names /dev/, and the device always appears."""
     _flags, positionals, _values = _shell.split_options(cmd.args, _MKFS_VALUES)
-    if not positionals:
+    operands = [w for w in cmd.args if not (w.literal() or "x").startswith("-")]
+    if not positionals and not operands:
         return "a device"
-    for word in positionals:
+    for word in operands:
         values = cmd.values(word)
         if values is None:
             return f"`{word.text}` (a path that could be a device)"
@@ -157,10 +162,34 @@ def rule_devices(cmd: Cmd, found: list[Finding]) -> None:
                     )
 
 
+# Kernel switches that act on the machine at once: a write to sysrq-trigger reboots (b), powers
+# off (o) or crashes (c) it without syncing the disks.
+_KERNEL_TRIGGERS = ("/proc/sysrq-trigger",)
+
+
+def _written_paths(cmd: Cmd) -> list[str]:
+    """Files a command writes through redirections, ``tee`` and ``dd of=``."""
+    words = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>", "&>>", "<>") and r.target is not None]
+    if cmd.name == "tee":
+        words += [w for w in cmd.args if not (w.literal() or "").startswith("-")]
+    paths = [v for w in words for v in (cmd.values(w) or [])]
+    if cmd.name == "dd":
+        paths += [v[3:] for w in cmd.args for v in (cmd.values(w) or []) if v.startswith("of=")]
+    return paths
+
+
 def rule_power(cmd: Cmd, found: list[Finding]) -> None:
     """Shutdown, reboot and killing every process (``kill -9 -1``)."""
     lits = [w.literal() or "" for w in cmd.args]
     name = cmd.name
+    if any(p in _KERNEL_TRIGGERS for p in _written_paths(cmd)):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` writes to the kernel's sysrq trigger, which reboots, halts or crashes the "
+                "machine at once without syncing the disks. Ask the user to do it.",
+            )
+        )
     if (
         name in ("shutdown", "reboot", "halt", "poweroff")
         or (name in ("init", "telinit") and lits[:1] in (["0"], ["6"]))

@@ -5,12 +5,13 @@ modes."""
 from __future__ import annotations
 
 import os
+import re
 
 import _shell
 from _common import Finding
 from _shell import Cmd, Ctx, Word
 
-from ._paths import critical, is_match_all, only_build_output, service_data
+from ._paths import critical, empties_folder, is_match_all, only_build_output, service_data
 
 BULK_TARGETS = 10
 
@@ -27,7 +28,35 @@ LEFTOVER_NAMES = frozenset({
     "*.tmp", "*.temp", ".DS_Store", "Thumbs.db", "*.swp", "*.swo", "*~", "*.log",
     "node_modules", "build", "dist", "coverage", ".cache", ".tox", ".next", "*.tsbuildinfo",
     "*.orig", "*.rej",  # merge and patch leftovers, like the editor's *~ and *.swp
+    # Other languages' compiler and tool output: Erlang/Elixir, Haskell, C/C++ precompiled
+    # headers and libtool objects, linters' and notebooks' caches.
+    "*.beam", "*.hi", "*.dyn_o", "*.dyn_hi", "*.gch", "*.pch", "*.lo",
+    ".eslintcache", ".stylelintcache", ".nyc_output", ".hypothesis", ".ipynb_checkpoints",
+    ".pytype", ".sass-cache", ".parcel-cache", ".turbo", ".nox", ".eggs", "htmlcov",
+    "target", ".gradle", "_build", ".dart_tool", ".stack-work", "dist-newstyle", "zig-cache",
+    ".zig-cache", "zig-out", ".svelte-kit", ".nuxt", ".angular", ".terraform", "CMakeFiles",
+    "cmake-build-debug", "cmake-build-release", ".coverage.*", "coverage.out", "*.test",
 })  # fmt: skip
+
+
+def _generated_in_each(glob_part: str) -> bool:
+    """``services/*/bin``, ``*/coverage.out``: the glob picks one named entry in each subfolder,
+    and that name is generated output (a build folder, Go's and .NET's ``bin``, a leftover
+    file), so nothing a build would not recreate goes. ``packages/*/src`` is not."""
+    comps = [c for c in glob_part.split("/") if c]
+    if empties_folder(glob_part) or ".." in comps:
+        return False
+    tail = comps[-1]
+    return not _shell.has_glob(tail) and (tail in _shell.BUILD_DIRS or tail == "bin" or _leftover_name(tail))
+
+
+def _leftover_name(pattern: str) -> bool:
+    """Whether a ``-name`` pattern only matches generated leftovers: a known leftover name, or
+    a bracket class every letter of which makes one (``*.py[co]`` = ``*.pyc`` or ``*.pyo``)."""
+    if pattern in LEFTOVER_NAMES:
+        return True
+    m = re.fullmatch(r"(?P<head>[^\[\]]*)\[(?P<chars>[^\]!^]+)\](?P<tail>[^\[\]]*)", pattern)
+    return m is not None and all(m.group("head") + ch + m.group("tail") in LEFTOVER_NAMES for ch in m.group("chars"))
 
 
 def _xargs_inputs(cmd: Cmd) -> list[str] | None:
@@ -76,7 +105,7 @@ def _find_scope(find: Cmd) -> tuple[list[Word], bool, bool]:
                 names.append(lit)  # empty files and folders: nothing is lost
             elif lit not in ("-type", "-mtime", "-mmin", "-atime", "-amin", "-newer"):
                 names.append("")  # -path, -regex, -size …: not a leftover name we know
-    leftovers = bool(names) and all(n in LEFTOVER_NAMES or n == "-empty" for n in names)
+    leftovers = bool(names) and all(_leftover_name(n) or n == "-empty" for n in names)
     return starts or [Word([_shell.Lit(".", True)], ".")], filtered, leftovers
 
 
@@ -179,7 +208,12 @@ def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Findi
             )
         elif why:
             found.append(("ask", f"`{cmd.display}` deletes every file in {why}; confirm."))
-        elif recursive and _shell.is_within(base, cmd.ctx.project) and not _shell.build_output(base, cmd.ctx.project):
+        elif (
+            recursive
+            and _shell.is_within(base, cmd.ctx.project)
+            and not _shell.build_output(base, cmd.ctx.project)
+            and not _generated_in_each(glob_part)
+        ):
             found.append(
                 ("ask", f"`{cmd.display}` recursively deletes everything in {base}; confirm this bulk delete.")
             )
@@ -234,7 +268,13 @@ def _git_list_is_safe(lister: Cmd) -> bool:
     if not specs:
         return False
     if untracked:
-        return all(os.path.basename(spec) in LEFTOVER_NAMES for spec in specs)
+        project = lister.ctx.project
+        return all(
+            _leftover_name(os.path.basename(spec))
+            or only_build_output(project, spec, project)
+            or _shell.build_output(os.path.join(project, spec), project)
+            for spec in specs
+        )
     return True
 
 

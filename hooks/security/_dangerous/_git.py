@@ -61,15 +61,7 @@ def rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
                 )
             )
     elif sub == "branch":
-        flags, _pos, _vals = _shell.split_options(rest)
-        if "D" in flags or ({"d", "delete"} & set(flags) and {"f", "force"} & set(flags)):
-            found.append(
-                (
-                    "ask",
-                    f"`{cmd.display}` force-deletes a branch even if it is not "
-                    "merged; confirm (or use `git branch -d`).",
-                )
-            )
+        _branch_delete(cmd, rest, found)
     elif sub in ("checkout", "restore"):
         flags, pos, _vals = _shell.split_options(rest, frozenset({"-b", "-B", "--source", "-s"}))
         whole_tree = [p for p in pos if p.literal() in (".", "./", "*", ":/", ":(top)", "-A")]
@@ -84,20 +76,78 @@ def rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
                     "working tree; confirm (or `git stash` them first).",
                 )
             )
-    elif sub == "stash" and rest and rest[0].literal() in ("drop", "clear"):
-        found.append(("ask", f"`{cmd.display}` deletes stashed work; confirm."))
+    elif sub == "stash" and rest and rest[0].literal() == "clear":
+        # One "git stash drop" is local history git keeps recoverable (LABELLING.md's settled
+        # calls); "clear" throws every stash away at once.
+        found.append(("ask", f"`{cmd.display}` deletes every stash at once; confirm (or drop the one meant)."))
     elif sub in ("filter-branch", "filter-repo"):
-        found.append(("ask", f"`{cmd.display}` rewrites the repository history; confirm."))
+        _history_rewrite(cmd, sub, rest, found)
     elif sub == "reflog" and rest and rest[0].literal() in ("expire", "delete"):
         found.append(("ask", f"`{cmd.display}` deletes reflog entries (the safety net for lost commits); confirm."))
     elif sub == "gc" and any((w.literal() or "") in ("--prune=now", "--prune=all") for w in rest):
         found.append(("ask", f"`{cmd.display}` permanently prunes unreachable commits; confirm."))
     elif sub == "update-ref" and any(w.literal() == "-d" for w in rest):
-        found.append(("ask", f"`{cmd.display}` deletes a ref; confirm."))
+        refs = [(cmd.values(w) or [w.text])[0] for w in rest if not (w.literal() or "").startswith("-")]
+        hit = next((r for r in refs[:1] if r.removeprefix("refs/heads/") in _protected_branches()), None)
+        if hit is not None:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes the protected branch {hit} outright. Delete feature branches "
+                    "only, or ask the user to remove this one.",
+                )
+            )
+        else:
+            found.append(("ask", f"`{cmd.display}` deletes a ref; confirm."))
     elif sub == "rm":
         flags, pos, _vals = _shell.split_options(rest)
         if "r" in flags and "cached" not in flags and any(p.literal() in (".", "*", ":/") for p in pos):
             found.append(("ask", f"`{cmd.display}` deletes every tracked file; confirm."))
+
+
+def _branch_delete(cmd: Cmd, rest: list[Word], found: list[Finding]) -> None:
+    """``git branch -D``: a named local feature branch is recoverable from the reflog (settled
+    benign); a protected branch, a remote-tracking sweep or names computed at run time are asked."""
+    flags, positionals, _vals = _shell.split_options(rest)
+    if not ("D" in flags or ({"d", "delete"} & set(flags) and {"f", "force"} & set(flags))):
+        return
+    names = [cmd.values(w) for w in positionals]
+    if cmd.xargs or not names or any(n is None or len(n) != 1 for n in names):
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` force-deletes branches computed at run time, merged or not; confirm the "
+                "list (print it first), or delete the branches by name.",
+            )
+        )
+        return
+    protected = _protected_branches()
+    hit = next((n[0] for n in names if n and n[0] in protected), None)
+    if hit is not None or {"r", "remotes"} & set(flags):
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` force-deletes {hit or 'remote-tracking branches'}; confirm (or use `git branch -d`).",
+            )
+        )
+
+
+def _history_rewrite(cmd: Cmd, sub: str, rest: list[Word], found: list[Finding]) -> None:
+    """``filter-branch … --all`` and ``filter-repo`` (every ref by default) rewrite the history
+    of every branch, main included; a filter of the current branch alone is confirmed."""
+    lits = [w.literal() for w in rest]
+    every_ref = "--all" in lits or "--branches" in lits or (sub == "filter-repo" and "--refs" not in lits)
+    if every_ref and "--dry-run" not in lits and "--analyze" not in lits:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` rewrites the history of every branch, the shared ones included. Rewrite "
+                "one feature branch (`git filter-branch … HEAD`, `git filter-repo --refs <branch>`) or ask "
+                "the user to do this.",
+            )
+        )
+    elif "--analyze" not in lits:
+        found.append(("ask", f"`{cmd.display}` rewrites the repository history; confirm."))
 
 
 def _current_branch(where: str | None) -> str | None:

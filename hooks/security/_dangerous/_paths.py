@@ -65,6 +65,13 @@ def only_build_output(base: str, glob_part: str, project: str) -> bool:
     return _shell.build_output(os.path.join(base, concrete), project)
 
 
+def empties_folder(glob_part: str) -> bool:
+    """Whether the glob matches everything below its base: each component matches all
+    (``*``, ``*/``, ``*/*``), unlike ``*/bin`` or ``*/coverage.out``, which name one entry in
+    each subfolder."""
+    return all(comp in _shell.MATCH_ALL_GLOBS or not comp for comp in glob_part.split("/"))
+
+
 def is_match_all(glob_part: str) -> bool:
     """Whether the glob's first component matches everything in its folder (``*``, ``.*`` …)."""
     first = glob_part.split("/")[0]

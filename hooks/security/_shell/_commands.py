@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import re
 
-from ._expand import Ctx, expand, var_values
+from ._expand import Ctx, brace_expand, expand, var_values
 from ._model import Lit, Part, Redirect, Var, Word
 from ._parser import decode_escapes
 
@@ -415,6 +415,16 @@ def _split_unquoted(words: list[Word], ctx: Ctx) -> list[Word]:
     out: list[Word] = []
     for word in words:
         parts = word.parts
+        pieces = _split_at_ifs(word, ctx)
+        if pieces is not None:
+            out.extend(pieces)
+            continue
+        if parts and not is_assignment(word) and all(isinstance(p, Lit) and not p.quoted for p in parts):
+            # {rm,-rf,/}: unquoted brace expansion makes separate words, not alternatives.
+            braced = brace_expand("".join(p.text for p in parts if isinstance(p, Lit)))
+            if len(braced) > 1:
+                out.extend(_tilde_word([Lit(b, True)], word.pos) for b in braced)
+                continue
         if len(parts) == 1 and isinstance(parts[0], Var) and not parts[0].quoted and not is_assignment(word):
             known = var_values(parts[0], ctx)
             if known is not None and len(known) == 1 and _ifs_split(known[0], ctx):
@@ -422,6 +432,33 @@ def _split_unquoted(words: list[Word], ctx: Ctx) -> list[Word]:
                 continue
         out.append(word)
     return out
+
+
+def _split_at_ifs(word: Word, ctx: Ctx) -> list[Word] | None:
+    """``rm${IFS}-rf${IFS}/``: an unquoted ``$IFS`` (not reassigned) splits the word where it
+    stands, so the pieces are separate words. A piece that starts with ``~`` is taken as the
+    home folder, the way the writer of such a command means it. None when there is no ``$IFS``."""
+    if "IFS" in ctx.vars or is_assignment(word):
+        return None
+    if not any(isinstance(p, Var) and p.name == "IFS" and not p.quoted and not p.op for p in word.parts):
+        return None
+    pieces: list[list[Part]] = [[]]
+    for part in word.parts:
+        if isinstance(part, Var) and part.name == "IFS" and not part.quoted and not part.op:
+            pieces.append([])
+        else:
+            pieces[-1].append(part)
+    return [_tilde_word(piece, word.pos) for piece in pieces if piece]
+
+
+def _tilde_word(parts: list[Part], pos: int) -> Word:
+    """A word made after splitting (``{rm,-rf,~}``, ``${IFS}~``): a leading ``~`` or ``~/``
+    names the home folder, as bash's tilde expansion (after brace expansion) makes it."""
+    head = parts[0]
+    if isinstance(head, Lit) and (head.text == "~" or head.text.startswith("~/")):
+        rest: list[Part] = [Lit(head.text[1:], head.quoted)] if head.text[1:] else []
+        parts = [Var("~"), *rest, *parts[1:]]
+    return Word(parts, "".join(p.text if isinstance(p, Lit) else "$" for p in parts), pos)
 
 
 def _ifs_split(value: str, ctx: Ctx) -> list[str]:

@@ -242,6 +242,13 @@ def _walk_command(
         else:
             values = expand(targets[0], ctx)
             ctx.cwd = normalize(values[0], ctx.cwd) if values and len(values) == 1 else None
+    elif name == "unset" and not any(w.literal() in ("-f", "-n") for w in args):
+        # unset X: later "$X" expands to nothing, so rm -rf "$X"/* names the root.
+        for w in args:
+            lit = w.literal()
+            if lit and NAME_RE.fullmatch(lit):
+                ctx.vars[lit] = [""]
+                ctx.sources.pop(lit, None)
     elif name == "read":
         for w in args:
             lit = w.literal()

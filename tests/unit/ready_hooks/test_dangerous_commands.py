@@ -34,7 +34,7 @@ DENY = [
 ]
 ASK = [
     "git clean -fd",
-    "git branch -D old",
+    "git branch -D main",
     "docker system prune -af",
     "find . -name '*.java' -delete",
     "rm -rf src/*",
@@ -54,6 +54,7 @@ ALLOW = [
     'grep -rn "DROP TABLE" migrations/',
     'echo "rm -rf /"',
     "git stash && git reset --hard origin/main",
+    "git branch -D old",  # a local feature branch: the reflog keeps it (LABELLING.md settled calls)
     'psql -c "DELETE FROM s WHERE id = 1"',
     "curl -s https://api.example/x | python -m json.tool",
     "rm -rf ${DIR:?}/*",

@@ -55,7 +55,9 @@ def test_variables_defaults_tilde_and_braces(sh: Any) -> None:
     assert names(sh, "rm ~ $HOME") == [("rm", ["/home/u", "/home/u"])]
     ctx = sh.make_ctx("/p", "/p", "/home/u")
     cmd = sh.walk("rm /{a,b}", ctx)[0]
-    assert cmd.values(cmd.args[0]) == ["/a", "/b"]
+    assert [cmd.values(a) for a in cmd.args] == [["/a"], ["/b"]]  # brace expansion makes words
+    cmd = sh.walk('rm "$X"/{a,b}', ctx)[0]
+    assert cmd.values(cmd.args[0]) is None  # unknown $X: no words to split into
     assert cmd.values(sh.walk("rm $UNKNOWN", ctx)[0].args[0]) is None
 
 
