@@ -37,6 +37,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+# PowerShell's Remove-Item and its aliases (-Recurse reads as rm's -r).
+_POWERSHELL_REMOVE = frozenset({"remove-item", "ri", "del", "erase", "rd"})
+
 NAME = "dangerous_commands"
 EVENTS = frozenset({"PreToolUse"})
 MATCHER = "Bash"
@@ -66,7 +69,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
 
     for index, cmd in enumerate(cmds):
         name = cmd.name
-        if name in ("rm", "rmdir", "unlink"):
+        if name in ("rm", "rmdir", "unlink") or name in _POWERSHELL_REMOVE:
             apply("rm", _dangerous.rule_rm, cmd)
         elif name == "find":
             apply("find-delete", _dangerous.rule_find, cmd)

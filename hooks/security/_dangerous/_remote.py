@@ -12,11 +12,45 @@ import _shell
 from _common import Finding
 from _shell import Cmd
 
+# PowerShell's eval: runs the text it is given or piped.
+_PS_EVAL = frozenset({"iex", "invoke-expression"})
+# PowerShell code that evaluates text it downloads: iex (New-Object Net.WebClient).DownloadString(…),
+# Invoke-Expression (irm …), & ([scriptblock]::Create((iwr …).Content)).
+_PS_RUNS_FETCHED = re.compile(
+    r"(?is)(?:\b(?:iex|invoke-expression)\b|scriptblock\]::create).{0,200}?"
+    r"(?:\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b|downloadstring|downloaddata|webclient)"
+    r"|(?:\b(?:iwr|irm|invoke-webrequest|invoke-restmethod)\b|downloadstring).{0,300}?\|\s*(?:iex|invoke-expression)\b"
+)
+
+
+def _powershell(cmd: Cmd, found: list[Finding]) -> None:
+    """``pwsh -EncodedCommand …`` (code nobody can read) and ``-Command`` text that evaluates a
+    download (``iex (New-Object Net.WebClient).DownloadString(…)``)."""
+    texts, encoded = _shell.powershell_code(cmd)
+    if encoded:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` runs a base64-encoded PowerShell command, which cannot be reviewed. "
+                "Run the plain -Command text instead.",
+            )
+        )
+    elif any(_PS_RUNS_FETCHED.search(text) for text in texts):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` evaluates PowerShell code downloaded from the network without review. "
+                "Download the script to a file, read it, then run it.",
+            )
+        )
+
 
 def rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
-    """curl … | sh, bash <(curl …), sh -c "$(curl …)", eval "$(… | base64 -d)"."""
+    """curl … | sh, bash <(curl …), sh -c "$(curl …)", eval "$(… | base64 -d)", irm … | iex."""
     name = cmd.name
-    runs_code = name in _shell.SHELLS or name in _shell.INTERPRETERS
+    if name in _shell.POWERSHELLS:
+        _powershell(cmd, found)
+    runs_code = name in _shell.SHELLS or name in _shell.INTERPRETERS or name in _PS_EVAL
     if runs_code and (cmd.stage > 0 or cmd.stdin_sources) and _reads_code_from_stdin(cmd):
         upstream: set[str] = set(cmd.stdin_sources)
         for stage in cmd.stage_names[: cmd.stage]:

@@ -12,7 +12,12 @@ from ._parser import decode_escapes
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash"})
 INTERPRETERS = frozenset({"python", "perl", "ruby", "node", "nodejs", "php", "deno", "bun", "osascript", "pwsh", "lua"})
-DOWNLOADERS = frozenset({"curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-request", "GET"})
+DOWNLOADERS = frozenset({
+    "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-request", "GET",
+    # PowerShell's download cmdlets and their aliases (pwsh runs on Linux and macOS too).
+    "iwr", "irm", "invoke-webrequest", "invoke-restmethod", "start-bitstransfer",
+})  # fmt: skip
+POWERSHELLS = frozenset({"pwsh", "powershell"})
 DECODERS = frozenset({"base64", "base32", "xxd", "uudecode", "openssl", "gunzip", "zcat", "rev", "tr"})
 
 
@@ -21,7 +26,7 @@ def prog_name(word: Word, ctx: Ctx) -> str:
     values = expand(word, ctx)
     if not values:
         return ""
-    name = os.path.basename(values[0].rstrip("/")).lower()
+    name = os.path.basename(values[0].rstrip("/")).lower().removesuffix(".exe")
     if re.fullmatch(r"python[0-9.]*", name) or name in ("pypy", "pypy3"):
         return "python"
     if re.fullmatch(r"(perl|ruby|php|lua)[0-9.]*", name):
@@ -399,6 +404,53 @@ class _Unwrapped:
         self.scripts = [] if scripts is None else scripts
         self.remote = remote
         self.replace: str | None = None  # xargs -I R: R stands for each input line
+        # ssh host 'bash -s' <<EOF: the wrapper's stdin is a script run on the remote host.
+        self.stdin_script = False
+
+
+_ANSIBLE_VALUE = frozenset({
+    "-m", "--module-name", "-a", "--args", "-i", "--inventory", "-u", "--user", "-e",
+    "--extra-vars", "-f", "--forks", "-l", "--limit", "-t", "--tree", "-B", "--background",
+    "-P", "--poll", "-M", "--module-path", "--become-user", "--become-method", "-c",
+    "--connection", "-T", "--timeout", "--private-key", "--key-file", "--vault-id",
+})  # fmt: skip
+_ANSIBLE_SHELL_MODULES = frozenset({"shell", "command", "raw", "script"})
+
+
+def _fleet_command(name: str, rest: list[Word], ctx: Ctx) -> str | None:
+    """The shell command a fleet tool runs on remote hosts, or None (not such a call)."""
+    if name == "ansible":
+        _flags, _pos, values = split_options(rest, _ANSIBLE_VALUE)
+        modules = [words_text([w], ctx) for w in values.get("m", []) + values.get("module-name", [])]
+        module = (modules[-1] if modules else "command").rsplit(".", 1)[-1]
+        args = values.get("a", []) + values.get("args", [])
+        if module in _ANSIBLE_SHELL_MODULES and args:
+            return words_text(args[-1:], ctx)
+        return None
+    if name in ("salt", "salt-ssh"):
+        lits = [w.literal() for w in rest]
+        for i, lit in enumerate(lits):
+            if lit in ("cmd.run", "cmd.shell", "cmd.run_all", "cmd.script") and i + 1 < len(rest):
+                return words_text(rest[i + 1 : i + 2], ctx)
+        return None
+    if name in ("pdsh", "pssh", "parallel-ssh", "clush"):
+        value_opts = frozenset({"-w", "-x", "-g", "-h", "-H", "-l", "-p", "-t", "-O", "-o", "-e", "-R", "-f"})
+        _flags, positionals, _values = split_options(rest, value_opts, stop_at_first=True)
+        return words_text(positionals, ctx) if positionals else None
+    return None
+
+
+def _runs_stdin(text: str) -> bool:
+    """Whether a remote command line is a shell that reads its script from stdin
+    (``bash -s``, ``sudo sh``, ``bash -s -- arg``)."""
+    words = text.split()
+    while words and (words[0] in ("sudo", "doas", "env", "exec") or words[0].startswith("-")):
+        words = words[1:]
+    if not words or os.path.basename(words[0]) not in SHELLS:
+        return False
+    flags = [w for w in words[1:] if w.startswith("-") and w != "--"]
+    operands = [w for w in words[1:] if not w.startswith("-")]
+    return not operands or any("s" in f[1:] for f in flags if not f.startswith("--"))
 
 
 def words_text(words: list[Word], ctx: Ctx) -> str:
@@ -576,7 +628,18 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
         if name == "ssh":
             _flags, positionals, _vals = split_options(rest, _SSH_VALUE, stop_at_first=True)
             if len(positionals) > 1:
-                result.scripts.append(("ssh", words_text(positionals[1:], ctx), True))
+                text = words_text(positionals[1:], ctx)
+                result.scripts.append(("ssh", text, True))
+                result.stdin_script = _runs_stdin(text)
+            else:
+                result.stdin_script = bool(positionals)  # ssh host <<EOF: the login shell reads it
+            argv[:] = []
+            return result
+        remote_text = _fleet_command(name, rest, ctx)
+        if remote_text is not None:
+            # ansible -m shell -a '…', salt '*' cmd.run '…', pdsh -w hosts '…': the text is a
+            # shell command run on every host of an inventory.
+            result.scripts.append((name, remote_text, True))
             argv[:] = []
             return result
         if name in ("docker", "podman") and rest and rest[0].literal() == "exec":
@@ -610,6 +673,26 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
             continue
         return result
     return result
+
+
+_PWSH_COMMAND = frozenset({"-c", "-command", "-com", "-comm", "-comma", "-comman", "/c", "/command"})
+_PWSH_ENCODED = frozenset({"-e", "-ec", "-en", "-enc", "-encodedcommand", "-encoded", "/e", "/enc"})
+
+
+def powershell_code(cmd: Cmd) -> tuple[list[str], bool]:
+    """The script a ``pwsh``/``powershell`` call runs (``-Command`` text, parameter names in any
+    case and abbreviation) and whether it runs a base64 ``-EncodedCommand`` nobody can read."""
+    texts: list[str] = []
+    encoded = False
+    args = cmd.args
+    for i, word in enumerate(args):
+        lit = (word.literal() or "").lower()
+        if lit in _PWSH_COMMAND and i + 1 < len(args):
+            texts.append(words_text(args[i + 1 :], cmd.ctx))
+            break
+        if lit in _PWSH_ENCODED:
+            encoded = True
+    return texts, encoded
 
 
 def shell_invocation(args: list[Word]) -> tuple[Word | None, bool, Word | None]:

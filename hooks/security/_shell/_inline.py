@@ -128,7 +128,7 @@ def code_file_refs(cmd: Cmd) -> list[tuple[str, bool]]:
 # Ways interpreter code names the home folder, rewritten to "~" so the shell strings built
 # from them can be judged: 'rm -rf ' + os.homedir(), "rm -rf $ENV{HOME}", f"rm -rf {Path.home()}".
 _HOME_EXPR = (
-    r"(?:require\(\s*[\"']os[\"']\s*\)\.homedir\(\)|os\.homedir\(\)|process\.env\.HOME\b|"
+    r"(?:require\(\s*[\"']os[\"']\s*\)\.homedir\(\)|[A-Za-z_$][\w$]*\.homedir\(\)|process\.env\.HOME\b|"
     r"os\.path\.expanduser\(\s*[\"']~[\"']\s*\)|os\.environ\[\s*[\"']HOME[\"']\s*\]|"
     r"os\.getenv\(\s*[\"']HOME[\"']\s*\)|str\(\s*Path\.home\(\)\s*\)|Path\.home\(\)|Dir\.home\b|"
     r"ENV\[\s*[\"']HOME[\"']\s*\]|File\.expand_path\(\s*[\"']~[\"']\s*\)|\$ENV\{\s*[\"']?HOME[\"']?\s*\})"
@@ -149,6 +149,16 @@ _CODE_RMTREE_HOME = re.compile(
     # after home_literals, perl's rmtree($ENV{HOME}) reads rmtree(~)
     r"(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|remove_tree)\s*\(\s*(?:~|" + _HOME_EXPR + r")\s*[,)]"
 )
+
+
+# rm_rf(File.join(Dir.home, ".ssh")), rmSync(path.join(os.homedir(), '.config'), …),
+# remove_dir_all(home.join(".cargo")): a folder of the home directory, named by a join.
+_CODE_RMTREE_HOME_JOIN = re.compile(
+    r"(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|remove_tree|rimraf(?:\.sync)?)\s*\(\s*"
+    r"(?:File\.join|(?:require\(\s*[\"']path[\"']\s*\)|[A-Za-z_$][\w$.]*)\.(?:join|resolve)|join)\s*\(\s*"
+    r"(?:~|" + _HOME_EXPR + r")(?P<rest>(?:\s*,\s*(?:\"[^\"]*\"|'[^']*'))+)"
+)
+_QUOTED = re.compile(r"\"([^\"]*)\"|'([^']*)'")
 
 
 def home_literals(code: str) -> str:
@@ -212,6 +222,9 @@ def code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[li
     shell_cmds.extend(m.group(1) for m in _CODE_BACKTICK.finditer(code))
     rm_paths.extend(m.group("path") for m in _CODE_RMTREE.finditer(code))
     rm_paths.extend("~" for _ in _CODE_RMTREE_HOME.finditer(code))
+    for m in _CODE_RMTREE_HOME_JOIN.finditer(code):
+        pieces = [a or b for a, b in _QUOTED.findall(m.group("rest"))]
+        rm_paths.append(os.path.join("~", *[p.strip("/") for p in pieces if p.strip("/")]))
     _walk_deletes(code, rm_paths)
     return shell_cmds, rm_paths, argvs
 

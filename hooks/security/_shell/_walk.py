@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from ._commands import (
     INTERPRETERS,
+    POWERSHELLS,
     SHELLS,
     Cmd,
     is_assignment,
+    powershell_code,
     printed_text,
     prog_name,
     replace_in,
@@ -191,6 +193,10 @@ def _walk_command(
     cctx = ctx.child(remote=True) if un.remote else ctx
     for script_origin, text, remote in un.scripts:
         _walk_text(text, ctx.child(remote=remote or ctx.remote), script_origin, depth, out)
+    if un.stdin_script:
+        fed_text = fed[0] if fed[0] is not None else _stdin_text(command, prev, ctx)
+        if fed_text is not None:
+            _walk_text(fed_text, ctx.child(remote=True), "remote stdin", depth, out)
     argv = un.argv
     name = prog_name(argv[0], cctx) if argv else ""
     snapshot = Ctx(
@@ -294,6 +300,14 @@ def _walk_runs(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
         _walk_text(words_text(args, ctx), ctx, "eval", depth, out)
     elif name == "find":
         _walk_find_exec(cmd, ctx, depth, out)
+    elif name in POWERSHELLS:
+        # irm URL | iex and most one-liners read like shell pipelines; what does not parse is
+        # still judged by the remote-code rules on the text itself.
+        for text in powershell_code(cmd)[0]:
+            try:
+                _walk_text(text, ctx.child(), "shell -c", depth, out)
+            except ShellParseError:
+                continue
     elif name in INTERPRETERS:
         _walk_code(cmd, ctx, depth, out)
     elif name in AWKS:
