@@ -40,7 +40,7 @@ def rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
         _git_push(cmd, rest, where, found, _switched_branch(earlier))
     elif sub == "reset":
         flags, _pos, _vals = _shell.split_options(rest)
-        if "hard" in flags and not _has_backup(earlier):
+        if "hard" in flags and not _has_backup(earlier) and not _clean_tree_checked(cmd.guards):
             found.append(
                 (
                     "deny",
@@ -252,6 +252,43 @@ def _git_push(cmd: Cmd, rest: list[Word], where: str | None, found: list[Finding
                 )
             else:
                 found.append(("ask", f"`{cmd.display}` force-pushes {branch}, rewriting its remote history; confirm."))
+
+
+def _git_sub(cmd: Cmd) -> tuple[str, list[str]]:
+    """A git command's subcommand and its literal arguments (``("", [])`` for other programs)."""
+    if cmd.name != "git":
+        return "", []
+    _flags, positionals, _vals = _shell.split_options(cmd.args, frozenset({"-C", "-c"}), stop_at_first=True)
+    lits = [w.literal() or "" for w in positionals]
+    return (lits[0], lits[1:]) if lits else ("", [])
+
+
+def _clean_tree_checked(guards: list[Cmd]) -> bool:
+    """Whether the command only runs once a check proved there is no uncommitted work to lose
+    (``test -z "$(git status --porcelain)" &&``, ``git diff --quiet HEAD &&``, ``if git diff-index
+    --quiet HEAD; then``): a reset --hard of a clean tree loses nothing the reflog does not keep."""
+    worktree = staged = False
+    for guard in guards:
+        sub, rest = _git_sub(guard)
+        quiet = "--quiet" in rest or "--exit-code" in rest
+        if sub == "diff-index" and quiet:
+            return True
+        if sub == "diff" and quiet:
+            if "HEAD" in rest:
+                return True
+            if "--cached" in rest or "--staged" in rest:
+                staged = True
+            else:
+                worktree = True
+        if guard.name in ("test", "[", "[[") and any(w.literal() == "-z" for w in guard.args):
+            for word in guard.args:
+                for subst in word.subs():
+                    listed = [c for p in subst.script.pipelines for c in p.commands]
+                    first = listed[0].words if listed and listed[0].words else []
+                    lits = [w.literal() for w in first]
+                    if lits[:2] == ["git", "status"] and ({"--porcelain", "-s", "--short"} & set(lits)):
+                        return True
+    return worktree and staged
 
 
 def _has_backup(earlier: list[Cmd]) -> bool:

@@ -99,6 +99,9 @@ class Cmd:
         # Programs whose output reaches stdin through ``< <(…)`` (pipes are in stage_names).
         self.stdin_sources: set[str] = set()
         self.replace: str | None = None  # xargs -I R: R stands for each input line
+        # Commands that must have succeeded for this one to run: earlier ones joined to it by
+        # "&&", an if's condition for its branch (test -z "$(git status --porcelain)" && …).
+        self.guards: list[Cmd] = []
 
     @property
     def args(self) -> list[Word]:

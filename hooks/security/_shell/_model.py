@@ -207,14 +207,17 @@ class Command:
 
 
 class Pipeline:
-    """Commands joined by ``|``; ``negated`` for ``! cmd``."""
+    """Commands joined by ``|``; ``negated`` for ``! cmd``; ``sep`` is the operator after it
+    (``&&``, ``||``, ``;``, ``&``; empty for a newline or the end)."""
 
     commands: list[Command]
     negated: bool
+    sep: str
 
     def __init__(self, commands: list[Command] | None = None, negated: bool = False) -> None:
         self.commands = [] if commands is None else commands
         self.negated = negated
+        self.sep = ""
 
 
 class Script:

@@ -209,6 +209,7 @@ class _Parser:
                     elif op in _REDIRECTS:
                         self._redirect(cmd, op, "")
                     else:
+                        pipe.sep = op  # ";", "&&", "||", "&": how the next pipeline depends on it
                         finish_pipe()
                     continue
                 if cmd.empty() and c == "{" and self._peek(1) in (" ", "\t", "\n", ""):

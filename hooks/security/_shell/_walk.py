@@ -20,7 +20,7 @@ from ._commands import (
 )
 from ._expand import Ctx, expand, normalize
 from ._inline import AWKS, awk_commands, code_actions, code_of
-from ._model import MAX_CANDIDATES, MAX_DEPTH, Command, Lit, Part, Script, ShellParseError, Sub, Var, Word
+from ._model import MAX_CANDIDATES, MAX_DEPTH, Command, Lit, Part, Pipeline, Script, ShellParseError, Sub, Var, Word
 from ._parser import NAME_RE, parse
 
 
@@ -92,48 +92,66 @@ def _stage_names(command: Command, ctx: Ctx) -> set[str]:
     return names
 
 
-def _walk_script(script: Script, ctx: Ctx, origin: str, depth: int, out: list[Cmd]) -> None:
+def _walk_script(
+    script: Script, ctx: Ctx, origin: str, depth: int, out: list[Cmd], guards: list[Cmd] | None = None
+) -> None:
+    chain: list[Cmd] = list(guards or [])
+    either = False  # after "a || b", "&& c" runs when a OR b succeeded: neither is known
     for pipeline in script.pipelines:
-        names = [_stage_names(c, ctx) for c in pipeline.commands]
-        prev: Cmd | None = None
-        for index, command in enumerate(pipeline.commands):
-            # Substitutions run before the command itself, in a subshell.
-            for sub in _command_subs(command):
+        start = len(out)
+        _walk_pipeline(pipeline, ctx, origin, depth, out)
+        for cmd in out[start:]:
+            cmd.guards = [*chain, *cmd.guards]
+        # a && b: b runs only if a succeeded; after ";", "||" or "&" nothing is known.
+        either = pipeline.sep == "||" or (either and pipeline.sep == "&&")
+        if pipeline.sep == "&&" and not pipeline.negated and not either:
+            chain = [*chain, *out[start:]]
+        else:
+            chain = list(guards or [])
+
+
+def _walk_pipeline(pipeline: Pipeline, ctx: Ctx, origin: str, depth: int, out: list[Cmd]) -> None:
+    """The commands of one pipeline, stage by stage, with what flows between them."""
+    names = [_stage_names(c, ctx) for c in pipeline.commands]
+    prev: Cmd | None = None
+    for index, command in enumerate(pipeline.commands):
+        # Substitutions run before the command itself, in a subshell.
+        for sub in _command_subs(command):
+            _walk_script(sub.script, ctx.child(), "subst", depth + 1, out)
+        fed: tuple[str | None, set[str]] = (None, set())
+        for r in command.redirects:
+            for sub in (r.target.subs() if r.target else []) + r.body_subs:
+                start = len(out)
                 _walk_script(sub.script, ctx.child(), "subst", depth + 1, out)
-            fed: tuple[str | None, set[str]] = (None, set())
-            for r in command.redirects:
-                for sub in (r.target.subs() if r.target else []) + r.body_subs:
-                    start = len(out)
-                    _walk_script(sub.script, ctx.child(), "subst", depth + 1, out)
-                    if r.op == "<" and sub.kind == "<(":
-                        # cmd < <(producer): stdin is what the producer prints, like a pipe.
-                        printed = printed_text(out[-1]) if len(out) > start else None
-                        fed = (printed, fed[1] | names_in(sub.script, ctx))
-            if command.kind not in ("simple", "cond"):
-                _walk_compound(command, ctx, origin, depth, out, index, names)
-                prev = None
-                continue
-            if command.kind == "cond":
-                # [[ … ]] runs no program; its words still reach the rules as a "[[" command.
-                bracket = [Word([Lit("[[", False)], "[["), *command.words, Word([Lit("]]", False)], "]]")]
-                command = Command(bracket, command.redirects)
-            if command.is_array_assignment() and command.body is not None:
-                # X=(a $(b) c): the elements are words (data); only their substitutions run.
-                for pipe in command.body.pipelines:
-                    for element in pipe.commands:
-                        for sub in _command_subs(element):
-                            _walk_script(sub.script, ctx.child(), "subst", depth + 1, out)
-                name = command.words[-1].raw.rstrip("=").rstrip("+")
-                ctx.vars[name] = None
-                prev = None
-                continue
-            if command.body is not None:
-                if command.redirects:
-                    out.append(Cmd("", [], command.redirects, ctx.child(), origin, index, names))
-                _walk_script(command.body, ctx.child() if not command.words else ctx, origin, depth + 1, out)
-                prev = None
-                continue
-            prev = _walk_command(command, ctx, origin, depth, out, index, names, prev, fed)
+                if r.op == "<" and sub.kind == "<(":
+                    # cmd < <(producer): stdin is what the producer prints, like a pipe.
+                    printed = printed_text(out[-1]) if len(out) > start else None
+                    fed = (printed, fed[1] | names_in(sub.script, ctx))
+        if command.kind not in ("simple", "cond"):
+            _walk_compound(command, ctx, origin, depth, out, index, names)
+            prev = None
+            continue
+        if command.kind == "cond":
+            # [[ … ]] runs no program; its words still reach the rules as a "[[" command.
+            bracket = [Word([Lit("[[", False)], "[["), *command.words, Word([Lit("]]", False)], "]]")]
+            command = Command(bracket, command.redirects)
+        if command.is_array_assignment() and command.body is not None:
+            # X=(a $(b) c): the elements are words (data); only their substitutions run.
+            for pipe in command.body.pipelines:
+                for element in pipe.commands:
+                    for sub in _command_subs(element):
+                        _walk_script(sub.script, ctx.child(), "subst", depth + 1, out)
+            name = command.words[-1].raw.rstrip("=").rstrip("+")
+            ctx.vars[name] = None
+            prev = None
+            continue
+        if command.body is not None:
+            if command.redirects:
+                out.append(Cmd("", [], command.redirects, ctx.child(), origin, index, names))
+            _walk_script(command.body, ctx.child() if not command.words else ctx, origin, depth + 1, out)
+            prev = None
+            continue
+        prev = _walk_command(command, ctx, origin, depth, out, index, names, prev, fed)
 
 
 def _command_subs(command: Command) -> list[Sub]:
@@ -160,6 +178,18 @@ def _walk_compound(
     # A subshell's or a group's variables and cd stay inside (the group too: the rules
     # would rather forget a value than carry a wrong one); the other lists share the context.
     inner = ctx.child() if command.kind in ("subshell", "group") else ctx
+    if command.kind == "if":
+        # if COND; then BRANCH; elif COND2; then BRANCH2; else REST; fi: a branch runs only
+        # after its condition succeeded.
+        clauses = command.clauses
+        cond_start = cond_end = 0
+        for i, script in enumerate(clauses):
+            start = len(out)
+            guard = out[cond_start:cond_end] if i % 2 == 1 else []
+            _walk_script(script, inner, origin, depth + 1, out, guard)
+            if i % 2 == 0 and i + 1 < len(clauses):
+                cond_start, cond_end = start, len(out)
+        return
     for script in command.scripts():
         _walk_script(script, inner, origin, depth + 1, out)
 

@@ -42,6 +42,16 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("git filter-repo --analyze", None),
         ("git update-ref -d refs/heads/master", "deny"),
         ("git update-ref -d refs/heads/wip", "ask"),
+        # reset --hard of a tree a check just proved clean loses nothing the reflog does not keep.
+        ('[ -z "$(git status --porcelain)" ] && git reset --hard origin/feature/api-v2', None),
+        ("git diff --quiet HEAD && git reset --hard HEAD~2", None),
+        ("git diff --quiet && git diff --staged --quiet && git reset --hard @{u}", None),
+        ("if git diff-index --quiet HEAD --; then git reset --hard origin/topic; fi", None),
+        ("git diff --quiet && git reset --hard HEAD~2", "deny"),  # staged work unchecked
+        ('test -z "$(git status --porcelain)" || git reset --hard HEAD~1', "deny"),
+        ('test -z "$(git status --porcelain)"; git reset --hard HEAD~1', "deny"),
+        ("if git diff-index --quiet HEAD; then echo clean; else git reset --hard; fi", "deny"),
+        ("git reset --hard origin/feature/api-v2", "deny"),
     ],
     # Formatting an image file versus a device, whatever the mkfs variant's flags mean.
     "devices": [
@@ -169,3 +179,17 @@ def test_parser_feeds_ssh_stdin_and_fleet_commands_to_the_walk(kit: Any) -> None
     walked = sh.walk("ansible all -m shell -a 'rm -rf /opt/x'", ctx)
     assert [(c.name, c.ctx.remote) for c in walked if c.name] == [("rm", True)]
     assert [c.name for c in sh.walk("ansible all -m copy -a 'src=a dest=/b'", ctx)] == ["ansible"]
+
+
+def test_parser_records_what_each_command_waits_for(kit: Any) -> None:
+    sh = kit.load("security/_shell")
+    ctx = sh.make_ctx("/p", "/p", "/home/u")
+    walked = {c.name: c for c in sh.walk("a && b | c; d || e && f", ctx)}
+    assert [g.name for g in walked["c"].guards] == ["a"]
+    assert [g.name for g in walked["b"].guards] == ["a"]
+    assert walked["d"].guards == [] and walked["e"].guards == []
+    assert walked["f"].guards == []  # (d || e) && f: f runs after d or after e, neither is known
+    walked = {c.name: c for c in sh.walk("if x; then y; elif z; then w; else v; fi", ctx)}
+    assert [g.name for g in walked["y"].guards] == ["x"]
+    assert [g.name for g in walked["w"].guards] == ["z"]
+    assert walked["v"].guards == []
