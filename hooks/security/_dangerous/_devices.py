@@ -33,7 +33,12 @@ DISK_TOOLS = frozenset(
 
 
 # Fork bombs in interpreter code (shell ones are found in the parsed functions).
-FORK_BOMB = re.compile(r"fork\s*while\s*fork|while\s*\(?\s*(?:True|1|true)\s*\)?\s*:\s*os\.fork\(\)")
+FORK_BOMB = re.compile(
+    r"fork\s*while\s*fork|while\s*\(?\s*(?:True|1|true)\s*\)?\s*:\s*os\.fork\(\)"
+    # ruby -e 'loop { fork }', perl -e 'while(1){fork}', node: for(;;) child_process.fork(…)
+    r"|\bloop\s*(?:\{|do)\s*(?:Process\.)?fork\b|\bwhile\s*\(?\s*(?:1|true|True)\s*\)?\s*\{?\s*(?:Process\.)?fork\b"
+    r"|for\s*\(\s*;\s*;\s*\)\s*\{?\s*[\w.()'\"]*fork\("
+)
 
 
 def _fork_bomb(ctx: Ctx) -> str | None:
@@ -126,6 +131,17 @@ def rule_devices(cmd: Cmd, found: list[Finding]) -> None:
                     "administration themselves.",
                 )
             )
+    elif name == "hdparm" and any(
+        (w.literal() or "").startswith(("--security-erase", "--trim-sector", "--write-sector", "--make-bad-sector"))
+        for w in cmd.args
+    ):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` erases or overwrites a disk's sectors. Ask the user to do disk "
+                "administration themselves.",
+            )
+        )
     elif name in DISK_TOOLS:
         lits = [w.literal() or "" for w in cmd.args]
         listing = any(a in ("-l", "--list", "-p", "--print", "list", "info") for a in lits)
@@ -202,6 +218,7 @@ def rule_power(cmd: Cmd, found: list[Finding]) -> None:
     )
     everything = (
         (name == "kill" and len(lits) >= 2 and lits[-1] == "-1")
+        or (name == "kill" and "1" in pattern_lits(pattern) and not cmd.ctx.remote)  # init: the machine goes down
         or (name == "pkill" and not pattern and (values.get("u") or values.get("U")))
         or (name == "killall" and not pattern and values.get("u"))
         or name == "killall5"
@@ -213,6 +230,11 @@ def rule_power(cmd: Cmd, found: list[Finding]) -> None:
                 f"`{cmd.display}` signals every process you own (or every process). Kill specific process ids instead.",
             )
         )
+
+
+def pattern_lits(words: list[_shell.Word]) -> list[str]:
+    """The literal values of ``words`` (process ids, names)."""
+    return [w.literal() or "" for w in words]
 
 
 def rule_fork_bomb(ctx: Ctx, cmds: list[Cmd], found: list[Finding]) -> None:

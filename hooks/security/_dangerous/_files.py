@@ -64,6 +64,13 @@ def _xargs_inputs(cmd: Cmd) -> list[str] | None:
     if cmd.stdin_text is not None:  # xargs rm <<< "$HOME", xargs rm < list written earlier
         return [v for v in cmd.stdin_text.split() if not v.startswith("-")]
     prev = cmd.prev
+    if prev is not None and prev.name == "ls" and not cmd.replace:
+        # ls *.log | xargs rm: ls prints the files it is given (a folder's entries are printed
+        # bare and resolve nowhere near it, so the folder itself stands for them).
+        _flags, operands, _values = _shell.split_options(prev.args, frozenset({"-I", "--ignore", "-w", "--width"}))
+        if not operands or any(prev.values(w) is None for w in operands):
+            return None
+        return [v for w in operands for v in prev.values(w) or []]
     if prev is None or prev.name not in ("echo", "printf"):
         return None
     values: list[str] = []
@@ -128,6 +135,10 @@ def rule_rm(cmd: Cmd, found: list[Finding]) -> None:
             _rule_find_scope(prev, cmd, found)
         elif prev is not None and _git_list_is_safe(prev):
             pass  # git ls-files '*.orig' | xargs rm: project files git can name, leftovers or tracked
+        elif cmd.replace and targets and all(_placed_under_folder(w, cmd.replace) for w in targets):
+            # xargs -I{} rm -rf tmp/{}: whatever the input, every path lies inside tmp/, so the
+            # target is judged as the glob tmp/*.
+            values = [(None, [_shell.expand_pattern(w, cmd.ctx).replace(cmd.replace, "*")]) for w in targets]
         else:
             inputs = _xargs_inputs(cmd)
             if inputs is None:
@@ -160,6 +171,14 @@ def rule_rm(cmd: Cmd, found: list[Finding]) -> None:
         found.append(
             ("ask", f"`{cmd.display}` recursively deletes {len(values)} paths at once; confirm this bulk delete.")
         )
+
+
+def _placed_under_folder(word: Word, marker: str) -> bool:
+    """``tmp/{}``, ``"$OUT/{}"``: xargs' replacement sits in its own component below a folder
+    (not ``{}`` alone, not ``{}/x``, not ``../{}``)."""
+    text = word.text
+    head, sep, tail = text.partition(marker)
+    return bool(sep) and head.endswith("/") and head.strip("/.") != "" and not tail and ".." not in head.split("/")
 
 
 def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Finding]) -> None:

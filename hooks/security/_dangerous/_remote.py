@@ -50,7 +50,7 @@ def rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
     name = cmd.name
     if name in _shell.POWERSHELLS:
         _powershell(cmd, found)
-    runs_code = name in _shell.SHELLS or name in _shell.INTERPRETERS or name in _PS_EVAL
+    runs_code = name in _shell.SHELLS or name in _shell.INTERPRETERS or name in _PS_EVAL or name in ("source", ".")
     if runs_code and (cmd.stage > 0 or cmd.stdin_sources) and _reads_code_from_stdin(cmd):
         upstream: set[str] = set(cmd.stdin_sources)
         for stage in cmd.stage_names[: cmd.stage]:
@@ -117,9 +117,16 @@ _CODE_REVERSE_SHELL = re.compile(
     re.S,
 )
 _CODE_RUNS_FETCHED = re.compile(
-    # exec/eval of code whose text is decoded or downloaded on the spot.
-    r"\b(?:exec|eval|Function|instance_eval|load)\s*\((?=[^;\n]*(?:b64decode|b32decode|decodebytes|"
-    r"urlopen|requests\.get|httpx\.get|urllib|fetch\(|Buffer\.from|atob\(|unpack\(|\bpack\(|decode\(|zlib))"
+    # exec/eval of code whose text is decoded or downloaded on the spot (Perl and Ruby call
+    # eval without parentheses: eval get("https://…"), eval pack("H*", …)).
+    r"\b(?:exec|eval|Function|instance_eval|class_eval|load|runInThisContext|runInNewContext)"
+    r"(?:\s*\(|\s+(?=[\w:$@]))(?=[^;\n]*(?:b64decode|b32decode|decodebytes|fromhex|unhexlify|"
+    r"urlopen|requests\.get|httpx\.get|urllib|fetch\(|Buffer\.from|atob\(|unpack\(|\bpack\(|decode\(|zlib|"
+    r"file_get_contents\(\s*[\"']https?:|Net::HTTP|URI\.open|\bopen\(\s*[\"']https?:|LWP|\bget\(\s*[\"']https?:|"
+    r"HTTParty|Faraday|curl_exec))"
+    # …or the other way round: the download's text handed on to eval (fetch(u).then(r => r.text()).then(eval)).
+    r"|\b(?:fetch|urlopen|requests\.get|https?\.get|axios\.get|file_get_contents)\s*\([^;\n]{0,300}?"
+    r"\.then\(\s*(?:eval|Function|[\w\s,()]*=>\s*eval)\b"
 )
 
 
@@ -226,10 +233,16 @@ def rule_hidden_code(cmd: Cmd, found: list[Finding]) -> None:
         return
 
 
+_STDIN_FILES = frozenset({"-", "/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"})
+
+
 def _reads_code_from_stdin(cmd: Cmd) -> bool:
     if cmd.name in _shell.SHELLS:
-        _inline, reads_stdin, _file = _shell.shell_invocation(cmd.args)
-        return reads_stdin
+        _inline, reads_stdin, script_file = _shell.shell_invocation(cmd.args)
+        return reads_stdin or (script_file is not None and script_file.literal() in _STDIN_FILES)
+    if cmd.name in ("source", "."):
+        # fish's "curl … | source", bash's "source /dev/stdin".
+        return not cmd.args or cmd.args[0].literal() in _STDIN_FILES
     for word in cmd.args:
         lit = word.literal()
         if lit is None or not lit.startswith("-") or lit in ("-m", "-c", "-e", "-E", "--eval"):
