@@ -64,13 +64,6 @@ def _xargs_inputs(cmd: Cmd) -> list[str] | None:
     if cmd.stdin_text is not None:  # xargs rm <<< "$HOME", xargs rm < list written earlier
         return [v for v in cmd.stdin_text.split() if not v.startswith("-")]
     prev = cmd.prev
-    if prev is not None and prev.name == "ls" and not cmd.replace:
-        # ls *.log | xargs rm: ls prints the files it is given (a folder's entries are printed
-        # bare and resolve nowhere near it, so the folder itself stands for them).
-        _flags, operands, _values = _shell.split_options(prev.args, frozenset({"-I", "--ignore", "-w", "--width"}))
-        if not operands or any(prev.values(w) is None for w in operands):
-            return None
-        return [v for w in operands for v in prev.values(w) or []]
     if prev is None or prev.name not in ("echo", "printf"):
         return None
     values: list[str] = []

@@ -156,9 +156,9 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("kill %2", None),
         ("sudo hdparm --security-erase-enhanced NULL /dev/sdb", "deny"),
     ],
-    # xargs rm whose list is visible (ls of given files) or confined to one folder (-I R below it).
+    # xargs rm whose list is confined to one folder (-I R below it).
     "xargs": [
-        ("ls *.orig *.rej | xargs rm -f", None),
+        ("ls *.orig *.rej | xargs rm -f", "ask"),  # the corpus labels a computed list warn (dc-w041)
         ("ls -1 build/ | xargs -I@ rm -rf build/@", None),
         ("cut -d' ' -f2 stale.txt | xargs -I{} rm -rf dist/{}", None),
         ("cut -d' ' -f2 stale.txt | xargs -I{} rm -rf ~/{}", "deny"),
