@@ -10,7 +10,7 @@ import re
 
 import _shell
 from _common import Finding
-from _shell import Cmd
+from _shell import Cmd, Word
 
 # PowerShell's eval: runs the text it is given or piped.
 _PS_EVAL = frozenset({"iex", "invoke-expression"})
@@ -201,10 +201,45 @@ def rule_runs_url(cmd: Cmd, found: list[Finding]) -> None:
             return
 
 
+# Programs that pick part of a file: their output run as code is a fragment nobody sees (a whole
+# file through cat runs like the script itself, which is ordinary).
+_TEXT_READERS = frozenset({"jq", "yq", "grep", "egrep", "sed", "awk", "gawk", "head", "tail", "cut"})
+
+
+def _file_text_source(word: Word, ctx: _shell.Ctx) -> bool:
+    """``"$(jq -r .scripts.x package.json)"``, ``<(grep -v '^#' ops.cmds)``: the word's text is
+    read out of a file by a text tool (an env file of assignments excepted: loading it is routine)."""
+    for sub in word.subs():
+        stages = [c for p in sub.script.pipelines for c in p.commands if c.words]
+        if not stages:
+            continue
+        first = [w.literal() or "" for w in stages[0].words]
+        if os.path.basename(first[0]) not in _TEXT_READERS:
+            continue
+        operands = [a for a in first[1:] if a and not a.startswith("-")]
+        if not any(".env" in os.path.basename(a) or a.endswith(".env") for a in operands):
+            return True
+    return False
+
+
 def rule_hidden_code(cmd: Cmd, found: list[Finding]) -> None:
-    """``bash -c "$CMD"``, ``eval "$line"`` (from ``read``), ``xargs -I{} sh -c '{}'``: a shell runs
-    code the call does not show — a variable set elsewhere, or each line of some input."""
-    if cmd.name in _shell.SHELLS:
+    """``bash -c "$CMD"``, ``eval "$line"`` (from ``read``), ``xargs -I{} sh -c '{}'``, ``sh -c
+    "$(jq -r .scripts.x package.json)"``: a shell runs code the call does not show — a variable
+    set elsewhere, each line of some input, or text read out of a file."""
+    head = cmd.argv[0].parts if cmd.argv else []
+    first = head[0] if len(head) == 1 else None
+    if not cmd.name and isinstance(first, _shell.Var) and "read" in cmd.ctx.sources.get(first.name, set()):
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` runs each line read from its input as a command, which the call does not "
+                "show; confirm, or run the commands themselves so they can be checked.",
+            )
+        )
+        return
+    if cmd.name in ("source", ".") and cmd.args and _file_text_source(cmd.args[0], cmd.ctx):
+        scripts: list[Word] = [cmd.args[0]]
+    elif cmd.name in _shell.SHELLS:
         script, _stdin, _file = _shell.shell_invocation(cmd.args)
         scripts = [script] if script is not None else []
     elif cmd.name == "eval":
@@ -215,6 +250,8 @@ def rule_hidden_code(cmd: Cmd, found: list[Finding]) -> None:
         text = word.literal()
         if cmd.replace and text is not None and text.split()[:1] == [cmd.replace]:
             what = "each line of its input as a command"
+        elif _file_text_source(word, cmd.ctx):
+            what = "text read out of a file, which the command does not show"
         elif (
             word.parts
             and all(isinstance(p, _shell.Var) or (isinstance(p, _shell.Lit) and not p.text.strip()) for p in word.parts)

@@ -290,6 +290,7 @@ def _walk_command(
             lit = w.literal()
             if lit and NAME_RE.fullmatch(lit):
                 ctx.vars[lit] = None
+                ctx.sources[lit] = {"read"}  # a line of input: "$line" as a program runs that line
     return cmd
 
 
