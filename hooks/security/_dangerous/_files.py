@@ -50,10 +50,17 @@ def _generated_in_each(glob_part: str) -> bool:
     return not _shell.has_glob(tail) and (tail in _shell.BUILD_DIRS or tail == "bin" or _leftover_name(tail))
 
 
+# Source maps and code generators' output, by the conventions their names follow
+# (app.js.map, api.generated.ts, model.g.dart, user_pb2.py, schema.pb.go, types.gen.go).
+_GENERATED_NAME = re.compile(
+    r"\*(?:\.[\w-]+)*\.map|\*[._-](?:generated|gen|g|freezed)\.\w+|\*_pb2(?:_grpc)?\.py|\*\.pb(?:\.gw)?\.go"
+)
+
+
 def _leftover_name(pattern: str) -> bool:
     """Whether a ``-name`` pattern only matches generated leftovers: a known leftover name, or
     a bracket class every letter of which makes one (``*.py[co]`` = ``*.pyc`` or ``*.pyo``)."""
-    if pattern in LEFTOVER_NAMES:
+    if pattern in LEFTOVER_NAMES or _GENERATED_NAME.fullmatch(pattern):
         return True
     m = re.fullmatch(r"(?P<head>[^\[\]]*)\[(?P<chars>[^\]!^]+)\](?P<tail>[^\[\]]*)", pattern)
     return m is not None and all(m.group("head") + ch + m.group("tail") in LEFTOVER_NAMES for ch in m.group("chars"))
@@ -194,7 +201,7 @@ def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Findi
                     "specific paths inside the project instead (e.g. rm -rf build/).",
                 )
             )
-        elif recursive and cmd.ctx.remote and not _shell.is_within(path, "/tmp"):
+        elif recursive and cmd.ctx.remote and not _shell.is_within(path, "/tmp") and not _regenerable(path):
             # On another machine the project's bounds mean nothing: whatever is there may be live data.
             found.append(
                 (
@@ -233,13 +240,20 @@ def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Findi
         found.append(("deny", f"`{cmd.display}` recursively deletes paths matching {value} at the filesystem root."))
 
 
+def _regenerable(path: str) -> bool:
+    """``/app/tmp/sessions``, ``/app/node_modules/.cache``: on another host (a container, a
+    server) a path inside a scratch or build folder holds nothing a rebuild would not recreate."""
+    comps = path.strip("/").split("/")
+    return any(c in _shell.BUILD_DIRS for c in comps[1:])
+
+
 def _classify_unknown_target(pattern: str, cmd: Cmd, found: list[Finding]) -> None:
     """``rm -rf /home/$USER``: an unknown part directly under a critical folder."""
     if not pattern.startswith("/"):
         return
     prefix, glob_part = _shell.glob_split(pattern)
-    if glob_part is None or "/" in glob_part.strip("/"):
-        return
+    if glob_part is None or "/" in glob_part.strip("/") or glob_part.strip("/") != "*":
+        return  # /tmp/pytest-of-$USER: the literal part narrows what the variable can name
     base = os.path.normpath(prefix)
     why = critical(base, cmd.ctx)
     if why is None:

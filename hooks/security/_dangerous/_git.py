@@ -51,8 +51,10 @@ def rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
                 )
             )
     elif sub == "clean":
-        flags, _pos, _vals = _shell.split_options(rest, frozenset({"-e", "--exclude"}))
+        flags, paths, _vals = _shell.split_options(rest, frozenset({"-e", "--exclude"}))
         if ("f" in flags or "force" in flags) and not ({"n", "dry-run", "i", "interactive"} & set(flags)):
+            if paths and where is not None and all(_build_path(p, cmd, where) for p in paths):
+                return  # git clean -fdx build/ dist/: only generated output goes
             found.append(
                 (
                     "ask",
@@ -252,6 +254,13 @@ def _git_push(cmd: Cmd, rest: list[Word], where: str | None, found: list[Finding
                 )
             else:
                 found.append(("ask", f"`{cmd.display}` force-pushes {branch}, rewriting its remote history; confirm."))
+
+
+def _build_path(word: Word, cmd: Cmd, where: str) -> bool:
+    """Whether a pathspec names a build-output folder of the project (``build/``, ``dist``)."""
+    values = cmd.values(word)
+    path = _shell.normalize(values[0], where) if values and len(values) == 1 else None
+    return path is not None and _shell.build_output(path, cmd.ctx.project)
 
 
 def _git_sub(cmd: Cmd) -> tuple[str, list[str]]:

@@ -158,6 +158,20 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ('eval "$(rbenv init - bash)"', None),
         ("source <(helm completion bash)", None),
     ],
+    # Generated files by their naming conventions; git clean of build folders; scratch folders
+    # on another host; a variable that only completes a name.
+    "generated": [
+        ("find web -name '*.css.map' -delete", None),
+        ("find proto -name '*_pb2_grpc.py' -delete", None),
+        ("find lib -name '*.freezed.dart' -delete && dart run build_runner build", None),
+        ("find . -name '*.rs' -delete", "ask"),
+        ("git clean -fdx target/ coverage/", None),
+        ("git clean -fd lib/", "ask"),
+        ("docker compose exec web rm -rf /srv/app/tmp/pids", None),
+        ("kubectl exec deploy/web -- rm -rf /app/node_modules/.cache", None),
+        ("docker compose exec web rm -rf /app/public/uploads", "ask"),
+        ("rm -rf /opt/$APP", "deny"),
+    ],
     # The machine itself: fork bombs in other languages, init, secure-erase.
     "machine": [
         ("ruby -e 'loop { fork }'", "deny"),
@@ -234,3 +248,11 @@ def test_parser_records_what_each_command_waits_for(kit: Any) -> None:
     assert [g.name for g in walked["y"].guards] == ["x"]
     assert [g.name for g in walked["w"].guards] == ["z"]
     assert walked["v"].guards == []
+
+
+def test_a_variable_that_completes_a_name_is_not_a_whole_folder(kit: Any, project: Path) -> None:
+    # dangerous_commands alone: outside-the-project deletes are workspace_boundary's call.
+    hook = kit.load("security/dangerous_commands.py")
+    assert kit.decision(hook.run(kit.bash("rm -rf /tmp/cargo-target-$USER", project))) is None
+    assert kit.decision(hook.run(kit.bash("rm -rf /tmp/$JOB_ID", project))) == "deny"
+    assert kit.decision(hook.run(kit.bash("rm -rf /home/$USER", project))) == "deny"
