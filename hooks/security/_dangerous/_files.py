@@ -339,15 +339,28 @@ def _rule_find_scope(find: Cmd, actor: Cmd, found: list[Finding]) -> None:
 
 
 def rule_find(cmd: Cmd, found: list[Finding]) -> None:
-    """``find`` that deletes (``-delete``, ``-exec rm``): judged by where it starts and what it matches."""
+    """``find`` that deletes (``-delete``, ``-exec rm``): judged by where it starts and what it
+    matches; ``find … -exec chmod MODE {} +`` is judged like ``chmod -R MODE`` of where it starts."""
     lits = [w.literal() for w in cmd.args]
     deletes = "-delete" in lits
     for i, lit in enumerate(lits):
         if lit in ("-exec", "-execdir", "-ok", "-okdir") and i + 1 < len(cmd.args):
             inner = _shell.prog_name(cmd.args[i + 1], cmd.ctx)
             deletes = deletes or inner in ("rm", "shred", "unlink", "rmdir")
+            if inner in ("chmod", "chown", "chgrp"):
+                _find_exec_chmod(cmd, inner, i + 1, found)
     if deletes:
         _rule_find_scope(cmd, cmd, found)
+
+
+def _find_exec_chmod(find: Cmd, name: str, at: int, found: list[Finding]) -> None:
+    """The ``-exec chmod …`` of a find run over its start folders, recursively."""
+    end = next((j for j in range(at, len(find.args)) if find.args[j].literal() in (";", "+")), len(find.args))
+    inner = [w for w in find.args[at + 1 : end] if w.literal() != "{}"]
+    starts, _filtered, _leftovers = _find_scope(find)
+    recursive = Word([_shell.Lit("-R", True)], "-R")
+    argv = [find.args[at], recursive, *inner, *starts]
+    rule_chmod(Cmd(name, argv, [], find.ctx, find.origin, wrappers=[*find.wrappers, "find"]), found)
 
 
 def rule_mv(cmd: Cmd, found: list[Finding]) -> None:
@@ -384,6 +397,17 @@ def _protects(positionals: list[Word], target: str, ctx: Ctx) -> bool:
     mode = positionals[0].literal() if positionals else None
     home = os.path.normpath(ctx.home)
     return mode is not None and _shell.chmod_tightens(mode) and target != home and _shell.is_within(target, home)
+
+
+_SELF_WORDS = re.compile(r"\$\{?(?:USER|LOGNAME|UID)\}?|\$\((?:whoami|id -u(?:n)?|id -g(?:n)?|id -un|id -gn)\)")
+
+
+def _to_self(owner: Word, ctx: Ctx) -> bool:
+    """Whether a chown owner spec names the current user (and group): ``$USER``, ``$(id -u):$(id
+    -g)``, ``$(whoami):staff``, or the home folder's name."""
+    user = os.path.basename(os.path.normpath(ctx.home))
+    name = owner.text.split(":")[0].split(".")[0]
+    return bool(name) and (name == user or _SELF_WORDS.fullmatch(name) is not None)
 
 
 def rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
@@ -429,6 +453,9 @@ def rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
                 continue
             if cmd.name == "chmod" and _protects(positionals, target, cmd.ctx):
                 continue  # chmod -R go-rwx ~/.ssh: taking access away inside the home folder
+            home = os.path.normpath(cmd.ctx.home)
+            if cmd.name in ("chown", "chgrp") and _shell.is_within(target, home) and _to_self(positionals[0], cmd.ctx):
+                continue  # sudo chown -R "$USER" ~/.npm: taking one's own files back
             why = critical(target, cmd.ctx)
             if why and (recursive or path in ("/", os.path.normpath(cmd.ctx.home))):
                 found.append(

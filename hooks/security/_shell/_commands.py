@@ -483,7 +483,7 @@ def _split_unquoted(words: list[Word], ctx: Ctx) -> list[Word]:
         if len(parts) == 1 and isinstance(parts[0], Var) and not parts[0].quoted and not is_assignment(word):
             known = var_values(parts[0], ctx)
             if known is not None and len(known) == 1 and _ifs_split(known[0], ctx):
-                out.extend(Word([Lit(w, True)], w) for w in _ifs_split(known[0], ctx))
+                out.extend(_tilde_word([Lit(w, True)], word.pos) for w in _ifs_split(known[0], ctx))
                 continue
         out.append(word)
     return out
@@ -507,8 +507,10 @@ def _split_at_ifs(word: Word, ctx: Ctx) -> list[Word] | None:
 
 
 def _tilde_word(parts: list[Part], pos: int) -> Word:
-    """A word made after splitting (``{rm,-rf,~}``, ``${IFS}~``): a leading ``~`` or ``~/``
-    names the home folder, as bash's tilde expansion (after brace expansion) makes it."""
+    """A word made after splitting (``{rm,-rf,~}``, ``${IFS}~``, ``x='rm -rf ~'; $x``): a leading
+    ``~`` or ``~/`` names the home folder. Bash expands it after brace expansion; after variable
+    splitting it would stay a literal ``~``, but such a command means the home folder and is
+    judged by that."""
     head = parts[0]
     if isinstance(head, Lit) and (head.text == "~" or head.text.startswith("~/")):
         rest: list[Part] = [Lit(head.text[1:], head.quoted)] if head.text[1:] else []
@@ -552,7 +554,7 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
             known = var_values(first[0], ctx)
             if known and len(_ifs_split(known[0], ctx)) > 1:
                 # Unquoted $CMD is split into words: x='rm -rf /'; $x runs rm.
-                argv[:1] = [Word([Lit(w, True)], w) for w in _ifs_split(known[0], ctx)]
+                argv[:1] = [_tilde_word([Lit(w, True)], argv[0].pos) for w in _ifs_split(known[0], ctx)]
         name = prog_name(argv[0], ctx)
         rest = argv[1:]
         if name in _WRAPPERS:

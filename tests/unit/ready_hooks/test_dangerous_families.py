@@ -172,6 +172,15 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("docker compose exec web rm -rf /app/public/uploads", "ask"),
         ("rm -rf /opt/$APP", "deny"),
     ],
+    # Permissions through find -exec; taking one's own files back with chown.
+    "permissions": [
+        ("find $HOME -type d -exec chmod 777 {} \\;", "deny"),
+        ("find /var -perm -o+w -exec chmod 0777 {} +", "deny"),
+        ("find /srv -exec chown nobody:nogroup {} +", "deny"),
+        ("find . -name '*.py' -exec chmod 644 {} +", None),
+        ("find bin -type f -exec chmod u+x {} \\;", None),
+        ("x='rm -rf ~/.docker'; $x", "deny"),
+    ],
     # The machine itself: fork bombs in other languages, init, secure-erase.
     "machine": [
         ("ruby -e 'loop { fork }'", "deny"),
@@ -256,3 +265,12 @@ def test_a_variable_that_completes_a_name_is_not_a_whole_folder(kit: Any, projec
     assert kit.decision(hook.run(kit.bash("rm -rf /tmp/cargo-target-$USER", project))) is None
     assert kit.decision(hook.run(kit.bash("rm -rf /tmp/$JOB_ID", project))) == "deny"
     assert kit.decision(hook.run(kit.bash("rm -rf /home/$USER", project))) == "deny"
+
+
+def test_chown_back_to_oneself_inside_home_is_not_a_danger(kit: Any, project: Path) -> None:
+    # dangerous_commands alone: writing outside the project is workspace_boundary's call.
+    hook = kit.load("security/dangerous_commands.py")
+    for command in ("sudo chown -R $(id -u):$(id -g) ~/.cargo", 'sudo chown -R "$USER" "$HOME/.local/share"'):
+        assert kit.decision(hook.run(kit.bash(command, project))) is None, command
+    for command in ("sudo chown -R nobody ~/.gnupg", "sudo chown -R $USER /opt"):
+        assert kit.decision(hook.run(kit.bash(command, project))) == "deny", command
