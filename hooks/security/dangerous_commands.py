@@ -75,6 +75,8 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
             apply("find-delete", _dangerous.rule_find, cmd)
         elif name == "mv":
             apply("mv", _dangerous.rule_mv, cmd)
+        elif name == "rsync":
+            apply("rsync", _dangerous.rule_rsync, cmd)
         elif name in ("chmod", "chown", "chgrp", "setfacl", "chattr"):
             apply("chmod", _dangerous.rule_chmod, cmd)
         elif name == "git":

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ._data import rule_hosted_data, rule_orm, rule_sql, sql_findings
 from ._devices import rule_devices, rule_fork_bomb, rule_power
-from ._files import rule_chmod, rule_find, rule_mv, rule_rm
+from ._files import rule_chmod, rule_find, rule_mv, rule_rm, rule_rsync
 from ._git import rule_git
 from ._infra import rule_warn_tools
 from ._paths import critical
@@ -56,6 +56,7 @@ __all__ = [
     "rule_power",
     "rule_remote_shell",
     "rule_rm",
+    "rule_rsync",
     "rule_runs_url",
     "rule_security_off",
     "rule_sql",

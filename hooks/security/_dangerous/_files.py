@@ -363,6 +363,27 @@ def _find_exec_chmod(find: Cmd, name: str, at: int, found: list[Finding]) -> Non
     rule_chmod(Cmd(name, argv, [], find.ctx, find.origin, wrappers=[*find.wrappers, "find"]), found)
 
 
+def rule_rsync(cmd: Cmd, found: list[Finding]) -> None:
+    """``rsync --delete SRC DEST`` deletes whatever in DEST is not in SRC: with an empty or
+    unrelated source that is ``rm -rf DEST/*``, so a critical local DEST is denied."""
+    flags, positionals, _values = _shell.split_options(cmd.args, _shell.VALUE_OPTIONS["rsync"])
+    if not any(f.startswith("delete") or f == "remove-source-files" for f in flags) or len(positionals) < 2:
+        return
+    for value in cmd.values(positionals[-1]) or []:
+        if re.match(r"^[\w.@-]+:", value) or "://" in value:
+            continue  # host:path, rsync://: another machine's folder
+        path = _shell.normalize(value, cmd.ctx.cwd)
+        why = critical(path, cmd.ctx) if path else None
+        if why:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes everything in {why} that the source lacks. Sync into a folder "
+                    "inside the project, or drop --delete.",
+                )
+            )
+
+
 def rule_mv(cmd: Cmd, found: list[Finding]) -> None:
     """``mv`` of a critical path (moving ``~`` or ``/etc`` away loses it as surely as deleting it)."""
     _flags, positionals, values = _shell.split_options(

@@ -230,7 +230,7 @@ def unknown_then_slash(word: Word, ctx: Ctx) -> bool:
 # --------------------------------------------------------------------------- paths
 
 GLOB_CHARS = frozenset("*?[")
-MATCH_ALL_GLOBS = frozenset({"*", ".*", "**", "*.*", "?*", ".[!.]*", "..?*", "{*,.*}"})
+MATCH_ALL_GLOBS = frozenset({"*", ".*", "**", "*.*", "?*", ".[!.]*", ".[^.]*", "..?*", ".??*", "{*,.*}", "*/", ".*/"})
 
 
 def has_glob(text: str) -> bool:

@@ -329,6 +329,15 @@ def _walk_runs(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
             _walk_text(written, ctx.child(), "script file", depth, out)
     elif name == "eval" and args:
         _walk_text(words_text(args, ctx), ctx, "eval", depth, out)
+    elif name == "trap" and args and not (args[0].literal() or "-").startswith("-"):
+        # trap 'CMD' EXIT: CMD runs when the shell exits or gets the signal.
+        _walk_text(words_text(args[:1], ctx), ctx.child(), "trap", depth, out)
+    elif name == "alias":
+        # alias ll='CMD': CMD runs wherever the alias is used (in this line or a later shell).
+        for word in args:
+            text = words_text([word], ctx)
+            if "=" in text and not text.startswith("-"):
+                _walk_text(text.partition("=")[2], ctx.child(), "alias", depth, out)
     elif name == "find":
         _walk_find_exec(cmd, ctx, depth, out)
     elif name in POWERSHELLS:

@@ -181,6 +181,18 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("find bin -type f -exec chmod u+x {} \\;", None),
         ("x='rm -rf ~/.docker'; $x", "deny"),
     ],
+    # Code that runs later (trap, alias), match-all dotfile globs, rsync --delete as a delete.
+    "deferred-and-sync": [
+        ("trap 'rm -rf \"$HOME\"' INT TERM EXIT", "deny"),
+        ("alias cleanup='rm -rf ~/*'; cleanup", "deny"),
+        ('work=$(mktemp -d) && trap \'rm -rf "$work"\' EXIT && pytest --basetemp="$work"', None),
+        ("alias gs='git status -sb'", None),
+        ("cd ~ && rm -rf .??*", "deny"),
+        ("rsync -a --delete-before /tmp/empty-dir/ ~/", "deny"),
+        ("rsync -aH --delete --exclude .git ./empty/ /usr/local/", "deny"),
+        ("rsync -a --delete public/ build/site/", None),
+        ("rsync -az --delete dist/ deploy@203.0.113.10:/srv/www/app/", None),
+    ],
     # The machine itself: fork bombs in other languages, init, secure-erase.
     "machine": [
         ("ruby -e 'loop { fork }'", "deny"),
