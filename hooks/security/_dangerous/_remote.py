@@ -99,6 +99,19 @@ def rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
                     found.append(
                         ("deny", f"`{cmd.display}` runs decoded/obfuscated code. Run the plain command instead.")
                     )
+    if name in ("make", "gmake", "just", "task") or runs_code:
+        # make -f <(curl …), python3 <(curl …): a downloaded file handed over as the program.
+        for word in cmd.args:
+            for sub in word.subs():
+                if sub.kind == "<(" and _shell.names_in(sub.script, cmd.ctx) & _shell.DOWNLOADERS:
+                    found.append(
+                        (
+                            "deny",
+                            f"`{cmd.display}` runs a file downloaded on the spot, which nobody has "
+                            "reviewed. Download it to a file, read it, then run it.",
+                        )
+                    )
+                    return
     if cmd.argv and not cmd.name:
         for sub in cmd.argv[0].subs():
             inner = _shell.names_in(sub.script, cmd.ctx)
@@ -188,6 +201,10 @@ def rule_runs_url(cmd: Cmd, found: list[Finding]) -> None:
             words = positionals[1:2]
         elif cmd.name in ("deno", "bun"):
             words = positionals[:1]
+    if cmd.name in ("uvx", "pipx", "uv"):
+        # uvx --from git+https://… tool, pipx run --spec URL: the package the tool comes from.
+        _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"--from", "--spec", "--with"}))
+        words = [*words, *values.get("from", []), *values.get("spec", []), *values.get("with", [])]
     for word in words:
         url = next((v for v in cmd.values(word) or [word.text] if _URL_OPERAND.match(v)), None)
         if url is not None:
@@ -339,7 +356,7 @@ def rule_download_then_run(cmds: list[Cmd], found: list[Finding]) -> None:
             script = next((w for w in cmd.args if not (w.literal() or "").startswith("-")), None)
             if script is not None:
                 runs.add(os.path.basename(script.literal() or ""))
-        if runs & downloaded:
+        if {r.lower() for r in runs} & {d.lower() for d in downloaded}:
             found.append(
                 (
                     "deny",

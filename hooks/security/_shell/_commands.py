@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 
 from ._expand import Ctx, brace_expand, expand, var_values
 from ._model import Lit, Part, Redirect, Var, Word
@@ -443,6 +444,35 @@ def _fleet_command(name: str, rest: list[Word], ctx: Ctx) -> str | None:
     return None
 
 
+_TMUX_NEW = frozenset({"new", "new-session", "new-window", "neww", "split-window", "splitw", "respawn-pane"})
+_TMUX_VALUE = frozenset({"-s", "-n", "-t", "-c", "-e", "-x", "-y", "-F", "-l"})
+
+
+def _session_command(name: str, rest: list[Word], ctx: Ctx) -> str | None:
+    """The command line ``script``, ``screen``, ``tmux`` or ``parallel`` would start, or None."""
+    if name == "script":
+        _flags, _pos, values = split_options(rest, frozenset({"-c", "--command", "-T", "-O", "-I", "-B", "-E"}))
+        scripts = values.get("c", []) + values.get("command", [])
+        return words_text(scripts[-1:], ctx) if scripts else None
+    if name == "screen":
+        _flags, positionals, _values = split_options(
+            rest, frozenset({"-S", "-c", "-e", "-h", "-L", "-Logfile", "-p", "-T", "-X"}), stop_at_first=True
+        )
+        # screen runs an argv, not a shell line: each word is quoted back as one word.
+        return " ".join(shlex.quote(words_text([w], ctx)) for w in positionals) if positionals else None
+    if name == "tmux" and rest and rest[0].literal() in _TMUX_NEW:
+        _flags, positionals, _values = split_options(rest[1:], _TMUX_VALUE, stop_at_first=True)
+        return words_text(positionals, ctx) if positionals else None
+    if name == "parallel":
+        lits = [w.literal() for w in rest]
+        if ":::" in lits:
+            at = lits.index(":::")
+            _flags, template, _values = split_options(rest[:at], frozenset({"-j", "--jobs", "-S", "--sshlogin"}))
+            # No command before ":::": every argument is a command line of its own.
+            return " ; ".join(words_text([w], ctx) for w in rest[at + 1 :]) if not template else None
+    return None
+
+
 def _runs_stdin(text: str) -> bool:
     """Whether a remote command line is a shell that reads its script from stdin
     (``bash -s``, ``sudo sh``, ``bash -s -- arg``)."""
@@ -616,6 +646,13 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
             argv[:] = positionals[1:]
             result.wrappers.append(name)
             continue
+        session = _session_command(name, rest, ctx)
+        if session is not None:
+            # script -c CMD, screen -dm CMD, tmux new -d 'CMD', parallel ::: CMDs: a terminal
+            # multiplexer or runner starts CMD (often detached, so it outlives the call).
+            result.scripts.append((name, session, ctx.remote))
+            argv[:] = []
+            return result
         if name == "watch":
             _flags, positionals, _vals = split_options(rest, _WATCH_VALUE, stop_at_first=True)
             result.scripts.append(("watch", words_text(positionals, ctx), ctx.remote))

@@ -127,6 +127,9 @@ def _walk_pipeline(pipeline: Pipeline, ctx: Ctx, origin: str, depth: int, out: l
                     # cmd < <(producer): stdin is what the producer prints, like a pipe.
                     printed = printed_text(out[-1]) if len(out) > start else None
                     fed = (printed, fed[1] | names_in(sub.script, ctx))
+                elif r.op == "<<<" or (r.op in ("<<", "<<-") and sub in r.body_subs):
+                    # bash <<< "$(curl …)": the here-string holds what the producer printed.
+                    fed = (fed[0], fed[1] | names_in(sub.script, ctx))
         if command.kind not in ("simple", "cond"):
             _walk_compound(command, ctx, origin, depth, out, index, names)
             prev = None
