@@ -285,11 +285,28 @@ def redact(text: str) -> str:
 TEST_FOLDERS = frozenset({"tests", "test", "fixtures", "__fixtures__", "testdata", "test_data", "spec", "__tests__"})
 
 
+# Extensions and name parts of encrypted files: their bytes are ciphertext, useless without a
+# key kept elsewhere (config/credentials.yml.enc needs config/master.key), so showing them shows
+# no secret. Decrypting them to the terminal is judged separately (_prints_credential).
+ENCRYPTED_EXTENSIONS = frozenset({".enc", ".gpg", ".pgp", ".age", ".kdbx", ".sealed"})
+ENCRYPTED_PARTS = frozenset({"enc", "sops", "encrypted", "sealed", "vault-encrypted"})
+
+
+def encrypted_file(path: str) -> bool:
+    """Whether ``path`` names an encrypted file: ``credentials.yml.enc``, ``.env.gpg``,
+    ``secrets.enc.yaml`` / ``secrets.sops.json`` (sops), ``backup.age``, ``vault.kdbx``."""
+    lower = os.path.basename(path.replace("\\", "/").rstrip("/")).lower()
+    parts = lower.lstrip(".").split(".")
+    return os.path.splitext(lower)[1] in ENCRYPTED_EXTENSIONS or bool(ENCRYPTED_PARTS & set(parts[1:-1]))
+
+
 def secret_file(path: str) -> str | None:
     """What kind of secret file ``path`` is, or None."""
     norm = path.replace("\\", "/")
     base = os.path.basename(norm.rstrip("/"))
     lower = base.lower()
+    if encrypted_file(norm):
+        return None
     folders = norm.lower().split("/")[:-1]
     if TEST_FOLDERS & set(folders) and "/.ssh/" not in "/" + norm and not lower.startswith(".env"):
         # tests/fixtures/server.key, testdata/client.pem: keys made for the tests, committed with
@@ -327,7 +344,7 @@ MAYBE_SECRET_BASENAMES = frozenset({
     "application-production.yml", "appsettings.production.json", ".bash_history", ".zsh_history",
     ".psql_history", ".mysql_history", ".python_history", "htpasswd", "vault.yml",
     "terraform.tfvars", ".envrc", "kubeconfig", "kubeconfig.yaml", "kubeconfig.yml", "rclone.conf",
-    "sftp-config.json", ".ftpconfig", "credentials.yml.enc",
+    "sftp-config.json", ".ftpconfig",
 })  # fmt: skip
 
 
@@ -335,7 +352,7 @@ def maybe_secret_file(path: str) -> bool:
     """Whether ``path`` is configuration that may hold passwords (``config/database.yml``)."""
     norm = path.replace("\\", "/").rstrip("/")
     base = os.path.basename(norm).lower()
-    return (
+    return not encrypted_file(norm) and (
         base in MAYBE_SECRET_BASENAMES
         or base.endswith(".auto.tfvars")
         or norm.endswith(".git/config")
@@ -550,38 +567,100 @@ _FIRST_FIELD = frozenset({"1", "-1"})
 # negated class and no "=" inside, so a match can never run past the first "=" into a value.
 _NAME_ONLY_PATTERN = re.compile(r"\^(?:export\s*)?(?:[\w\[\]*+-]|\\w)+=")
 _AWK_FIRST_FIELD = re.compile(r"\{\s*print\s*\$1\s*;?\s*\}")
+# sed 's/=.*//': everything from the first "=" on is cut away.
+_SED_CUTS_VALUE = re.compile(r"s(?P<d>[/|#:,])=\.\*\$?(?P=d)(?P=d)g?")
 
 
-def _prints_no_values(cmd: Cmd) -> bool:
-    """Whether ``cmd`` reads files without printing their values: ``grep -c``/``-l``/``-q``
-    print a count, names or nothing; ``cut -d= -f1`` and ``awk -F= '{print $1}'`` print the
-    variable names of an environment file, not what they are set to."""
+def _projection(cmd: Cmd) -> str | None:
+    """What ``cmd`` prints of the files it reads, when not their lines: ``"count"`` for
+    ``grep -c``/``-l``/``-q`` (a count, file names or nothing), ``"names"`` for ``cut -d= -f1``,
+    ``awk -F= '{print $1}'``, ``sed 's/=.*//'`` and ``grep -o '^[A-Z_]*='`` over an environment
+    file (the variable names, not what they are set to), else None."""
     name = cmd.name
     flags, positionals, values = _shell.split_options(cmd.args, _shell.VALUE_OPTIONS.get(name, frozenset()))
+    files = positionals[1:] if name in _shell.PATTERN_FIRST else positionals
+    # NAME=value lines: only environment files split into a name and a value at "=" (a key
+    # file's base64 lines can end in "=" too).
+    env_files = all(".env" in os.path.basename(w.literal() or "") for w in files) and not [
+        r for r in cmd.redirects if r.op == "<" and ".env" not in os.path.basename(r.target.text if r.target else "")
+    ]
     if name in ("grep", "egrep", "fgrep", "rg", "ag", "ack"):
         if {"o", "only-matching"} & set(flags) and positionals and "e" not in values:
             # grep -o '^[A-Z_]*=' .env: the match stops at the first "=", so only names print.
             pattern = positionals[0].literal()
-            return pattern is not None and _NAME_ONLY_PATTERN.fullmatch(pattern) is not None
-        return bool(_NO_LINES & set(flags))
+            names = pattern is not None and _NAME_ONLY_PATTERN.fullmatch(pattern) is not None
+            return "names" if names and env_files else None
+        return "count" if _NO_LINES & set(flags) else None
+    if not env_files:
+        return None
+    if name in ("sed", "gsed"):
+        scripts = [w.literal() for w in values.get("e", []) + values.get("expression", [])] or [
+            w.literal() for w in positionals[:1]
+        ]
+        quiet = {"n", "quiet", "silent", "i", "in-place"} & set(flags)
+        cuts = bool(scripts) and all(t is not None and _SED_CUTS_VALUE.fullmatch(t.strip()) for t in scripts)
+        return "names" if cuts and not quiet else None
     delim = "".join(w.literal() or "?" for w in values.get("d", []) + values.get("F", []))
-    files = positionals[1:] if name in _shell.PATTERN_FIRST else positionals
-    # NAME=value lines: only environment files split into a name and a value at "=".
-    if delim != "=" or not all(".env" in os.path.basename(w.literal() or "") for w in files):
-        return False
+    if delim != "=":
+        return None
     if name == "cut":
         fields = [w.literal() for w in values.get("f", [])]
-        return len(fields) == 1 and fields[0] in _FIRST_FIELD and not set(flags) - {"d", "f", "s"}
+        first = len(fields) == 1 and fields[0] in _FIRST_FIELD and not set(flags) - {"d", "f", "s"}
+        return "names" if first else None
     if name in ("awk", "gawk", "mawk"):
         program = positionals[0].literal() if positionals else None
-        return program is not None and _AWK_FIRST_FIELD.fullmatch(program.strip()) is not None
+        return "names" if program is not None and _AWK_FIRST_FIELD.fullmatch(program.strip()) is not None else None
+    return None
+
+
+def acl_grants_read(spec: str) -> bool:
+    """Whether a ``setfacl -m`` spec lets someone other than the owner read: ``u:www-data:r``,
+    ``g:staff:rw``, ``o::r``, ``d:u:ci:rX`` (versus ``u::rw``, the owner, or a mask)."""
+    for entry in spec.split(","):
+        fields = entry.strip().split(":")
+        if fields and fields[0] in ("d", "default"):
+            fields = fields[1:]
+        if len(fields) < 2:
+            continue
+        tag, qualifier, perms = fields[0], fields[1] if len(fields) > 2 else "", fields[-1]
+        if tag in ("m", "mask") or (tag in ("u", "user") and not qualifier):
+            continue
+        if "r" in perms or re.fullmatch(r"0*[4-7]", perms):
+            return True
     return False
+
+
+def _check_acl(cmd: Cmd, found: list[Finding]) -> None:
+    """``setfacl -m u:www-data:r ~/.ssh/id_rsa``: an access-control entry that lets another
+    user or group read a credentials file is a permission change like ``chmod o+r``."""
+    _flags, positionals, values = _shell.split_options(
+        cmd.args, frozenset({"-m", "--modify", "-M", "--modify-file", "-x", "--remove", "--set", "--set-file"})
+    )
+    specs = values.get("m", []) + values.get("modify", []) + values.get("set", [])
+    if not any(acl_grants_read(w.literal() or w.text) for w in specs):
+        return
+    for word in positionals:
+        for value in cmd.values(word) or [word.text]:
+            kind = secret_file(value) or ("a folder of credentials" if secret_dir(value) else None)
+            if kind:
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` grants another user or group read access to {value}, {kind}. "
+                        "Keep it private to its owner (remove the entry with `setfacl -x`), or give "
+                        "the service its own credential.",
+                    )
+                )
+                return
 
 
 def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
     if cmd.name == "chmod":
         _check_chmod(cmd, found)
-    words = [] if _prints_no_values(cmd) else list(_read_targets(cmd))
+    if cmd.name == "setfacl":
+        _check_acl(cmd, found)
+    projection = _projection(cmd)
+    words = [] if projection == "count" else list(_read_targets(cmd))
     name = cmd.name
     if name in ("curl", "wget", "http", "xh"):
         for w in cmd.args:
@@ -611,12 +690,7 @@ def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
                 path = text.split(":", 1)[1] if ":" in text and sub in ("show", "cat-file") else text
                 words.append(Word([_shell.Lit(path, True)], path))
     for r in cmd.redirects:
-        if (
-            r.op in ("<", "<>", "<&")
-            and r.target is not None
-            and name not in ("source", ".")
-            and not _prints_no_values(cmd)
-        ):
+        if r.op in ("<", "<>", "<&") and r.target is not None and name not in ("source", ".") and projection != "count":
             words.append(r.target)
     for word in words:
         # Unknown parts keep their ${NAME} form: /proc/$$/environ still ends in /environ.
@@ -636,7 +710,16 @@ def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
                 )
             if not kind:
                 continue
-            if name == "git":
+            if projection == "names":
+                found.append(
+                    (
+                        "ask",
+                        f"`{cmd.display}` prints only the variable names of {value} ({kind}), but a "
+                        "slip in the filter would print the values; confirm, or compare against the "
+                        ".env.example instead.",
+                    )
+                )
+            elif name == "git":
                 found.append(
                     (
                         "deny",
@@ -664,6 +747,14 @@ def _downstream(cmd: Cmd, cmds: list[Cmd]) -> list[Cmd]:
             return chain
         chain.append(nxt)
         current = nxt
+
+
+def _prints_history(name: str, lits: list[str]) -> bool:
+    """``history``, ``history 50 | grep -i token``, ``fc -l``: the shell's command history is
+    printed (``history -c``/``-w``/``-d N`` only clear, save or delete)."""
+    if name == "history":
+        return not any(a.startswith("-") and set(a[1:]) & set("cdwanrps") for a in lits)
+    return name == "fc" and any(a.startswith("-") and "l" in a for a in lits)
 
 
 def _inverted(cmd: Cmd) -> bool:
@@ -709,6 +800,8 @@ def _prints_credential(name: str, lits: list[str]) -> str | None:
         return "decrypted vault secrets"
     if name in ("gpg", "gpg2") and any(a.startswith("--export-secret") for a in lits):
         return "a private key"
+    if _decrypts_to_stdout(name, lits):
+        return "a decrypted file"
     if name == "getent" and lits[:1] in (["shadow"], ["gshadow"]):
         return "password hashes"
     if name == "aws" and lits[:2] == ["iam", "create-access-key"]:
@@ -741,6 +834,19 @@ def _prints_credential(name: str, lits: list[str]) -> str | None:
     if name.startswith("docker-credential-") and lits[:1] == ["get"]:
         return "a registry password"
     return None
+
+
+def _decrypts_to_stdout(name: str, lits: list[str]) -> bool:
+    """``gpg -d .env.gpg``, ``age -d -i key.txt secrets.age``, ``openssl enc -d -in x.enc``:
+    decryption whose plaintext goes to standard output (``-o FILE`` writes it elsewhere)."""
+    writes_file = any(a in ("-o", "--output", "-out") or a.startswith("--output=") for a in lits)
+    if writes_file:
+        return False
+    if name in ("gpg", "gpg2"):
+        return any(a in ("-d", "--decrypt") or (re.fullmatch(r"-[a-zA-Z]*d[a-zA-Z]*", a) is not None) for a in lits)
+    if name in ("age", "rage"):
+        return any(a in ("-d", "--decrypt") for a in lits)
+    return name == "openssl" and lits[:1] == ["enc"] and "-d" in lits
 
 
 # Programs that only show what they are given: a credential piped into them still reaches the transcript.
@@ -851,6 +957,9 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     if dumps:
         filters = [c for c in _downstream(cmd, cmds) if c.name in FILTERS and not _inverted(c)]
         patterns = [w.literal() or w.text for c in filters for w in c.args]
+        # awk -F= '{print $1}' and sed 's/=.*//' reshape every line rather than pick some: the
+        # names of all variables still print, and a slip in the program prints their values.
+        narrowing = [c for c in filters if c.name not in ("awk", "gawk", "mawk", "sed", "gsed")]
         if filters and any(SECRET_PATTERN_WORDS.search(p) for p in patterns):
             found.append(
                 (
@@ -860,7 +969,7 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                     '`test -n "$NAME"` instead.',
                 )
             )
-        elif not filters:
+        elif not narrowing:
             found.append(
                 (
                     "ask",
@@ -868,6 +977,22 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                     "including credentials; confirm (or print the one you need).",
                 )
             )
+    if name == "compgen" and any(a.startswith("-") and ("e" in a or "v" in a) for a in lits):
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` lists the names of every variable, credentials' names included; "
+                'confirm, or test the one you need with `test -n "$NAME"`.',
+            )
+        )
+    if _prints_history(name, lits):
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` shows the shell history, which often holds tokens and passwords "
+                "typed on the command line; confirm, or ask the user for the command you need.",
+            )
+        )
     if _container_env_dump(cmd, cmds):
         found.append(
             (
