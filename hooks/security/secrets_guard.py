@@ -654,11 +654,38 @@ def _check_acl(cmd: Cmd, found: list[Finding]) -> None:
                 return
 
 
+# Suffixes of copies: .env.bak, id_rsa.orig, credentials.json.old, secrets.yml~.
+_COPY_SUFFIX = re.compile(r"(?:\.(?:bak|backup|old|orig|save|sav|prev|copy|\d+)|~)+$", re.IGNORECASE)
+
+
+def _check_delete(cmd: Cmd, found: list[Finding]) -> None:
+    """``rm .env.bak``, ``rm -f id_rsa.orig``: a copy of a secret may be the only one left
+    (LABELLING.md's settled calls: confirm); the secret files themselves likewise."""
+    _flags, positionals, _values = _shell.split_options(cmd.args)
+    for word in positionals:
+        for value in cmd.values(word) or [word.text]:
+            path = _shell.normalize(value, cmd.ctx.cwd)
+            if path is not None and _shell.build_output(path, cmd.ctx.project):
+                continue  # tmp/test-key.pem, build/…: scratch and generated files
+            kind = secret_file(value) or secret_file(_COPY_SUFFIX.sub("", value))
+            if kind:
+                found.append(
+                    (
+                        "ask",
+                        f"`{cmd.display}` deletes {value} ({kind} or a copy of one), which may be the only "
+                        "copy of those credentials; confirm, or move it out of the way instead.",
+                    )
+                )
+                return
+
+
 def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
     if cmd.name == "chmod":
         _check_chmod(cmd, found)
     if cmd.name == "setfacl":
         _check_acl(cmd, found)
+    if cmd.name in ("rm", "unlink", "shred"):
+        _check_delete(cmd, found)
     projection = _projection(cmd)
     words = [] if projection == "count" else list(_read_targets(cmd))
     name = cmd.name
