@@ -141,7 +141,8 @@ READERS = frozenset({
     "column", "jq", "yq", "scp", "rsync", "tar", "zip", "7z", "gzip", "bzip2", "xz",
     "openssl", "nc", "ncat", "socat", "mail", "vim", "vi", "nano", "emacs", "code", "subl",
     "iconv", "pbcopy", "xclip", "xsel", "fold", "fmt", "pr", "expand", "rev",
-    "cp", "install", "dd", "split", "csplit", "md5sum",
+    "cp", "install", "dd", "split", "csplit", "md5sum", "sha1sum", "sha256sum", "sha512sum",
+    "b2sum", "cksum", "shasum",
 })  # fmt: skip
 # Copy-like commands: only their source arguments are read.
 COPIERS = frozenset({"cp", "scp", "rsync", "install"})
@@ -334,6 +335,8 @@ def secret_file(path: str) -> str | None:
         return "a credentials file"
     if any(("/" + norm).endswith(s) for s in SECRET_PATH_SUFFIXES):
         return "a credentials file"
+    if "/.git-crypt/keys/" in "/" + norm or "/.git/git-crypt/keys/" in "/" + norm:
+        return "a git-crypt key"
     return None
 
 
@@ -566,7 +569,13 @@ _FIRST_FIELD = frozenset({"1", "-1"})
 # Anchored at the line start, ending at "=", and built only of name characters: no ".", no
 # negated class and no "=" inside, so a match can never run past the first "=" into a value.
 _NAME_ONLY_PATTERN = re.compile(r"\^(?:export\s*)?(?:[\w\[\]*+-]|\\w)+=")
-_AWK_FIRST_FIELD = re.compile(r"\{\s*print\s*\$1\s*;?\s*\}")
+_AWK_FIRST_FIELD = re.compile(r"\{print\$1;?\}")  # matched with the spaces removed
+# Checksums print a fingerprint, awk's END{print NR} a line count, jq/yq 'keys' the names only.
+_CHECKSUMS = frozenset(
+    {"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "shasum"}
+)
+_AWK_COUNTS = re.compile(r"END\{print(?:NR|\(NR\))?;?\}")
+_KEYS_PROGRAMS = frozenset({"keys", "keys[]", ".|keys", "keys_unsorted", "keys_unsorted[]", ".|keys[]", "keys|.[]"})
 # sed 's/=.*//': everything from the first "=" on is cut away.
 _SED_CUTS_VALUE = re.compile(r"s(?P<d>[/|#:,])=\.\*\$?(?P=d)(?P=d)g?")
 
@@ -577,8 +586,15 @@ def _projection(cmd: Cmd) -> str | None:
     ``awk -F= '{print $1}'``, ``sed 's/=.*//'`` and ``grep -o '^[A-Z_]*='`` over an environment
     file (the variable names, not what they are set to), else None."""
     name = cmd.name
+    if name in _CHECKSUMS:
+        return "count"  # a fingerprint of the file, none of its content
     flags, positionals, values = _shell.split_options(cmd.args, _shell.VALUE_OPTIONS.get(name, frozenset()))
     files = positionals[1:] if name in _shell.PATTERN_FIRST else positionals
+    program = (positionals[0].literal() or "").replace(" ", "") if positionals else ""
+    if name in ("awk", "gawk", "mawk") and _AWK_COUNTS.fullmatch(program):
+        return "count"  # awk 'END { print NR }' .env
+    if name in ("jq", "yq", "gojq") and program in _KEYS_PROGRAMS:
+        return "names"  # jq 'keys' secrets.json: the names of the secrets, not their values
     # NAME=value lines: only environment files split into a name and a value at "=" (a key
     # file's base64 lines can end in "=" too).
     env_files = all(".env" in os.path.basename(w.literal() or "") for w in files) and not [
@@ -608,8 +624,7 @@ def _projection(cmd: Cmd) -> str | None:
         first = len(fields) == 1 and fields[0] in _FIRST_FIELD and not set(flags) - {"d", "f", "s"}
         return "names" if first else None
     if name in ("awk", "gawk", "mawk"):
-        program = positionals[0].literal() if positionals else None
-        return "names" if program is not None and _AWK_FIRST_FIELD.fullmatch(program.strip()) is not None else None
+        return "names" if _AWK_FIRST_FIELD.fullmatch(program) is not None else None
     return None
 
 
@@ -805,7 +820,7 @@ def _secret_store_read(name: str, lits: list[str]) -> bool:
     )
 
 
-def _prints_credential(name: str, lits: list[str]) -> str | None:
+def _prints_credential(name: str, lits: list[str], printer_editor: bool = False) -> str | None:
     """What credential a command prints as its output (a token, a password), or None:
     ``gcloud auth print-access-token``, ``az account get-access-token``, ``aws ecr
     get-login-password``, ``kubectl create token``, ``pass show`` …"""
@@ -821,6 +836,8 @@ def _prints_credential(name: str, lits: list[str]) -> str | None:
         return "temporary AWS credentials"
     if name in ("rails", "bin/rails") and any(a.startswith("credentials:show") for a in lits):
         return "the application's decrypted credentials"
+    if name in ("rails", "bin/rails") and any(a.startswith("credentials:edit") for a in lits) and printer_editor:
+        return "the application's decrypted credentials (the editor only prints them)"
     if name in ("sops",) and ({"-d", "--decrypt"} & set(lits) or lits[:1] == ["decrypt"]):
         return "decrypted secrets"
     if name == "ansible-vault" and lits[:1] in (["view"], ["decrypt"]) and "--output" not in lits:
@@ -986,7 +1003,9 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
         patterns = [w.literal() or w.text for c in filters for w in c.args]
         # awk -F= '{print $1}' and sed 's/=.*//' reshape every line rather than pick some: the
         # names of all variables still print, and a slip in the program prints their values.
-        narrowing = [c for c in filters if c.name not in ("awk", "gawk", "mawk", "sed", "gsed")]
+        narrowing = [c for c in filters if c.name not in ("awk", "gawk", "mawk", "sed", "gsed")] + [
+            c for c in _downstream(cmd, cmds) if c.name == "wc"
+        ]
         if filters and any(SECRET_PATTERN_WORDS.search(p) for p in patterns):
             found.append(
                 (
@@ -1059,7 +1078,8 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 "to the program that needs them (e.g. through the environment) instead.",
             )
         )
-    printed = _prints_credential(name, lits)
+    editor = cmd.env.get("EDITOR") or cmd.env.get("VISUAL") or ""
+    printed = _prints_credential(name, lits, os.path.basename(editor.split(" ")[0]) in _SHOWS)
     if printed is not None and _reaches_transcript(cmd, cmds):
         found.append(
             (

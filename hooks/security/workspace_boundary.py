@@ -158,6 +158,11 @@ SYSTEM_INFO_DIRS = (
     "/sys/devices/system/",
     "/sys/fs/cgroup/",
     "/usr/",  # programs, libraries, headers, documentation: readable by everyone, no secrets
+    # Trusted CA certificates: public by design (the private keys live in /etc/ssl/private).
+    "/etc/ssl/certs/",
+    "/etc/pki/tls/certs/",
+    "/etc/pki/ca-trust/",
+    "/etc/ca-certificates/",
 )
 # Programs that only read the files they are given (so a system-information path is fine).
 READ_ONLY = frozenset({
@@ -212,8 +217,21 @@ def public_credential(path: str, home: str) -> bool:
     return path.endswith(".pub") or os.path.basename(path) in PUBLIC_SSH_FILES
 
 
+def _key_fingerprint(cmd: Cmd, word: Word, path: str) -> bool:
+    """``ssh-keygen -lf ~/.ssh/id_ed25519``, ``ssh-keygen -y -f ~/.ssh/id_rsa``: the fingerprint
+    or the public half of a key in ~/.ssh is printed, never the private key itself."""
+    if cmd.name != "ssh-keygen" or not _reads_only(cmd, word):
+        return False
+    flags, _pos, _values = _shell.split_options(cmd.args, frozenset({"-f", "-E"}))
+    if not {"l", "y"} & set(flags) or {"p", "N", "P", "c", "C"} & set(flags):
+        return False
+    return os.path.dirname(path) == os.path.join(os.path.normpath(cmd.ctx.home), ".ssh")
+
+
 def _reads_only(cmd: Cmd, word: Word) -> bool:
     """Whether ``cmd`` only reads the file ``word`` names (no write redirect onto it, no -i)."""
+    if any(r.target is word and r.op in ("<", "<&") for r in cmd.redirects):
+        return True  # standard input is only read, whatever the program
     if cmd.name not in READ_ONLY:
         return False
     if any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects):
@@ -539,6 +557,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                 readable = system_info(path) or public_credential(path, cmd.ctx.home)
                 if (
                     (readable and (_reads_only(cmd, word) or value in code_reads))
+                    or _key_fingerprint(cmd, word, path)
                     or _searches_startup_file(cmd, word, path)
                     or _metadata_only(cmd, word, path)
                     or _owner_only_chmod(cmd, path)

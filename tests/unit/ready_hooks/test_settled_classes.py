@@ -39,7 +39,12 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("grep -c github.com ~/.ssh/known_hosts", None),
         ("cat /etc/ssh/ssh_host_ed25519_key.pub", None),
         ("python3 -c \"import pwd; print(open('/etc/passwd').read().count(':x:'))\"", None),
+        ("openssl x509 -noout -subject < /etc/ssl/certs/ca-certificates.crt", None),
+        ("ssh-keygen -l -f ~/.ssh/id_ecdsa", None),  # the fingerprint, not the key
+        ("ssh-keygen -y -f ~/.ssh/id_ecdsa", None),  # the public half
         # ... their private halves, and writes to them, are not.
+        ("ssh-keygen -y -f ~/.ssh/id_ecdsa > ~/.ssh/id_ecdsa.pub", "deny"),
+        ("cat /etc/ssl/private/nginx.key", "deny"),
         ("cut -d: -f2 /etc/shadow", "deny"),
         ("cat /etc/ssh/ssh_host_ed25519_key", "deny"),
         ("cat ~/.ssh/id_ecdsa", "deny"),
@@ -71,7 +76,11 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("printenv | sed 's/=.*//' | sort", "ask"),
         ("env | awk -F= '{print $1}' | sort", "ask"),
         ("compgen -e | sort", "ask"),
-        # Counting lines or testing for a file prints nothing of it.
+        ("jq -r 'keys[]' config/secrets.json", "ask"),
+        # Counting lines, a checksum or testing for a file prints nothing of it.
+        ("awk 'END { print NR }' .env.local", None),
+        ("sha256sum .env .env.ci", None),
+        ("printenv | wc -l", None),
         ("wc -l .env.staging", None),
         ("grep -qs '^SENTRY_DSN=' .env && echo present", None),
         ("[ -s .env ] || cp .env.example .env.sample", None),
@@ -79,6 +88,9 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("cut -d= -f2- .env.staging", "deny"),
         ("sed -n 's/^DB_PASSWORD=//p' .env", "deny"),
         ("sed 's/=.*//' ~/.ssh/id_ed25519", "deny"),
+        ("jq '.database.password' config/secrets.json", "deny"),
+        ("cat .git-crypt/keys/default | base64", "deny"),
+        ("VISUAL=cat bin/rails credentials:edit", "deny"),
     ],
     "shell-history": [
         ("history | grep -iE 'password|secret'", "ask"),
