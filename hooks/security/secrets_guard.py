@@ -358,7 +358,6 @@ def maybe_secret_file(path: str) -> bool:
     return not encrypted_file(norm) and (
         base in MAYBE_SECRET_BASENAMES
         or base.endswith(".auto.tfvars")
-        or norm.endswith(".git/config")
         or MAYBE_SECRET_OVERRIDES.fullmatch(base) is not None
         or (os.path.basename(os.path.dirname(norm)) == "config" and CONFIG_DIR_OVERRIDES.fullmatch(base) is not None)
     )
@@ -791,6 +790,77 @@ def _downstream(cmd: Cmd, cmds: list[Cmd]) -> list[Cmd]:
         current = nxt
 
 
+def _fed_to_consumer(cmd: Cmd, cmds: list[Cmd]) -> bool:
+    """``echo "$PASSWORD" | docker login --password-stdin``: output piped into a program that
+    takes it as input (not one that shows it, nor one that sends it elsewhere), and written to
+    no file."""
+    downstream = _downstream(cmd, cmds)
+    if not downstream or any(r.op in (">", ">>", ">|", "&>", "&>>") for r in cmd.redirects):
+        return False
+    return all(c.name not in _SHOWS and c.name not in SENDERS and c.name not in ("tee", "xargs") for c in downstream)
+
+
+# kubectl options that take a value and may come before the verb (kubectl -n prod get …).
+_KUBECTL_VALUE = frozenset(
+    {"-n", "--namespace", "--context", "--cluster", "--kubeconfig", "-l", "--selector", "--user", "-o", "--output"}
+)
+# Output formats that print only names, types and ages, never the data.
+_KUBECTL_NAME_OUTPUTS = re.compile(r"name|wide|custom-columns=(?:(?!\.data|\.stringData)[^ ])*")
+
+
+def _kubectl_shows_secret_values(cmd: Cmd) -> bool:
+    """``kubectl get secret web -o yaml``, ``kubectl -n staging get secret web -o
+    jsonpath='{.data.URL}'``: a Secret's data printed. ``-o name``, ``-o wide`` and custom
+    columns of names and types show none of it."""
+    _flags, positionals, values = _shell.split_options(cmd.args, _KUBECTL_VALUE)
+    ops = [w.literal() or w.text for w in positionals]
+    if len(ops) < 2 or ops[0] != "get" or not any(o.split("/")[0] in ("secret", "secrets") for o in ops[1:3]):
+        return False
+    outputs = [w.literal() or w.text for w in values.get("o", []) + values.get("output", [])]
+    return bool(outputs) and not all(_KUBECTL_NAME_OUTPUTS.fullmatch(o) for o in outputs)
+
+
+DB_DUMPERS = frozenset({"pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump", "mongoexport"})
+_LOOPBACK = re.compile(r"(?:tcp://)?(?:127\.0\.0\.1|localhost|\[?::1\]?)(?::\d+)?")
+
+
+def _served_folder(cmd: Cmd) -> str | None:
+    """The folder a static file server or notebook server publishes when it is the home folder
+    or the root (``cd ~ && python3 -m http.server``, ``npx serve ~``, ``jupyter lab --ip=0.0.0.0
+    --notebook-dir=~``), bound to more than loopback; None otherwise."""
+    name = cmd.name
+    lits = [w.literal() or w.text for w in cmd.args]
+    folder: str | None = None
+    binds: list[str] = []
+
+    def value(words: list[Word]) -> str | None:
+        return next(((cmd.values(w) or [w.text])[0] for w in words), None)
+
+    if name in _shell.INTERPRETERS and lits[:2] == ["-m", "http.server"]:
+        _f, _p, values = _shell.split_options(cmd.args[2:], frozenset({"-d", "--directory", "-b", "--bind"}))
+        folder = value(values.get("d", []) + values.get("directory", [])) or "."
+        binds = [w.literal() or "" for w in values.get("b", []) + values.get("bind", [])]
+    elif name in ("serve", "http-server"):
+        _f, positionals, values = _shell.split_options(
+            cmd.args, frozenset({"-l", "--listen", "-a", "--address", "-p", "--port"})
+        )
+        folder = value(positionals) or "."
+        binds = [w.literal() or "" for w in values.get("l", []) + values.get("listen", []) + values.get("a", [])]
+    elif name in ("jupyter", "jupyter-lab", "jupyter-notebook"):
+        dirs = [a.split("=", 1)[1] for a in lits if a.startswith(("--notebook-dir=", "--ServerApp.root_dir="))]
+        folder = dirs[0] if dirs else "."
+        binds = [a.split("=", 1)[1] for a in lits if a.startswith(("--ip=", "--ServerApp.ip="))] or ["localhost"]
+    if folder is None or any(_LOOPBACK.fullmatch(b) for b in binds):
+        return None
+    if folder == "~" or folder.startswith("~/"):
+        folder = cmd.ctx.home + folder[1:]
+    path = _shell.normalize(folder, cmd.ctx.cwd)
+    home = os.path.normpath(cmd.ctx.home)
+    if path is None or not (path in (home, "/") or secret_dir(path)):
+        return None
+    return path
+
+
 def _prints_history(name: str, lits: list[str]) -> bool:
     """``history``, ``history 50 | grep -i token``, ``fc -l``: the shell's command history is
     printed (``history -c``/``-w``/``-d N`` only clear, save or delete)."""
@@ -958,6 +1028,8 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
         for r in cmd.redirects:
             if r.op == "<<<" and r.target is not None:
                 secret.extend(_secret_vars(r.target))
+        if secret and _fed_to_consumer(cmd, cmds):
+            secret = []  # echo "$TOKEN" | docker login --password-stdin: the program takes it
         if secret:
             found.append(
                 (
@@ -1029,6 +1101,50 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 "ask",
                 f"`{cmd.display}` lists the names of every variable, credentials' names included; "
                 'confirm, or test the one you need with `test -n "$NAME"`.',
+            )
+        )
+    if name == "terraform" and "output" in lits:
+        named = [a for a in lits[lits.index("output") + 1 :] if not a.startswith("-")]
+        if any(is_secret_name(a) for a in named) and ({"-raw", "-json"} & set(lits)):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` prints the Terraform output {named[0]} in clear text. Pass it to the "
+                    "program that needs it (`$(terraform output -raw …)` inside that command) instead.",
+                )
+            )
+        elif "-json" in lits and not named:
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` prints every Terraform output, sensitive ones in clear text; confirm, or "
+                    "print the one non-secret output you need.",
+                )
+            )
+    if name == "helm" and lits[:1] == ["get"] and len(lits) > 1 and lits[1] in ("values", "all", "manifest"):
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` prints a release's values or manifests, which often hold passwords and "
+                "Secrets; confirm, or read the chart's values file in the project instead.",
+            )
+        )
+    if name in DB_DUMPERS and any(c.name in SENDERS for c in _downstream(cmd, cmds)):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display} | …` sends a database dump, every row and credential in it, over the "
+                "network. Keep dumps on this machine (`> backups/…`) and let the user move them.",
+            )
+        )
+    served = _served_folder(cmd)
+    if served is not None:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` serves {served} — the home folder's keys and credentials — to other "
+                "machines. Serve only the folder that holds the files to share (e.g. `--directory "
+                "docs/_build/html`), bound to 127.0.0.1.",
             )
         )
     if _prints_history(name, lits):
@@ -1135,13 +1251,7 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 " Use it where it is needed without printing it (e.g. pass it to the tool through the environment).",
             )
         )
-    if (
-        name == "kubectl"
-        and lits[:1] == ["get"]
-        and len(lits) > 1
-        and lits[1].startswith("secret")
-        and any(a.startswith(("-o", "--output")) for a in lits)
-    ):
+    if name == "kubectl" and _kubectl_shows_secret_values(cmd):
         found.append(
             (
                 "deny",
@@ -1261,16 +1371,81 @@ def _content_fields(tool: str, tool_input: dict[str, Any]) -> list[str] | dict[s
     return texts
 
 
-def check_write(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[str, Any]:
+# CI configuration: its run steps execute on every push with the project's secrets in the
+# environment, so they are judged like the same command typed now.
+_CI_FILE = re.compile(
+    r"(?:^|/)(?:\.github/workflows/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|\.circleci/config\.ya?ml|Jenkinsfile|"
+    r"azure-pipelines\.ya?ml|bitbucket-pipelines\.ya?ml|\.buildkite/[^/]+\.ya?ml)$"
+)
+_RUN_STEP = re.compile(r"^(?P<indent>\s*)(?:-\s*)?(?:run|script|command|sh)\s*:\s*(?P<cmd>.*)$")
+
+
+def ci_run_steps(text: str) -> list[str]:
+    """The shell commands of a CI file's text: ``run: cmd`` lines and ``run: |`` blocks."""
+    steps: list[str] = []
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        m = _RUN_STEP.match(line)
+        if m is None:
+            continue
+        cmd = m.group("cmd").strip()
+        if cmd in ("|", ">", "|-", ">-", "|+"):
+            indent = len(m.group("indent"))
+            block = [b.strip() for b in lines[i + 1 :]]
+            body: list[str] = []
+            for raw, stripped in zip(lines[i + 1 :], block, strict=True):
+                if stripped and len(raw) - len(raw.lstrip()) <= indent:
+                    break
+                body.append(stripped)
+            steps.append("\n".join(body))
+        elif cmd:
+            steps.append(cmd.strip("'\""))
+    return steps
+
+
+def _ci_step_findings(target: str, texts: list[str], project: str) -> list[Finding]:
+    """A CI run step that would be denied as a command now (``curl -d "$(env)" …``, ``echo
+    "$NPM_TOKEN" | curl -d @- …``): denied in the file too, since it runs on every push."""
+    if not _CI_FILE.search(target.replace("\\", "/")):
+        return []
+    ctx = _shell.make_ctx(project, project)
+    found: list[Finding] = []
+    for text in texts:
+        for step in ci_run_steps(text):
+            # ${{ secrets.X }} is the CI's substitution, not the shell's: read it as $X.
+            step = re.sub(r"\$\{\{\s*secrets\.(\w+)\s*\}\}", r"$\1", step)
+            for level, reason in check_bash(step, ctx):
+                if level == "deny" and not reason.startswith(("rule parse", "rule credential-literal")):
+                    found.append(
+                        ("deny", f"{target}: the CI step `{step[:80]}` runs with the project's secrets: {reason}")
+                    )
+    return found
+
+
+def check_write(tool: str, tool_input: dict[str, Any], project: str = "") -> list[Finding] | dict[str, Any]:
     """Findings for a Write/Edit/MultiEdit/NotebookEdit call (or a malformed-input deny)."""
     texts = _content_fields(tool, tool_input)
     if isinstance(texts, dict):
         return texts
     target = tool_input.get("file_path") or tool_input.get("notebook_path") or "the file"
     found: list[Finding] = []
+    in_tests = isinstance(target, str) and bool(
+        TEST_FOLDERS & set(target.replace("\\", "/").lower().split("/")[:-1])
+        or re.match(r"(?:test_.*|.*_test|.*\.(?:test|spec))\.\w+$", os.path.basename(target))
+    )
     for text in texts:
         kinds = find_tokens(text)
-        if kinds:
+        if kinds and in_tests:
+            # LABELLING.md's settled calls: a key in a test or fixture may be fake or real; the
+            # watcher cannot tell, so the user confirms.
+            found.append(
+                (
+                    "ask",
+                    f"{target} would get {kinds[0]} in a test; confirm it is a fake generated for the "
+                    'test, or use an obviously fake placeholder ("ghp_test", "sk-test-xxx") instead.',
+                )
+            )
+        elif kinds:
             found.append(
                 (
                     "deny",
@@ -1290,6 +1465,10 @@ def check_write(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[s
                 )
             )
     _common.tag_rule("credential-literal", found)
+    if isinstance(target, str) and project:
+        start = len(found)
+        found.extend(_ci_step_findings(target, texts, project))
+        _common.tag_rule("ci-secrets", found, start)
     return found
 
 
@@ -1350,7 +1529,11 @@ def run(payload: _common.Payload) -> _common.Result:
             return command
         ctx = _shell.make_ctx(_common.session_cwd(payload), _common.project_dir(payload))
         return _common.verdict(NAME, check_bash(command, ctx))
-    result = check_read(tool, tool_input) if tool in ("Read", "Grep") else check_write(tool, tool_input)
+    result = (
+        check_read(tool, tool_input)
+        if tool in ("Read", "Grep")
+        else check_write(tool, tool_input, _common.project_dir(payload))
+    )
     if isinstance(result, dict):
         return result
     return _common.verdict(NAME, result)

@@ -296,6 +296,12 @@ def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
     if "reference" in values or not positionals:
         return False
     mode = positionals[0].literal()
+    if mode is not None and public_credential(path, home):
+        # chmod 644 ~/.ssh/id_ed25519.pub: a public key may be read by all, not written or run.
+        if re.fullmatch(r"0*[0-7]{3}", mode):
+            return int(mode, 8) & 0o133 == 0
+        clauses = re.findall(r"([ugoa]*)([-+=])([rwxXst]*)", mode)
+        return all(op == "-" or ("x" not in perm and ("w" not in perm or who == "u")) for who, op, perm in clauses)
     return mode is not None and _shell.chmod_tightens(mode) and path != home and _shell.is_within(path, home)
 
 

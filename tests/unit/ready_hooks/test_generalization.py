@@ -70,7 +70,8 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("sudo chmod 4755 /bin/bash", "deny"),
         ("sudo chmod 777 /var/run/docker.sock", "deny"),
         ("chmod a+r ~/.aws/credentials", "deny"),
-        ("chmod 644 ~/.ssh/id_ed25519.pub", "deny"),  # outside the project (workspace_boundary)
+        ("chmod 644 ~/.ssh/id_ed25519.pub", None),  # a public key: readable by all, written by none
+        ("chmod 664 ~/.ssh/id_ed25519.pub", "deny"),  # group write, outside the project
         ("chmod 700 ~/.ssh", None),
         ("chmod -R 777 .", "deny"),
         ("chmod -R 755 scripts", None),
