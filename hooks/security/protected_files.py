@@ -239,6 +239,8 @@ def write_targets(cmd: Cmd) -> list[Word]:
             # Recursively (chmod -R 644 .git) it takes the folders' search bit and breaks the tree.
             targets = [w for w in targets if os.path.basename((w.literal() or ".env").rstrip("/")).startswith(".env")]
         words += targets
+    elif name == "cp" and ({"n", "no-clobber"} & set(flags) or "--update=none" in [w.literal() for w in cmd.args]):
+        return words  # cp -n .env.example .env: creates the file only where none exists
     elif name in DEST_LAST:
         target_dirs = values.get("t", []) + values.get("target-directory", [])
         words += target_dirs if target_dirs else positionals[-1:]

@@ -827,7 +827,8 @@ _LOOPBACK = re.compile(r"(?:tcp://)?(?:127\.0\.0\.1|localhost|\[?::1\]?)(?::\d+)
 def _served_folder(cmd: Cmd) -> str | None:
     """The folder a static file server or notebook server publishes when it is the home folder
     or the root (``cd ~ && python3 -m http.server``, ``npx serve ~``, ``jupyter lab --ip=0.0.0.0
-    --notebook-dir=~``), bound to more than loopback; None otherwise."""
+    --notebook-dir=~``), bound to more than loopback, or the project root explicitly bound to
+    every interface (``--bind 0.0.0.0``); None otherwise."""
     name = cmd.name
     lits = [w.literal() or w.text for w in cmd.args]
     folder: str | None = None
@@ -852,10 +853,13 @@ def _served_folder(cmd: Cmd) -> str | None:
         binds = [a.split("=", 1)[1] for a in lits if a.startswith(("--ip=", "--ServerApp.ip="))] or ["localhost"]
     if folder is None or any(_LOOPBACK.fullmatch(b) for b in binds):
         return None
+    everywhere = any(re.fullmatch(r"(?:tcp://)?(?:0\.0\.0\.0|::|\[::\])(?::\d+)?", b) for b in binds)
     if folder == "~" or folder.startswith("~/"):
         folder = cmd.ctx.home + folder[1:]
     path = _shell.normalize(folder, cmd.ctx.cwd)
     home = os.path.normpath(cmd.ctx.home)
+    if path is not None and everywhere and path == os.path.normpath(cmd.ctx.project):
+        return cmd.ctx.project  # bound to every interface on purpose, .env and all
     if path is None or not (path in (home, "/") or secret_dir(path)):
         return None
     return path
@@ -1138,7 +1142,15 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
             )
         )
     served = _served_folder(cmd)
-    if served is not None:
+    if served == cmd.ctx.project:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` publishes the project folder, its environment files included, on every "
+                "network interface; confirm, or serve only the build output bound to 127.0.0.1.",
+            )
+        )
+    elif served is not None:
         found.append(
             (
                 "deny",

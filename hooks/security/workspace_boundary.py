@@ -527,6 +527,25 @@ def _git_config_findings(cmd: Cmd, roots: list[str]) -> list[Finding]:
     ]
 
 
+def _remote_login_grant(cmd: Cmd) -> list[Finding]:
+    """``ansible prod -m authorized_key -a "user=root key=…"``: installing a login key on other
+    machines gives whoever holds it access there (LABELLING.md: access for others)."""
+    if cmd.name not in ("ansible", "ansible-console"):
+        return []
+    _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"-m", "--module-name", "-a", "--args", "-i"}))
+    modules = [w.literal() or w.text for w in values.get("m", []) + values.get("module-name", [])]
+    args = " ".join(w.literal() or w.text for w in values.get("a", []) + values.get("args", []))
+    if not any(m.rsplit(".", 1)[-1] == "authorized_key" for m in modules) or "state=absent" in args:
+        return []
+    return [
+        (
+            "deny",
+            f"rule access-grant: `{cmd.display}` installs an SSH login key on other machines. Ask the user to "
+            "grant access themselves (their key, their hosts).",
+        )
+    ]
+
+
 def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
     """Findings for a Bash command: paths outside the allowed roots."""
     try:
@@ -545,6 +564,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         if cmd.ctx.remote:
             continue
         found.extend(_git_config_findings(cmd, roots))
+        found.extend(_remote_login_grant(cmd))
         # Files an interpreter's inline code only opens for reading (open('/etc/os-release')).
         code_reads = (
             {path for path, writes in _shell.code_file_refs(cmd) if not writes}

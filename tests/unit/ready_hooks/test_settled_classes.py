@@ -198,6 +198,23 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("chmod 644 ~/.ssh/id_ecdsa.pub", None),
         ("chmod 646 ~/.ssh/id_ecdsa.pub", "deny"),
     ],
+    "more-of-the-classes": [
+        # $IFS hiding spaces is read as the words it makes.
+        ("rm${IFS}-fr${IFS}~/", "deny"),
+        ("cat$IFS~/.aws/credentials", "deny"),
+        ("ls${IFS}-la", None),
+        # The project root published on every interface asks; a build folder does not.
+        ("php -S 0.0.0.0:8080 -t public", None),
+        ("python3 -m http.server 9090 --bind :: ", "ask"),
+        ("python3 -m http.server 9090 --bind 0.0.0.0 --directory build/site", None),
+        # Login keys installed on other machines.
+        ("ansible webservers -b -m ansible.posix.authorized_key -a 'user=admin key=ssh-rsa AAAAB3 x'", "deny"),
+        ("ansible webservers -m authorized_key -a 'user=admin key=ssh-rsa AAAAB3 x state=absent'", None),
+        # Creating an env file only where none exists overwrites nothing.
+        ("cp -n .env.example .env.development", None),
+        ("cp --update=none .env.dist .env", None),
+        ("cp -f .env.dist .env", "deny"),
+    ],
 }
 
 PARAMS = [
