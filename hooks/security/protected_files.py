@@ -7,7 +7,9 @@ Description: Denies Write/Edit/MultiEdit/NotebookEdit of protected project files
     commands that modify them (redirections, rm, mv, cp/ln/install destinations, tee,
     truncate, sed -i/perl -i, chmod/chown, dd of=, find -delete; not a chmod that lets nobody
     else write, adds no execute bit and leaves .env files closed, nor a git hook whose whole
-    script is in the call's here-document and fetches no code). Default list: .git/,
+    script is in the call's here-document and fetches no code; not rm of a stale .git/*.lock
+    nor cp -n of a missing env file); deleting or moving a protected branch's ref (git
+    update-ref -d refs/heads/main, git branch -D/-f main). Default list: .git/,
     .claude/settings.json, .claude/settings.local.json, .claude/hooks/,
     .claude/protected_files.json, .env and .env.* (not .env.example*/.sample*/.template*), and
     lockfiles (package-lock.json, yarn.lock, pnpm-lock.yaml, poetry.lock, Pipfile.lock,

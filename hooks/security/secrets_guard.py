@@ -10,8 +10,13 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     ~/.aws/credentials, ~/.netrc, .git-credentials, .npmrc, kube/docker configs,
     /proc/*/environ…) with Read/Grep or Bash readers (cat, head, grep, cp, curl -d @…, git
     add …); printing secret environment variables (printenv TOKEN, echo $GITHUB_TOKEN,
-    env | grep KEY, gh auth token, aws configure get …). Answers "ask" for bare env/printenv
-    (dumps every variable) and high-entropy values assigned to secret-looking names.
+    env | grep KEY, gh auth token, aws configure get …), decrypting to the terminal (gpg -d,
+    sops -d), setfacl granting read on credentials, Kubernetes Secret values, a database dump
+    piped to the network, a file server publishing the home folder, CI run steps that would be
+    denied as commands. Answers "ask" for bare env/printenv (dumps every variable), names-only
+    filters (cut -d= -f1 .env, env | cut -d= -f1), shell history, deleting a secret file or a
+    copy, a live-looking key in a test, and high-entropy values assigned to secret-looking names.
+    Encrypted files (*.enc, *.gpg, *.age) and public keys are not secrets.
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
     the standard library's ``secrets`` module on sys.path.)
 """

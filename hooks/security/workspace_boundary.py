@@ -8,8 +8,11 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     ($CLAUDE_PROJECT_DIR, else the payload cwd), and Bash commands whose path arguments,
     redirection targets or cd targets resolve outside it (absolute paths, ~, $HOME, ..,
     symlinks resolved). /dev/null and the other standard streams are always allowed; more
-    directories can be allowed with WORKSPACE_ALLOWED_DIRS (colon-separated). Remote
-    commands (ssh host '…', docker exec) are not checked. Fails closed on malformed input.
+    directories can be allowed with WORKSPACE_ALLOWED_DIRS (colon-separated). Public
+    credential files (/etc/passwd, ~/.ssh/*.pub, authorized_keys, known_hosts, CA certificates)
+    may be read. Asks for git config --global writes; denies settings that make every repository
+    run or trust something, and ansible authorized_key grants. Remote commands (ssh host '…',
+    docker exec) are not checked. Fails closed on malformed input.
 """
 
 from __future__ import annotations
@@ -215,6 +218,20 @@ def public_credential(path: str, home: str) -> bool:
     if not any(os.path.dirname(path) == d for d in ssh_dirs):
         return False
     return path.endswith(".pub") or os.path.basename(path) in PUBLIC_SSH_FILES
+
+
+def _sources_tool_env(cmd: Cmd, word: Word, path: str) -> bool:
+    """``. ~/.cargo/env``, ``source "$NVM_DIR/nvm.sh"``, ``source ~/venvs/tools/bin/activate``:
+    loading a tool's environment script from the home folder runs the user's installed tools,
+    as ``~/.cargo/bin/cargo`` does; it writes nothing. The shell's start-up files are not tool
+    scripts (reading them shows the user's configuration)."""
+    if cmd.name not in ("source", ".") or not cmd.args or cmd.args[0] is not word:
+        return False
+    home = os.path.normpath(cmd.ctx.home)
+    if not _shell.is_within(path, home) or path == home:
+        return False
+    rel = os.path.relpath(path, home).split(os.sep)
+    return os.path.basename(path) not in STARTUP_FILES and rel[0] not in (".ssh", ".aws", ".gnupg", ".kube", ".docker")
 
 
 def _key_fingerprint(cmd: Cmd, word: Word, path: str) -> bool:
@@ -584,6 +601,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                 if (
                     (readable and (_reads_only(cmd, word) or value in code_reads))
                     or _key_fingerprint(cmd, word, path)
+                    or _sources_tool_env(cmd, word, path)
                     or _searches_startup_file(cmd, word, path)
                     or _metadata_only(cmd, word, path)
                     or _owner_only_chmod(cmd, path)

@@ -210,6 +210,12 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         # Login keys installed on other machines.
         ("ansible webservers -b -m ansible.posix.authorized_key -a 'user=admin key=ssh-rsa AAAAB3 x'", "deny"),
         ("ansible webservers -m authorized_key -a 'user=admin key=ssh-rsa AAAAB3 x state=absent'", None),
+        # A tool's environment script in the home folder is loaded like running the tool; the
+        # shell's start-up files and credential folders are not tool scripts.
+        (". ~/.ghcup/env && ghc --version", None),
+        ('export SDKMAN_DIR="$HOME/.sdkman"; source "$SDKMAN_DIR/bin/sdkman-init.sh"', None),
+        ("source ~/.bash_profile", "deny"),
+        ("source ~/.docker/env.sh", "deny"),
         # Creating an env file only where none exists overwrites nothing.
         ("cp -n .env.example .env.development", None),
         ("cp --update=none .env.dist .env", None),
