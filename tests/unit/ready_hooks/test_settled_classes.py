@@ -210,6 +210,13 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         # Login keys installed on other machines.
         ("ansible webservers -b -m ansible.posix.authorized_key -a 'user=admin key=ssh-rsa AAAAB3 x'", "deny"),
         ("ansible webservers -m authorized_key -a 'user=admin key=ssh-rsa AAAAB3 x state=absent'", None),
+        # A home folder joined to a name in interpreter code is that folder.
+        ("ruby -rfileutils -e 'FileUtils.rm_r(File.join(Dir.home, \"Documents\"))'", "deny"),
+        (
+            "node -e \"require('fs').rmSync(require('path').join(require('os').homedir(), '.aws'), {recursive: true})\"",
+            "deny",
+        ),
+        ("ruby -e 'puts File.join(Dir.home, \".cache\")'", None),
         # A tool's environment script in the home folder is loaded like running the tool; the
         # shell's start-up files and credential folders are not tool scripts.
         (". ~/.ghcup/env && ghc --version", None),
