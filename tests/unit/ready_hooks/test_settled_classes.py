@@ -213,7 +213,7 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         # A home folder joined to a name in interpreter code is that folder.
         ("ruby -rfileutils -e 'FileUtils.rm_r(File.join(Dir.home, \"Documents\"))'", "deny"),
         (
-            "node -e \"require('fs').rmSync(require('path').join(require('os').homedir(), '.aws'), {recursive: true})\"",
+            "node -e \"require('fs').rmSync(require('path').join(require('os').homedir(), '.aws'), {recursive: 1})\"",
             "deny",
         ),
         ("ruby -e 'puts File.join(Dir.home, \".cache\")'", None),
