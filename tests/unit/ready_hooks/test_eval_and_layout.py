@@ -47,7 +47,7 @@ def test_holdout_set_meets_targets(kit: Any) -> None:
     assert report["passed"], report["misses"]
 
 
-@pytest.mark.parametrize("name", ["corpus.jsonl", "holdout.jsonl", "blind.jsonl"])
+@pytest.mark.parametrize("name", sorted(p.name for p in (HOOKS / "eval").glob("*.jsonl")))
 def test_corpus_holds_no_secret_shaped_strings(kit: Any, name: str) -> None:
     text = (HOOKS / "eval" / name).read_text()
     assert kit.load("security/secrets_guard.py").find_tokens(text) == []

@@ -1,0 +1,64 @@
+"""The rules of the ``dangerous_commands`` hook, one module per family (not a hook itself).
+
+``dangerous_commands.py`` walks a Bash command with ``_shell`` and applies every family's rules
+to each command that would run; each rule appends ``(decision, reason)`` findings:
+
+* ``_paths`` — shared path judgements: :func:`critical` (root, home, project root, system
+  folders), services' data folders, build output, match-all globs;
+* ``_files`` — ``rm``, ``find -delete``, ``xargs rm``, ``mv``, ``chmod``/``chown``;
+* ``_devices`` — ``dd``/``mkfs``/disk tools onto devices, shutdown/reboot, fork bombs;
+* ``_git`` — force-push and deletion of protected branches, ``reset --hard``, lost work;
+* ``_data`` — SQL (:func:`sql_findings`), Redis, hosted data, ORM and database consoles;
+* ``_remote`` — download-and-run, code that runs fetched code, URL runners, hidden code,
+  remote shells, HTTP ``DELETE``;
+* ``_system`` — security switched off, persistence (cron, start-up files, units);
+* ``_infra`` — ``kubectl``/``helm``/``terraform``, cloud CLIs, production targets and the
+  other tools that ask.
+
+Standard library only, like every shipped hook.
+"""
+
+from __future__ import annotations
+
+from ._data import rule_hosted_data, rule_orm, rule_sql, sql_findings
+from ._devices import rule_devices, rule_fork_bomb, rule_power
+from ._files import rule_chmod, rule_find, rule_mv, rule_rm
+from ._git import rule_git
+from ._infra import rule_warn_tools
+from ._paths import critical
+from ._remote import (
+    rule_code_runs_fetched,
+    rule_download_exec,
+    rule_download_then_run,
+    rule_hidden_code,
+    rule_http_delete,
+    rule_remote_shell,
+    rule_runs_url,
+)
+from ._system import rule_persistence, rule_security_off
+
+__all__ = [
+    "critical",
+    "rule_chmod",
+    "rule_code_runs_fetched",
+    "rule_devices",
+    "rule_download_exec",
+    "rule_download_then_run",
+    "rule_find",
+    "rule_fork_bomb",
+    "rule_git",
+    "rule_hidden_code",
+    "rule_hosted_data",
+    "rule_http_delete",
+    "rule_mv",
+    "rule_orm",
+    "rule_persistence",
+    "rule_power",
+    "rule_remote_shell",
+    "rule_rm",
+    "rule_runs_url",
+    "rule_security_off",
+    "rule_sql",
+    "rule_warn_tools",
+    "sql_findings",
+]

@@ -1,0 +1,199 @@
+"""Rule family: devices and the machine. ``dd``/``mkfs``/disk tools and redirects onto block
+devices, shutdown/reboot and killing every process, fork bombs."""
+
+from __future__ import annotations
+
+import re
+
+import _shell
+from _common import Finding
+from _shell import Cmd, Ctx
+
+BLOCK_DEVICE = re.compile(
+    r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|"
+    r"mapper/|loop\d|sr\d|fd\d|mem$|kmem$|port$)"
+)
+DISK_TOOLS = frozenset(
+    {
+        "mkswap",
+        "mke2fs",
+        "newfs",
+        "blkdiscard",
+        "wipefs",
+        "fdisk",
+        "sfdisk",
+        "cfdisk",
+        "parted",
+        "gdisk",
+        "sgdisk",
+        "diskutil",
+        "format",
+    }
+)
+
+
+# Fork bombs in interpreter code (shell ones are found in the parsed functions).
+FORK_BOMB = re.compile(r"fork\s*while\s*fork|while\s*\(?\s*(?:True|1|true)\s*\)?\s*:\s*os\.fork\(\)")
+
+
+def _fork_bomb(ctx: Ctx) -> str | None:
+    """A function defined in the command that pipes into itself (``:(){ :|:& };:``)."""
+    for name, definition in ctx.functions.items():
+        for command in definition.body.simple_commands() if definition.body else []:
+            if command.words and command.words[0].literal() == name and _in_pipe(definition, command):
+                return name
+    return None
+
+
+def _in_pipe(definition: _shell.Command, command: _shell.Command) -> bool:
+    """Whether ``command`` is a stage of a pipeline of two or more inside ``definition``."""
+    stack = list(definition.scripts())
+    while stack:
+        script = stack.pop()
+        for pipe in script.pipelines:
+            if len(pipe.commands) > 1 and any(c is command for c in pipe.commands):
+                return True
+            for inner in pipe.commands:
+                stack.extend(inner.scripts())
+    return False
+
+
+def _device_target(value: str) -> bool:
+    return bool(BLOCK_DEVICE.match(value))
+
+
+# mkfs options that take a value (so the value is not taken for the target).
+_MKFS_VALUES = frozenset({
+    "-t", "--type", "-L", "-l", "-b", "-c", "-C", "-d", "-E", "-f", "-g", "-G", "-i", "-I", "-j",
+    "-J", "-m", "-M", "-n", "-N", "-o", "-O", "-r", "-s", "-T", "-U", "-e", "-z", "-p", "-S",
+    "--label", "--uuid", "--pagesize",
+})  # fmt: skip
+
+
+def _format_target(cmd: Cmd) -> str | None:
+    """What a mkfs/mkswap/blkdiscard call would erase when that is a device (``the device
+    /dev/sda1``) or cannot be known; None when every target is a regular (image) file."""
+    _flags, positionals, _values = _shell.split_options(cmd.args, _MKFS_VALUES)
+    if not positionals:
+        return "a device"
+    for word in positionals:
+        values = cmd.values(word)
+        if values is None:
+            return f"`{word.text}` (a path that could be a device)"
+        for value in values:
+            path = _shell.normalize(value, cmd.ctx.cwd) or value
+            if path.startswith("/dev/"):
+                return f"the device {path}"
+    return None
+
+
+def _scratch_only(cmd: Cmd) -> bool:
+    """Every file operand lies in a scratch or build-output folder of the project (``tmp/``,
+    ``build/`` …): overwriting it loses nothing a build or test run would not recreate."""
+    _flags, positionals, _values = _shell.split_options(cmd.args, frozenset({"-n", "-s", "--iterations", "--size"}))
+    paths = [_shell.normalize(v, cmd.ctx.cwd) for w in positionals for v in (cmd.values(w) or [""])]
+    return bool(paths) and all(p is not None and _shell.build_output(p, cmd.ctx.project) for p in paths)
+
+
+def rule_devices(cmd: Cmd, found: list[Finding]) -> None:
+    """``dd``/``mkfs``/disk tools and redirects that overwrite a block device."""
+    name = cmd.name
+    if name == "dd":
+        for word in cmd.args:
+            for value in cmd.values(word) or []:
+                if value.startswith("of=") and _device_target(value[3:]):
+                    found.append(
+                        (
+                            "deny",
+                            f"`{cmd.display}` writes raw data onto the device "
+                            f"{value[3:]}, destroying its filesystem. Write to an image "
+                            "file instead.",
+                        )
+                    )
+    if name.startswith("mkfs") or name in ("mke2fs", "mkswap", "newfs", "blkdiscard"):
+        target = _format_target(cmd)
+        if target is not None:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` formats/erases {target}. Format an image file inside the "
+                    "project instead (e.g. `mkfs.ext4 disk.img`), or ask the user to do disk "
+                    "administration themselves.",
+                )
+            )
+    elif name in DISK_TOOLS:
+        lits = [w.literal() or "" for w in cmd.args]
+        listing = any(a in ("-l", "--list", "-p", "--print", "list", "info") for a in lits)
+        # diskutil names disks without /dev/ (diskutil eraseDisk JHFS+ Blank disk2).
+        erases = (
+            name == "diskutil" and bool(lits) and re.match(r"(?i)(erase|zero|random|secureErase|partition)", lits[0])
+        )
+        if erases or (not listing and any(_device_target(a) for a in lits)):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` modifies a disk's partitions or "
+                    "signatures. Ask the user to do disk administration themselves.",
+                )
+            )
+    elif name in ("shred", "cp", "cat", "tee", "pv"):
+        devices = [w.text for w in cmd.args if _device_target(w.literal() or "")]
+        if devices and name in ("shred", "cp", "tee"):
+            found.append(
+                ("deny", f"`{cmd.display}` overwrites the device {devices[0]}. Write to an image file instead.")
+            )
+        elif name == "shred" and not _scratch_only(cmd):
+            found.append(("ask", f"`{cmd.display}` irrecoverably overwrites files; confirm."))
+    for r in cmd.redirects:
+        if r.op in (">", ">>", ">|", "&>", "&>>", "<>", ">&") and r.target is not None:
+            for value in cmd.values(r.target) or []:
+                if _device_target(value):
+                    found.append(
+                        (
+                            "deny",
+                            f"`{cmd.display}` redirects output onto the device {value}, destroying its contents. "
+                            "Write to a regular file instead.",
+                        )
+                    )
+
+
+def rule_power(cmd: Cmd, found: list[Finding]) -> None:
+    """Shutdown, reboot and killing every process (``kill -9 -1``)."""
+    lits = [w.literal() or "" for w in cmd.args]
+    name = cmd.name
+    if (
+        name in ("shutdown", "reboot", "halt", "poweroff")
+        or (name in ("init", "telinit") and lits[:1] in (["0"], ["6"]))
+        or (name == "systemctl" and any(a in ("poweroff", "reboot", "halt", "kexec") for a in lits))
+    ):
+        found.append(("deny", f"`{cmd.display}` shuts down or reboots the machine. Ask the user to do it."))
+    # kill -9 -1, pkill -u "$USER" (no pattern), killall5: every process of the user or the machine.
+    _flags, pattern, values = _shell.split_options(
+        cmd.args, frozenset({"-u", "-U", "-g", "-G", "-s", "--signal", "-t", "-P", "--euid", "--uid"})
+    )
+    everything = (
+        (name == "kill" and len(lits) >= 2 and lits[-1] == "-1")
+        or (name == "pkill" and not pattern and (values.get("u") or values.get("U")))
+        or (name == "killall" and not pattern and values.get("u"))
+        or name == "killall5"
+    )
+    if everything:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` signals every process you own (or every process). Kill specific process ids instead.",
+            )
+        )
+
+
+def rule_fork_bomb(ctx: Ctx, cmds: list[Cmd], found: list[Finding]) -> None:
+    """A shell function that starts copies of itself, or inline code that forks without end."""
+    bomb = _fork_bomb(ctx)
+    if bomb is not None or any(FORK_BOMB.search(c) for cmd in cmds for c in _shell.code_of(cmd)):
+        found.append(
+            (
+                "deny",
+                f"the command defines a fork bomb (function `{bomb or 'fork'}` starts copies of itself "
+                "without end), which freezes the machine. Do not run it; there is no safe form.",
+            )
+        )

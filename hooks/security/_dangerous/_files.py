@@ -1,0 +1,375 @@
+"""Rule family: files. ``rm``/``rmdir``/``unlink`` (also through ``xargs``), ``find -delete`` and
+``find -exec rm``, ``mv`` of critical paths, ``chmod``/``chown`` of system folders or world-writable
+modes."""
+
+from __future__ import annotations
+
+import os
+
+import _shell
+from _common import Finding
+from _shell import Cmd, Ctx, Word
+
+from ._paths import critical, is_match_all, only_build_output, service_data
+
+BULK_TARGETS = 10
+
+
+FIND_FILTERS = frozenset({
+    "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
+    "-newer", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-empty",
+    "-user", "-group", "-perm", "-links", "-inum", "-samefile", "-lname", "-ilname",
+})  # fmt: skip
+# -name patterns of generated leftovers (compiled files, caches, editor and OS droppings).
+LEFTOVER_NAMES = frozenset({
+    "*.pyc", "*.pyo", "*.o", "*.obj", "*.class", "*.elc", "*.gcda", "*.gcno", "*.d",
+    "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", "*.egg-info", ".coverage",
+    "*.tmp", "*.temp", ".DS_Store", "Thumbs.db", "*.swp", "*.swo", "*~", "*.log",
+    "node_modules", "build", "dist", "coverage", ".cache", ".tox", ".next", "*.tsbuildinfo",
+    "*.orig", "*.rej",  # merge and patch leftovers, like the editor's *~ and *.swp
+})  # fmt: skip
+
+
+def _xargs_inputs(cmd: Cmd) -> list[str] | None:
+    """Arguments xargs would append: the literal words a preceding echo/printf prints."""
+    if cmd.stdin_text is not None:  # xargs rm <<< "$HOME", xargs rm < list written earlier
+        return [v for v in cmd.stdin_text.split() if not v.startswith("-")]
+    prev = cmd.prev
+    if prev is None or prev.name not in ("echo", "printf"):
+        return None
+    values: list[str] = []
+    for word in prev.args:
+        got = prev.values(word)
+        if got is None:
+            return None
+        for value in got:
+            values.extend(value.split())
+    return [v for v in values if not v.startswith("-")]
+
+
+def _find_scope(find: Cmd) -> tuple[list[Word], bool, bool]:
+    """A find command's start paths, whether it filters what it matches, and whether every
+    ``-name`` filter names generated leftovers (``*.pyc``, ``__pycache__`` …)."""
+    starts: list[Word] = []
+    filtered = False
+    names: list[str] = []
+    expr = False
+    args = find.args
+    for i, word in enumerate(args):
+        lit = word.literal()
+        if not expr and lit is not None and (lit.startswith("-") or lit in ("(", "!")):
+            expr = True
+        if not expr:
+            starts.append(word)
+        elif lit in FIND_FILTERS:
+            filtered = True
+            after = [w.literal() for w in args[i + 2 : i + 4]]
+            before = args[i - 1].literal() if i > 0 else None
+            if after == ["-prune", "-o"] or (lit not in ("-name", "-iname") and before in ("!", "-not")):
+                continue  # -path ./node_modules -prune -o …, ! -path './.git/*': excluded, not selected
+            if before in ("!", "-not"):
+                names.append("")  # ! -name '*.pyc': everything except the leftovers
+                continue
+            if lit in ("-name", "-iname") and i + 1 < len(args):
+                names.append(args[i + 1].literal() or "")
+            elif lit == "-empty":
+                names.append(lit)  # empty files and folders: nothing is lost
+            elif lit not in ("-type", "-mtime", "-mmin", "-atime", "-amin", "-newer"):
+                names.append("")  # -path, -regex, -size …: not a leftover name we know
+    leftovers = bool(names) and all(n in LEFTOVER_NAMES or n == "-empty" for n in names)
+    return starts or [Word([_shell.Lit(".", True)], ".")], filtered, leftovers
+
+
+def rule_rm(cmd: Cmd, found: list[Finding]) -> None:
+    """``rm``/``rmdir``/``unlink`` (also fed by ``xargs``) of critical, bulk or unknown targets."""
+    flags, targets, _ = _shell.split_options(cmd.args)
+    recursive = any(f in ("r", "R", "recursive") for f in flags)
+    if "no-preserve-root" in flags:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` uses --no-preserve-root, which lets rm delete "
+                "the whole filesystem. Delete specific paths inside the project instead.",
+            )
+        )
+    values: list[tuple[Word | None, list[str] | None]] = [(w, cmd.values(w)) for w in targets]
+    if cmd.xargs:
+        prev = cmd.prev
+        if prev is not None and prev.name == "find":
+            _rule_find_scope(prev, cmd, found)
+        elif prev is not None and _git_list_is_safe(prev):
+            pass  # git ls-files '*.orig' | xargs rm: project files git can name, leftovers or tracked
+        else:
+            inputs = _xargs_inputs(cmd)
+            if inputs is None:
+                found.append(
+                    (
+                        "ask",
+                        f"`{cmd.display}` deletes a list of paths produced by "
+                        "another command (xargs); confirm the list is what you expect.",
+                    )
+                )
+            else:
+                values.extend((None, [v]) for v in inputs)
+    for word, candidates in values:
+        if candidates is None:
+            if word is not None and _shell.unknown_then_slash(word, cmd.ctx):
+                found.append(
+                    (
+                        "ask",
+                        f"`{cmd.display}`: if {word.text.split('/')[0]} is empty or "
+                        "unset this deletes from the filesystem root. Use ${VAR:?} or "
+                        "check the variable first.",
+                    )
+                )
+            elif word is not None and recursive:
+                _classify_unknown_target(_shell.expand_pattern(word, cmd.ctx), cmd, found)
+            continue
+        for value in candidates:
+            _classify_rm_target(value, cmd, recursive, found)
+    if recursive and len(values) > BULK_TARGETS:
+        found.append(
+            ("ask", f"`{cmd.display}` recursively deletes {len(values)} paths at once; confirm this bulk delete.")
+        )
+
+
+def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Finding]) -> None:
+    prefix, glob_part = _shell.glob_split(value)
+    if glob_part is None:
+        path = _shell.normalize(value, cmd.ctx.cwd)
+        if path is None:
+            return
+        why = critical(path, cmd.ctx)
+        if path == os.path.join(os.path.normpath(cmd.ctx.project), ".git"):
+            # The repository itself: every commit, branch and stash not pushed anywhere.
+            why = f"the project's git repository {path} (its whole history)"
+        if why is None and service_data(path):
+            why = f"{path} (a database's or service's data files)"
+        if why and recursive:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` would recursively delete {why}. Delete "
+                    "specific paths inside the project instead (e.g. rm -rf build/).",
+                )
+            )
+        elif recursive and cmd.ctx.remote and not _shell.is_within(path, "/tmp"):
+            # On another machine the project's bounds mean nothing: whatever is there may be live data.
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` recursively deletes {path} on a remote host, where this hook cannot "
+                    "tell data from scratch files; confirm, or delete only under /tmp there.",
+                )
+            )
+        return
+    base = _shell.normalize(prefix, cmd.ctx.cwd)
+    if base is None:
+        return
+    if only_build_output(base, glob_part, cmd.ctx.project):
+        return
+    why = critical(base, cmd.ctx)
+    if is_match_all(glob_part):
+        if why and recursive:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` would delete everything in {why}. Name the files or folders to delete instead.",
+                )
+            )
+        elif why:
+            found.append(("ask", f"`{cmd.display}` deletes every file in {why}; confirm."))
+        elif recursive and _shell.is_within(base, cmd.ctx.project) and not _shell.build_output(base, cmd.ctx.project):
+            found.append(
+                ("ask", f"`{cmd.display}` recursively deletes everything in {base}; confirm this bulk delete.")
+            )
+    elif base == "/" and recursive:
+        found.append(("deny", f"`{cmd.display}` recursively deletes paths matching {value} at the filesystem root."))
+
+
+def _classify_unknown_target(pattern: str, cmd: Cmd, found: list[Finding]) -> None:
+    """``rm -rf /home/$USER``: an unknown part directly under a critical folder."""
+    if not pattern.startswith("/"):
+        return
+    prefix, glob_part = _shell.glob_split(pattern)
+    if glob_part is None or "/" in glob_part.strip("/"):
+        return
+    base = os.path.normpath(prefix)
+    why = critical(base, cmd.ctx)
+    if why is None:
+        return
+    if base == os.path.normpath(cmd.ctx.project):
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` deletes a folder of the project root named by an "
+                "unknown variable; if it is empty the whole project goes. Check it first.",
+            )
+        )
+    else:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` deletes something directly in {why}, named by "
+                "a variable that could be empty or wrong. Use an explicit path inside "
+                "the project.",
+            )
+        )
+
+
+def _git_list_is_safe(lister: Cmd) -> bool:
+    """A list of project files from git that is safe to delete: tracked files narrowed by a
+    pathspec (git restores them), or untracked files (``-o``) whose pathspecs all name
+    generated leftovers (``git ls-files -o -- '*.orig'``). Everything else is confirmed."""
+    if lister.name != "git" or lister.ctx.remote:
+        return False
+    lits = [w.literal() for w in lister.args]
+    if None in lits or "ls-files" not in lits or any(a in ("-C", "--git-dir", "--work-tree") for a in lits):
+        return False
+    rest = [a for a in lits[lits.index("ls-files") + 1 :] if a is not None]
+    specs = [a for a in rest if not a.startswith("-")]
+    untracked = any(
+        a in ("-o", "--others") or (a.startswith("-") and not a.startswith("--") and "o" in a) for a in rest
+    )
+    if not specs:
+        return False
+    if untracked:
+        return all(os.path.basename(spec) in LEFTOVER_NAMES for spec in specs)
+    return True
+
+
+def _rule_find_scope(find: Cmd, actor: Cmd, found: list[Finding]) -> None:
+    starts, filtered, leftovers = _find_scope(find)
+    for word in starts:
+        candidates = find.values(word)
+        if candidates is None:
+            found.append(("ask", f"`{actor.display}` deletes what `{find.display}` finds; confirm the search root."))
+            continue
+        for value in candidates:
+            path = _shell.normalize(value, find.ctx.cwd)
+            if path is None:
+                continue
+            why = critical(path, find.ctx)
+            if why and (not filtered or path != os.path.normpath(find.ctx.project)):
+                found.append(
+                    (
+                        "deny",
+                        f"`{find.display}` deletes files under {why}. Search a "
+                        "specific folder inside the project instead.",
+                    )
+                )
+            elif _shell.is_within(path, find.ctx.project) and (
+                leftovers or _shell.build_output(path, find.ctx.project)
+            ):
+                continue  # generated leftovers or build output inside the project: clean-up
+            else:
+                found.append(
+                    (
+                        "ask",
+                        f"`{find.display}` bulk-deletes the files it finds under "
+                        f"{path}; confirm (run it without -delete first to list them).",
+                    )
+                )
+
+
+def rule_find(cmd: Cmd, found: list[Finding]) -> None:
+    """``find`` that deletes (``-delete``, ``-exec rm``): judged by where it starts and what it matches."""
+    lits = [w.literal() for w in cmd.args]
+    deletes = "-delete" in lits
+    for i, lit in enumerate(lits):
+        if lit in ("-exec", "-execdir", "-ok", "-okdir") and i + 1 < len(cmd.args):
+            inner = _shell.prog_name(cmd.args[i + 1], cmd.ctx)
+            deletes = deletes or inner in ("rm", "shred", "unlink", "rmdir")
+    if deletes:
+        _rule_find_scope(cmd, cmd, found)
+
+
+def rule_mv(cmd: Cmd, found: list[Finding]) -> None:
+    """``mv`` of a critical path (moving ``~`` or ``/etc`` away loses it as surely as deleting it)."""
+    _flags, positionals, values = _shell.split_options(
+        cmd.args, frozenset({"-t", "--target-directory", "-S", "--suffix"})
+    )
+    if not positionals:
+        return
+    target_dir = values.get("t") or values.get("target-directory")
+    sources = positionals if target_dir else positionals[:-1]
+    dest = target_dir[0] if target_dir else positionals[-1]
+    for word in sources:
+        for value in cmd.values(word) or []:
+            prefix, glob_part = _shell.glob_split(value)
+            path = _shell.normalize(prefix if glob_part else value, cmd.ctx.cwd)
+            why = critical(path, cmd.ctx) if path else None
+            if why:
+                found.append(
+                    ("deny", f"`{cmd.display}` moves {why} away. Move specific files inside the project instead.")
+                )
+    if (cmd.values(dest) or [""])[0] == "/dev/null":
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` moves files onto /dev/null, destroying them. "
+                "Use rm on the specific files if deleting is intended.",
+            )
+        )
+
+
+def _protects(positionals: list[Word], target: str, ctx: Ctx) -> bool:
+    """A chmod whose mode only takes access away, on something inside (not) the home folder."""
+    mode = positionals[0].literal() if positionals else None
+    home = os.path.normpath(ctx.home)
+    return mode is not None and _shell.chmod_tightens(mode) and target != home and _shell.is_within(target, home)
+
+
+def rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
+    """``chmod``/``chown``/``chgrp``/``setfacl``/``chattr`` of system or home folders, setuid or
+    world-writable modes."""
+    flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
+    recursive = any(f in ("R", "recursive") for f in flags)
+    targets = positionals if "reference" in values else positionals[1:]
+    mode = positionals[0].literal() if positionals and "reference" not in values else None
+    granted = _shell.chmod_grants(mode) if cmd.name == "chmod" and mode is not None else set()
+    for word in targets:
+        for value in cmd.values(word) or []:
+            path = _shell.normalize(value, cmd.ctx.cwd)
+            if path is None:
+                continue
+            prefix, glob_part = _shell.glob_split(path)
+            target = prefix if glob_part else path
+            if _shell.is_within(target, cmd.ctx.project):
+                if recursive and "world-write" in granted:
+                    # chmod -R 777 .: every local user may now change the code (and read .env).
+                    found.append(
+                        (
+                            "deny",
+                            f"`{cmd.display}` makes every file under {target} writable by every user, "
+                            "so anyone on the machine can change the code that runs. Grant the access "
+                            "needed to specific files (chmod +x script.sh, chmod -R u+w dir) instead.",
+                        )
+                    )
+                continue  # otherwise the user's own project: not catastrophic
+            # Outside the project a setuid/setgid bit (chmod 4755 /bin/bash: a root shell for
+            # anyone) or world write access (chmod 777 /var/run/docker.sock, ~/.ssh/id_rsa)
+            # hands the machine or the account to every local user.
+            opened = granted & {"setid", "world-write"}
+            if opened and not _shell.is_within(target, "/tmp"):
+                what = "sets the setuid/setgid bit on" if "setid" in opened else "makes writable by every user"
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` {what} {target}, outside the project: any local user could then "
+                        "act as its owner. Grant access to the one user or group that needs it instead.",
+                    )
+                )
+                continue
+            if cmd.name == "chmod" and _protects(positionals, target, cmd.ctx):
+                continue  # chmod -R go-rwx ~/.ssh: taking access away inside the home folder
+            why = critical(target, cmd.ctx)
+            if why and (recursive or path in ("/", os.path.normpath(cmd.ctx.home))):
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` changes permissions/ownership of {why}"
+                        f"{' recursively' if recursive else ''}; this can make the system "
+                        "or your account unusable. Target specific project files.",
+                    )
+                )

@@ -1,0 +1,248 @@
+"""Rule family: infrastructure and the warn tools. ``kubectl``/``helm``/``terraform``, cloud CLIs,
+production targets (namespaces, contexts, hosts), container prunes, package publishing, user-wide
+``git config`` writes and the other destructive-but-sometimes-legitimate commands that ask."""
+
+from __future__ import annotations
+
+import re
+
+import _shell
+from _common import Finding
+from _shell import Cmd
+
+_GIT_CONFIG_READS = frozenset(
+    {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--edit", "-e", "--help"}
+)
+
+
+def _writes_user_git_config(cmd: Cmd) -> bool:
+    """``git config --global pull.rebase true`` (or ``--system``, ``--unset``, ``--add``): a change
+    to configuration outside the project. Reading (``--get``, ``--list``, a key alone) is not."""
+    _flags, positionals, _values = _shell.split_options(
+        cmd.args, frozenset({"-C", "-c", "--git-dir", "--work-tree"}), stop_at_first=True
+    )
+    lits = [w.literal() or "" for w in positionals]
+    if lits[:1] != ["config"] or not {"--global", "--system"} & set(lits):
+        return False
+    rest = lits[1:]
+    if _GIT_CONFIG_READS & set(rest):
+        return False
+    operands = [a for a in rest if not a.startswith("-")]
+    return len(operands) >= 2 or any(
+        a.startswith(("--unset", "--add", "--replace", "--remove", "--rename")) for a in rest
+    )
+
+
+def production(cmd: Cmd) -> bool:
+    """Whether the command targets production (RAILS_ENV=production, --env prod …)."""
+    texts = [w.literal() or w.text for w in cmd.argv]
+    texts += [f"{k}={(v or [''])[0]}" for k, v in cmd.ctx.vars.items() if k.endswith("ENV")]
+    texts += [f"{k}={v}" for k, v in cmd.env.items()]
+    return any(re.search(r"(?i)\b(?:[A-Z_]*ENV|--env|-e)=?(?:prod|production)\b", t) for t in texts) or (
+        "DISABLE_DATABASE_ENVIRONMENT_CHECK=1" in texts
+    )
+
+
+def _destroys_unattended(name: str, lits: list[str]) -> str:
+    """Destruction of live infrastructure nobody gets to look at first: ``terraform destroy
+    -auto-approve`` skips the plan, ``kubectl delete namespace production`` (or any delete in a
+    production namespace or context) removes what users are served from."""
+    destroy = name in ("terraform", "tofu") and (lits[:1] == ["destroy"] or "-destroy" in lits)
+    if destroy and any(a in ("-auto-approve", "--auto-approve", "-auto-approve=true") for a in lits):
+        return (
+            "destroys infrastructure without showing the plan. Run it without -auto-approve "
+            "so the user reviews the plan, or ask the user to run it."
+        )
+    if name in ("kubectl", "helm") and _kube_verb(lits) in ("delete", "uninstall"):
+        named_prod = any(_PROD_NAME.search(a) for a in lits if not a.startswith("-"))
+        at = lits.index(_kube_verb(lits))
+        kind = lits[at + 1 : at + 2]
+        if _kube_target_prod(lits) or (kind in (["namespace"], ["ns"]) and named_prod):
+            return "deletes resources in production. Ask the user to run it; try it on staging first."
+    return ""
+
+
+def _kube_verb(lits: list[str]) -> str:
+    """The first operand of a kubectl/helm command line (-n/--context before it take a value)."""
+    skip = False
+    for lit in lits:
+        if skip or lit.startswith("-"):
+            skip = not skip and lit in _KUBE_TARGET
+            continue
+        return lit
+    return ""
+
+
+def _kube_target_prod(lits: list[str]) -> bool:
+    """Whether a -n/--namespace/--context/--kube-context value names production."""
+    for i, lit in enumerate(lits):
+        opt, eq, value = lit.partition("=")
+        if not eq:
+            value = lits[i + 1] if opt in _KUBE_TARGET and i + 1 < len(lits) else ""
+        if opt in _KUBE_TARGET and _PROD_NAME.search(value):
+            return True
+    return False
+
+
+_KUBE_CHANGES = {
+    "kubectl": frozenset(
+        {
+            "apply",
+            "create",
+            "replace",
+            "patch",
+            "edit",
+            "scale",
+            "set",
+            "rollout",
+            "label",
+            "annotate",
+            "drain",
+            "cordon",
+            "taint",
+        }
+    ),
+    "helm": frozenset({"install", "upgrade", "rollback"}),
+}
+_KUBE_TARGET = frozenset({"-n", "--namespace", "--context", "--kube-context", "--cluster"})
+_PROD_NAME = re.compile(r"(?i)(?:^|[-_.])(?:prod|production|live)(?:$|[-_.])")
+
+
+def _changes_production_cluster(name: str, lits: list[str]) -> bool:
+    """``kubectl apply -f k8s/ -n production``, ``helm upgrade api ./chart --kube-context prod``:
+    a change whose namespace or context names production (reads such as get/logs pass)."""
+    return name in _KUBE_CHANGES and _kube_verb(lits) in _KUBE_CHANGES[name] and _kube_target_prod(lits)
+
+
+def production_host(cmd: Cmd) -> bool:
+    """A database client pointed at a production server: its host, URL or service name says
+    so (``-h prod-db.internal``, ``postgres://…@db.production…``, ``--host=live-db``)."""
+    for word in cmd.args:
+        for value in cmd.values(word) or [word.text]:
+            if re.search(r"(?i)(?:^|[@/.=_-])(?:prod|production|live)(?:$|[.:/_-])", value):
+                return True
+    return False
+
+
+_CLOUD_CLIS = frozenset({"gcloud", "aws", "az", "doctl"})
+
+
+def _cloud_delete(name: str, lits: list[str]) -> bool:
+    """``gcloud projects delete``, ``az group delete``, ``aws organizations close-account``:
+    the whole container of cloud resources goes at once."""
+    ops = [a for a in lits if not a.startswith("-")]
+    return (
+        (name == "gcloud" and ops[:2] == ["projects", "delete"])
+        or (name == "az" and ops[:2] == ["group", "delete"])
+        or (name == "aws" and ops[:2] in (["organizations", "close-account"], ["account", "close-account"]))
+    )
+
+
+def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
+    """Infrastructure, container, cloud and publishing tools: unattended destruction denied,
+    destructive-but-sometimes-legitimate commands asked."""
+    lits = [(w.literal() or "") for w in cmd.args]
+    name = cmd.name
+    ask = ""
+    unattended = _destroys_unattended(name, lits)
+    if unattended:
+        found.append(("deny", f"`{cmd.display}` {unattended}"))
+        return
+    if name in ("docker", "podman"):
+        if lits[:2] == ["image", "prune"] and not ({"-a", "--all"} & set(lits)):
+            pass  # dangling images only: layers no tag or container refers to
+        elif "prune" in lits:
+            ask = "removes Docker containers/images/volumes/networks in bulk"
+        elif lits[:2] in (["volume", "rm"], ["volume", "remove"]):
+            ask = "deletes Docker volumes (their data is lost)"
+        elif lits[:1] == ["compose"] and "down" in lits and ("-v" in lits or "--volumes" in lits):
+            ask = "deletes the compose project's volumes (their data is lost)"
+        elif lits[:1] in (["rm"], ["rmi"]) and any(w.subs() for w in cmd.args):
+            ask = "removes a computed list of containers/images"
+    elif name == "docker-compose" and "down" in lits and ("-v" in lits or "--volumes" in lits):
+        ask = "deletes the compose project's volumes (their data is lost)"
+    elif name == "kubectl" and lits[:1] == ["delete"]:
+        ask = "deletes Kubernetes resources"
+    elif name == "pm2" and lits[:1] == ["startup"]:
+        ask = "installs a boot-time service that starts these processes automatically (persistence)"
+    elif _cloud_delete(name, lits):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` deletes a whole cloud project, account or resource group with "
+                "everything in it. Ask the user to run it from the cloud console.",
+            )
+        )
+        return
+    elif name in _CLOUD_CLIS and any(a == "delete" or a.startswith("delete-") for a in lits):
+        ask = "deletes cloud resources"
+    elif name == "helm" and lits[:1] in (["uninstall"], ["delete"]):
+        ask = "uninstalls a Helm release"
+    elif _changes_production_cluster(name, lits):
+        ask = "changes a production cluster (try it on staging first)"
+    elif name in ("terraform", "tofu", "pulumi") and (lits[:1] == ["destroy"] or "-destroy" in lits):
+        ask = "destroys infrastructure"
+    elif name == "crontab" and "-r" in lits:
+        ask = "deletes every cron job of the user"
+    elif (
+        (name in ("php", "artisan") and any(a in ("migrate:fresh", "migrate:reset", "db:wipe") for a in lits))
+        or (name in ("sequelize", "sequelize-cli") and "db:drop" in lits)
+        or (name == "alembic" and lits[:2] == ["downgrade", "base"])
+        or (name == "python" and "manage.py" in lits and "migrate" in lits and lits[-1:] == ["zero"])
+        or (name == "prisma" and "--force-reset" in lits)
+        or (name == "knex" and "migrate:rollback" in lits and "--all" in lits)
+    ):
+        ask = "drops every table of the database (all migrations undone)"
+    elif (
+        name == "git"
+        and "config" in lits
+        and ("--global" in lits or "--system" in lits)
+        and any(
+            re.match(r"(?i)(core\.(hookspath|fsmonitor|sshcommand|pager|editor)|alias\.|credential\.|url\.)", a)
+            for a in lits
+        )
+    ):
+        ask = "changes which commands git runs in every repository of the user"
+    elif name == "git" and _writes_user_git_config(cmd):
+        ask = (
+            "writes the user's git configuration outside the project, for every repository "
+            "(without --global, `git config` sets it for this repository only)"
+        )
+    elif name == "launchctl" and lits[:1] and lits[0] in ("load", "bootstrap", "enable"):
+        ask = "registers a job that starts automatically from now on (persistence)"
+    elif name == "systemctl" and "enable" in lits:
+        ask = "makes a service start automatically from now on (persistence)"
+    elif name in ("rails", "rake") and any(re.fullmatch(r"db:(drop|reset|purge)(:all)?", a) for a in lits):
+        if production(cmd):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` drops or resets the production database. Ask the user to do it; "
+                    "work on a development or test database instead.",
+                )
+            )
+            return
+        ask = "drops/resets the database"
+    elif name == "heroku" and lits[:1] and lits[0] in ("pg:reset", "pg:killall", "apps:destroy", "addons:destroy"):
+        found.append(("deny", f"`{cmd.display}` destroys a hosted database or app. Ask the user to run it."))
+        return
+    elif (
+        (name in ("npm", "pnpm", "yarn", "bun") and lits[:1] == ["publish"] and "--dry-run" not in lits)
+        or (name == "twine" and lits[:1] == ["upload"])
+        or (name in ("cargo", "poetry", "uv", "flit", "hatch", "gem") and lits[:1] in (["publish"], ["push"]))
+        or (name == "mvn" and "deploy" in lits)
+    ):
+        ask = "publishes a package version to a public registry, which cannot be taken back"
+    elif name == "prisma" and lits[:2] == ["migrate", "reset"]:
+        ask = "drops and recreates the database"
+    elif (
+        name == "python"
+        and lits[:1] == ["manage.py"]
+        and len(lits) > 1
+        and lits[1] in ("flush", "reset_db", "sqlflush")
+    ):
+        ask = "deletes all data in the database"
+    elif name == "truncate" and any(a in ("-s0", "--size=0") for a in lits) and len(lits) > 3:
+        ask = "empties many files"
+    if ask:
+        found.append(("ask", f"`{cmd.display}` {ask}; confirm this is intended."))

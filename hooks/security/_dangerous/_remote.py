@@ -1,0 +1,327 @@
+"""Rule family: remote and hidden code. Download-and-run, interpreter code that runs fetched or
+decoded code, runners whose program is a URL, shells running code the command does not show, a
+script downloaded and run in the same command, shells wired to the network, HTTP ``DELETE`` of
+everything."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import _shell
+from _common import Finding
+from _shell import Cmd
+
+
+def rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
+    """curl … | sh, bash <(curl …), sh -c "$(curl …)", eval "$(… | base64 -d)"."""
+    name = cmd.name
+    runs_code = name in _shell.SHELLS or name in _shell.INTERPRETERS
+    if runs_code and (cmd.stage > 0 or cmd.stdin_sources) and _reads_code_from_stdin(cmd):
+        upstream: set[str] = set(cmd.stdin_sources)
+        for stage in cmd.stage_names[: cmd.stage]:
+            upstream |= stage
+        if upstream & _shell.DOWNLOADERS:
+            found.append(
+                (
+                    "deny",
+                    f"piping a download into `{name}` runs unreviewed remote "
+                    "code. Download the script to a file, read it, then run it.",
+                )
+            )
+        elif upstream & _shell.DECODERS:
+            found.append(
+                (
+                    "deny",
+                    f"piping decoded/obfuscated data into `{name}` runs code "
+                    "that cannot be reviewed. Run the plain command instead.",
+                )
+            )
+        elif cmd.stage > 0 and name in _shell.SHELLS and cmd.stdin_text is None:
+            # grep … docs | sh, sed … <<< '…' | bash: the commands are produced by the pipeline,
+            # so nobody (hook or user) sees them before they run.
+            found.append(
+                (
+                    "ask",
+                    f"piping generated text into `{name}` runs commands nobody has read. Print them "
+                    "first, review them, then run them directly.",
+                )
+            )
+    if runs_code or name in ("eval", "source", "."):
+        for word in cmd.args:
+            # $(curl …) in the arguments, or a variable that holds such output (x=$(…); eval "$x").
+            produced = [_shell.names_in(sub.script, cmd.ctx) for sub in word.subs()]
+            produced += [cmd.ctx.sources.get(p.name, set()) for p in word.parts if isinstance(p, _shell.Var)]
+            for inner in produced:
+                if inner & _shell.DOWNLOADERS:
+                    found.append(
+                        (
+                            "deny",
+                            f"`{cmd.display}` runs code fetched from the network "
+                            "without review. Download it to a file and read it first.",
+                        )
+                    )
+                elif inner & _shell.DECODERS:
+                    found.append(
+                        ("deny", f"`{cmd.display}` runs decoded/obfuscated code. Run the plain command instead.")
+                    )
+    if cmd.argv and not cmd.name:
+        for sub in cmd.argv[0].subs():
+            inner = _shell.names_in(sub.script, cmd.ctx)
+            if inner & (_shell.DECODERS | _shell.DOWNLOADERS):
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}`: the program to run is computed by "
+                        "decoding or downloading; run the plain command instead.",
+                    )
+                )
+
+
+_CODE_REVERSE_SHELL = re.compile(
+    r"socket.{0,400}?connect.{0,400}?(?:dup2|pty\.spawn|/bin/(?:ba)?sh|cmd\.exe|spawn\(\s*[\"'](?:/bin/)?(?:ba)?sh)",
+    re.S,
+)
+_CODE_RUNS_FETCHED = re.compile(
+    # exec/eval of code whose text is decoded or downloaded on the spot.
+    r"\b(?:exec|eval|Function|instance_eval|load)\s*\((?=[^;\n]*(?:b64decode|b32decode|decodebytes|"
+    r"urlopen|requests\.get|httpx\.get|urllib|fetch\(|Buffer\.from|atob\(|unpack\(|\bpack\(|decode\(|zlib))"
+)
+
+
+# A shell call (os.system, subprocess, execSync) whose command line is decoded or downloaded in
+# its own argument; plain .decode() of a call's output is ordinary.
+_CODE_SHELLS_FETCHED = re.compile(
+    r"\b(?:system|popen|Popen|run|call|check_output|check_call|getoutput|execSync|spawnSync|shell_exec|"
+    r"passthru)\s*\(\s*[^;\n()]*?(?:b64decode|b32decode|decodebytes|urlopen|requests\.get|atob|"
+    r"Buffer\.from)\s*\("
+)
+
+
+def rule_code_runs_fetched(cmd: Cmd, found: list[Finding]) -> None:
+    """``python -c "exec(b64decode(…))"``, ``exec(urlopen(…).read())``: hidden or remote code."""
+    if cmd.name not in _shell.INTERPRETERS:
+        return
+    for code in _shell.code_of(cmd):
+        if _CODE_REVERSE_SHELL.search(code):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` opens a reverse shell (a network connection wired to a "
+                    "shell), handing the machine to whoever listens. Do not run it.",
+                )
+            )
+            return
+        if _CODE_RUNS_FETCHED.search(code) or _CODE_SHELLS_FETCHED.search(code):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` executes code it decodes or downloads, which cannot be "
+                    "reviewed. Run the plain code instead.",
+                )
+            )
+            return
+
+
+# A program operand that names code on the network rather than a file or registry package.
+_URL_OPERAND = re.compile(r"^(?:https?://|git\+|git://|(?:github|gitlab|bitbucket):)", re.IGNORECASE)
+# Runners whose subcommand takes a script or package to run: deno run URL, pnpm dlx URL …
+_URL_RUNNERS = {
+    "deno": ("run",),
+    "bun": ("run", "x"),
+    "pnpm": ("dlx", "exec"),
+    "yarn": ("dlx",),
+    "npm": ("exec", "x"),
+    "pipx": ("run",),
+}
+
+
+def rule_runs_url(cmd: Cmd, found: list[Finding]) -> None:
+    """``npx https://gist…/run.js``, ``deno run https://…/x.ts``, ``uv run https://…/s.py``,
+    ``pnpm dlx github:user/repo``: the program run is whatever the URL serves at that moment."""
+    words = cmd.argv[:1]  # npx/bunx/uv run unwrap to the URL itself as the program word
+    if cmd.name in _URL_RUNNERS:
+        _flags, positionals, _values = _shell.split_options(cmd.args, frozenset({"-p", "--package", "--spec"}))
+        lits = [w.literal() for w in positionals]
+        if lits and lits[0] in _URL_RUNNERS[cmd.name]:
+            words = positionals[1:2]
+        elif cmd.name in ("deno", "bun"):
+            words = positionals[:1]
+    for word in words:
+        url = next((v for v in cmd.values(word) or [word.text] if _URL_OPERAND.match(v)), None)
+        if url is not None:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` runs code fetched from {url}, which nobody has reviewed and can "
+                    "change at any time. Download it, read it, and run the local copy instead.",
+                )
+            )
+            return
+
+
+def rule_hidden_code(cmd: Cmd, found: list[Finding]) -> None:
+    """``bash -c "$CMD"``, ``eval "$line"`` (from ``read``), ``xargs -I{} sh -c '{}'``: a shell runs
+    code the call does not show — a variable set elsewhere, or each line of some input."""
+    if cmd.name in _shell.SHELLS:
+        script, _stdin, _file = _shell.shell_invocation(cmd.args)
+        scripts = [script] if script is not None else []
+    elif cmd.name == "eval":
+        scripts = list(cmd.args)
+    else:
+        return
+    for word in scripts:
+        text = word.literal()
+        if cmd.replace and text is not None and text.split()[:1] == [cmd.replace]:
+            what = "each line of its input as a command"
+        elif (
+            word.parts
+            and all(isinstance(p, _shell.Var) or (isinstance(p, _shell.Lit) and not p.text.strip()) for p in word.parts)
+            and cmd.values(word) is None
+        ):
+            names = ", ".join("$" + p.name for p in word.parts if isinstance(p, _shell.Var))
+            what = f"code held in {names}, which the command does not show"
+        else:
+            continue
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` runs {what}; confirm, or run the commands themselves so they can be checked.",
+            )
+        )
+        return
+
+
+def _reads_code_from_stdin(cmd: Cmd) -> bool:
+    if cmd.name in _shell.SHELLS:
+        _inline, reads_stdin, _file = _shell.shell_invocation(cmd.args)
+        return reads_stdin
+    for word in cmd.args:
+        lit = word.literal()
+        if lit is None or not lit.startswith("-") or lit in ("-m", "-c", "-e", "-E", "--eval"):
+            return lit == "-"
+    return True
+
+
+def _downloaded_file(cmd: Cmd) -> str | None:
+    """The file a download or a decoding pipeline writes: ``curl -o x``, ``wget URL`` (named
+    after the URL), ``curl -O URL``, ``… | base64 -d > run.sh``, ``… | tee x.sh``."""
+    flags, positionals, values = _shell.split_options(
+        cmd.args, frozenset({"-o", "--output", "-O", "--output-document"} if cmd.name == "wget" else {"-o", "--output"})
+    )
+    outs = values.get("o", []) + values.get("output", []) + values.get("output-document", [])
+    if cmd.name == "wget":
+        outs += values.get("O", [])
+    if cmd.name == "tee":
+        outs += [w for w in cmd.args if not (w.literal() or "").startswith("-")]
+    for word in outs:
+        got = cmd.values(word)
+        if got and got[0] not in ("-", "/dev/stdout"):
+            return os.path.basename(got[0])
+    for r in cmd.redirects:
+        if r.op in (">", ">>") and r.fd in ("", "1") and r.target is not None:
+            got = cmd.values(r.target)
+            if got:
+                return os.path.basename(got[0])
+    remote_name = cmd.name == "wget" or "O" in flags or "remote-name" in flags
+    if cmd.name in _shell.DOWNLOADERS and remote_name and not outs:
+        urls = [v for w in positionals for v in (cmd.values(w) or []) if "://" in v]
+        if urls:
+            return os.path.basename(urls[0].split("?")[0].rstrip("/")) or None
+    return None
+
+
+# Where a script's text comes from if nobody can have read it: the network, or an encoding
+# (tr -d '\r' or gunzip of a project file are ordinary conversions).
+_HIDERS = _shell.DOWNLOADERS | frozenset({"base64", "base32", "xxd", "uudecode"})
+
+
+def rule_download_then_run(cmds: list[Cmd], found: list[Finding]) -> None:
+    """A script written by a download or a decoder and run later in the same command."""
+    downloaded: set[str] = set()
+    for cmd in cmds:
+        upstream = set(cmd.stdin_sources).union(*cmd.stage_names[: cmd.stage]) if cmd.stage_names else set()
+        if cmd.name in _HIDERS or upstream & _HIDERS:
+            target = _downloaded_file(cmd)
+            if target:
+                downloaded.add(target)
+            if cmd.name in _shell.DOWNLOADERS:
+                continue
+        if not downloaded:
+            continue
+        runs = {cmd.name} if cmd.name else set()
+        if cmd.name in _shell.SHELLS or cmd.name in _shell.INTERPRETERS or cmd.name in ("source", "."):
+            # The script is the first operand; later ones are its data (python3 process.py data.json).
+            script = next((w for w in cmd.args if not (w.literal() or "").startswith("-")), None)
+            if script is not None:
+                runs.add(os.path.basename(script.literal() or ""))
+        if runs & downloaded:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` runs a script downloaded in the same command, before "
+                    "anyone reviewed it. Download it in one command, read it, then run it.",
+                )
+            )
+
+
+def rule_http_delete(cmd: Cmd, found: list[Finding]) -> None:
+    """``curl -X DELETE localhost:9200/_all``: every index of a search/data service at once."""
+    if cmd.name not in ("curl", "http", "https", "xh", "wget"):
+        return
+    _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"-X", "--request", "--method"}))
+    methods = [(cmd.values(w) or [w.text])[0].upper() for k in ("X", "request", "method") for w in values.get(k, [])]
+    methods += [p.literal() or "" for p in positionals[:1] if (p.literal() or "") in ("DELETE", "delete")]
+    if any("_delete_by_query" in (cmd.values(w) or [w.text])[0] for w in positionals):
+        body = " ".join(" ".join(cmd.values(w) or [w.text]) for w in cmd.args)
+        if re.search(r"match_all|/_all/|/\*/", body):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes every document (delete-by-query matching all). Use a query "
+                    "that selects the documents meant, or ask the user to run it.",
+                )
+            )
+        return
+    if "DELETE" not in [m.upper() for m in methods]:
+        return
+    for word in positionals:
+        url = (cmd.values(word) or [word.text])[0]
+        if re.search(r"/(?:_all|\*)(?:[/?]|$)", url):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes every index/collection of the service. Delete the one "
+                    "index meant, or ask the user to run it.",
+                )
+            )
+
+
+def rule_remote_shell(cmd: Cmd, found: list[Finding]) -> None:
+    """A shell wired to the network (reverse or bind shell): ``nc -e /bin/sh``, ``socat …
+    EXEC:/bin/bash``, ``bash -i >& /dev/tcp/…``, ``sh -i … | nc host port``. Whoever connects
+    gets the user's account."""
+    lits = [(w.literal() or "") for w in cmd.args]
+    name = cmd.name
+    wired = False
+    if name in ("nc", "ncat", "netcat"):
+        _flags, _pos, values = _shell.split_options(
+            cmd.args, frozenset({"-e", "-c", "--exec", "--sh-exec", "--lua-exec"})
+        )
+        wired = any(values.get(k) for k in ("e", "c", "exec", "sh-exec", "lua-exec"))
+    elif name == "socat":
+        wired = any(re.match(r"(?i)(?:exec|system):", a) for a in lits)
+    elif name in _shell.SHELLS or name == "exec":
+        targets = [cmd.values(r.target) or [r.target.text] for r in cmd.redirects if r.target is not None]
+        wired = any(v.startswith(("/dev/tcp/", "/dev/udp/")) for vs in targets for v in vs)
+    if not wired and (name in _shell.SHELLS) and cmd.stage_names:
+        others = {n for i, st in enumerate(cmd.stage_names) if i != cmd.stage for n in st}
+        wired = bool(others & {"nc", "ncat", "netcat", "socat", "telnet"}) and "-i" in lits
+    if wired:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` connects a shell to the network (a reverse or bind shell): whoever "
+                "is at the other end controls this account. Do not run it; use ssh for remote access.",
+            )
+        )
