@@ -4,21 +4,10 @@ rewrites."""
 
 from __future__ import annotations
 
-import os
-import re
-
 import _common
 import _shell
 from _common import Finding
 from _shell import Cmd, Word
-
-DEFAULT_PROTECTED_BRANCHES = ("main", "master")
-
-
-def _protected_branches() -> set[str]:
-    env = os.environ.get("PROTECTED_BRANCHES", "")
-    names = {b.strip() for b in re.split(r"[,:\s]+", env) if b.strip()}
-    return names or set(DEFAULT_PROTECTED_BRANCHES)
 
 
 def rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
@@ -90,7 +79,7 @@ def rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
         found.append(("ask", f"`{cmd.display}` permanently prunes unreachable commits; confirm."))
     elif sub == "update-ref" and any(w.literal() == "-d" for w in rest):
         refs = [(cmd.values(w) or [w.text])[0] for w in rest if not (w.literal() or "").startswith("-")]
-        hit = next((r for r in refs[:1] if r.removeprefix("refs/heads/") in _protected_branches()), None)
+        hit = next((r for r in refs[:1] if r.removeprefix("refs/heads/") in _common.protected_branches()), None)
         if hit is not None:
             found.append(
                 (
@@ -99,7 +88,9 @@ def rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
                     "only, or ask the user to remove this one.",
                 )
             )
-        else:
+        elif not all(r.startswith("refs/heads/") for r in refs):
+            # A local branch ref is recoverable like git branch -D (settled call); tags, remote
+            # refs and stash refs are asked.
             found.append(("ask", f"`{cmd.display}` deletes a ref; confirm."))
     elif sub == "rm":
         flags, pos, _vals = _shell.split_options(rest)
@@ -108,30 +99,16 @@ def rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
 
 
 def _branch_delete(cmd: Cmd, rest: list[Word], found: list[Finding]) -> None:
-    """``git branch -D``: a named local feature branch is recoverable from the reflog (settled
-    benign); a protected branch, a remote-tracking sweep or names computed at run time are asked."""
+    """``git branch -D``: local branches stay recoverable from the reflog (LABELLING.md's settled
+    calls make deleting feature branches, by name or from a ``--merged`` list, benign); a
+    protected branch named outright is asked here (protected_files denies moving its ref)."""
     flags, positionals, _vals = _shell.split_options(rest)
     if not ("D" in flags or ({"d", "delete"} & set(flags) and {"f", "force"} & set(flags))):
         return
-    names = [cmd.values(w) for w in positionals]
-    if cmd.xargs or not names or any(n is None or len(n) != 1 for n in names):
-        found.append(
-            (
-                "ask",
-                f"`{cmd.display}` force-deletes branches computed at run time, merged or not; confirm the "
-                "list (print it first), or delete the branches by name.",
-            )
-        )
-        return
-    protected = _protected_branches()
-    hit = next((n[0] for n in names if n and n[0] in protected), None)
-    if hit is not None or {"r", "remotes"} & set(flags):
-        found.append(
-            (
-                "ask",
-                f"`{cmd.display}` force-deletes {hit or 'remote-tracking branches'}; confirm (or use `git branch -d`).",
-            )
-        )
+    protected = _common.protected_branches()
+    hit = next((v for w in positionals for v in cmd.values(w) or [] if v in protected), None)
+    if hit is not None and not {"r", "remotes"} & set(flags):
+        found.append(("ask", f"`{cmd.display}` force-deletes the shared branch {hit}; confirm."))
 
 
 def _history_rewrite(cmd: Cmd, sub: str, rest: list[Word], found: list[Finding]) -> None:
@@ -190,7 +167,7 @@ def _git_push(cmd: Cmd, rest: list[Word], where: str | None, found: list[Finding
         return
     force = bool({"f", "force"} & flag_set) or any(f.startswith("force-with-lease") for f in flags)
     delete = bool({"d", "delete"} & flag_set)
-    protected = _protected_branches()
+    protected = _common.protected_branches()
     if "mirror" in flag_set:
         found.append(
             (

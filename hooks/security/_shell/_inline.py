@@ -151,18 +151,24 @@ _CODE_RMTREE_HOME = re.compile(
 )
 
 
-# rm_rf(File.join(Dir.home, ".ssh")), rmSync(path.join(os.homedir(), '.config'), …),
-# remove_dir_all(home.join(".cargo")): a folder of the home directory, named by a join.
-_CODE_RMTREE_HOME_JOIN = re.compile(
-    r"(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|remove_tree|rimraf(?:\.sync)?)\s*\(\s*"
-    r"(?:File\.join|(?:require\(\s*[\"']path[\"']\s*\)|[A-Za-z_$][\w$.]*)\.(?:join|resolve)|join)\s*\(\s*"
-    r"(?:~|" + _HOME_EXPR + r")(?P<rest>(?:\s*,\s*(?:\"[^\"]*\"|'[^']*'))+)"
+# File.join(Dir.home, ".ssh"), path.join(os.homedir(), ".config", "gh"), p.join(o.homedir(), ".aws")
+# (any receiver: modules are often aliased): a folder under home, by name.
+_HOME_JOINED = re.compile(
+    r"(?:require\(\s*[\"']path[\"']\s*\)|[A-Za-z_$][\w$]*)\.(?:[jJ]oin|resolve)\(\s*"
+    + _HOME_EXPR
+    + r"(?P<rest>(?:\s*,\s*(?:\"[^\"]*\"|'[^']*'))+)\s*\)"
 )
 _QUOTED = re.compile(r"\"([^\"]*)\"|'([^']*)'")
 
 
+def _home_joined(m: re.Match[str]) -> str:
+    pieces = [(a or b).strip("/") for a, b in _QUOTED.findall(m.group("rest"))]
+    return '"' + os.path.join("~", *[p for p in pieces if p]) + '"'
+
+
 def home_literals(code: str) -> str:
     """``code`` with home-folder expressions joined to strings written as ``~``."""
+    code = _HOME_JOINED.sub(_home_joined, code)
     code = _HOME_CONCAT.sub(lambda m: "~" + m.group("q"), code)
     return _HOME_INTERPOLATED.sub("~", code)
 
@@ -222,9 +228,6 @@ def code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[li
     shell_cmds.extend(m.group(1) for m in _CODE_BACKTICK.finditer(code))
     rm_paths.extend(m.group("path") for m in _CODE_RMTREE.finditer(code))
     rm_paths.extend("~" for _ in _CODE_RMTREE_HOME.finditer(code))
-    for m in _CODE_RMTREE_HOME_JOIN.finditer(code):
-        pieces = [a or b for a, b in _QUOTED.findall(m.group("rest"))]
-        rm_paths.append(os.path.join("~", *[p.strip("/") for p in pieces if p.strip("/")]))
     _walk_deletes(code, rm_paths)
     return shell_cmds, rm_paths, argvs
 

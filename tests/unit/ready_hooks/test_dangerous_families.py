@@ -30,10 +30,10 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("git stash drop", None),
         ("git stash pop || git stash drop stash@{2}", None),
         ("git stash clear", "ask"),
-        ("git branch -D master", "ask"),
-        ("git branch -D $(git for-each-ref --format='%(refname:short)' refs/heads/tmp)", "ask"),
-        ("git branch --format='%(refname:short)' | grep '^old/' | xargs git branch -D", "ask"),
-        ("git branch -D -r origin/stale", "ask"),
+        ("git branch -D master", "deny"),  # protected_files: the shared branch's ref
+        ("git branch -D $(git for-each-ref --format='%(refname:short)' refs/heads/tmp)", None),
+        ("git branch --format='%(refname:short)' | grep '^old/' | xargs git branch -D", None),
+        ("git branch -D -r origin/stale", None),  # a remote-tracking ref: the next fetch restores it
         ("git filter-branch --msg-filter 'sed s/WIP//' HEAD~5..HEAD", "ask"),
         ("git filter-branch -f --tree-filter 'rm -f big.bin' -- --all", "deny"),
         ("git filter-branch --subdirectory-filter lib -- --branches", "deny"),
@@ -41,7 +41,8 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("git filter-repo --refs feature/slim --path assets/ --invert-paths", "ask"),
         ("git filter-repo --analyze", None),
         ("git update-ref -d refs/heads/master", "deny"),
-        ("git update-ref -d refs/heads/wip", "ask"),
+        ("git update-ref -d refs/heads/wip", None),
+        ("git update-ref -d refs/tags/v1.2.0", "ask"),
         # reset --hard of a tree a check just proved clean loses nothing the reflog does not keep.
         ('[ -z "$(git status --porcelain)" ] && git reset --hard origin/feature/api-v2', None),
         ("git diff --quiet HEAD && git reset --hard HEAD~2", None),
@@ -246,7 +247,7 @@ def test_branch_rules_follow_configured_protected_branches(
     kit: Any, project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("PROTECTED_BRANCHES", "trunk,release")
-    assert decide(kit, project, "git branch -D release") == "ask"
+    assert decide(kit, project, "git branch -D release") in ("ask", "deny")
     assert decide(kit, project, "git update-ref -d refs/heads/trunk") == "deny"
     assert decide(kit, project, "git branch -D main") is None  # not protected here
 
