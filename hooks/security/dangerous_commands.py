@@ -92,6 +92,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("risky-tool", _dangerous.rule_warn_tools, cmd)
         apply("security-off", _dangerous.rule_security_off, cmd)
         apply("remote-shell", _dangerous.rule_remote_shell, cmd)
+        apply("remote-service", _dangerous.rule_remote_service, cmd)
         apply("orm-wipe", _dangerous.rule_orm, cmd)
         apply("sql", _dangerous.rule_http_delete, cmd)
         apply("persistence", _dangerous.rule_persistence, cmd, cmds[:index], check)

@@ -32,6 +32,7 @@ from ._remote import (
     rule_download_then_run,
     rule_hidden_code,
     rule_http_delete,
+    rule_remote_service,
     rule_remote_shell,
     rule_runs_url,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "rule_orm",
     "rule_persistence",
     "rule_power",
+    "rule_remote_service",
     "rule_remote_shell",
     "rule_rm",
     "rule_rsync",

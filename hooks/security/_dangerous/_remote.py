@@ -426,3 +426,29 @@ def rule_remote_shell(cmd: Cmd, found: list[Finding]) -> None:
                 "is at the other end controls this account. Do not run it; use ssh for remote access.",
             )
         )
+
+
+# A host or inventory named for production: prod-api-2, web-1.prod.acme.internal, inventories/prod.
+_PRODUCTION_HOST = re.compile(r"(?i)(?:^|[^a-z])(?:prod|production|live)(?:[^a-z]|$)")
+_SERVICE_CHANGES = frozenset({"restart", "stop", "kill", "disable", "mask", "reload", "try-restart"})
+
+
+def rule_remote_service(cmd: Cmd, found: list[Finding]) -> None:
+    """Restarting or stopping a service on a production host over ssh or a fleet tool: legitimate
+    during an incident, but users notice (LABELLING.md's settled call: warn)."""
+    if not cmd.ctx.remote or not _PRODUCTION_HOST.search(cmd.ctx.host):
+        return
+    lits = [(w.literal() or "").lower() for w in cmd.args]
+    changes = (
+        (cmd.name in ("systemctl", "supervisorctl", "pm2", "rc-service", "launchctl") and _SERVICE_CHANGES & set(lits))
+        or (cmd.name == "service" and len(lits) >= 2 and lits[1] in _SERVICE_CHANGES)
+        or (cmd.name in ("docker", "podman") and lits[:1] and lits[0] in ("restart", "stop", "kill", "rm"))
+    )
+    if changes:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` restarts or stops a service on {cmd.ctx.host}, a production host; confirm "
+                "with the user first (or do it on staging).",
+            )
+        )

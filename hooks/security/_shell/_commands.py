@@ -443,6 +443,7 @@ class _Unwrapped:
         self.replace: str | None = None  # xargs -I R: R stands for each input line
         # ssh host 'bash -s' <<EOF: the wrapper's stdin is a script run on the remote host.
         self.stdin_script = False
+        self.host = ""  # where the scripts run: ssh's destination, a fleet tool's inventory
 
 
 _ANSIBLE_VALUE = frozenset({
@@ -702,6 +703,7 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
             continue
         if name == "ssh":
             _flags, positionals, _vals = split_options(rest, _SSH_VALUE, stop_at_first=True)
+            result.host = words_text(positionals[:1], ctx)
             if len(positionals) > 1:
                 text = words_text(positionals[1:], ctx)
                 result.scripts.append(("ssh", text, True))
@@ -715,6 +717,7 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
             # ansible -m shell -a '…', salt '*' cmd.run '…', pdsh -w hosts '…': the text is a
             # shell command run on every host of an inventory.
             result.scripts.append((name, remote_text, True))
+            result.host = " ".join(words_text([w], ctx) for w in rest if not (w.literal() or "").startswith("-"))
             argv[:] = []
             return result
         if name in ("docker", "podman") and rest and rest[0].literal() == "exec":

@@ -46,10 +46,12 @@ class Ctx:
         self.files = {} if files is None else files
         self.functions = {} if functions is None else functions
         self.sources = {} if sources is None else sources
+        # The machine(s) a remote command runs on, as written (ssh's host, ansible's inventory).
+        self.host = ""
 
-    def child(self, remote: bool | None = None) -> Ctx:
+    def child(self, remote: bool | None = None, host: str | None = None) -> Ctx:
         """A copy for a subshell (variable and cd changes inside do not leak out)."""
-        return Ctx(
+        copy = Ctx(
             self.cwd,
             self.project,
             self.home,
@@ -59,6 +61,8 @@ class Ctx:
             self.functions,
             dict(self.sources),
         )
+        copy.host = self.host if host is None else host
+        return copy
 
     def written(self, word: Word) -> str | None:
         """Content this command wrote earlier to the file ``word`` names, if known."""

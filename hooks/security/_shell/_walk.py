@@ -226,23 +226,14 @@ def _walk_command(
     un = unwrap(words, ctx)
     cctx = ctx.child(remote=True) if un.remote else ctx
     for script_origin, text, remote in un.scripts:
-        _walk_text(text, ctx.child(remote=remote or ctx.remote), script_origin, depth, out)
+        _walk_text(text, ctx.child(remote=remote or ctx.remote, host=un.host or None), script_origin, depth, out)
     if un.stdin_script:
         fed_text = fed[0] if fed[0] is not None else _stdin_text(command, prev, ctx)
         if fed_text is not None:
-            _walk_text(fed_text, ctx.child(remote=True), "remote stdin", depth, out)
+            _walk_text(fed_text, ctx.child(remote=True, host=un.host or None), "remote stdin", depth, out)
     argv = un.argv
     name = prog_name(argv[0], cctx) if argv else ""
-    snapshot = Ctx(
-        cctx.cwd,
-        cctx.project,
-        cctx.home,
-        dict(cctx.vars),
-        cctx.remote,
-        cctx.files,
-        cctx.functions,
-        dict(cctx.sources),
-    )
+    snapshot = cctx.child()
     env: dict[str, str] = {}
     for word in words:
         if not is_assignment(word):

@@ -212,6 +212,16 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("python3 <(sed -n '1,40p' scripts/gen_fixtures.py)", None),
         ("wget https://x.example/data.parquet && python -m scripts.load data.parquet", None),
     ],
+    # A service restarted or stopped on a production host (settled: warn), not elsewhere.
+    "remote-service": [
+        ("ssh ops@api-3.prod.example.net 'sudo systemctl stop worker'", "ask"),
+        ("ssh prod-web-1 sudo service php-fpm restart", "ask"),
+        ("ansible web -i inv/production -b -m shell -a 'supervisorctl restart all'", "ask"),
+        ("ssh stage-web-1 'sudo systemctl restart nginx'", None),
+        ("ssh prod-web-1 'systemctl status nginx --no-pager'", None),
+        ("ssh productivity-box 'sudo systemctl restart sshd'", None),
+        ("sudo systemctl restart postgresql", None),
+    ],
     # The machine itself: fork bombs in other languages, init, secure-erase.
     "machine": [
         ("ruby -e 'loop { fork }'", "deny"),
@@ -305,3 +315,11 @@ def test_chown_back_to_oneself_inside_home_is_not_a_danger(kit: Any, project: Pa
         assert kit.decision(hook.run(kit.bash(command, project))) is None, command
     for command in ("sudo chown -R nobody ~/.gnupg", "sudo chown -R $USER /opt"):
         assert kit.decision(hook.run(kit.bash(command, project))) == "deny", command
+
+
+def test_parser_keeps_the_remote_host(kit: Any) -> None:
+    sh = kit.load("security/_shell")
+    ctx = sh.make_ctx("/p", "/p", "/home/u")
+    walked = [c for c in sh.walk("ssh -p 22 deploy@db-1 'sudo bash -s' <<'X'\nuptime\nX", ctx) if c.name == "uptime"]
+    assert [(c.ctx.remote, c.ctx.host) for c in walked] == [(True, "deploy@db-1")]
+    assert [c.ctx.host for c in sh.walk("uptime", ctx)] == [""]
