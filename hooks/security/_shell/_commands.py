@@ -482,6 +482,38 @@ _TMUX_NEW = frozenset({"new", "new-session", "new-window", "neww", "split-window
 _TMUX_VALUE = frozenset({"-s", "-n", "-t", "-c", "-e", "-x", "-y", "-F", "-l"})
 
 
+_DOCKER_RUN_VALUE = frozenset({
+    "-a", "--attach", "-c", "--cpu-shares", "--cidfile", "--cpus", "--cpuset-cpus", "--device",
+    "--dns", "--entrypoint", "-e", "--env", "--env-file", "--expose", "--gpus", "-h", "--hostname",
+    "--health-cmd", "--ip", "--ipc", "-l", "--label", "--label-file", "--log-driver", "--log-opt",
+    "-m", "--memory", "--mount", "--name", "--network", "--net", "--network-alias", "-p", "--publish",
+    "--pid", "--platform", "--pull", "--restart", "--runtime", "--security-opt", "--shm-size",
+    "--stop-signal", "--stop-timeout", "--tmpfs", "-u", "--user", "--ulimit", "--userns", "--uts",
+    "-v", "--volume", "--volumes-from", "-w", "--workdir", "--add-host", "--cap-add", "--cap-drop",
+    "--group-add", "--memory-swap", "--cgroupns", "--init-path", "--isolation", "--mac-address",
+})  # fmt: skip
+
+
+def _container_command(name: str, rest: list[Word]) -> list[Word]:
+    """The command ``docker run … IMAGE CMD`` or ``kubectl run|create … -- CMD`` starts in a
+    container (empty when none is given: the image's own entry point runs)."""
+    # Global options before the subcommand: docker --context prod run …, kubectl -n prod create ….
+    _flags, rest, _values = split_options(rest, _CLI_GLOBAL_VALUE, stop_at_first=True)
+    lits = [w.literal() for w in rest]
+    if name in ("docker", "podman", "nerdctl") and lits[:1] == ["run"]:
+        _flags, positionals, _values = split_options(rest[1:], _DOCKER_RUN_VALUE, stop_at_first=True)
+        return positionals[1:]
+    if name == "kubectl" and lits[:1] in (["run"], ["create"]) and "--" in lits:
+        return rest[lits.index("--") + 1 :]
+    return []
+
+
+_CLI_GLOBAL_VALUE = frozenset({
+    "-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server",
+    "-H", "--host", "-c", "--config", "-l", "--log-level",
+})  # fmt: skip
+
+
 def _session_command(name: str, rest: list[Word], ctx: Ctx) -> str | None:
     """The command line ``script``, ``screen``, ``tmux`` or ``parallel`` would start, or None."""
     if name == "script":
@@ -719,6 +751,14 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
             result.scripts.append((name, remote_text, True))
             result.host = " ".join(words_text([w], ctx) for w in rest if not (w.literal() or "").startswith("-"))
             argv[:] = []
+            return result
+        container_cmd = _container_command(name, rest)
+        if container_cmd:
+            # docker run IMAGE CMD, kubectl run/create … -- CMD: CMD runs in a container. It is
+            # walked on its own (as remote) and the docker/kubectl call stays for its own rules.
+            result.scripts.append(
+                (name + " run", " ".join(shlex.quote(words_text([w], ctx)) for w in container_cmd), True)
+            )
             return result
         if name in ("docker", "podman") and rest and rest[0].literal() == "exec":
             _flags, positionals, _vals = split_options(rest[1:], _DOCKER_EXEC_VALUE, stop_at_first=True)
