@@ -183,6 +183,19 @@ def _placed_under_folder(word: Word, marker: str) -> bool:
 
 def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Finding]) -> None:
     prefix, glob_part = _shell.glob_split(value)
+    everything_here = value in (".", "./") or (
+        glob_part is not None and prefix in (".", "./") and empties_folder(glob_part)
+    )
+    if cmd.ctx.cwd is None and cmd.ctx.cwd_from and recursive and everything_here:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` deletes everything in the folder `cd {cmd.ctx.cwd_from}` went to; if "
+                f"{cmd.ctx.cwd_from} is empty or unset that is your home folder (or the project). Use "
+                f'`cd "${{{cmd.ctx.cwd_from[1:]}:?}}"` or name the folder in the rm instead.',
+            )
+        )
+        return
     if glob_part is None:
         path = _shell.normalize(value, cmd.ctx.cwd)
         if path is None:
@@ -314,6 +327,15 @@ def _rule_find_scope(find: Cmd, actor: Cmd, found: list[Finding]) -> None:
         for value in candidates:
             path = _shell.normalize(value, find.ctx.cwd)
             if path is None:
+                if find.ctx.cwd_from and value in (".", "./") and not leftovers:
+                    found.append(
+                        (
+                            "ask",
+                            f"`{find.display}` deletes in the folder `cd {find.ctx.cwd_from}` went to; if "
+                            f"{find.ctx.cwd_from} is empty or unset that is your home folder (or the project). "
+                            "Name the folder in the find instead.",
+                        )
+                    )
                 continue
             why = critical(path, find.ctx)
             if why and (not filtered or path != os.path.normpath(find.ctx.project)):

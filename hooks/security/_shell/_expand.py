@@ -48,6 +48,8 @@ class Ctx:
         self.sources = {} if sources is None else sources
         # The machine(s) a remote command runs on, as written (ssh's host, ansible's inventory).
         self.host = ""
+        # The variable an unknown cwd came from (cd "$DIR"): empty, cd would go home or stay put.
+        self.cwd_from = ""
 
     def child(self, remote: bool | None = None, host: str | None = None) -> Ctx:
         """A copy for a subshell (variable and cd changes inside do not leak out)."""
@@ -62,6 +64,7 @@ class Ctx:
             dict(self.sources),
         )
         copy.host = self.host if host is None else host
+        copy.cwd_from = self.cwd_from
         return copy
 
     def written(self, word: Word) -> str | None:

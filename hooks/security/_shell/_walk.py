@@ -268,11 +268,19 @@ def _walk_command(
                 ctx.sources[var] = _value_sources(value, ctx)
     elif name in ("cd", "pushd") and not cctx.remote:
         targets = [w for w in args if not (w.literal() or "").startswith("-")]
+        ctx.cwd_from = ""
         if not targets:
             ctx.cwd = ctx.home
         else:
             values = expand(targets[0], ctx)
             ctx.cwd = normalize(values[0], ctx.cwd) if values and len(values) == 1 else None
+            if ctx.cwd is None:
+                # cd $DIR with DIR unknown: if it is empty, cd goes home (or stays here).
+                # Only a target that is the variable alone (cd "$DIR", cd $DIR) and one not assigned
+                # earlier in the command (DIR=$(mktemp -d)) can come out empty.
+                only = targets[0].parts[0] if len(targets[0].parts) == 1 else None
+                if isinstance(only, Var) and only.op == "" and only.name not in ctx.vars and only.name[:1] != "~":
+                    ctx.cwd_from = "$" + only.name
     elif name == "unset" and not any(w.literal() in ("-f", "-n") for w in args):
         # unset X: later "$X" expands to nothing, so rm -rf "$X"/* names the root.
         for w in args:

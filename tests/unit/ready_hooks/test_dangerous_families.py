@@ -236,6 +236,16 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("docker run -d --name pg -p 127.0.0.1:5432:5432 -e POSTGRES_PASSWORD=dev postgres:16", None),
         ("kubectl -n staging run dbg --rm -it --image=busybox -- nslookup api", None),
     ],
+    # cd into a folder named only by a variable nobody set: empty, cd goes home (or stays here).
+    "cd-then-delete": [
+        ("cd $DIST_DIR && rm -rf *", "ask"),
+        ('cd "$CACHE" && rm -rf ./* .[!.]*', "ask"),
+        ("cd $STAGE; find . -mindepth 1 -delete", "ask"),
+        ('cd "${DIST_DIR:?}" && rm -rf *', None),
+        ('w=$(mktemp -d) && cd "$w" && rm -rf *', None),
+        ('cd "$DIST_DIR/assets" && rm -rf *', None),
+        ("cd $DIST_DIR && find . -name '*.map' -delete", None),
+    ],
     # The machine itself: fork bombs in other languages, init, secure-erase.
     "machine": [
         ("ruby -e 'loop { fork }'", "deny"),
