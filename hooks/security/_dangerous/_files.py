@@ -338,7 +338,16 @@ def _rule_find_scope(find: Cmd, actor: Cmd, found: list[Finding]) -> None:
                     )
                 continue
             why = critical(path, find.ctx)
-            if why and (not filtered or path != os.path.normpath(find.ctx.project)):
+            if why and filtered and path in ("/tmp", "/var/tmp"):
+                # find /tmp -name 'pytest-*' -delete: the task's own scratch files among everyone's.
+                found.append(
+                    (
+                        "ask",
+                        f"`{find.display}` deletes what it matches in the shared {path}; confirm the "
+                        "pattern only matches files this task made.",
+                    )
+                )
+            elif why and (not filtered or path != os.path.normpath(find.ctx.project)):
                 found.append(
                     (
                         "deny",

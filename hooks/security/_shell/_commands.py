@@ -844,6 +844,13 @@ BUILD_DIRS = frozenset({
     "coverage", "htmlcov", ".cache", ".parcel-cache", "tmp", ".tmp", "__pycache__",
     ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".nox", ".eggs", "_build", ".gradle",
     "obj", "site", "storybook-static", ".docusaurus", ".angular", ".expo", "public/build",
+    # Logs, test and report output, virtual environments and other languages' build folders.
+    "log", "logs", "test-results", "playwright-report", "blob-report", "allure-results",
+    "allure-report", "artifacts", ".venv", "venv", ".nyc_output", ".sass-cache", ".dart_tool",
+    ".stack-work", "dist-newstyle", "zig-cache", ".zig-cache", "zig-out", "CMakeFiles",
+    "cmake-build-debug", "cmake-build-release", ".terraform", ".serverless", ".aws-sam",
+    "elm-stuff", "bower_components", ".output", ".vite", "DerivedData", ".build", "_site",
+    ".yarn/cache", ".pnpm-store",
 })  # fmt: skip
 
 

@@ -246,6 +246,15 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ('cd "$DIST_DIR/assets" && rm -rf *', None),
         ("cd $DIST_DIR && find . -name '*.map' -delete", None),
     ],
+    # Logs, test reports and virtual environments are output a run recreates; /tmp is shared.
+    "outputs": [
+        ("rm -rf logs/* && npm start", None),
+        ("rm -rf test-results/ playwright-report/* && npx playwright test", None),
+        ("rm -rf venv/* && python3 -m venv venv", None),
+        ("rm -rf allure-results/*", None),
+        ("rm -rf docs/*", "ask"),
+        ("find /tmp -maxdepth 1 -name 'jest_*' -user \"$USER\" -exec rm -rf {} +", "deny"),  # boundary
+    ],
     # The machine itself: fork bombs in other languages, init, secure-erase.
     "machine": [
         ("ruby -e 'loop { fork }'", "deny"),
@@ -347,3 +356,11 @@ def test_parser_keeps_the_remote_host(kit: Any) -> None:
     walked = [c for c in sh.walk("ssh -p 22 deploy@db-1 'sudo bash -s' <<'X'\nuptime\nX", ctx) if c.name == "uptime"]
     assert [(c.ctx.remote, c.ctx.host) for c in walked] == [(True, "deploy@db-1")]
     assert [c.ctx.host for c in sh.walk("uptime", ctx)] == [""]
+
+
+def test_a_filtered_find_in_tmp_asks_instead_of_denying(kit: Any, project: Path) -> None:
+    # dangerous_commands alone (outside-the-project deletes are workspace_boundary's call):
+    # the task's scratch files in /tmp are regenerable (settled: warn), all of /tmp is not.
+    hook = kit.load("security/dangerous_commands.py")
+    assert kit.decision(hook.run(kit.bash("find /tmp -name 'vite-*' -mmin +60 -delete", project))) == "ask"
+    assert kit.decision(hook.run(kit.bash("find /tmp -mindepth 1 -delete", project))) == "deny"
