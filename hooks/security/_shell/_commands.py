@@ -514,6 +514,13 @@ _CLI_GLOBAL_VALUE = frozenset({
 })  # fmt: skip
 
 
+_PARALLEL_VALUE = frozenset({
+    "-j", "--jobs", "-S", "--sshlogin", "--halt", "--joblog", "--results", "--delay", "--timeout",
+    "-n", "-N", "--max-args", "--colsep", "-C", "-d", "--delimiter", "--tmpdir", "--workdir", "-a",
+    "--arg-file", "--tag-string", "--retries", "--memfree", "--load",
+})  # fmt: skip
+
+
 def _session_command(name: str, rest: list[Word], ctx: Ctx) -> str | None:
     """The command line ``script``, ``screen``, ``tmux`` or ``parallel`` would start, or None."""
     if name == "script":
@@ -533,9 +540,16 @@ def _session_command(name: str, rest: list[Word], ctx: Ctx) -> str | None:
         lits = [w.literal() for w in rest]
         if ":::" in lits:
             at = lits.index(":::")
-            _flags, template, _values = split_options(rest[:at], frozenset({"-j", "--jobs", "-S", "--sshlogin"}))
-            # No command before ":::": every argument is a command line of its own.
-            return " ; ".join(words_text([w], ctx) for w in rest[at + 1 :]) if not template else None
+            _flags, template, _values = split_options(rest[:at], _PARALLEL_VALUE, stop_at_first=True)
+            inputs = [words_text([w], ctx) for w in rest[at + 1 :] if w.literal() not in (":::", "::::")]
+            if not template:
+                # No command before ":::": every argument is a command line of its own.
+                return " ; ".join(inputs)
+            # parallel rm -rf {} ::: a b: the template once per input ({} replaced, else appended).
+            line = " ".join(shlex.quote(words_text([w], ctx)) for w in template)
+            return " ; ".join(
+                line.replace("{}", shlex.quote(v)) if "{}" in line else f"{line} {shlex.quote(v)}" for v in inputs
+            )
     return None
 
 

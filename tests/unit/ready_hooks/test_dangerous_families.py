@@ -208,6 +208,8 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("tmux new -d -s web 'npm run dev'", None),
         ("screen -dmS worker celery -A app worker", None),
         ("parallel -j 4 gzip -9 ::: logs/*.log", None),
+        ("parallel --halt now,fail=1 rm -rf {} ::: ~/.config ~/.local", "deny"),
+        ("parallel -j2 --halt soon,fail=1 pytest {} ::: tests/unit tests/integration", None),
         ("uvx --from ruff==0.5.0 ruff check src", None),
         ("python3 <(sed -n '1,40p' scripts/gen_fixtures.py)", None),
         ("wget https://x.example/data.parquet && python -m scripts.load data.parquet", None),
