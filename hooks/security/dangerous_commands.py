@@ -81,6 +81,8 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
             apply("chmod", _dangerous.rule_chmod, cmd)
         elif name == "git":
             apply("git", _dangerous.rule_git, cmd, cmds[:index])
+        elif name == "gh":
+            apply("git", _dangerous.rule_gh, cmd)
         apply("devices", _dangerous.rule_devices, cmd)
         apply("power", _dangerous.rule_power, cmd)
         apply("sql", _dangerous.rule_sql, cmd)

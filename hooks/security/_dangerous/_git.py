@@ -4,6 +4,8 @@ rewrites."""
 
 from __future__ import annotations
 
+import re
+
 import _common
 import _shell
 from _common import Finding
@@ -116,7 +118,17 @@ def _history_rewrite(cmd: Cmd, sub: str, rest: list[Word], found: list[Finding])
     of every branch, main included; a filter of the current branch alone is confirmed."""
     lits = [w.literal() for w in rest]
     every_ref = "--all" in lits or "--branches" in lits or (sub == "filter-repo" and "--refs" not in lits)
-    if every_ref and "--dry-run" not in lits and "--analyze" not in lits:
+    protected = _common.protected_branches()
+    named = {(v or "").removeprefix("refs/heads/") for v in lits} & protected
+    if named and "--dry-run" not in lits:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` rewrites the history of the shared branch {sorted(named)[0]}. Rewrite a "
+                "feature branch instead, or ask the user to do this.",
+            )
+        )
+    elif every_ref and "--dry-run" not in lits and "--analyze" not in lits:
         found.append(
             (
                 "deny",
@@ -303,3 +315,26 @@ def _has_backup(earlier: list[Cmd]) -> bool:
         if (sub == "checkout" and "-b" in rest) or (sub == "switch" and "-c" in rest):
             return True
     return False
+
+
+def rule_gh(cmd: Cmd, found: list[Finding]) -> None:
+    """``gh api -X DELETE …/git/refs/heads/main`` deletes a protected branch on the host; ``…/branches/
+    main/protection`` with DELETE removes its protection. Both are shared history's safety."""
+    if cmd.name != "gh" or not cmd.args or cmd.args[0].literal() != "api":
+        return
+    _flags, positionals, values = _shell.split_options(cmd.args[1:], frozenset({"-X", "--method"}))
+    methods = {(cmd.values(w) or [""])[0].upper() for k in ("X", "method") for w in values.get(k, [])}
+    if "DELETE" not in methods:
+        return
+    for word in positionals:
+        path = (cmd.values(word) or [word.text])[0]
+        m = re.search(r"/(?:git/refs/heads|branches)/([^/?]+)(/protection)?", path)
+        if m and m.group(1) in _common.protected_branches():
+            what = "the protection of" if m.group(2) else "the branch"
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes {what} {m.group(1)} on the hosting service. Ask the user to do "
+                    "this in the repository settings.",
+                )
+            )
