@@ -11,8 +11,14 @@ from ._expand import Ctx, brace_expand, expand, var_values
 from ._model import Lit, Part, Redirect, Var, Word
 from ._parser import decode_escapes
 
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash"})
-INTERPRETERS = frozenset({"python", "perl", "ruby", "node", "nodejs", "php", "deno", "bun", "osascript", "pwsh", "lua"})
+SHELLS = frozenset({
+    "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash",
+    "nu", "xonsh", "elvish", "osh", "ysh", "oil", "murex", "ion",
+})  # fmt: skip
+INTERPRETERS = frozenset({
+    "python", "perl", "ruby", "node", "nodejs", "php", "deno", "bun", "osascript", "pwsh", "lua",
+    "rscript", "julia", "elixir", "tclsh",
+})  # fmt: skip
 DOWNLOADERS = frozenset({
     "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-request", "GET",
     # PowerShell's download cmdlets and their aliases (pwsh runs on Linux and macOS too).
