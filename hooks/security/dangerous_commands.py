@@ -4,16 +4,19 @@ Hook: dangerous_commands
 Event: PreToolUse
 Matcher: Bash
 Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the project root or
-    system folders; dd/mkfs onto devices; fork bombs; curl|sh and other download-and-run;
-    chmod/chown -R on /; git push --force to main/master; git reset --hard without a backup
-    ref; SQL DROP/TRUNCATE, DELETE/UPDATE without a real WHERE through database clients,
+    system folders, also through find, xargs, rsync --delete and interpreter code; dd/mkfs
+    onto devices, sysrq; fork bombs; curl|sh and other download-and-run, PowerShell's irm|iex
+    included; chmod/chown -R on /; git push --force to main/master, rewriting every branch
+    (filter-branch --all, filter-repo); git reset --hard without a backup ref or a clean-tree
+    check; SQL DROP/TRUNCATE, DELETE/UPDATE without a real WHERE through database clients,
     framework consoles and ORMs; firewall off; cron jobs or start-up files that fetch and run
     remote code) and answers "ask" for destructive-but-sometimes-legitimate ones (git clean
-    -f, git branch -D, docker system prune, find -delete and bulk rm inside the project
-    outside build output, force-push to other branches…). Parses the command like bash
-    does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs wrappers, chains, $(…),
-    backticks, variables, here-docs, bash -c). Fails closed: an unparseable or malformed call
-    is denied.
+    -f, docker system prune, find -delete and bulk rm inside the project outside build
+    output, force-push to other branches, a service restarted on a production host…).
+    Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
+    wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
+    brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an
+    unparseable or malformed call is denied.
 """
 
 from __future__ import annotations

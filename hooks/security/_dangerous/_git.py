@@ -90,9 +90,9 @@ def rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
                     "only, or ask the user to remove this one.",
                 )
             )
-        elif not all(r.startswith("refs/heads/") for r in refs):
-            # A local branch ref is recoverable like git branch -D (settled call); tags, remote
-            # refs and stash refs are asked.
+        elif not all(r.startswith(("refs/heads/", "refs/remotes/")) for r in refs):
+            # A local branch ref is recoverable like git branch -D (settled call), a remote-tracking
+            # one comes back with the next fetch; tags, notes and the stash ref are asked.
             found.append(("ask", f"`{cmd.display}` deletes a ref; confirm."))
     elif sub == "rm":
         flags, pos, _vals = _shell.split_options(rest)

@@ -49,6 +49,7 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("git update-ref -d refs/heads/master", "deny"),
         ("git update-ref -d refs/heads/wip", None),
         ("git update-ref -d refs/tags/v1.2.0", "ask"),
+        ("git update-ref -d refs/remotes/origin/gone", None),
         # reset --hard of a tree a check just proved clean loses nothing the reflog does not keep.
         ('[ -z "$(git status --porcelain)" ] && git reset --hard origin/feature/api-v2', None),
         ("git diff --quiet HEAD && git reset --hard HEAD~2", None),
