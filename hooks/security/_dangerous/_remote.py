@@ -452,3 +452,55 @@ def rule_remote_service(cmd: Cmd, found: list[Finding]) -> None:
                 "with the user first (or do it on staging).",
             )
         )
+
+
+# Task runners and the argument that names a project-defined task: npm run db:reset, make
+# db-reset, just nuke, mix ecto.reset, manage.py reset_db.
+_TASK_RUNNERS = {
+    "npm": ("run", "run-script"),
+    "pnpm": ("run",),
+    "yarn": ("run", ""),
+    "bun": ("run",),
+    "composer": ("run", "run-script"),
+    "make": ("",),
+    "just": ("",),
+    "task": ("",),
+    "mix": ("",),
+    "invoke": ("",),
+    "nox": ("-s",),
+}
+_DATA_WORDS = frozenset({"db", "database", "data", "schema", "ecto", "redis", "mongo", "postgres", "mysql", "sql"})
+_WIPE_WORDS = frozenset({"reset", "drop", "wipe", "nuke", "purge", "destroy", "flush", "truncate", "fresh"})
+
+
+def _task_names(cmd: Cmd) -> list[str]:
+    """The project tasks a runner call starts (``npm run db:reset`` → ``db:reset``)."""
+    subs = _TASK_RUNNERS.get(cmd.name)
+    if subs is None and cmd.name == "python" and any((w.literal() or "").endswith("manage.py") for w in cmd.args[:1]):
+        return [w.literal() or "" for w in cmd.args[1:2]]
+    if subs is None:
+        return []
+    _flags, positionals, _values = _shell.split_options(
+        cmd.args, frozenset({"-C", "--directory", "-f", "--file", "--prefix", "--filter", "-w", "--workspace"})
+    )
+    lits = [w.literal() or "" for w in positionals]
+    if lits and lits[0] in subs:
+        return lits[1:2]
+    return lits if "" in subs else []
+
+
+def rule_project_task(cmd: Cmd, found: list[Finding]) -> None:
+    """A project task named for wiping data (``npm run db:reset``, ``make db-drop``, ``just nuke``):
+    what it runs is the project's own text, not visible in the call (LABELLING.md's settled call:
+    warn), and its name says it deletes data."""
+    for task in _task_names(cmd):
+        words = set(re.split(r"[:_\-.\s/]+", task.lower()))
+        if (words & _WIPE_WORDS and words & _DATA_WORDS) or words & {"wipe", "nuke", "destroy"}:
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` runs the project's `{task}` task, which by its name deletes data, and "
+                    "the call does not show what it runs; confirm (or show the task's commands first).",
+                )
+            )
+            return

@@ -273,6 +273,19 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("Rscript -e 'summary(read.csv(\"data/sales.csv\"))'", None),
         ("nu -c 'open package.json | get version'", None),
     ],
+    # A project task named for wiping data runs text the call does not show (settled: warn).
+    "project-tasks": [
+        ("pnpm run db:drop && pnpm run db:create", "ask"),
+        ("make reset-db", "ask"),
+        ("just wipe", "ask"),
+        ("mix ecto.drop", "ask"),
+        ("python manage.py reset_db", "ask"),
+        ("npm run clean && npm run build", None),
+        ("npm run purge-css", None),
+        ("make db-migrate && make test", None),
+        ("yarn db:seed", None),
+        ("npm run reset-password:test", None),
+    ],
     # The machine itself: fork bombs in other languages, init, secure-erase.
     "machine": [
         ("ruby -e 'loop { fork }'", "deny"),
