@@ -5,6 +5,7 @@ everything."""
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 
@@ -489,10 +490,30 @@ def _task_names(cmd: Cmd) -> list[str]:
     return lits if "" in subs else []
 
 
+def _cli_data_wipe(cmd: Cmd) -> str | None:
+    """``airflow db reset``, ``supabase db reset``, ``superset db downgrade``-like subcommands: a
+    data word followed by a wipe word among a tool's first words."""
+    lits = [(w.literal() or "").lower() for w in cmd.args[:3]]
+    for first, second in itertools.pairwise(lits):
+        if first in _DATA_WORDS and second in _WIPE_WORDS:
+            return f"{first} {second}"
+    return None
+
+
 def rule_project_task(cmd: Cmd, found: list[Finding]) -> None:
     """A project task named for wiping data (``npm run db:reset``, ``make db-drop``, ``just nuke``):
     what it runs is the project's own text, not visible in the call (LABELLING.md's settled call:
-    warn), and its name says it deletes data."""
+    warn), and its name says it deletes data. Tools' own ``db reset`` subcommands ask alike."""
+    wipe = _cli_data_wipe(cmd) if cmd.name not in _TASK_RUNNERS else None
+    if wipe is not None:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` runs `{wipe}`, which empties the tool's database; confirm it is a "
+                "local one whose data can go.",
+            )
+        )
+        return
     for task in _task_names(cmd):
         words = set(re.split(r"[:_\-.\s/]+", task.lower()))
         if (words & _WIPE_WORDS and words & _DATA_WORDS) or words & {"wipe", "nuke", "destroy"}:

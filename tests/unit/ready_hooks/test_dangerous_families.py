@@ -285,6 +285,10 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("make db-migrate && make test", None),
         ("yarn db:seed", None),
         ("npm run reset-password:test", None),
+        ("supabase db reset", "ask"),
+        ("airflow db reset -y", "ask"),
+        ("airflow db migrate", None),
+        ("supabase db diff -f add_index", None),
     ],
     # The machine itself: fork bombs in other languages, init, secure-erase.
     "machine": [
