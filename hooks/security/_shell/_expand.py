@@ -3,6 +3,7 @@ brace expansion) in a walking context, and lexical path helpers."""
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 
@@ -123,7 +124,49 @@ def var_values(var: Var, ctx: Ctx) -> list[str] | None:
         if known is not None and any(known):
             return known
         return expand(var.arg, ctx) if var.arg is not None else [""]
+    if var.op == "other" and known is not None and var.arg is not None:
+        # ${HOME%/*}, ${HOME:0:1}, ${P//x/}: trimming, slicing and replacing a known value (a
+        # way to spell / or a parent folder without writing it).
+        rests = expand(var.arg, ctx)
+        if rests is None or len(rests) != 1:
+            return None
+        got = [_param_op(value, rests[0]) for value in known]
+        return None if any(g is None for g in got) else [g for g in got if g is not None]
     return None
+
+
+def _param_op(value: str, rest: str) -> str | None:
+    """``value`` after bash's ``${X<rest>}`` operator (``%``, ``%%``, ``#``, ``##``, ``:N:M``,
+    ``/pat/rep``, ``//pat/rep``, ``^^``, ``,,``); None for an operator not modelled."""
+    m = re.fullmatch(r":\s*(-?\d+)(?::\s*(-?\d+))?", rest)
+    if m:
+        start = int(m.group(1))
+        start = max(len(value) + start, 0) if start < 0 else start
+        if m.group(2) is None:
+            return value[start:]
+        length = int(m.group(2))
+        return value[start : start + length] if length >= 0 else value[start : len(value) + length]
+    for op in ("%%", "##", "%", "#"):
+        if rest.startswith(op):
+            pattern = rest[len(op) :]
+            cuts = range(len(value) + 1)
+            if op in ("%", "%%"):
+                ends = [i for i in cuts if fnmatch.fnmatchcase(value[i:], pattern)]
+                return value[: (min(ends) if op == "%%" else max(ends))] if ends else value
+            starts = [i for i in cuts if fnmatch.fnmatchcase(value[:i], pattern)]
+            return value[(max(starts) if op == "##" else min(starts)) :] if starts else value
+    if rest.startswith("/"):
+        every = rest.startswith("//")
+        pattern, _, replacement = rest[2 if every else 1 :].partition("/")
+        if _has_glob_chars(pattern):
+            return None
+        return value.replace(pattern, replacement) if every else value.replace(pattern, replacement, 1)
+    case = {"^^": str.upper, ",,": str.lower}
+    return case[rest](value) if rest in case else None
+
+
+def _has_glob_chars(text: str) -> bool:
+    return any(c in "*?[" for c in text)
 
 
 def sub_values(sub: Sub | Arith, ctx: Ctx) -> list[str] | None:

@@ -99,6 +99,14 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("unset -f cleanup; rm -rf dist/*", None),
         ('rm -rf "$STAGING_DIR/"', "ask"),
     ],
+    # Parameter operators that spell / or a parent folder out of a known value.
+    "parameter-operators": [
+        ("rm -rf ${HOME%/*}", "deny"),
+        ('rm -rf "${HOME:0:1}"', "deny"),
+        ('D="$PWD"; rm -rf "${D%/*}"', "deny"),
+        ('F=dist/app.js; rm -f "${F%.js}.js.map"', None),
+        ('V=2.1.0; git tag "v${V%%.*}"', None),
+    ],
     # Words split where bash splits them: ${IFS} and unquoted brace expansion.
     "word-splitting": [
         ("rm${IFS}-fr${IFS}/", "deny"),

@@ -231,3 +231,14 @@ def test_assignments_earlier_in_the_line_resolve(sh: Any) -> None:
     ctx = sh.make_ctx("/p", "/p", "/home/u")
     decoded = next(c for c in sh.walk('x=$(echo cm0= | base64 -d); eval "$x"', ctx) if c.name == "eval")
     assert "base64" in decoded.ctx.sources["x"]
+
+
+def test_parameter_operators_on_known_values(sh: Any) -> None:
+    assert names(sh, "X=/srv/app/build; echo ${X%/*} ${X%%/a*} ${X#*/} ${X##*/}")[-1] == (
+        "echo",
+        ["/srv/app", "/srv", "srv/app/build", "build"],
+    )
+    assert names(sh, "X=abcdef; echo ${X:1:3} ${X: -2} ${X/c/C} ${X//[ab]/} ${X^^}")[-1] == (
+        "echo",
+        ["bcd", "ef", "abCdef", None, "ABCDEF"],
+    )
