@@ -94,6 +94,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("remote-code", _dangerous.rule_code_runs_fetched, cmd)
         apply("remote-code", _dangerous.rule_runs_url, cmd)
         apply("hidden-code", _dangerous.rule_hidden_code, cmd)
+        apply("hidden-code", _dangerous.rule_decoded_operand, cmd)
         apply("project-task", _dangerous.rule_project_task, cmd)
         apply("risky-tool", _dangerous.rule_warn_tools, cmd)
         apply("security-off", _dangerous.rule_security_off, cmd)

@@ -28,6 +28,7 @@ from ._infra import rule_warn_tools
 from ._paths import critical
 from ._remote import (
     rule_code_runs_fetched,
+    rule_decoded_operand,
     rule_download_exec,
     rule_download_then_run,
     rule_hidden_code,
@@ -43,6 +44,7 @@ __all__ = [
     "critical",
     "rule_chmod",
     "rule_code_runs_fetched",
+    "rule_decoded_operand",
     "rule_devices",
     "rule_download_exec",
     "rule_download_then_run",

@@ -113,6 +113,17 @@ def rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
                         )
                     )
                     return
+    head = cmd.argv[0].parts if cmd.argv else []
+    if cmd.argv and not cmd.name and len(head) == 1 and isinstance(head[0], _shell.Var):
+        # a=$(… | base64 -d); $a: the command itself is decoded or downloaded text.
+        if cmd.ctx.sources.get(head[0].name, set()) & (_shell.DECODERS | _shell.DOWNLOADERS):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}`: the command to run is decoded or downloaded text held in "
+                    f"${head[0].name}; run the plain command instead.",
+                )
+            )
     if cmd.argv and not cmd.name:
         for sub in cmd.argv[0].subs():
             inner = _shell.names_in(sub.script, cmd.ctx)
@@ -148,8 +159,8 @@ _CODE_RUNS_FETCHED = re.compile(
 # its own argument; plain .decode() of a call's output is ordinary.
 _CODE_SHELLS_FETCHED = re.compile(
     r"\b(?:system|popen|Popen|run|call|check_output|check_call|getoutput|execSync|spawnSync|shell_exec|"
-    r"passthru)\s*\(\s*[^;\n()]*?(?:b64decode|b32decode|decodebytes|urlopen|requests\.get|atob|"
-    r"Buffer\.from)\s*\("
+    r"passthru)\s*\(\s*[^;\n]{0,200}?(?:b64decode|b32decode|decodebytes|urlopen|requests\.get|atob|"
+    r"Buffer\.from|fromhex|unhexlify|\bpack|decode_base64)\s*\("
 )
 
 
@@ -522,6 +533,37 @@ def rule_project_task(cmd: Cmd, found: list[Finding]) -> None:
                     "ask",
                     f"`{cmd.display}` runs the project's `{task}` task, which by its name deletes data, and "
                     "the call does not show what it runs; confirm (or show the task's commands first).",
+                )
+            )
+            return
+
+
+# Commands whose operands decide what is destroyed: an operand spelled by a decoder hides it.
+_DESTRUCTIVE = frozenset({
+    "rm", "rmdir", "unlink", "shred", "truncate", "dd", "mv", "chmod", "chown", "chgrp", "wipefs",
+    "find", "rsync", "mkfs", "mke2fs", "mkswap", "blkdiscard",
+})  # fmt: skip
+_HIDING = frozenset({"base64", "base32", "xxd", "uudecode", "rev"})
+
+
+def rule_decoded_operand(cmd: Cmd, found: list[Finding]) -> None:
+    """``rm -rf $(echo Lw== | base64 -d)``: a destructive command whose target is decoded on the
+    spot, so neither the user nor this hook can see what it deletes."""
+    if cmd.name not in _DESTRUCTIVE and not cmd.name.startswith("mkfs"):
+        return
+    for word in cmd.args:
+        produced: set[str] = set()
+        for sub in word.subs():
+            produced |= _shell.names_in(sub.script, cmd.ctx)
+        for part in word.parts:
+            if isinstance(part, _shell.Var):
+                produced |= cmd.ctx.sources.get(part.name, set())
+        if produced & _HIDING:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` works on a path that is decoded on the spot ({word.text}), hiding "
+                    "what it changes. Write the path itself.",
                 )
             )
             return

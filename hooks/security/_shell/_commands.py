@@ -993,8 +993,13 @@ def printed_text(cmd: Cmd) -> str | None:
     if cmd.name == "printf" and cmd.args:
         fmt = decode_escapes(words_text(cmd.args[:1], cmd.ctx))
         rest = [words_text([w], cmd.ctx) for w in cmd.args[1:]]
-        while "%s" in fmt and rest:
-            fmt = fmt.replace("%s", rest.pop(0), 1)
+        while ("%s" in fmt or "%b" in fmt) and rest:
+            # %b decodes the argument's escapes: printf '%b' '\x72\x6d' prints "rm".
+            at_s, at_b = fmt.find("%s"), fmt.find("%b")
+            if at_b >= 0 and (at_s < 0 or at_b < at_s):
+                fmt = fmt.replace("%b", decode_escapes(rest.pop(0)), 1)
+            else:
+                fmt = fmt.replace("%s", rest.pop(0), 1)
         return fmt + (" " + " ".join(rest) if rest else "")
     if cmd.name in ("cat", "tee"):
         for r in cmd.redirects:

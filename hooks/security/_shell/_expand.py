@@ -192,7 +192,8 @@ def sub_values(sub: Sub | Arith, ctx: Ctx) -> list[str] | None:
         return [ctx.project]
     if name == "echo":
         words = [a for a in args if a not in ("-n", "-e", "-E")]
-        return [" ".join(words)] if words else None
+        text = " ".join(words)
+        return ([decode_escapes(text) if "-e" in args else text]) if words else None
     if (name in ("which", "type") and args) or (name == "command" and "-v" in args):
         return [os.path.basename(args[-1])]
     if name == "printf" and args:

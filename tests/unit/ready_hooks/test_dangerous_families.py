@@ -107,6 +107,19 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ('F=dist/app.js; rm -f "${F%.js}.js.map"', None),
         ('V=2.1.0; git tag "v${V%%.*}"', None),
     ],
+    # Targets and commands spelled by a decoder; printf %b and echo -e escapes decoded.
+    "decoded": [
+        ("rm -rf $(echo Lw== | base64 --decode)", "deny"),
+        ('chmod -R 777 "$(echo L2V0Yw== | base64 -d)"', "deny"),
+        ("mv $(rev <<< 'hss./~') /tmp/x", "deny"),
+        ("c=$(echo cm0gLXJmIC8= | base64 -d); $c", "deny"),
+        ("printf '%b' '\\x72\\x6d\\x20\\x2d\\x72\\x66\\x20\\x2f' | sh", "deny"),
+        ("python3 -c \"import os,base64; os.system(base64.b64decode('cm0gLXJmIH4=').decode())\"", "deny"),
+        ('perl -e \'system(pack("H*", "6c73"))\'', "deny"),
+        ('rm -f "$(basename "$archive" .tar.gz).log"', None),
+        ("printf '%b\\n' 'one\\ttwo' > tests/fixtures/tabs.txt", None),
+        ("gunzip -c logs/app.log.gz | grep ERROR | head", None),
+    ],
     # Words split where bash splits them: ${IFS} and unquoted brace expansion.
     "word-splitting": [
         ("rm${IFS}-fr${IFS}/", "deny"),
