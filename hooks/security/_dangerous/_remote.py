@@ -46,6 +46,9 @@ def _powershell(cmd: Cmd, found: list[Finding]) -> None:
         )
 
 
+_HIDDEN_SOURCES = _shell.DECODERS | _shell.DOWNLOADERS
+
+
 def rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
     """curl … | sh, bash <(curl …), sh -c "$(curl …)", eval "$(… | base64 -d)", irm … | iex."""
     name = cmd.name
@@ -114,16 +117,16 @@ def rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
                     )
                     return
     head = cmd.argv[0].parts if cmd.argv else []
-    if cmd.argv and not cmd.name and len(head) == 1 and isinstance(head[0], _shell.Var):
-        # a=$(… | base64 -d); $a: the command itself is decoded or downloaded text.
-        if cmd.ctx.sources.get(head[0].name, set()) & (_shell.DECODERS | _shell.DOWNLOADERS):
-            found.append(
-                (
-                    "deny",
-                    f"`{cmd.display}`: the command to run is decoded or downloaded text held in "
-                    f"${head[0].name}; run the plain command instead.",
-                )
+    held = head[0] if len(head) == 1 and isinstance(head[0], _shell.Var) else None
+    # a=$(… | base64 -d); $a: the command itself is decoded or downloaded text.
+    if not cmd.name and held is not None and cmd.ctx.sources.get(held.name, set()) & _HIDDEN_SOURCES:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}`: the command to run is decoded or downloaded text held in "
+                f"${held.name}; run the plain command instead.",
             )
+        )
     if cmd.argv and not cmd.name:
         for sub in cmd.argv[0].subs():
             inner = _shell.names_in(sub.script, cmd.ctx)
