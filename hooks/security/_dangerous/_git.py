@@ -269,8 +269,8 @@ def _clean_tree_checked(guards: list[Cmd]) -> bool:
     for guard in guards:
         sub, rest = _git_sub(guard)
         quiet = "--quiet" in rest or "--exit-code" in rest
-        if sub == "diff-index" and quiet:
-            return True
+        if (sub == "diff-index" and quiet) or sub in ("clone", "init"):
+            return True  # … or a repository this command just created: nothing uncommitted yet
         if sub == "diff" and quiet:
             if "HEAD" in rest:
                 return True
