@@ -266,11 +266,13 @@ def _clean_tree_checked(guards: list[Cmd]) -> bool:
     (``test -z "$(git status --porcelain)" &&``, ``git diff --quiet HEAD &&``, ``if git diff-index
     --quiet HEAD; then``): a reset --hard of a clean tree loses nothing the reflog does not keep."""
     worktree = staged = False
-    for guard in guards:
+    for i, guard in enumerate(guards):
         sub, rest = _git_sub(guard)
         quiet = "--quiet" in rest or "--exit-code" in rest
-        if (sub == "diff-index" and quiet) or sub in ("clone", "init"):
-            return True  # … or a repository this command just created: nothing uncommitted yet
+        if sub == "diff-index" and quiet:
+            return True
+        if sub in ("clone", "init") and any(g.name in ("cd", "pushd") for g in guards[i + 1 :]):
+            return True  # cd into a repository this command just created: nothing uncommitted yet
         if sub == "diff" and quiet:
             if "HEAD" in rest:
                 return True

@@ -61,6 +61,7 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("if git diff-index --quiet HEAD; then echo clean; else git reset --hard; fi", "deny"),
         ("git reset --hard origin/feature/api-v2", "deny"),
         ("git clone https://github.com/acme/lib vendor/lib && cd vendor/lib && git reset --hard v2.1.0", None),
+        ("git clone https://github.com/acme/lib vendor/lib && git reset --hard HEAD~1", "deny"),
     ],
     # Formatting an image file versus a device, whatever the mkfs variant's flags mean.
     "devices": [
