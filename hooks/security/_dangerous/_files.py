@@ -30,7 +30,7 @@ LEFTOVER_NAMES = frozenset({
     "*.orig", "*.rej",  # merge and patch leftovers, like the editor's *~ and *.swp
     # Other languages' compiler and tool output: Erlang/Elixir, Haskell, C/C++ precompiled
     # headers and libtool objects, linters' and notebooks' caches.
-    "*.beam", "*.hi", "*.dyn_o", "*.dyn_hi", "*.gch", "*.pch", "*.lo",
+    "*.beam", "*.hi", "*.dyn_o", "*.dyn_hi", "*.gch", "*.pch", "*.lo", "*.a",
     ".eslintcache", ".stylelintcache", ".nyc_output", ".hypothesis", ".ipynb_checkpoints",
     ".pytype", ".sass-cache", ".parcel-cache", ".turbo", ".nox", ".eggs", "htmlcov",
     "target", ".gradle", "_build", ".dart_tool", ".stack-work", "dist-newstyle", "zig-cache",
@@ -57,10 +57,15 @@ _GENERATED_NAME = re.compile(
 )
 
 
+# Build folders found by name anywhere in the project (find . -name DerivedData -exec rm -rf):
+# the generated-output folders, less the names too common to mean output everywhere.
+_LEFTOVER_DIRS = _shell.BUILD_DIRS - {"tmp", ".tmp", "out", "site", "obj", "log", "logs", "artifacts", "output"}
+
+
 def _leftover_name(pattern: str) -> bool:
     """Whether a ``-name`` pattern only matches generated leftovers: a known leftover name, or
     a bracket class every letter of which makes one (``*.py[co]`` = ``*.pyc`` or ``*.pyo``)."""
-    if pattern in LEFTOVER_NAMES or _GENERATED_NAME.fullmatch(pattern):
+    if pattern in LEFTOVER_NAMES or pattern in _LEFTOVER_DIRS or _GENERATED_NAME.fullmatch(pattern):
         return True
     m = re.fullmatch(r"(?P<head>[^\[\]]*)\[(?P<chars>[^\]!^]+)\](?P<tail>[^\[\]]*)", pattern)
     return m is not None and all(m.group("head") + ch + m.group("tail") in LEFTOVER_NAMES for ch in m.group("chars"))

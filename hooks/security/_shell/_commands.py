@@ -871,6 +871,8 @@ BUILD_DIRS = frozenset({
     "cmake-build-debug", "cmake-build-release", ".terraform", ".serverless", ".aws-sam",
     "elm-stuff", "bower_components", ".output", ".vite", "DerivedData", ".build", "_site",
     ".yarn/cache", ".pnpm-store",
+    # Machine-learning run output: checkpoints, sweeps, experiment trackers' offline runs, trash.
+    "outputs", "output", "wandb", "lightning_logs", ".trash",
 })  # fmt: skip
 
 

@@ -79,7 +79,7 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
     # Build leftovers inside the project, found by patterns, globs and git, versus sources.
     "leftovers": [
         ("find . -name '*.py[co]' -delete", None),
-        ("find lib -name '*.[oa]' -delete", "ask"),  # *.a may be a vendored library
+        ("find lib -name '*.[oa]' -delete", None),  # objects and static libraries a build makes
         ("find . -name '*.[ch]' -delete", "ask"),  # C sources
         ("find . -type d -name .stack-work -prune -exec rm -rf {} +", None),
         ("find . -name '*.beam' -delete && find . -name '_build' -type d -exec rm -rf {} +", None),
@@ -280,6 +280,11 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # Logs, test reports and virtual environments are output a run recreates; /tmp is shared.
     "outputs": [
+        ("find . -type d -name .dart_tool -prune -exec rm -rf {} +", None),
+        ("find runs/ -name '*.ckpt' -not -name 'last.ckpt' -print0 | xargs -0 rm -f", "ask"),
+        ("find outputs/ -name '*.ckpt' -not -name 'last.ckpt' -print0 | xargs -0 rm -f", None),
+        ('SWEEP=outputs/2024-06-01 && rm -rf "$SWEEP"/*', None),
+        ("ls lightning_logs/ | grep version_ | xargs -I{} rm -rf lightning_logs/{}", None),
         ("rm -rf logs/* && npm start", None),
         ("rm -rf test-results/ playwright-report/* && npx playwright test", None),
         ("rm -rf venv/* && python3 -m venv venv", None),
