@@ -88,6 +88,8 @@ def _format_target(cmd: Cmd) -> str | None:
         return "a device"
     for word in operands:
         values = cmd.values(word)
+        if values is None and _attached_image(word, cmd):
+            continue  # "${LOOP}p2" where LOOP=$(losetup --show -f disk.img): a partition of an image file
         if values is None:
             return f"`{word.text}` (a path that could be a device)"
         for value in values:
@@ -95,6 +97,13 @@ def _format_target(cmd: Cmd) -> str | None:
             if path.startswith("/dev/"):
                 return f"the device {path}"
     return None
+
+
+def _attached_image(word: _shell.Word, cmd: Cmd) -> bool:
+    """Whether the word names a loop device that ``losetup --show`` attached to an image file
+    earlier in the command (``LOOP=$(sudo losetup --show -fP build/sd.img)``; ``"${LOOP}p2"``)."""
+    head = word.parts[0] if word.parts else None
+    return isinstance(head, _shell.Var) and cmd.ctx.sources.get(head.name, set()) == {"losetup"}
 
 
 def _scratch_only(cmd: Cmd) -> bool:

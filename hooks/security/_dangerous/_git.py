@@ -31,7 +31,7 @@ def rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
         _git_push(cmd, rest, where, found, _switched_branch(earlier))
     elif sub == "reset":
         flags, _pos, _vals = _shell.split_options(rest)
-        if "hard" in flags and not _has_backup(earlier) and not _clean_tree_checked(cmd.guards):
+        if "hard" in flags and not _has_backup(earlier) and not _clean_tree_checked(cmd.guards, cmd.unless):
             found.append(
                 (
                     "deny",
@@ -261,10 +261,15 @@ def _git_sub(cmd: Cmd) -> tuple[str, list[str]]:
     return (lits[0], lits[1:]) if lits else ("", [])
 
 
-def _clean_tree_checked(guards: list[Cmd]) -> bool:
+def _clean_tree_checked(guards: list[Cmd], unless: list[Cmd] | None = None) -> bool:
     """Whether the command only runs once a check proved there is no uncommitted work to lose
     (``test -z "$(git status --porcelain)" &&``, ``git diff --quiet HEAD &&``, ``if git diff-index
-    --quiet HEAD; then``): a reset --hard of a clean tree loses nothing the reflog does not keep."""
+    --quiet HEAD; then``, ``git status --porcelain | grep -q . ||``): a reset --hard of a clean
+    tree loses nothing the reflog does not keep."""
+    listed = [_git_sub(c) for c in unless or []]
+    searched = [c for c in unless or [] if c.name in ("grep", "egrep", "rg")]
+    if any(sub == "status" and {"--porcelain", "-s", "--short"} & set(rest) for sub, rest in listed) and searched:
+        return True  # "git status --porcelain | grep -q . || …": runs only when nothing is listed
     worktree = staged = False
     for i, guard in enumerate(guards):
         sub, rest = _git_sub(guard)
@@ -283,8 +288,8 @@ def _clean_tree_checked(guards: list[Cmd]) -> bool:
         if guard.name in ("test", "[", "[[") and any(w.literal() == "-z" for w in guard.args):
             for word in guard.args:
                 for subst in word.subs():
-                    listed = [c for p in subst.script.pipelines for c in p.commands]
-                    first = listed[0].words if listed and listed[0].words else []
+                    stages = [c for p in subst.script.pipelines for c in p.commands]
+                    first = stages[0].words if stages and stages[0].words else []
                     lits = [w.literal() for w in first]
                     if lits[:2] == ["git", "status"] and ({"--porcelain", "-s", "--short"} & set(lits)):
                         return True

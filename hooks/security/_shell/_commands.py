@@ -109,6 +109,8 @@ class Cmd:
         # Commands that must have succeeded for this one to run: earlier ones joined to it by
         # "&&", an if's condition for its branch (test -z "$(git status --porcelain)" && …).
         self.guards: list[Cmd] = []
+        # The pipeline that must have failed for this one to run (a || b; ! a && b).
+        self.unless: list[Cmd] = []
 
     @property
     def args(self) -> list[Word]:

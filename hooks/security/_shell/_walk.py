@@ -97,18 +97,23 @@ def _walk_script(
     script: Script, ctx: Ctx, origin: str, depth: int, out: list[Cmd], guards: list[Cmd] | None = None
 ) -> None:
     chain: list[Cmd] = list(guards or [])
+    failed: list[Cmd] = []  # commands that must have failed: "a || b", "! a && b"
     either = False  # after "a || b", "&& c" runs when a OR b succeeded: neither is known
     for pipeline in script.pipelines:
         start = len(out)
         _walk_pipeline(pipeline, ctx, origin, depth, out)
         for cmd in out[start:]:
             cmd.guards = [*chain, *cmd.guards]
-        # a && b: b runs only if a succeeded; after ";", "||" or "&" nothing is known.
+            cmd.unless = [*failed, *cmd.unless]
+        ran = out[start:]
+        # a && b: b runs only if a succeeded; a || b: only if a failed; after ";" or "&", or
+        # after (a || b) && c, nothing is known.
+        was_either = either
         either = pipeline.sep == "||" or (either and pipeline.sep == "&&")
-        if pipeline.sep == "&&" and not pipeline.negated and not either:
-            chain = [*chain, *out[start:]]
-        else:
-            chain = list(guards or [])
+        known = pipeline.sep == "&&" and not pipeline.negated and not either
+        chain = [*chain, *ran] if known else list(guards or [])
+        opposite = (pipeline.sep == "||" and not pipeline.negated) or (pipeline.sep == "&&" and pipeline.negated)
+        failed = ran if opposite and not was_either else []
 
 
 def _walk_pipeline(pipeline: Pipeline, ctx: Ctx, origin: str, depth: int, out: list[Cmd]) -> None:

@@ -60,6 +60,9 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ('test -z "$(git status --porcelain)"; git reset --hard HEAD~1', "deny"),
         ("if git diff-index --quiet HEAD; then echo clean; else git reset --hard; fi", "deny"),
         ("git reset --hard origin/feature/api-v2", "deny"),
+        ("git status --short | grep -q . || git reset --hard origin/topic/x", None),
+        ("! git status --porcelain | grep -q . && git reset --hard @{u}", None),
+        ("git status --porcelain | grep -q . && git reset --hard @{u}", "deny"),
         ("git clone https://github.com/acme/lib vendor/lib && cd vendor/lib && git reset --hard v2.1.0", None),
         ("git clone https://github.com/acme/lib vendor/lib && git reset --hard HEAD~1", "deny"),
     ],
@@ -75,6 +78,8 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("echo c | sudo tee /proc/sysrq-trigger", "deny"),
         ("sudo sh -c 'echo o > /proc/sysrq-trigger'", "deny"),
         ("cat /proc/sys/kernel/sysrq", None),
+        ('L=$(sudo losetup --show -fP out/rpi.img) && sudo mkfs.vfat -F 32 "${L}p1"', None),
+        ("D=$(lsblk -ndo NAME | tail -1); sudo mkfs.ext4 /dev/$D", "deny"),
     ],
     # Build leftovers inside the project, found by patterns, globs and git, versus sources.
     "leftovers": [
@@ -427,3 +432,13 @@ def test_a_filtered_find_in_tmp_asks_instead_of_denying(kit: Any, project: Path)
     hook = kit.load("security/dangerous_commands.py")
     assert kit.decision(hook.run(kit.bash("find /tmp -name 'vite-*' -mmin +60 -delete", project))) == "ask"
     assert kit.decision(hook.run(kit.bash("find /tmp -mindepth 1 -delete", project))) == "deny"
+
+
+def test_parser_records_what_must_have_failed(kit: Any) -> None:
+    sh = kit.load("security/_shell")
+    ctx = sh.make_ctx("/p", "/p", "/home/u")
+    walked = {c.name: c for c in sh.walk("a | b || c; d && e; ! f && g; h || i && j", ctx)}
+    assert [u.name for u in walked["c"].unless] == ["a", "b"]
+    assert walked["e"].unless == [] and [g.name for g in walked["e"].guards] == ["d"]
+    assert [u.name for u in walked["g"].unless] == ["f"]
+    assert walked["j"].unless == [] and walked["j"].guards == []  # (h || i) && j
