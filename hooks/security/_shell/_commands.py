@@ -984,6 +984,27 @@ def fetches_and_runs(text: str) -> bool:
     return _FETCH_AND_RUN.search(text) is not None
 
 
+def _printf_text(fmt: str, args: list[str]) -> str:
+    """What printf prints for ``%s``/``%b``/``%%`` formats: the format is reused while arguments
+    remain (``printf '%s\\0' rm -rf x`` prints three NUL-ended words); ``%b`` decodes escapes."""
+    pieces = re.split(r"(%[sb%])", fmt)
+    takes = sum(p in ("%s", "%b") for p in pieces)
+    rest = list(args)
+    out: list[str] = []
+    while True:
+        for piece in pieces:
+            if piece == "%%":
+                out.append("%")
+            elif piece in ("%s", "%b"):
+                value = rest.pop(0) if rest else ""
+                out.append(decode_escapes(value) if piece == "%b" else value)
+            else:
+                out.append(piece)
+        if not takes or not rest:
+            break
+    return "".join(out)
+
+
 def printed_text(cmd: Cmd) -> str | None:
     """What an echo/printf (or cat/tee of a here-doc) prints, when it is literal."""
     if cmd.name == "echo":
@@ -996,15 +1017,7 @@ def printed_text(cmd: Cmd) -> str | None:
         return (decode_escapes(text) if escapes else text) + "\n"
     if cmd.name == "printf" and cmd.args:
         fmt = decode_escapes(words_text(cmd.args[:1], cmd.ctx))
-        rest = [words_text([w], cmd.ctx) for w in cmd.args[1:]]
-        while ("%s" in fmt or "%b" in fmt) and rest:
-            # %b decodes the argument's escapes: printf '%b' '\x72\x6d' prints "rm".
-            at_s, at_b = fmt.find("%s"), fmt.find("%b")
-            if at_b >= 0 and (at_s < 0 or at_b < at_s):
-                fmt = fmt.replace("%b", decode_escapes(rest.pop(0)), 1)
-            else:
-                fmt = fmt.replace("%s", rest.pop(0), 1)
-        return fmt + (" " + " ".join(rest) if rest else "")
+        return _printf_text(fmt, [words_text([w], cmd.ctx) for w in cmd.args[1:]])
     if cmd.name in ("cat", "tee"):
         for r in cmd.redirects:
             if r.op in ("<<", "<<-", "<<<") and r.body is not None:

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import re
+import shlex
+
 from ._commands import (
     INTERPRETERS,
     POWERSHELLS,
@@ -330,7 +333,12 @@ def _walk_runs(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
             script, reads_stdin, script_file = shell_invocation(args)
         written = ctx.written(script_file) if script_file is not None else None
         if script is not None:
-            _walk_text(words_text([script], ctx), ctx.child(), "shell -c", depth, out)
+            params = [words_text([w], ctx) for w in args[args.index(script) + 1 :]]
+            if cmd.xargs and not cmd.replace and cmd.stdin_text is not None:
+                # printf '%s\0' rm -rf x | xargs -0 sh -c '"$0" "$@"': xargs appends its input.
+                sep = "\0" if "\0" in cmd.stdin_text else None
+                params += [t for t in cmd.stdin_text.split(sep) if t.strip()]
+            _walk_text(_with_params(words_text([script], ctx), params), ctx.child(), "shell -c", depth, out)
         elif reads_stdin and cmd.stdin_text is not None:
             _walk_text(cmd.stdin_text, ctx.child(), "shell stdin", depth, out)
         elif written is not None:
@@ -373,6 +381,23 @@ def _walk_runs(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
                 _walk_text(text, ctx.child(), "code", depth, out)
             except ShellParseError:
                 continue
+
+
+def _with_params(text: str, params: list[str]) -> str:
+    """A ``sh -c`` script with its positional parameters filled in (``sh -c 'rm -rf "$1"' _ ~``):
+    ``$0`` is the first word after the script, ``$1``… the next, ``"$@"`` all but the first."""
+    if not params:
+        return text
+    quoted = [shlex.quote(p) for p in params]
+
+    def one(m: re.Match[str]) -> str:
+        key = m.group("n") or m.group("b")
+        if key in ("@", "*"):
+            return " ".join(quoted[1:])
+        index = int(key)
+        return quoted[index] if index < len(quoted) else "''"
+
+    return re.sub(r'"?\$(?:(?P<n>[0-9@*])|\{(?P<b>[0-9]+|[@*])\})"?', one, text)
 
 
 _NON_COMMANDS = frozenset({"for", "select", "case", "esac", "done", "fi", "in", "function"})

@@ -127,6 +127,14 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("printf '%b\\n' 'one\\ttwo' > tests/fixtures/tabs.txt", None),
         ("gunzip -c logs/app.log.gz | grep ERROR | head", None),
     ],
+    # sh -c with positional parameters, and xargs feeding them.
+    "positional-parameters": [
+        ('sh -c \'rm -rf "$1"/*\' _ "$HOME"', "deny"),
+        ("bash -c '\"$@\"' run rm -rf /", "deny"),
+        ('printf \'%s\\0\' rm -rf "$HOME/.config" | xargs -0 sh -c \'"$0" "$@"\'', "deny"),
+        ('sh -c \'for f in "$@"; do gzip -9 "$f"; done\' _ logs/a.log logs/b.log', None),
+        ("sh -c 'printf \"%s\\n\" \"$1\"' _ 'rm -rf /'", None),
+    ],
     # Words split where bash splits them: ${IFS} and unquoted brace expansion.
     "word-splitting": [
         ("rm${IFS}-fr${IFS}/", "deny"),
