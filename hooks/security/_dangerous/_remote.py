@@ -147,11 +147,14 @@ _CODE_REVERSE_SHELL = re.compile(
 _CODE_RUNS_FETCHED = re.compile(
     # exec/eval of code whose text is decoded or downloaded on the spot (Perl and Ruby call
     # eval without parentheses: eval get("https://…"), eval pack("H*", …)).
-    r"\b(?:exec|eval|Function|instance_eval|class_eval|load|runInThisContext|runInNewContext)"
+    r"(?<!json\.)(?<!yaml\.)(?<!toml\.)\b(?:exec|eval|Function|instance_eval|class_eval|load|"
+    r"runInThisContext|runInNewContext)"
     r"(?:\s*\(|\s+(?=[\w:$@]))(?=[^;\n]*(?:b64decode|b32decode|decodebytes|fromhex|unhexlify|"
     r"urlopen|requests\.get|httpx\.get|urllib|fetch\(|Buffer\.from|atob\(|unpack\(|\bpack\(|decode\(|zlib|"
     r"file_get_contents\(\s*[\"']https?:|Net::HTTP|URI\.open|\bopen\(\s*[\"']https?:|LWP|\bget\(\s*[\"']https?:|"
-    r"HTTParty|Faraday|curl_exec))"
+    r"HTTParty|Faraday|curl_exec|[(,]\s*[\"']https?://))"
+    # R and others that run a script straight from a URL: source("https://…"), source_url(…).
+    r"|\b(?:source|source_url|sys\.source|load|require|import)\s*\(\s*[\"']https?://"
     # …or the other way round: the download's text handed on to eval (fetch(u).then(r => r.text()).then(eval)).
     r"|\b(?:fetch|urlopen|requests\.get|https?\.get|axios\.get|file_get_contents)\s*\([^;\n]{0,300}?"
     r"\.then\(\s*(?:eval|Function|[\w\s,()]*=>\s*eval)\b"
@@ -352,6 +355,12 @@ def _downloaded_file(cmd: Cmd) -> str | None:
 _HIDERS = _shell.DOWNLOADERS | frozenset({"base64", "base32", "xxd", "uudecode"})
 
 
+_FILE_RUNNERS = frozenset({
+    "jupyter", "papermill", "ipython", "ansible-playbook", "make", "gmake", "just", "rake",
+    "vagrant", "packer", "docker-compose", "podman-compose", "helm", "kubectl", "terraform",
+})  # fmt: skip
+
+
 def rule_download_then_run(cmds: list[Cmd], found: list[Finding]) -> None:
     """A script written by a download or a decoder and run later in the same command."""
     downloaded: set[str] = set()
@@ -366,6 +375,10 @@ def rule_download_then_run(cmds: list[Cmd], found: list[Finding]) -> None:
         if not downloaded:
             continue
         runs = {cmd.name} if cmd.name else set()
+        if cmd.name in _FILE_RUNNERS:
+            # jupyter nbconvert --execute nb.ipynb, ansible-playbook site.yml, make -f x.mk: the
+            # tool runs the file it is given, wherever it stands.
+            runs |= {os.path.basename(w.literal() or "") for w in cmd.args}
         if cmd.name in _shell.SHELLS or cmd.name in _shell.INTERPRETERS or cmd.name in ("source", "."):
             # The script is the first operand; later ones are its data (python3 process.py data.json).
             script = next((w for w in cmd.args if not (w.literal() or "").startswith("-")), None)
