@@ -248,6 +248,16 @@ def pattern_lits(words: list[_shell.Word]) -> list[str]:
 
 def rule_fork_bomb(ctx: Ctx, cmds: list[Cmd], found: list[Finding]) -> None:
     """A shell function that starts copies of itself, or inline code that forks without end."""
+    if ctx.spawn_loops:
+        found.append(
+            (
+                "deny",
+                f"the command's `{ctx.spawn_loops[0]}` loop never ends and starts a background job on every "
+                "turn without waiting, so processes pile up until the machine stalls. Start a fixed "
+                "number of jobs (for i in 1 2 3; do job & done; wait) or wait inside the loop.",
+            )
+        )
+        return
     bomb = _fork_bomb(ctx)
     if bomb is not None or any(FORK_BOMB.search(c) for cmd in cmds for c in _shell.code_of(cmd)):
         found.append(

@@ -51,6 +51,8 @@ class Ctx:
         self.host = ""
         # The variable an unknown cwd came from (cd "$DIR"): empty, cd would go home or stay put.
         self.cwd_from = ""
+        # Endless loops that start background jobs without waiting (shared, like ``files``).
+        self.spawn_loops: list[str] = []
 
     def child(self, remote: bool | None = None, host: str | None = None) -> Ctx:
         """A copy for a subshell (variable and cd changes inside do not leak out)."""
@@ -66,6 +68,7 @@ class Ctx:
         )
         copy.host = self.host if host is None else host
         copy.cwd_from = self.cwd_from
+        copy.spawn_loops = self.spawn_loops
         return copy
 
     def written(self, word: Word) -> str | None:

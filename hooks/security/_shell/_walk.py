@@ -187,6 +187,8 @@ def _walk_compound(
         ctx.functions[command.words[0].literal() or command.words[0].text] = command
     if command.kind in ("for", "select") and command.words:
         _assign_loop(command.words[0], command.words[1:] if command.items else None, ctx)
+    if command.kind in ("while", "until") and len(command.clauses) == 2 and _endless_spawner(command):
+        ctx.spawn_loops.append(command.kind)
     # A subshell's or a group's variables and cd stay inside (the group too: the rules
     # would rather forget a value than carry a wrong one); the other lists share the context.
     inner = ctx.child() if command.kind in ("subshell", "group") else ctx
@@ -303,6 +305,21 @@ def _walk_command(
                 ctx.vars[lit] = None
                 ctx.sources[lit] = {"read"}  # a line of input: "$line" as a program runs that line
     return cmd
+
+
+_ALWAYS = {"while": ("true", ":"), "until": ("false",)}
+
+
+def _endless_spawner(loop: Command) -> bool:
+    """``while true; do job & done``: a loop that never ends and starts a background job on each
+    turn without sleeping, waiting or breaking — processes pile up like a fork bomb's."""
+    condition, body = loop.clauses
+    cond = [c.words[0].literal() for p in condition.pipelines for c in p.commands if c.words]
+    if cond not in ([word] for word in _ALWAYS[loop.kind]):
+        return False
+    background = any(p.sep == "&" for p in body.pipelines)
+    names = {c.words[0].literal() for c in body.simple_commands() if c.words}
+    return background and not names & {"sleep", "wait", "break", "exit", "return", "read", "timeout"}
 
 
 def _value_sources(value: Word, ctx: Ctx) -> set[str]:

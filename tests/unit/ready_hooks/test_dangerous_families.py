@@ -349,6 +349,11 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("kill -TERM 48213", None),
         ("kill %2", None),
         ("sudo hdparm --security-erase-enhanced NULL /dev/sdb", "deny"),
+        ("while true; do node server.js & done", "deny"),
+        ("until false; do python -c 'print(1)' & done", "deny"),
+        ("while :; do ./scripts/poll.sh & sleep 30; done", None),
+        ("for n in 1 2 3 4; do ./bin/worker --id $n & done; wait", None),
+        ("while true; do pytest -x || break; done", None),
     ],
     # xargs rm whose list is confined to one folder (-I R below it).
     "xargs": [
