@@ -315,7 +315,7 @@ def _endless_spawner(loop: Command) -> bool:
     turn without sleeping, waiting or breaking — processes pile up like a fork bomb's."""
     condition, body = loop.clauses
     cond = [c.words[0].literal() for p in condition.pipelines for c in p.commands if c.words]
-    if cond not in ([word] for word in _ALWAYS[loop.kind]):
+    if len(cond) != 1 or cond[0] not in _ALWAYS[loop.kind]:
         return False
     background = any(p.sep == "&" for p in body.pipelines)
     names = {c.words[0].literal() for c in body.simple_commands() if c.words}
