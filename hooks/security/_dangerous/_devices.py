@@ -239,6 +239,15 @@ def rule_power(cmd: Cmd, found: list[Finding]) -> None:
                 f"`{cmd.display}` signals every process you own (or every process). Kill specific process ids instead.",
             )
         )
+    elif name in ("killall", "pkill") and "sudo" in cmd.wrappers:
+        # As root the name matches every user's processes on the machine, not only the task's.
+        found.append(
+            ("ask", f"`{cmd.display}` kills every user's matching processes (as root); confirm, or kill by process id.")
+        )
+    elif name == "scancel" and not any((w.literal() or "").isdigit() for w in pattern):
+        found.append(
+            ("ask", f"`{cmd.display}` cancels every job its filters match, not one job id; confirm, or name the jobs.")
+        )
 
 
 def pattern_lits(words: list[_shell.Word]) -> list[str]:

@@ -88,12 +88,26 @@ def _xargs_inputs(cmd: Cmd) -> list[str] | None:
     return [v for v in values if not v.startswith("-")]
 
 
+def _build_path_pattern(words: list[Word], find: Cmd) -> bool:
+    """A find ``-path`` pattern that only matches inside a build-output folder of the project."""
+    pattern = words[0].literal() if words else None
+    if not pattern or find.ctx.cwd is None:
+        return False
+    base = _shell.normalize(pattern.removeprefix("./"), find.ctx.cwd) or ""
+    prefix, glob_part = _shell.glob_split(base)
+    project = os.path.normpath(find.ctx.project)
+    if glob_part is None or not glob_part.startswith("*"):
+        return _shell.build_output(prefix, project)
+    return _shell.build_output(prefix, project) and prefix != project
+
+
 def _find_scope(find: Cmd) -> tuple[list[Word], bool, bool]:
-    """A find command's start paths, whether it filters what it matches, and whether every
-    ``-name`` filter names generated leftovers (``*.pyc``, ``__pycache__`` …)."""
+    """A find command's start paths, whether it filters what it matches, and whether it only
+    matches generated leftovers: every ``-o`` alternative has a filter that narrows it to them
+    (``-name '*.pyc'``, ``__pycache__``, ``-empty``, ``-path './build/*'``)."""
     starts: list[Word] = []
     filtered = False
-    names: list[str] = []
+    groups: list[list[str]] = [[]]  # the filters of each -o alternative
     expr = False
     args = find.args
     for i, word in enumerate(args):
@@ -102,6 +116,8 @@ def _find_scope(find: Cmd) -> tuple[list[Word], bool, bool]:
             expr = True
         if not expr:
             starts.append(word)
+        elif lit in ("-o", "-or"):
+            groups.append([])
         elif lit in FIND_FILTERS:
             filtered = True
             after = [w.literal() for w in args[i + 2 : i + 4]]
@@ -109,15 +125,18 @@ def _find_scope(find: Cmd) -> tuple[list[Word], bool, bool]:
             if after == ["-prune", "-o"] or (lit not in ("-name", "-iname") and before in ("!", "-not")):
                 continue  # -path ./node_modules -prune -o …, ! -path './.git/*': excluded, not selected
             if before in ("!", "-not"):
-                names.append("")  # ! -name '*.pyc': everything except the leftovers
+                groups[-1].append("")  # ! -name '*.pyc': everything except the leftovers
                 continue
             if lit in ("-name", "-iname") and i + 1 < len(args):
-                names.append(args[i + 1].literal() or "")
+                groups[-1].append(args[i + 1].literal() or "")
+            elif lit in ("-path", "-ipath", "-wholename") and _build_path_pattern(args[i + 1 : i + 2], find):
+                groups[-1].append("-empty")  # -path './build/*': only what lies in a build folder
             elif lit == "-empty":
-                names.append(lit)  # empty files and folders: nothing is lost
+                groups[-1].append(lit)  # empty files and folders: nothing is lost
             elif lit not in ("-type", "-mtime", "-mmin", "-atime", "-amin", "-newer"):
-                names.append("")  # -path, -regex, -size …: not a leftover name we know
-    leftovers = bool(names) and all(_leftover_name(n) or n == "-empty" for n in names)
+                groups[-1].append("")  # -path, -regex, -size …: not a leftover name we know
+    chosen = [g for g in groups if g]
+    leftovers = bool(chosen) and all(any(_leftover_name(n) or n == "-empty" for n in g) for g in chosen)
     return starts or [Word([_shell.Lit(".", True)], ".")], filtered, leftovers
 
 

@@ -89,6 +89,8 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("find . -type d -name .stack-work -prune -exec rm -rf {} +", None),
         ("find . -name '*.beam' -delete && find . -name '_build' -type d -exec rm -rf {} +", None),
         ("find . -type d -name .ipynb_checkpoints -exec rm -rf {} +", None),
+        ("find . -name '*.class' -o -name '*.jar' -path './target/*' | xargs rm -f", None),
+        ("find . -path './src/*' -name '*.java' -delete", "ask"),
         ("git ls-files --others --exclude-standard -z -- 'build/*' '*.tmp' | xargs -0 rm -f", None),
         ("git ls-files -o --exclude-standard -z -- 'src/*' | xargs -0 rm -f", "ask"),
         ("rm -rf cmd/*/bin pkg/*/coverage.out", None),
@@ -354,6 +356,10 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("while :; do ./scripts/poll.sh & sleep 30; done", None),
         ("for n in 1 2 3 4; do ./bin/worker --id $n & done; wait", None),
         ("while true; do pytest -x || break; done", None),
+        ("sudo pkill -9 -f gunicorn", "ask"),
+        ("pkill -f 'webpack serve'", None),
+        ("scancel --partition=gpu --state=PENDING", "ask"),
+        ("scancel 4242", None),
     ],
     # xargs rm whose list is confined to one folder (-I R below it).
     "xargs": [

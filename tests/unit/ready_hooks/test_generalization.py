@@ -623,7 +623,7 @@ CASES["2-sensitive-names"] += [
     ("find . -name node_modules -prune -o -name '*.orig' -delete", None),
     ("find . -type d -name __pycache__ -prune -exec rm -rf {} +", None),
     ("find . -path ./node_modules -prune -o -name '*.ts' -print0 | xargs -0 rm -f", "ask"),
-    ("find . -path './src/*' -name '*.orig' -delete", "ask"),
+    ("find . -path './src/*' -name '*.orig' -delete", None),  # an and-ed -path only narrows *.orig
     ("find . ! -name '*.pyc' -delete", "ask"),
     ("find . -not -name '*.orig' -type f -delete", "ask"),
     ("find ~ -path ~/.cache -prune -o -name '*.orig' -delete", "deny"),
