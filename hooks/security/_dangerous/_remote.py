@@ -430,6 +430,17 @@ def rule_remote_shell(cmd: Cmd, found: list[Finding]) -> None:
     """A shell wired to the network (reverse or bind shell): ``nc -e /bin/sh``, ``socat …
     EXEC:/bin/bash``, ``bash -i >& /dev/tcp/…``, ``sh -i … | nc host port``. Whoever connects
     gets the user's account."""
+    for spec in cmd.forwards:
+        bind = spec.rsplit(":", 3)[0] if spec.count(":") >= 3 else ""
+        if bind.strip("[]") in ("0.0.0.0", "*", "::"):
+            found.append(
+                (
+                    "deny",
+                    f"`ssh -R {spec}` opens a port of this machine on every interface of the remote host, "
+                    "so anyone who reaches that host reaches this machine. Bind the forward to localhost.",
+                )
+            )
+            return
     lits = [(w.literal() or "") for w in cmd.args]
     name = cmd.name
     wired = False

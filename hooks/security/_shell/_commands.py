@@ -111,6 +111,8 @@ class Cmd:
         self.guards: list[Cmd] = []
         # The pipeline that must have failed for this one to run (a || b; ! a && b).
         self.unless: list[Cmd] = []
+        # ssh -R [bind:]port:host:hostport specs of the call (its argv is the remote command).
+        self.forwards: list[str] = []
 
     @property
     def args(self) -> list[Word]:
@@ -452,6 +454,7 @@ class _Unwrapped:
         # ssh host 'bash -s' <<EOF: the wrapper's stdin is a script run on the remote host.
         self.stdin_script = False
         self.host = ""  # where the scripts run: ssh's destination, a fleet tool's inventory
+        self.forwards: list[str] = []  # ssh -R specs: ports of this machine opened on the remote one
 
 
 _ANSIBLE_VALUE = frozenset({
@@ -756,8 +759,9 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
                 return result
             continue
         if name == "ssh":
-            _flags, positionals, _vals = split_options(rest, _SSH_VALUE, stop_at_first=True)
+            _flags, positionals, vals = split_options(rest, _SSH_VALUE, stop_at_first=True)
             result.host = words_text(positionals[:1], ctx)
+            result.forwards = [words_text([w], ctx) for w in vals.get("R", [])]
             if len(positionals) > 1:
                 text = words_text(positionals[1:], ctx)
                 result.scripts.append(("ssh", text, True))

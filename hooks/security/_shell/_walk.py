@@ -255,6 +255,7 @@ def _walk_command(
     )
     cmd.stdin_text = fed[0] if fed[0] is not None else _stdin_text(command, prev, cctx)
     cmd.stdin_sources = fed[1]
+    cmd.forwards = un.forwards
     cmd.replace = un.replace
     out.append(cmd)
     _record_written(command, cmd, cctx)

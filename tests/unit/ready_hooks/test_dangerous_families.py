@@ -173,6 +173,10 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("salt -G 'role:db' cmd.run 'rm -rf /var/lib/redis'", "deny"),
         ("pdsh -w node[01-08] 'rm -rf /home/*'", "deny"),
         ("pdsh -w node[01-08] uptime", None),
+        ("ssh -N -R 0.0.0.0:2200:localhost:22 relay@203.0.113.9 &", "deny"),
+        ("ssh -fN -R '*:8022:127.0.0.1:22' ops@jump.example.net", "deny"),
+        ("ssh -N -R 9000:localhost:3000 dev@staging-box", None),
+        ("ssh -L 5432:db.internal:5432 bastion -N", None),
         # Deleting a folder of the home directory named through a path join, in any language.
         ('ruby -e \'require "fileutils"; FileUtils.rm_rf(File.join(Dir.home, ".gnupg"))\'', "deny"),
         (
