@@ -742,8 +742,7 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
             # script -c CMD, screen -dm CMD, tmux new -d 'CMD', parallel ::: CMDs: a terminal
             # multiplexer or runner starts CMD (often detached, so it outlives the call).
             result.scripts.append((name, session, ctx.remote))
-            argv[:] = []
-            return result
+            return result  # the tool's own words stay for the other rules (a device, a log file)
         if name == "watch":
             _flags, positionals, _vals = split_options(rest, _WATCH_VALUE, stop_at_first=True)
             result.scripts.append(("watch", words_text(positionals, ctx), ctx.remote))
@@ -776,8 +775,7 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
             # shell command run on every host of an inventory.
             result.scripts.append((name, remote_text, True))
             result.host = " ".join(words_text([w], ctx) for w in rest if not (w.literal() or "").startswith("-"))
-            argv[:] = []
-            return result
+            return result  # the tool's own call stays for the other rules (modules, inventories)
         container_cmd = _container_command(name, rest)
         if container_cmd:
             # docker run IMAGE CMD, kubectl run/create … -- CMD: CMD runs in a container. It is

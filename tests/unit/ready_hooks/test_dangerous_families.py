@@ -416,7 +416,7 @@ def test_parser_feeds_ssh_stdin_and_fleet_commands_to_the_walk(kit: Any) -> None
     # A remote command that names its own script leaves the here-document as that script's data.
     assert [c.name for c in sh.walk("ssh h 'cat > notes' <<'X'\nrm -rf /srv\nX", ctx)] == ["cat", ""]
     walked = sh.walk("ansible all -m shell -a 'rm -rf /opt/x'", ctx)
-    assert [(c.name, c.ctx.remote) for c in walked if c.name] == [("rm", True)]
+    assert [(c.name, c.ctx.remote) for c in walked if c.name] == [("rm", True), ("ansible", False)]
     assert [c.name for c in sh.walk("ansible all -m copy -a 'src=a dest=/b'", ctx)] == ["ansible"]
 
 
