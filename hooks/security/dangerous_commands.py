@@ -88,6 +88,8 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("security-off", _dangerous.rule_security_off, cmd)
         apply("remote-shell", _dangerous.rule_remote_shell, cmd)
         apply("orm-wipe", _dangerous.rule_orm, cmd)
+        apply("db-reset", _dangerous.rule_db_tasks, cmd)
+        apply("db-dump", _dangerous.rule_dump_upload, cmd)
         apply("sql", _dangerous.rule_http_delete, cmd)
         apply("persistence", _dangerous.rule_persistence, cmd, cmds[:index], check)
     apply("remote-code", _dangerous.rule_download_then_run, cmds)

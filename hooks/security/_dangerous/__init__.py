@@ -8,7 +8,8 @@ to each command that would run; each rule appends ``(decision, reason)`` finding
 * ``_files`` — ``rm``, ``find -delete``, ``xargs rm``, ``mv``, ``chmod``/``chown``;
 * ``_devices`` — ``dd``/``mkfs``/disk tools onto devices, shutdown/reboot, fork bombs;
 * ``_git`` — force-push and deletion of protected branches, ``reset --hard``, lost work;
-* ``_data`` — SQL (:func:`sql_findings`), Redis, hosted data, ORM and database consoles;
+* ``_data`` — SQL (:func:`sql_findings`), Redis, hosted data, ORM and database consoles,
+  framework tasks that reset a database, dumps sent over the network;
 * ``_remote`` — download-and-run, code that runs fetched code, URL runners, hidden code,
   remote shells, HTTP ``DELETE``;
 * ``_system`` — security switched off, persistence (cron, start-up files, units);
@@ -20,7 +21,7 @@ Standard library only, like every shipped hook.
 
 from __future__ import annotations
 
-from ._data import rule_hosted_data, rule_orm, rule_sql, sql_findings
+from ._data import rule_db_tasks, rule_dump_upload, rule_hosted_data, rule_orm, rule_sql, sql_findings
 from ._devices import rule_devices, rule_fork_bomb, rule_power
 from ._files import rule_chmod, rule_find, rule_mv, rule_rm
 from ._git import rule_git
@@ -41,9 +42,11 @@ __all__ = [
     "critical",
     "rule_chmod",
     "rule_code_runs_fetched",
+    "rule_db_tasks",
     "rule_devices",
     "rule_download_exec",
     "rule_download_then_run",
+    "rule_dump_upload",
     "rule_find",
     "rule_fork_bomb",
     "rule_git",

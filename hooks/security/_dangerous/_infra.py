@@ -38,9 +38,15 @@ def production(cmd: Cmd) -> bool:
     texts = [w.literal() or w.text for w in cmd.argv]
     texts += [f"{k}={(v or [''])[0]}" for k, v in cmd.ctx.vars.items() if k.endswith("ENV")]
     texts += [f"{k}={v}" for k, v in cmd.env.items()]
-    return any(re.search(r"(?i)\b(?:[A-Z_]*ENV|--env|-e)=?(?:prod|production)\b", t) for t in texts) or (
-        "DISABLE_DATABASE_ENVIRONMENT_CHECK=1" in texts
+    return (
+        any(re.search(r"(?i)\b(?:[A-Z_]*ENV|--env|-e)=?(?:prod|production)\b", t) for t in texts)
+        or "DISABLE_DATABASE_ENVIRONMENT_CHECK=1" in texts
+        # DATABASE_URL="$PROD_DATABASE_URL", DJANGO_SETTINGS_MODULE=config.settings.production
+        or any(_PROD_VALUE.search(v) for v in cmd.env.values())
     )
+
+
+_PROD_VALUE = re.compile(r"(?i)(?:^|[@/.=_${-])(?:prod|production|live)(?:$|[.:/_}-])")
 
 
 def _destroys_unattended(name: str, lits: list[str]) -> str:
@@ -185,15 +191,6 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
     elif name == "crontab" and "-r" in lits:
         ask = "deletes every cron job of the user"
     elif (
-        (name in ("php", "artisan") and any(a in ("migrate:fresh", "migrate:reset", "db:wipe") for a in lits))
-        or (name in ("sequelize", "sequelize-cli") and "db:drop" in lits)
-        or (name == "alembic" and lits[:2] == ["downgrade", "base"])
-        or (name == "python" and "manage.py" in lits and "migrate" in lits and lits[-1:] == ["zero"])
-        or (name == "prisma" and "--force-reset" in lits)
-        or (name == "knex" and "migrate:rollback" in lits and "--all" in lits)
-    ):
-        ask = "drops every table of the database (all migrations undone)"
-    elif (
         name == "git"
         and "config" in lits
         and ("--global" in lits or "--system" in lits)
@@ -212,17 +209,6 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         ask = "registers a job that starts automatically from now on (persistence)"
     elif name == "systemctl" and "enable" in lits:
         ask = "makes a service start automatically from now on (persistence)"
-    elif name in ("rails", "rake") and any(re.fullmatch(r"db:(drop|reset|purge)(:all)?", a) for a in lits):
-        if production(cmd):
-            found.append(
-                (
-                    "deny",
-                    f"`{cmd.display}` drops or resets the production database. Ask the user to do it; "
-                    "work on a development or test database instead.",
-                )
-            )
-            return
-        ask = "drops/resets the database"
     elif name == "heroku" and lits[:1] and lits[0] in ("pg:reset", "pg:killall", "apps:destroy", "addons:destroy"):
         found.append(("deny", f"`{cmd.display}` destroys a hosted database or app. Ask the user to run it."))
         return
@@ -233,15 +219,6 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         or (name == "mvn" and "deploy" in lits)
     ):
         ask = "publishes a package version to a public registry, which cannot be taken back"
-    elif name == "prisma" and lits[:2] == ["migrate", "reset"]:
-        ask = "drops and recreates the database"
-    elif (
-        name == "python"
-        and lits[:1] == ["manage.py"]
-        and len(lits) > 1
-        and lits[1] in ("flush", "reset_db", "sqlflush")
-    ):
-        ask = "deletes all data in the database"
     elif name == "truncate" and any(a in ("-s0", "--size=0") for a in lits) and len(lits) > 3:
         ask = "empties many files"
     if ask:
