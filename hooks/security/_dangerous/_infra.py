@@ -33,6 +33,45 @@ def _writes_user_git_config(cmd: Cmd) -> bool:
     )
 
 
+def _hijacks_every_repository(cmd: Cmd) -> str:
+    """A user-wide git setting that hands every repository to one place: ``core.hooksPath``
+    (every repository runs that folder's hooks), ``url.<other host>.insteadOf <host>`` (every
+    clone and fetch silently goes to another server). Same-host rewrites (https → ssh) pass."""
+    _flags, positionals, _values = _shell.split_options(
+        cmd.args, frozenset({"-C", "-c", "--git-dir", "--work-tree"}), stop_at_first=True
+    )
+    lits = [w.literal() or w.text for w in positionals]
+    if lits[:1] != ["config"] or not {"--global", "--system"} & set(lits) or _GIT_CONFIG_READS & set(lits):
+        return ""
+    operands = [a for a in lits[1:] if not a.startswith("-")]
+    if len(operands) < 2 or any(a.startswith("--unset") for a in lits):
+        return ""
+    key, value = operands[0].lower(), operands[1]
+    if key == "core.hookspath":
+        # The user's own hooks folder in their home (~/.githooks) is their configuration (asked);
+        # a project's folder, a temporary one or one not known here hands every repository to it.
+        word = next(w for w in positionals if (w.literal() or w.text) == value)
+        values = cmd.values(word) or []
+        paths = [_shell.normalize(v, cmd.ctx.cwd) for v in values]
+        home = cmd.ctx.home
+        if not (
+            paths
+            and home
+            and all(p and _shell.is_within(p, home) and not _shell.is_within(p, cmd.ctx.project) for p in paths)
+        ):
+            return "makes every repository of the user run the hooks of one project or temporary folder"
+    m = re.fullmatch(r"url\.(.+)\.(?:push)?insteadof", key)
+    if m and _url_host(m.group(1)) != _url_host(value):
+        return f"silently sends every git fetch and push for {value} to another server"
+    return ""
+
+
+def _url_host(url: str) -> str:
+    """The host of a git URL (``https://h/…``, ``ssh://git@h/…``, ``git@h:…``), lower-cased."""
+    m = re.match(r"(?:[a-z+]+://)?(?:[^@/]+@)?([^/:]+)", url.lower())
+    return m.group(1) if m else url.lower()
+
+
 def production(cmd: Cmd) -> bool:
     """Whether the command targets production (RAILS_ENV=production, --env prod …)."""
     texts = [w.literal() or w.text for w in cmd.argv]
@@ -188,12 +227,18 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         ask = "changes a production cluster (try it on staging first)"
     elif name in ("terraform", "tofu", "pulumi") and (lits[:1] == ["destroy"] or "-destroy" in lits):
         ask = "destroys infrastructure"
-    elif name == "crontab" and "-r" in lits:
-        ask = "deletes every cron job of the user"
+    elif name == "git" and _hijacks_every_repository(cmd):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` {_hijacks_every_repository(cmd)}. Set it for this repository only "
+                "(without --global), or ask the user.",
+            )
+        )
+        return
     elif (
         name == "git"
-        and "config" in lits
-        and ("--global" in lits or "--system" in lits)
+        and _writes_user_git_config(cmd)
         and any(
             re.match(r"(?i)(core\.(hookspath|fsmonitor|sshcommand|pager|editor)|alias\.|credential\.|url\.)", a)
             for a in lits

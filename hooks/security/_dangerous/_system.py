@@ -33,9 +33,19 @@ def _tls_off_everywhere(name: str, lits: list[str]) -> bool:
         return "http.sslverify" in low and any(a in ("false", "0", "no", "off") for a in low)
     if name in ("npm", "pnpm", "yarn") and "config" in low and "set" in low:
         return any(a.startswith("strict-ssl") for a in low) and any(a.endswith("false") for a in low)
+    if name == "conda" and "config" in low and "ssl_verify" in low:
+        return any(a in ("false", "no", "0") for a in low)
     if name == "pip" and "config" in low and "set" in low:
         return any(a.endswith(".trusted-host") for a in low)
     return False
+
+
+def _edits_in_place(name: str, lits: list[str]) -> bool:
+    """A command that rewrites configuration (``sed -i``, ``perl -pi``, boot-entry editors), as
+    opposed to one that only searches it (``grep SELINUX= /etc/selinux/config``)."""
+    if name in ("grubby", "grub2-editenv", "kernelstub", "rpm-ostree"):
+        return True
+    return name in ("sed", "perl", "gsed") and any(re.fullmatch(r"-\w*i\S*|--in-place\S*", a) for a in lits)
 
 
 def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
@@ -74,6 +84,20 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
         what = "turns address-space randomisation off"
     elif name == "passwd" and ({"-d", "--delete"} & set(lits)):
         what = "removes an account's password, so anyone may log in as it"
+    elif name == "socketfilterfw" and any(a.startswith("--setglobalstate") for a in lits) and "off" in lits:
+        what = "turns the macOS application firewall off"
+    elif name == "pfctl" and "-d" in lits:
+        what = "turns the pf firewall off"
+    elif name == "defaults" and "write" in lits and any("com.apple.alf" in a for a in lits) and "0" in lits:
+        what = "turns the macOS application firewall off"
+    elif name.lower() == "set-netfirewallprofile" and any(re.fullmatch(r"(?i)\$?false", a) for a in lits):
+        what = "turns the Windows firewall off"
+    elif name == "auditctl" and lits[:2] == ["-e", "0"]:
+        what = "turns kernel auditing off"
+    elif _edits_in_place(name, lits) and any(
+        re.search(r"(?i)\bSELINUX=(?:disabled|permissive)\b|\b(?:selinux|apparmor)=0\b", a) for a in lits
+    ):
+        what = "switches SELinux/AppArmor off from the next boot"
     elif _tls_off_everywhere(name, lits):
         what = "turns TLS certificate checks off for every future download of the tool"
     if what:
@@ -94,7 +118,16 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
         text = cmd.stdin_text  # echo '…' | sudo tee /etc/cron.d/job: tee writes what it reads
     if cmd.name in ("crontab", "at", "batch"):
         flags, positionals, _vals = _shell.split_options(cmd.args, frozenset({"-u", "-f", "-q"}))
-        if cmd.name == "crontab" and ({"l", "r", "e", "i"} & set(flags) or "list" in flags):
+        if cmd.name == "crontab" and "r" in flags:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes every cron job of the user, with no copy kept. Remove the one "
+                    "job meant with `crontab -l | grep -v PATTERN | crontab -`, or ask the user.",
+                )
+            )
+            return
+        if cmd.name == "crontab" and ({"l", "e", "i"} & set(flags) or "list" in flags):
             return
         content = cmd.stdin_text
         if content is None and positionals:
@@ -106,6 +139,7 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
             # (crontab -l; echo '…') | crontab -: what the earlier stages print.
             content = "\n".join(t for t in map(_shell.printed_text, earlier) if t)
         later = _runs_later(content, cmd.ctx, check, cron=True) if content is not None else None
+        risk = _job_risk(content, cmd.ctx) if content is not None else None
         if content is not None and _shell.fetches_and_runs(content):
             found.append(
                 (
@@ -122,10 +156,43 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
                     f"({later}). Do not schedule it; ask the user if a job is needed.",
                 )
             )
+        elif risk is not None:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` installs a scheduled job that {risk} (persistence). Do not schedule "
+                    "it; ask the user if a job is needed.",
+                )
+            )
+        elif cmd.name == "crontab" and not _keeps_cron_table(cmd, earlier):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` replaces the user's whole cron table: every existing job is lost. "
+                    "Append instead: `(crontab -l; echo 'JOB') | crontab -`, or ask the user.",
+                )
+            )
         elif cmd.name == "crontab":
-            found.append(("ask", f"`{cmd.display}` replaces the user's cron table; confirm the new jobs."))
+            found.append(("ask", f"`{cmd.display}` adds jobs to the user's cron table (persistence); confirm them."))
+        return
+    if cmd.name == "systemd-run" or _kube_workload(cmd):
+        _rule_scheduled_command(cmd, check, found)
         return
     lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name == "husky" and lits[:1] in (["add"], ["set"]) and len(cmd.args) > 2:
+        # npx husky add .husky/pre-push "CMD": CMD runs at every push, with nobody watching.
+        hook_text = " ".join(" ".join(cmd.values(w) or [w.text]) for w in cmd.args[2:])
+        later = None if _shell.fetches_and_runs(hook_text) else _runs_later(hook_text, cmd.ctx, check, cron=False)
+        if _shell.fetches_and_runs(hook_text) or later is not None:
+            what = "downloads and runs remote code" if later is None else f"would be refused now ({later})"
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` adds a git hook that {what}; it runs at every matching git command "
+                    "(persistence). Do not add it; ask the user.",
+                )
+            )
+        return
     config_write = (cmd.name == "git" and "config" in lits) or (
         cmd.name in ("npm", "pnpm", "yarn") and ("set-script" in lits or lits[:2] == ["pkg", "set"])
     )
@@ -146,11 +213,35 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
     for word in targets:
         for value in cmd.values(word) or [_shell.expand_pattern(word, cmd.ctx)]:
             path = _shell.normalize(value, cmd.ctx.cwd) or value
+            access = _grants_access(path, text)
+            if access:
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` writes into {path}: {access}. Do not change who may log in "
+                        "or use sudo; ask the user.",
+                    )
+                )
+                continue
+            if _TLS_OFF_LINE.search(text) and (_shell.autorun_path(path) or _TOOL_RC.search(path)):
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` writes a setting into {path} that turns TLS certificate checks off "
+                        "for every later download. Fix the certificate (CA bundle) instead, or ask the user.",
+                    )
+                )
+                continue
             if not _shell.autorun_path(path):
                 continue
             later = None if _shell.fetches_and_runs(text) else _runs_later(text, cmd.ctx, check, cron=False)
-            if _shell.fetches_and_runs(text) or later is not None:
-                what = "downloads and runs remote code" if later is None else f"would be refused now ({later})"
+            risk = _job_risk(text, cmd.ctx)
+            if _shell.fetches_and_runs(text) or later is not None or risk is not None:
+                what = "downloads and runs remote code"
+                if later is not None:
+                    what = f"would be refused now ({later})"
+                elif risk is not None and not _shell.fetches_and_runs(text):
+                    what = risk
                 found.append(
                     (
                         "deny",
@@ -186,3 +277,116 @@ def _runs_later(text: str, ctx: Ctx, check: Check, cron: bool) -> str | None:
     finally:
         _later_depth[0] -= 1
     return None
+
+
+def _keeps_cron_table(cmd: Cmd, earlier: list[Cmd]) -> bool:
+    """Whether the new cron table starts from the old one: ``crontab -l`` runs earlier in the
+    command line (``(crontab -l; echo …) | crontab -``, ``crontab -l > f; …; crontab f``)."""
+    listed = any(
+        c.name == "crontab" and any((w.literal() or "").startswith("-") and "l" in (w.literal() or "") for w in c.args)
+        for c in earlier
+    )
+    upstream = {n for stage in cmd.stage_names[: cmd.stage] for n in stage}
+    return listed or "crontab" in upstream
+
+
+_UPLOAD = re.compile(
+    r"\b(?:curl|wget)\b[^|;&\n]*\s(?:-[A-Za-z]*[dFT]|--data(?:-binary|-raw|-urlencode)?|--form|--upload-file"
+    r"|--post-file|--json)[\s=]*['\"]?(?:[\w.-]+=)?(?:@|-(?:\s|$)|\$\(|/|~)"
+    r"|\|\s*(?:nc|ncat|netcat|socat)\s+\S+"
+)
+_CRON_TIMES = re.compile(r"^\s*(?:@\w+|(?:[\d*/,-]+\s+){5})")
+_TEMP_DIRS = ("/tmp", "/dev/shm", "/var/tmp")
+
+
+def _job_risk(text: str, ctx: Ctx) -> str | None:
+    """What makes a job (a cron line, a start-up file line) unsafe to leave running on its own
+    besides what the rules refuse now: it sends files or output to a network host, or it runs a
+    program kept in a temporary folder (outside the project) or in a hidden folder of a cache."""
+    for line in text.splitlines():
+        line = _CRON_TIMES.sub("", line.strip(), count=1)
+        if not line or line.startswith("#"):
+            continue
+        if _UPLOAD.search(line):
+            return "sends local files or command output to a network host every time it runs"
+        try:
+            cmds = _shell.walk(line, ctx.child())
+        except _shell.ShellParseError:
+            continue
+        for job in cmds:
+            for path in (job.values(job.argv[0]) or []) if job.argv else []:
+                full = _shell.normalize(path, ctx.cwd) or path
+                temp = any(_shell.is_within(full, d) for d in _TEMP_DIRS) and not any(
+                    _shell.is_within(full, keep) for keep in (ctx.project, ctx.home) if keep
+                )
+                if temp or re.search(r"/\.cache/|/\.[^/]+/\.[^/]+", full):
+                    return f"runs {full}, a program kept in a temporary or hidden folder"
+    return None
+
+
+_SYSTEMD_RUN_VALUE = frozenset({
+    "-u", "--unit", "-p", "--property", "-E", "--setenv", "-M", "--machine", "-H", "--host",
+    "--description", "--slice", "--working-directory", "-d",
+})  # fmt: skip
+
+
+def _kube_workload(cmd: Cmd) -> bool:
+    """``kubectl create cronjob|job NAME … -- CMD`` or ``kubectl run NAME … -- CMD``."""
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name != "kubectl" or "--" not in lits:
+        return False
+    ops = [a for a in lits[: lits.index("--")] if not a.startswith("-")]
+    return "run" in ops[:3] or ("create" in ops[:3] and bool({"cronjob", "job"} & set(ops)))
+
+
+def _rule_scheduled_command(cmd: Cmd, check: Check, found: list[Finding]) -> None:
+    """``systemd-run --on-calendar=… CMD``, ``kubectl create cronjob … -- CMD`` (and a cluster
+    job or pod's command): CMD runs unattended, so it is judged now like a cron line."""
+    lits = [w.literal() or w.text for w in cmd.args]
+    if cmd.name == "kubectl":
+        command = lits[lits.index("--") + 1 :] if "--" in lits else []
+    else:
+        _flags, positionals, _values = _shell.split_options(
+            cmd.args,
+            _SYSTEMD_RUN_VALUE,
+            stop_at_first=True,
+        )
+        command = [w.literal() or w.text for w in positionals]
+    if not command:
+        return
+    text = " ".join(_quote(a) for a in command)
+    where = "a timer or transient unit" if cmd.name == "systemd-run" else "in the cluster"
+    risk = "downloads and runs remote code" if _shell.fetches_and_runs(text) else None
+    later = _runs_later(text, cmd.ctx, check, cron=False)
+    risk = risk or (f"would be refused if run now ({later})" if later else None) or _job_risk(text, cmd.ctx)
+    if risk:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` starts a command that runs unattended ({where}) and {risk}. "
+                "Do not start it; ask the user if such a job is needed.",
+            )
+        )
+
+
+def _quote(word: str) -> str:
+    """``word`` quoted for a shell line when it holds blanks or shell characters."""
+    return word if re.fullmatch(r"[\w@%+=:,./-]+", word) else "'" + word.replace("'", "'\\''") + "'"
+
+
+_SUDOERS = re.compile(r"^/etc/sudoers(?:\.d/|$)")
+_TOOL_RC = re.compile(r"/(?:\.curlrc|\.wgetrc|\.npmrc|\.yarnrc(?:\.yml)?|\.gitconfig|pip\.conf|pip\.ini|\.condarc)$")
+_TLS_OFF_LINE = re.compile(
+    r"(?im)NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*['\"]?0|GIT_SSL_NO_VERIFY\s*=\s*['\"]?(?:1|true)"
+    r"|PYTHONHTTPSVERIFY\s*=\s*['\"]?0|^\s*(?:-k|--insecure|insecure)\s*$|check_certificate\s*=\s*off"
+    r"|strict-ssl\s*[=:]\s*false|sslverify\s*=\s*false|ssl_verify\s*:\s*false|^\s*trusted-host\s*="
+)
+
+
+def _grants_access(path: str, text: str) -> str:
+    """Access for others written into a file: sudo rules, keys allowed to log in."""
+    if _SUDOERS.search(path) and re.search(r"\bALL\b|NOPASSWD", text):
+        return "a sudo rule that lets an account run commands as root"
+    if path.endswith("/authorized_keys") and re.search(r"\bssh-(?:rsa|ed25519|dss)\b|\becdsa-sha2", text):
+        return "a key that may log in to this account"
+    return ""
