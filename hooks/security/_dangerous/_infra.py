@@ -4,6 +4,7 @@ production targets (namespaces, contexts, hosts), container prunes, package publ
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import _shell
@@ -92,19 +93,122 @@ def _destroys_unattended(name: str, lits: list[str]) -> str:
     """Destruction of live infrastructure nobody gets to look at first: ``terraform destroy
     -auto-approve`` skips the plan, ``kubectl delete namespace production`` (or any delete in a
     production namespace or context) removes what users are served from."""
-    destroy = name in ("terraform", "tofu") and (lits[:1] == ["destroy"] or "-destroy" in lits)
-    if destroy and any(a in ("-auto-approve", "--auto-approve", "-auto-approve=true") for a in lits):
+    if _iac_destroys(name, lits) and (_unattended(name, lits) or any(_PROD_VALUE.search(a) for a in lits)):
         return (
-            "destroys infrastructure without showing the plan. Run it without -auto-approve "
-            "so the user reviews the plan, or ask the user to run it."
+            "destroys production infrastructure, or any without showing the plan. Run it without the "
+            "auto-approve flag on a non-production stack so the user reviews the plan, or ask the user."
         )
     if name in ("kubectl", "helm") and _kube_verb(lits) in ("delete", "uninstall"):
         named_prod = any(_PROD_NAME.search(a) for a in lits if not a.startswith("-"))
         at = lits.index(_kube_verb(lits))
         kind = lits[at + 1 : at + 2]
-        if _kube_target_prod(lits) or (kind in (["namespace"], ["ns"]) and named_prod):
+        every_namespace = {"-A", "--all-namespaces"} & set(lits) and {"--all", "all"} & set(lits)
+        if kind in (["namespace"], ["ns"], ["namespaces"]) and not named_prod and _preview_names(lits[at + 2 :]):
+            return ""  # one pull request's preview namespace: asked below
+        if kind in (["namespace"], ["ns"], ["namespaces"]) or every_namespace:
+            return (
+                "deletes whole namespaces with everything in them. Delete the resources meant, or ask "
+                "the user to run it."
+            )
+        if _kube_target_prod(lits) and not _recreated_pods(name, lits[at + 1 :]):
             return "deletes resources in production. Ask the user to run it; try it on staging first."
     return ""
+
+
+# Tool → (its global options that take a value glued with =, the words of a destroy).
+_IAC = frozenset({"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls"})
+
+
+_SYSTEM_MOUNTS = frozenset(
+    {"/", "/etc", "/root", "/boot", "/usr", "/bin", "/sbin", "/lib", "/var", "/home", "/proc", "/sys"}
+)
+
+
+def _container_escape(name: str, lits: list[str]) -> str:
+    """``docker run`` that hands the container the host: the root folder or a system folder
+    mounted writable (``-v /:/host``), or ``--privileged`` with the host's process namespace
+    (``--pid=host``, ``nsenter -t 1``) — a root shell on the host."""
+    if name not in ("docker", "podman", "nerdctl") or not {"run", "create"} & set(lits[:2]):
+        return ""
+    for i, lit in enumerate(lits):
+        opt, eq, value = lit.partition("=")
+        if opt in ("-v", "--volume", "--mount") and not eq:
+            value = lits[i + 1] if i + 1 < len(lits) else ""
+        elif lit.startswith("-v") and len(lit) > 2 and not eq:
+            value = lit[2:]
+        elif opt not in ("-v", "--volume", "--mount"):
+            continue
+        if opt == "--mount":
+            fields = dict(f.partition("=")[::2] for f in value.split(","))
+            source = fields.get("source", fields.get("src", ""))
+            readonly = "readonly" in fields or "ro" in fields or fields.get("readonly") == "true"
+        else:
+            parts = value.split(":")
+            source = parts[0]
+            readonly = len(parts) > 2 and "ro" in parts[2].split(",")
+        if source and (source.rstrip("/") or "/") in _SYSTEM_MOUNTS and not readonly:
+            return f"mounts the host's {source} writable into a container"
+    privileged = "--privileged" in lits
+    host_pid = "--pid=host" in lits or any(pair == ("--pid", "host") for pair in itertools.pairwise(lits))
+    if privileged and (host_pid or "nsenter" in lits):
+        return "runs a privileged container in the host's process namespace (a root shell on the host)"
+    return ""
+
+
+def _iac_ops(lits: list[str]) -> list[str]:
+    """The operands of an infrastructure-as-code command (``terraform -chdir=infra/prod destroy``
+    → ``["destroy"]``): global options such as -chdir come before the subcommand."""
+    return [a for a in lits if not a.startswith("-")]
+
+
+def _iac_destroys(name: str, lits: list[str]) -> bool:
+    """``terraform destroy``, ``terraform apply -destroy`` (not ``plan -destroy``, which only
+    shows it), ``terragrunt run-all destroy``, ``pulumi destroy``, ``cdk destroy``, ``serverless
+    remove``."""
+    if name not in _IAC:
+        return False
+    ops = _iac_ops(lits)
+    verb = next((a for a in ops if a not in ("run-all", "run", "--")), "")
+    if name in ("serverless", "sls"):
+        return verb == "remove"
+    if verb == "apply":
+        return "-destroy" in lits or "--destroy" in lits
+    return verb == "destroy"
+
+
+def _unattended(name: str, lits: list[str]) -> bool:
+    """The tool's flag for skipping its own confirmation."""
+    flags = {"-auto-approve", "--auto-approve", "-auto-approve=true", "--terragrunt-non-interactive", "--force"}
+    if name == "pulumi":
+        flags |= {"--yes", "-y", "--skip-preview"}
+    if name in ("cdk", "cdktf"):
+        flags |= {"-f", "--auto-approve"}
+    return bool(flags & set(lits))
+
+
+# Namespaces made for one pull request or a throwaway environment.
+_PREVIEW = re.compile(
+    r"(?i)(?:^|[-_.])(?:pr|preview|review|feature|feat|branch|ephemeral|tmp|temp|sandbox|ci|test)(?:$|[-_.\d])"
+)
+
+
+def _preview_names(args: list[str]) -> bool:
+    names = [a for a in args if not a.startswith("-")]
+    return bool(names) and all(_PREVIEW.search(n) for n in names)
+
+
+def _recreated_pods(name: str, rest: list[str]) -> bool:
+    """``kubectl delete pod NAME``: named pods, which their deployment recreates (not ``--all``,
+    not a selector that may match every pod)."""
+    kind = rest[:1]
+    names = [a for a in rest[1:] if not a.startswith("-")]
+    return (
+        name == "kubectl"
+        and kind in (["pod"], ["pods"], ["po"])
+        and bool(names)
+        and not {"--all", "-l", "--selector", "--field-selector"} & set(rest)
+        and not any(a.startswith(("--selector=", "-l=", "--field-selector=")) for a in rest)
+    )
 
 
 def _kube_verb(lits: list[str]) -> str:
@@ -193,6 +297,16 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
     if unattended:
         found.append(("deny", f"`{cmd.display}` {unattended}"))
         return
+    escape = _container_escape(name, lits)
+    if escape:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` {escape}, so the container's command acts on the host itself. Mount "
+                'only the project folder (-v "$PWD":/src), read-only where possible.',
+            )
+        )
+        return
     if name in ("docker", "podman"):
         if lits[:2] == ["image", "prune"] and not ({"-a", "--all"} & set(lits)):
             pass  # dangling images only: layers no tag or container refers to
@@ -206,8 +320,27 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
             ask = "removes a computed list of containers/images"
     elif name == "docker-compose" and "down" in lits and ("-v" in lits or "--volumes" in lits):
         ask = "deletes the compose project's volumes (their data is lost)"
-    elif name == "kubectl" and lits[:1] == ["delete"]:
-        ask = "deletes Kubernetes resources"
+    if (
+        ask
+        and name in ("docker", "podman", "docker-compose")
+        and (production(cmd) or any(_PROD_VALUE.search(a) for a in lits))
+    ):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` {ask} on a production host or project. Ask the user to run it; "
+                "clean up a development environment instead.",
+            )
+        )
+        return
+    elif name == "kubectl" and _kube_verb(lits) == "delete":
+        at = lits.index("delete")
+        if _recreated_pods(name, lits[at + 1 :]) and not _kube_target_prod(lits):
+            pass  # settled: a named pod on staging is recreated by its deployment
+        elif _recreated_pods(name, lits[at + 1 :]):
+            ask = "deletes production pods (their deployment recreates them)"
+        else:
+            ask = "deletes Kubernetes resources"
     elif name == "pm2" and lits[:1] == ["startup"]:
         ask = "installs a boot-time service that starts these processes automatically (persistence)"
     elif _cloud_delete(name, lits):
@@ -225,7 +358,7 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         ask = "uninstalls a Helm release"
     elif _changes_production_cluster(name, lits):
         ask = "changes a production cluster (try it on staging first)"
-    elif name in ("terraform", "tofu", "pulumi") and (lits[:1] == ["destroy"] or "-destroy" in lits):
+    elif _iac_destroys(name, lits):
         ask = "destroys infrastructure"
     elif name == "git" and _hijacks_every_repository(cmd):
         found.append(

@@ -518,10 +518,10 @@ CASES["6-classic-dangers"] += [
     ("terraform destroy -auto-approve", "deny"),
     ("terraform apply -destroy -auto-approve", "deny"),
     ("kubectl delete namespace production", "deny"),
-    ("kubectl -n production delete pod api-123", "deny"),
+    ("kubectl -n production delete pod api-123", "ask"),  # recreated by its deployment, like a restart
     ("helm uninstall api --kube-context prod", "deny"),
     ("terraform destroy", "ask"),
-    ("kubectl delete pod api-123 -n dev", "ask"),
+    ("kubectl delete pod api-123 -n dev", None),  # settled: a named pod outside production is recreated
     ("kubectl delete namespace feature-x", "ask"),
     ("terraform apply -auto-approve", None),
 ]
