@@ -90,6 +90,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("orm-wipe", _dangerous.rule_orm, cmd)
         apply("db-reset", _dangerous.rule_db_tasks, cmd)
         apply("db-dump", _dangerous.rule_dump_upload, cmd)
+        apply("fleet", _dangerous.rule_fleet, cmd, check)
         apply("sql", _dangerous.rule_http_delete, cmd)
         apply("persistence", _dangerous.rule_persistence, cmd, cmds[:index], check)
     apply("remote-code", _dangerous.rule_download_then_run, cmds)

@@ -14,7 +14,7 @@ to each command that would run; each rule appends ``(decision, reason)`` finding
   remote shells, HTTP ``DELETE``;
 * ``_system`` — security switched off, persistence (cron, start-up files, units);
 * ``_infra`` — ``kubectl``/``helm``/``terraform``, cloud CLIs, production targets and the
-  other tools that ask.
+  other tools that ask, commands sent to fleets (ansible, salt, pssh, cloud run-command).
 
 Standard library only, like every shipped hook.
 """
@@ -25,7 +25,7 @@ from ._data import rule_db_tasks, rule_dump_upload, rule_hosted_data, rule_orm, 
 from ._devices import rule_devices, rule_fork_bomb, rule_power
 from ._files import rule_chmod, rule_find, rule_mv, rule_rm
 from ._git import rule_git
-from ._infra import rule_warn_tools
+from ._infra import rule_fleet, rule_warn_tools
 from ._paths import critical
 from ._remote import (
     rule_code_runs_fetched,
@@ -48,6 +48,7 @@ __all__ = [
     "rule_download_then_run",
     "rule_dump_upload",
     "rule_find",
+    "rule_fleet",
     "rule_fork_bomb",
     "rule_git",
     "rule_hidden_code",

@@ -9,7 +9,14 @@ import re
 
 import _shell
 from _common import Finding
-from _shell import Cmd
+from _shell import Cmd, Ctx
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    # The hook's dispatch, passed in (not imported) so the families do not import their caller.
+    Check = Callable[[str, Ctx], list[Finding]]
 
 _GIT_CONFIG_READS = frozenset(
     {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--edit", "-e", "--help"}
@@ -155,6 +162,29 @@ def _container_escape(name: str, lits: list[str]) -> str:
     return ""
 
 
+_PROD_HOST = re.compile(r"(?i)(?:^|[@.-])(?:prod|production|live)(?:$|[.:\d-])")
+_SERVICE_TOOLS = frozenset({
+    "systemctl", "service", "rc-service", "supervisorctl", "pm2", "docker", "podman", "docker-compose",
+    "nginx", "apachectl", "apache2ctl", "httpd", "sv", "initctl", "launchctl",
+})  # fmt: skip
+_SERVICE_VERBS = frozenset({"restart", "stop", "reload", "kill", "disable", "mask", "down", "try-restart", "unload"})
+
+
+def _on_production_host(cmd: Cmd) -> bool:
+    """A command run over ``ssh`` on a host whose name says production (``prod-1``,
+    ``web-2.prod.example.internal``, ``deploy@live-db``)."""
+    return cmd.origin.startswith("ssh ") and _PROD_HOST.search(cmd.origin[4:].rsplit("@", 1)[-1]) is not None
+
+
+def _changes_service(name: str, lits: list[str]) -> bool:
+    """Stopping, restarting or reloading a running service (or killing processes)."""
+    if name in ("kill", "pkill", "killall"):
+        return True
+    if name in ("nginx", "apachectl", "apache2ctl", "httpd") and "-s" in lits:
+        return True
+    return name in _SERVICE_TOOLS and bool(_SERVICE_VERBS & set(lits))
+
+
 def _iac_ops(lits: list[str]) -> list[str]:
     """The operands of an infrastructure-as-code command (``terraform -chdir=infra/prod destroy``
     → ``["destroy"]``): global options such as -chdir come before the subcommand."""
@@ -200,8 +230,11 @@ def _preview_names(args: list[str]) -> bool:
 def _recreated_pods(name: str, rest: list[str]) -> bool:
     """``kubectl delete pod NAME``: named pods, which their deployment recreates (not ``--all``,
     not a selector that may match every pod)."""
-    kind = rest[:1]
-    names = [a for a in rest[1:] if not a.startswith("-")]
+    targets = [a for a in rest if not a.startswith("-")]
+    if targets and all(re.fullmatch(r"(?:pods?|po)/\S+", a) for a in targets):
+        kind, names = ["pod"], targets  # kubectl delete pod/web-0 pod/web-1
+    else:
+        kind, names = rest[:1], [a for a in rest[1:] if not a.startswith("-")]
     return (
         name == "kubectl"
         and kind in (["pod"], ["pods"], ["po"])
@@ -320,19 +353,6 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
             ask = "removes a computed list of containers/images"
     elif name == "docker-compose" and "down" in lits and ("-v" in lits or "--volumes" in lits):
         ask = "deletes the compose project's volumes (their data is lost)"
-    if (
-        ask
-        and name in ("docker", "podman", "docker-compose")
-        and (production(cmd) or any(_PROD_VALUE.search(a) for a in lits))
-    ):
-        found.append(
-            (
-                "deny",
-                f"`{cmd.display}` {ask} on a production host or project. Ask the user to run it; "
-                "clean up a development environment instead.",
-            )
-        )
-        return
     elif name == "kubectl" and _kube_verb(lits) == "delete":
         at = lits.index("delete")
         if _recreated_pods(name, lits[at + 1 :]) and not _kube_target_prod(lits):
@@ -399,5 +419,110 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         ask = "publishes a package version to a public registry, which cannot be taken back"
     elif name == "truncate" and any(a in ("-s0", "--size=0") for a in lits) and len(lits) > 3:
         ask = "empties many files"
+    if (
+        ask
+        and name in ("docker", "podman", "docker-compose")
+        and (production(cmd) or _on_production_host(cmd) or any(_PROD_VALUE.search(a) for a in lits))
+    ):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` {ask} on a production host or project. Ask the user to run it; "
+                "clean up a development environment instead.",
+            )
+        )
+        return
+    if not ask and _on_production_host(cmd) and _changes_service(name, lits):
+        ask = "stops or restarts a service on a production host (users notice)"
     if ask:
         found.append(("ask", f"`{cmd.display}` {ask}; confirm this is intended."))
+
+
+_ANSIBLE_VALUE = frozenset({
+    "-i", "--inventory", "-m", "--module-name", "-a", "--args", "-u", "--user", "-e", "--extra-vars",
+    "-f", "--forks", "-l", "--limit", "-B", "-P", "--become-user", "-c", "--connection", "-T", "--timeout",
+})  # fmt: skip
+# Modules that grant logins or sudo: access for others on every host.
+_ACCESS_MODULES = frozenset({"authorized_key", "ansible.posix.authorized_key", "user", "ansible.builtin.user"})
+_SHELL_MODULES = frozenset({"shell", "command", "raw", "ansible.builtin.shell", "ansible.builtin.command"})
+
+
+def _fleet_command(cmd: Cmd) -> tuple[str, str, str] | None:
+    """(where, module, text) of a command sent to many hosts at once: ``ansible HOSTS -m shell -a
+    TEXT``, ``salt 'TARGET' cmd.run TEXT``, ``pssh -h hosts TEXT``, ``gcloud compute ssh VM
+    --command TEXT``, ``az vm run-command invoke --scripts TEXT``."""
+    lits = [w.literal() or w.text for w in cmd.args]
+    if cmd.name == "ansible":
+        _flags, positionals, values = _shell.split_options(cmd.args, _ANSIBLE_VALUE)
+        module = (
+            " ".join(w.literal() or w.text for w in values.get("m", []) + values.get("module-name", [])) or "command"
+        )
+        text = " ".join(" ".join(cmd.values(w) or [w.text]) for w in values.get("a", []) + values.get("args", []))
+        inventory = " ".join(w.literal() or w.text for w in values.get("i", []) + values.get("inventory", []))
+        hosts = " ".join(w.literal() or w.text for w in positionals)
+        return f"{hosts} {inventory}".strip(), module, text
+    if cmd.name in ("salt", "salt-ssh") and "cmd.run" in lits:
+        at = lits.index("cmd.run")
+        return " ".join(lits[:at]), "shell", " ".join(lits[at + 1 : at + 2])
+    if cmd.name in ("pssh", "parallel-ssh", "pdsh", "clush"):
+        _flags, positionals, values = _shell.split_options(
+            cmd.args, frozenset({"-h", "-H", "-w", "-g", "-l", "-p", "-t", "-o", "-e", "-x", "-O"})
+        )
+        hosts = " ".join(w.literal() or w.text for k in ("h", "H", "w", "g") for w in values.get(k, []))
+        return hosts, "shell", " ".join(w.literal() or w.text for w in positionals)
+    if cmd.name == "gcloud" and lits[:2] == ["compute", "ssh"]:
+        texts = [a.partition("=")[2] for a in lits if a.startswith("--command=")]
+        texts += [lits[i + 1] for i, a in enumerate(lits[:-1]) if a == "--command"]
+        return (lits[2] if len(lits) > 2 else ""), "shell", " ".join(texts)
+    if cmd.name == "az" and lits[:3] == ["vm", "run-command", "invoke"]:
+        texts = [lits[i + 1] for i, a in enumerate(lits[:-1]) if a == "--scripts"]
+        return " ".join(lits[3:]), "shell", " ".join(texts)
+    return None
+
+
+def _program_and_args(text: str) -> tuple[str, list[str]]:
+    """The program and arguments of a simple command line, past ``sudo``."""
+    words = text.split()
+    while words and words[0] in ("sudo", "doas"):
+        words = words[1:]
+    return (words[0].rsplit("/", 1)[-1], words[1:]) if words else ("", [])
+
+
+def rule_fleet(cmd: Cmd, check: Check, found: list[Finding]) -> None:
+    """A command sent to many hosts (ansible ad-hoc, salt, pssh, cloud run-command) is judged
+    like the same command run here (``check``: the hook's own dispatch), on remote hosts; a
+    module that grants logins denied; production fleets asked for service restarts."""
+    got = _fleet_command(cmd)
+    if got is None:
+        return
+    where, module, text = got
+    prod = _PROD_HOST.search(where) is not None or _PROD_VALUE.search(where) is not None
+    if module in _ACCESS_MODULES:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` adds logins or keys on every host of {where or 'the inventory'} "
+                "(access for others). Ask the user to change who may log in.",
+            )
+        )
+        return
+    if module not in _SHELL_MODULES or not text.strip():
+        return
+    worst = None
+    for decision, reason in check(text, cmd.ctx.child(remote=True)):
+        if decision == "deny" or (decision == "ask" and worst is None):
+            worst = (decision, reason.split(": ", 1)[-1])
+        if decision == "deny":
+            break
+    if worst is not None and (worst[0] == "deny" or prod):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` runs on every host of {where or 'the inventory'}: {worst[1][:200]}"
+                + ("" if worst[1].rstrip().endswith(".") else "."),
+            )
+        )
+    elif worst is not None:
+        found.append(("ask", f"`{cmd.display}` runs on every host of {where or 'the inventory'}: {worst[1][:200]}"))
+    elif prod and _changes_service(*_program_and_args(text)):
+        found.append(("ask", f"`{cmd.display}` changes services on production hosts; confirm this is intended."))

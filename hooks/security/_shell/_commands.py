@@ -538,8 +538,11 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
             continue
         if name == "ssh":
             _flags, positionals, _vals = split_options(rest, _SSH_VALUE, stop_at_first=True)
-            if len(positionals) > 1:
-                result.scripts.append(("ssh", words_text(positionals[1:], ctx), True))
+            if positionals:
+                # The origin names the host ("ssh deploy@web-1.prod"): rules judge production hosts.
+                # No remote command: the remote shell reads its commands from stdin.
+                host = positionals[0].literal() or positionals[0].text
+                result.scripts.append(("ssh " + host, words_text(positionals[1:], ctx), True))
             argv[:] = []
             return result
         if name in ("docker", "podman") and rest and rest[0].literal() == "exec":
