@@ -230,11 +230,17 @@ def _preview_names(args: list[str]) -> bool:
 def _recreated_pods(name: str, rest: list[str]) -> bool:
     """``kubectl delete pod NAME``: named pods, which their deployment recreates (not ``--all``,
     not a selector that may match every pod)."""
-    targets = [a for a in rest if not a.startswith("-")]
+    targets: list[str] = []
+    skip = False
+    for a in rest:  # operands, past the values of -n/--context/-l …
+        if skip or a.startswith("-"):
+            skip = not skip and a in (_KUBE_TARGET | {"-l", "--selector", "-f", "--filename", "-o", "--grace-period"})
+            continue
+        targets.append(a)
     if targets and all(re.fullmatch(r"(?:pods?|po)/\S+", a) for a in targets):
         kind, names = ["pod"], targets  # kubectl delete pod/web-0 pod/web-1
     else:
-        kind, names = rest[:1], [a for a in rest[1:] if not a.startswith("-")]
+        kind, names = targets[:1], targets[1:]
     return (
         name == "kubectl"
         and kind in (["pod"], ["pods"], ["po"])
