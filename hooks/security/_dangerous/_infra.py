@@ -411,8 +411,21 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         )
     elif name == "launchctl" and lits[:1] and lits[0] in ("load", "bootstrap", "enable"):
         ask = "registers a job that starts automatically from now on (persistence)"
-    elif name == "systemctl" and "enable" in lits:
+    elif (
+        name == "systemctl" and {"enable", "link"} & set(lits) and "--user" not in lits and any("/" in a for a in lits)
+    ):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` installs a unit file from a path as a system service: whatever it runs "
+                "starts as root at every boot (persistence). Ask the user to install services.",
+            )
+        )
+        return
+    elif name == "systemctl" and {"enable", "link"} & set(lits):
         ask = "makes a service start automatically from now on (persistence)"
+    elif name == "brew" and lits[:1] == ["services"] and {"start", "restart"} & set(lits[1:2]):
+        ask = "registers a launch agent that starts the service at every login (persistence)"
     elif name == "heroku" and lits[:1] and lits[0] in ("pg:reset", "pg:killall", "apps:destroy", "addons:destroy"):
         found.append(("deny", f"`{cmd.display}` destroys a hosted database or app. Ask the user to run it."))
         return

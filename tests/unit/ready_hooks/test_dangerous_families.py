@@ -298,3 +298,16 @@ def test_messages_name_the_rule_and_the_way_forward(hook: Any, kit: Any, project
         text = kit.reason(hook.run(kit.bash(command, project)))
         assert text.startswith("[dangerous_commands] rule "), text
         assert any(w in text for w in ("Ask the user", "ask the user", "confirm", "instead")), text
+
+
+def test_ssh_commands_carry_their_host_and_read_stdin(kit: Any, project: Path) -> None:
+    """The parser names the ssh host in the remote commands' origin and walks a here-document
+    fed to the remote shell (nothing named, or ``bash -s``), not one fed to another program."""
+    kit.load("security/dangerous_commands.py")
+    shell = importlib.import_module("_shell")
+    ctx = shell.make_ctx(str(project), str(project))
+    cmds = shell.walk("ssh -p 2222 ops@db-1.prod.example 'bash -s' <<'EOF'\nsystemctl stop pg\nEOF", ctx)
+    remote = [c for c in cmds if c.name == "systemctl"]
+    assert remote and remote[0].origin == "ssh ops@db-1.prod.example" and remote[0].ctx.remote
+    fed_to_cat = shell.walk("ssh web-2 'cat > notes.txt' <<'EOF'\nsystemctl stop pg\nEOF", ctx)
+    assert not [c for c in fed_to_cat if c.name == "systemctl"]
