@@ -177,12 +177,13 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
         stmt = " ".join(statement.split()).upper()
         if not stmt:
             continue
-        if _NO_PASSWORD.search(stmt):
+        if _NO_PASSWORD.search(stmt) or re.search(r"\bGRANT\s+ALL\b.*\bTO\s+PUBLIC\b", stmt):
             found.append(
                 (
                     "deny",
-                    f"{where} leaves a database account without a password, so anyone who reaches the "
-                    "server logs in as it. Set a strong password, or ask the user to change accounts.",
+                    f"{where} leaves a database account without a password (or grants everything to "
+                    "every role), so anyone who reaches the server gets in. Set a strong password or "
+                    "grant to one role, or ask the user to change accounts.",
                 )
             )
             continue
@@ -304,6 +305,19 @@ def _rule_redis(cmd: Cmd, found: list[Finding]) -> None:
     every_key = (
         any(a in ("del", "unlink") for a in lits) and cmd.xargs and cmd.prev is not None and _redis_lists_all(cmd.prev)
     )
+    if (
+        "config" in lits
+        and "set" in lits
+        and (re.search(r"(?i)\brequirepass\s+(?:''|\"\"|$)", text) or re.search(r"(?i)\bprotected-mode\s+no\b", text))
+    ):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` switches the data store's authentication or protected mode off, so anyone "
+                "who reaches it can read and change every key. Ask the user to change server security.",
+            )
+        )
+        return
     if _REDIS_WIPE.search(text) or every_key or ("eval" in lits and _REDIS_ALL_KEYS.search(text)):
         found.append(
             (
@@ -369,6 +383,12 @@ def rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
         keys = [a for a in lits[3:] if not a.startswith("-")]
         if not keys or keys[0] in ("", "/"):
             what = "deletes every key of consul"
+    elif (
+        name == "bq"
+        and lits[:1] == ["rm"]
+        and ({"-r", "--recursive"} & flags or any(re.fullmatch(r"-\w*r\w*", a) for a in lits[1:]))
+    ):
+        what = "deletes a BigQuery dataset with every table in it"
     elif name == "gh" and lits[:2] == ["repo", "delete"]:
         what = "deletes a hosted repository with its issues, pull requests and releases"
     elif name == "rclone" and lits[:1] == ["purge"]:
@@ -425,6 +445,10 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     elif cmd.name in _shell.INTERPRETERS:
         # sqlite3.connect(…).execute("DROP TABLE …"), cursor.execute('DELETE FROM …')
         texts.extend(m.group("sql") for code in _shell.code_of(cmd) for m in _CODE_SQL.finditer(code))
+    elif cmd.name == "bq" and cmd.args and cmd.args[0].literal() == "query":
+        # bq query [flags] 'SQL' (BigQuery): the SQL is the positional, flags use --name=value.
+        texts.extend(" ".join(cmd.values(w) or [w.text]) for w in cmd.args[1:] if not w.text.startswith("-"))
+        texts.append(cmd.stdin_text or "")
     elif cmd.name == "influx":
         # InfluxQL through influx -execute '…' (single-dash long option) or on stdin.
         lits = [w.literal() for w in cmd.args]
@@ -452,9 +476,13 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     elif cmd.name in ("mongo", "mongosh"):
         _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"--eval"}))
         code = " ".join(w.text for w in values.get("eval", [])) + (cmd.stdin_text or "")
-        if re.search(r"dropDatabase\s*\(|\.drop\s*\(\s*\)|(deleteMany|remove)\s*\(\s*\{\s*\}", code):
+        if re.search(r"dropDatabase\s*\(|\.drop\s*\(\s*\)|(deleteMany|remove|updateMany)\s*\(\s*\{\s*\}", code):
             found.append(
-                ("deny", f"`{cmd.display}` drops or empties a MongoDB database or collection. Ask the user to run it.")
+                (
+                    "deny",
+                    f"`{cmd.display}` drops, empties or rewrites every document of a MongoDB database or "
+                    "collection. Filter on the documents meant, or ask the user to run it.",
+                )
             )
         return
     elif cmd.name in ("redis-cli", "valkey-cli", "keydb-cli"):
@@ -502,6 +530,9 @@ _ORM_WIPE = re.compile(
     r"|\b[A-Z]\w*\.truncate\b|\)\.truncate\(\s*\)|\bknex\(\s*['\"]\w+['\"]\s*\)\.del(?:ete)?\(\s*\)"
     r"|getRepository\([^()]*\)\.clear\(\s*\)|\b[A-Z]\w*\.delete\(\s*\)\.execute\(\s*\)"
     r"|\bexecute\(\s*delete\(\s*\w+\s*\)\s*\)|\.objects\.filter\(\s*\)\.delete\(\)"
+    # updateMany / update_all with no filter rewrites every row.
+    r"|\.updateMany\(\s*\{\s*\}|\.updateMany\(\s*\{\s*data\s*:(?:(?!where)[^;])*\}\s*\)\s*(?:[;.)]|$)"
+    r"|\b[A-Z]\w*(?:\.all)?\.update_all\b|\.objects(?:\.all\(\))?\.update\("
 )
 
 
@@ -527,8 +558,8 @@ def rule_orm(cmd: Cmd, found: list[Finding]) -> None:
             found.append(
                 (
                     "deny",
-                    f"`{cmd.display}` deletes every row of a table through the ORM. Filter the "
-                    "query to the rows meant (or ask the user to reset the data).",
+                    f"`{cmd.display}` deletes or rewrites every row of a table through the ORM. Filter "
+                    "the query to the rows meant (or ask the user to reset the data).",
                 )
             )
             return

@@ -312,7 +312,30 @@ def production_host(cmd: Cmd) -> bool:
     return False
 
 
-_CLOUD_CLIS = frozenset({"gcloud", "aws", "az", "doctl"})
+_CLOUD_CLIS = frozenset({"gcloud", "aws", "az", "doctl", "eksctl", "linode-cli", "hcloud", "scw", "oci", "ibmcloud"})
+_CLOUD_DELETES = re.compile(r"delete(?:-.+)?|terminate-instances?|terminate|destroy")
+
+
+def _public_data(name: str, lits: list[str]) -> str:
+    """A bucket or container opened to everyone: ``aws s3api put-bucket-acl --acl public-read``,
+    ``gsutil iam ch allUsers:…``, ``az storage container set-permission --public-access``, the
+    public-access block removed. Uploading single public objects (a static site) is left alone."""
+    joined = " ".join(lits)
+    if (
+        name == "aws"
+        and lits[:1] == ["s3api"]
+        and (
+            (lits[1:2] == ["put-bucket-acl"] and re.search(r"public-read|authenticated-read", joined))
+            or lits[1:2] == ["delete-public-access-block"]
+            or (lits[1:2] == ["put-public-access-block"] and re.search(r"(?i)BlockPublic\w+=false", joined))
+        )
+    ):
+        return "opens an S3 bucket to the public"
+    if name in ("gsutil", "gcloud") and re.search(r"\ballUsers\b|\ballAuthenticatedUsers\b", joined):
+        return "grants everyone on the internet access to a Cloud Storage bucket"
+    if name == "az" and "--public-access" in lits and not re.search(r"--public-access[= ]off", joined):
+        return "opens a storage container to anonymous reads"
+    return ""
 
 
 def _cloud_delete(name: str, lits: list[str]) -> bool:
@@ -378,8 +401,42 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
             )
         )
         return
-    elif name in _CLOUD_CLIS and any(a == "delete" or a.startswith("delete-") for a in lits):
+    elif _public_data(name, lits):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` {_public_data(name, lits)}; anything stored there can then be read "
+                "by anyone. Share single objects with signed URLs instead, or ask the user.",
+            )
+        )
+        return
+    elif name in _CLOUD_CLIS and any(_CLOUD_DELETES.fullmatch(a) for a in lits[:4]):
+        if any(_PROD_VALUE.search(a) or _PROD_HOST.search(a) for a in lits):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes production cloud resources. Ask the user to run it; "
+                    "delete a staging or preview resource instead.",
+                )
+            )
+            return
         ask = "deletes cloud resources"
+    elif name == "kubectl" and _kube_verb(lits) == "create" and {"clusterrolebinding", "rolebinding"} & set(lits):
+        if any(re.search(r"system:(?:anonymous|unauthenticated)", a) for a in lits):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` gives unauthenticated users rights in the cluster. Bind the role to "
+                    "one named service account instead, or ask the user.",
+                )
+            )
+            return
+        if any("cluster-admin" in a for a in lits):
+            ask = "grants cluster-admin (every right in the cluster)"
+    elif name in ("terraform", "tofu") and (
+        _iac_ops(lits)[:2] in (["state", "rm"], ["state", "push"], ["workspace", "delete"])
+    ):
+        ask = "changes Terraform state by hand (resources it forgets are no longer managed or destroyed)"
     elif name == "helm" and lits[:1] in (["uninstall"], ["delete"]):
         ask = "uninstalls a Helm release"
     elif _changes_production_cluster(name, lits):

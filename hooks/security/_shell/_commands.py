@@ -708,7 +708,10 @@ def autorun_path(path: str) -> bool:
         or "/systemd/" in path
         or "/autostart/" in path
         or "/LaunchAgents/" in path
+        or "/LaunchDaemons/" in path
         or "/profile.d/" in path
+        # BSD/macOS periodic jobs, anacron, SysV init scripts, fish's conf.d, ssh's per-login rc
+        or re.search(r"^/etc/(?:periodic/|anacrontab$|init\.d/|rc\.d/)|/fish/conf\.d/|/\.ssh/rc$", path) is not None
     )
 
 
