@@ -640,6 +640,16 @@ def rule_db_tasks(cmd: Cmd, found: list[Finding]) -> None:
     if cmd.name in _RESTORE_CLEAN:
         _rule_restore(cmd, found)
         return
+    db_files = _database_files(cmd)
+    if db_files:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` deletes the database file {db_files[0]}; its data is lost. Confirm it "
+                "is a disposable (test or scratch) database.",
+            )
+        )
+        return
     lits = [(w.literal() or "") for w in cmd.args]
     line = " ".join(lits)
     what = ""
@@ -676,6 +686,28 @@ def rule_db_tasks(cmd: Cmd, found: list[Finding]) -> None:
         )
     else:
         found.append(("ask", f"`{cmd.display}` {what}; the data in it is lost. Confirm this is a disposable database."))
+
+
+_DB_FILE = re.compile(r"(?i)\.(?:sqlite3?|db|duckdb|mdb|accdb)(?:-wal|-shm|-journal)?$")
+
+
+def _database_files(cmd: Cmd) -> list[str]:
+    """Database files an ``rm`` or ``find -delete`` removes (``rm db/dev.sqlite3``, ``find . -name
+    '*.db' -delete``): a local database is dropped (settled: dev or test data loss is asked)."""
+    words = [(w.literal() or w.text) for w in cmd.args]
+    if cmd.name == "rm":
+        return [
+            w
+            for w in words
+            if not w.startswith("-")
+            and _DB_FILE.search(w)
+            and "cache" not in w.lower()
+            and not _shell.build_output(_shell.normalize(w, cmd.ctx.cwd) or w, cmd.ctx.project)
+        ]
+    if cmd.name == "find" and ("-delete" in words or "-exec" in words):
+        names = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-name", "-iname")]
+        return [n for n in names if _DB_FILE.search(n.rstrip("*"))]
+    return []
 
 
 _RESTORE_CLEAN = {"pg_restore": frozenset({"-c", "--clean"}), "mongorestore": frozenset({"--drop"})}

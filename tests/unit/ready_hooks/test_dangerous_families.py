@@ -106,6 +106,10 @@ FRAMEWORK_CASES = [
     ("dbt run --select staging", None),
     ("pg_restore -d scratch latest.dump", None),
     ("pg_dump -Fc app_production > backups/app.dump", None),
+    # A local database file deleted: the database is dropped (dev/test data loss: asked).
+    ("rm -f storage/dev.sqlite3", "ask"),
+    ("find data -iname '*.duckdb' -delete", "ask"),
+    ("rm -rf dist/catalog.db", None),
 ]
 
 
