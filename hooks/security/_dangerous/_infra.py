@@ -314,6 +314,8 @@ def production_host(cmd: Cmd) -> bool:
 
 _CLOUD_CLIS = frozenset({"gcloud", "aws", "az", "doctl", "eksctl", "linode-cli", "hcloud", "scw", "oci", "ibmcloud"})
 _CLOUD_DELETES = re.compile(r"delete(?:-.+)?|terminate-instances?|terminate|destroy")
+# Deletes of one item inside a resource (an object, a queue message, a tag): asked even on production.
+_CLOUD_ITEM_DELETES = re.compile(r"delete-(?:objects?|item|message(?:-batch)?|tags?|images?|alarms?|log-stream|record)")
 
 
 def _public_data(name: str, lits: list[str]) -> str:
@@ -411,7 +413,8 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         )
         return
     elif name in _CLOUD_CLIS and any(_CLOUD_DELETES.fullmatch(a) for a in lits[:4]):
-        if any(_PROD_VALUE.search(a) or _PROD_HOST.search(a) for a in lits):
+        single_item = any(_CLOUD_ITEM_DELETES.fullmatch(a) for a in lits[:4])
+        if not single_item and any(_PROD_VALUE.search(a) or _PROD_HOST.search(a) for a in lits):
             found.append(
                 (
                     "deny",

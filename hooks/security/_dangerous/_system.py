@@ -319,7 +319,7 @@ def _job_risk(text: str, ctx: Ctx) -> str | None:
                 temp = any(_shell.is_within(full, d) for d in _TEMP_DIRS) and not any(
                     _shell.is_within(full, keep) for keep in (ctx.project, ctx.home) if keep
                 )
-                if temp or re.search(r"/\.cache/|/\.[^/]+/\.[^/]+", full):
+                if temp or re.search(r"/\.cache/(?:[^/\s]+/)*\.[^/\s]+|/\.[^/\s]+/\.[^/\s]+", full):
                     return f"runs {full}, a program kept in a temporary or hidden folder"
     return None
 
