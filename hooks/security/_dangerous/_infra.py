@@ -272,6 +272,12 @@ def _kube_target_prod(lits: list[str]) -> bool:
     return False
 
 
+def _kube_target_named(lits: list[str]) -> bool:
+    """Whether a namespace or context is named (without one, the current context decides, and
+    that may be production)."""
+    return any(lit.partition("=")[0] in _KUBE_TARGET for lit in lits)
+
+
 _KUBE_CHANGES = {
     "kubectl": frozenset(
         {
@@ -386,7 +392,7 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         ask = "deletes the compose project's volumes (their data is lost)"
     elif name == "kubectl" and _kube_verb(lits) == "delete":
         at = lits.index("delete")
-        if _recreated_pods(name, lits[at + 1 :]) and not _kube_target_prod(lits):
+        if _recreated_pods(name, lits[at + 1 :]) and _kube_target_named(lits) and not _kube_target_prod(lits):
             pass  # settled: a named pod on staging is recreated by its deployment
         elif _recreated_pods(name, lits[at + 1 :]):
             ask = "deletes production pods (their deployment recreates them)"

@@ -253,6 +253,7 @@ INFRA_CASES = [
     ("terragrunt run-all plan", None),
     # Clusters: named pods are recreated (asked on production); namespaces are whole environments.
     ("kubectl -n qa delete pod worker-5f7d9-abcde worker-5f7d9-fghij", None),
+    ("kubectl delete pod worker-5f7d9-abcde", "ask"),  # the current context may be production
     ("kubectl delete po/web-0 --context prod-eu", "ask"),
     ("kubectl delete pods -l app=web -n qa", "ask"),
     ("kubectl delete namespace payments", "deny"),
