@@ -389,6 +389,18 @@ def rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
         and ({"-r", "--recursive"} & flags or any(re.fullmatch(r"-\w*r\w*", a) for a in lits[1:]))
     ):
         what = "deletes a BigQuery dataset with every table in it"
+    elif (
+        name == "firebase" and lits[:1] == ["firestore:delete"] and ({"--all-collections", "-r", "--recursive"} & flags)
+    ):
+        what = "deletes Firestore collections with every document in them"
+    elif (
+        name == "firebase"
+        and lits[:1] == ["database:remove"]
+        and [a for a in lits[1:] if not a.startswith("-")][:1] in ([], ["/"])
+    ):
+        what = "deletes the whole Realtime Database"
+    elif name == "supabase" and lits[:2] == ["db", "reset"] and ({"--linked", "--db-url"} & flags):
+        what = "resets the linked (remote) project's database"
     elif name == "gh" and lits[:2] == ["repo", "delete"]:
         what = "deletes a hosted repository with its issues, pull requests and releases"
     elif name == "rclone" and lits[:1] == ["purge"]:

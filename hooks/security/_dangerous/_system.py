@@ -95,9 +95,15 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
     elif name == "auditctl" and lits[:2] == ["-e", "0"]:
         what = "turns kernel auditing off"
     elif _edits_in_place(name, lits) and any(
-        re.search(r"(?i)\bSELINUX=(?:disabled|permissive)\b|\b(?:selinux|apparmor)=0\b", a) for a in lits
+        re.search(r"(?i)\bSELINUX=(?:disabled|permissive)\b|\b(?:selinux|apparmor)=0\b", _written_part(a)) for a in lits
     ):
         what = "switches SELinux/AppArmor off from the next boot"
+    elif (
+        _edits_in_place(name, lits)
+        and any(_AUTH_OFF.search(_written_part(a)) for a in lits)
+        and any(_AUTH_CONFIG.search(a) for a in lits)
+    ):
+        what = "switches a server's authentication off (trust logins, root or empty-password logins)"
     elif _tls_off_everywhere(name, lits):
         what = "turns TLS certificate checks off for every future download of the tool"
     if what:
@@ -383,8 +389,29 @@ _TLS_OFF_LINE = re.compile(
 )
 
 
+def _written_part(expression: str) -> str:
+    """What a ``sed``/``perl`` substitution writes: ``s/md5/trust/`` → ``trust`` (the text it
+    replaces is what goes away); any other argument as it is."""
+    m = _SUBSTITUTION.match(expression)
+    return m.group("new") if m else expression
+
+
+_SUBSTITUTION = re.compile(
+    r"^(?:\d*,?\d*|/[^/]*/)?s(?P<d>[^\w\s\\])(?:\\.|(?!(?P=d)).)*(?P=d)(?P<new>(?:\\.|(?!(?P=d)).)*)"
+)
+# Server configuration whose settings decide who may log in, and the settings that let anyone in.
+_AUTH_CONFIG = re.compile(r"pg_hba\.conf|sshd_config|my\.cnf|mysqld\.cnf|redis\.conf|mongod\.conf")
+_AUTH_OFF = re.compile(
+    r"(?i)\btrust\b|PermitRootLogin\s+yes|PermitEmptyPasswords\s+yes|skip[-_]grant[-_]tables"
+    r"|protected-mode\s+no|authorization:\s*disabled"
+)
+
+
 def _grants_access(path: str, text: str) -> str:
-    """Access for others written into a file: sudo rules, keys allowed to log in."""
+    """Access for others written into a file: sudo rules, keys allowed to log in, server
+    authentication switched off."""
+    if _AUTH_CONFIG.search(path) and _AUTH_OFF.search(text):
+        return "a setting that lets anyone log in to the server without a password"
     if _SUDOERS.search(path) and re.search(r"\bALL\b|NOPASSWD", text):
         return "a sudo rule that lets an account run commands as root"
     if path.endswith("/authorized_keys") and re.search(r"\bssh-(?:rsa|ed25519|dss)\b|\becdsa-sha2", text):

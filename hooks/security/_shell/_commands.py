@@ -712,6 +712,9 @@ def autorun_path(path: str) -> bool:
         or "/profile.d/" in path
         # BSD/macOS periodic jobs, anacron, SysV init scripts, fish's conf.d, ssh's per-login rc
         or re.search(r"^/etc/(?:periodic/|anacrontab$|init\.d/|rc\.d/)|/fish/conf\.d/|/\.ssh/rc$", path) is not None
+        # Python runs these at every interpreter start-up
+        or base in ("sitecustomize.py", "usercustomize.py")
+        or (base.endswith(".pth") and "-packages/" in path)
     )
 
 
