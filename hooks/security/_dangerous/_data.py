@@ -79,7 +79,7 @@ SQL_ALIASES = {
 
 _COMPARISON = re.compile(r"^(?P<a>[\w.'\"`]+)\s*(?P<op>=|==|<>|!=|<=|>=|<|>|\bIS\b|\bLIKE\b)\s*(?P<b>[\w.'\"`%]+)$")
 # A surrogate key (id, user_id, t.id): auto-numbered from 1, never NULL.
-_KEY_COLUMN = re.compile(r"^(?:[\w\"`]+\.)?[\"`]?(?:ID|\w+_ID|PK)[\"`]?$")
+_KEY_COLUMN = re.compile(r"^(?:[\w\"`]+\.)?[\"`]?(?:ID|\w+_ID|PK|ROWID|_ROWID_|OID)[\"`]?$")
 _NULL_TEST = re.compile(r"^(?P<a>[\w.\"`]+)\s+IS\s+(?P<not>NOT\s+)?NULL$")
 _SELF_SUBQUERY = re.compile(r"^(?P<a>[\w.\"`]+)\s+IN\s*\(\s*SELECT\s+(?P<b>[\w.\"`]+)\s+FROM\s+(?P<t>[\w.\"`]+)\s*\)?$")
 

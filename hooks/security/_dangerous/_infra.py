@@ -533,9 +533,10 @@ _SHELL_MODULES = frozenset({"shell", "command", "raw", "ansible.builtin.shell", 
 
 
 def _fleet_command(cmd: Cmd) -> tuple[str, str, str] | None:
-    """(where, module, text) of a command sent to many hosts at once: ``ansible HOSTS -m shell -a
+    """(where, module, text) of a command sent to other machines: ``ansible HOSTS -m shell -a
     TEXT``, ``salt 'TARGET' cmd.run TEXT``, ``pssh -h hosts TEXT``, ``gcloud compute ssh VM
-    --command TEXT``, ``az vm run-command invoke --scripts TEXT``."""
+    --command TEXT``, ``az vm run-command invoke --scripts TEXT``, ``heroku run TEXT -a APP``,
+    ``fly ssh console -C TEXT``."""
     lits = [w.literal() or w.text for w in cmd.args]
     if cmd.name == "ansible":
         _flags, positionals, values = _shell.split_options(cmd.args, _ANSIBLE_VALUE)
@@ -555,6 +556,19 @@ def _fleet_command(cmd: Cmd) -> tuple[str, str, str] | None:
         )
         hosts = " ".join(w.literal() or w.text for k in ("h", "H", "w", "g") for w in values.get(k, []))
         return hosts, "shell", " ".join(w.literal() or w.text for w in positionals)
+    if cmd.name == "heroku" and lits[:1] in (["run"], ["run:detached"]):
+        # heroku run CMD -a APP: CMD runs in a one-off dyno of the app, against its database.
+        _flags, positionals, values = _shell.split_options(
+            cmd.args[1:], frozenset({"-a", "--app", "-r", "--remote", "-s", "--size", "-e", "--env"})
+        )
+        app = " ".join(w.literal() or w.text for k in ("a", "app", "r", "remote") for w in values.get(k, []))
+        # Heroku joins the words with blanks and a shell on the dyno splits them again.
+        return app or "the app", "shell", " ".join(w.literal() or w.text for w in positionals)
+    if cmd.name in ("fly", "flyctl") and lits[:2] == ["ssh", "console"]:
+        texts = [a.partition("=")[2] for a in lits if a.startswith(("--command=", "-C="))]
+        texts += [lits[i + 1] for i, a in enumerate(lits[:-1]) if a in ("-C", "--command")]
+        apps = [lits[i + 1] for i, a in enumerate(lits[:-1]) if a in ("-a", "--app")]
+        return " ".join(apps) or "the app", "shell", " ".join(texts)
     if cmd.name == "gcloud" and lits[:2] == ["compute", "ssh"]:
         texts = [a.partition("=")[2] for a in lits if a.startswith("--command=")]
         texts += [lits[i + 1] for i, a in enumerate(lits[:-1]) if a == "--command"]
@@ -603,11 +617,13 @@ def rule_fleet(cmd: Cmd, check: Check, found: list[Finding]) -> None:
         found.append(
             (
                 "deny",
-                f"`{cmd.display}` runs on every host of {where or 'the inventory'}: {worst[1][:200]}"
+                f"`{cmd.display}` runs remotely on {where or 'every host of the inventory'}: {worst[1][:200]}"
                 + ("" if worst[1].rstrip().endswith(".") else "."),
             )
         )
     elif worst is not None:
-        found.append(("ask", f"`{cmd.display}` runs on every host of {where or 'the inventory'}: {worst[1][:200]}"))
+        found.append(
+            ("ask", f"`{cmd.display}` runs remotely on {where or 'every host of the inventory'}: {worst[1][:200]}")
+        )
     elif prod and _changes_service(*_program_and_args(text)):
         found.append(("ask", f"`{cmd.display}` changes services on production hosts; confirm this is intended."))
