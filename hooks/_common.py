@@ -169,6 +169,17 @@ def git_branch(cwd: str) -> str | None:
     return f"detached at {sha.strip()}" if sha and sha.strip() else None
 
 
+DEFAULT_PROTECTED_BRANCHES = ("main", "master")
+
+
+def protected_branches() -> set[str]:
+    """Branches whose history is shared: ``PROTECTED_BRANCHES`` (separated by commas, colons or
+    spaces), else main and master."""
+    env = os.environ.get("PROTECTED_BRANCHES", "")
+    names = {b.strip() for b in env.replace(",", " ").replace(":", " ").split() if b.strip()}
+    return names or set(DEFAULT_PROTECTED_BRANCHES)
+
+
 def _is_server_data(path: str) -> bool:
     return SERVER_DATA_DIR in path.rstrip("/").split("/")
 

@@ -7,7 +7,9 @@ Description: Denies Write/Edit/MultiEdit/NotebookEdit of protected project files
     commands that modify them (redirections, rm, mv, cp/ln/install destinations, tee,
     truncate, sed -i/perl -i, chmod/chown, dd of=, find -delete; not a chmod that lets nobody
     else write, adds no execute bit and leaves .env files closed, nor a git hook whose whole
-    script is in the call's here-document and fetches no code). Default list: .git/,
+    script is in the call's here-document and fetches no code; not rm of a stale .git/*.lock
+    nor cp -n of a missing env file); deleting or moving a protected branch's ref (git
+    update-ref -d refs/heads/main, git branch -D/-f main). Default list: .git/,
     .claude/settings.json, .claude/settings.local.json, .claude/hooks/,
     .claude/protected_files.json, .env and .env.* (not .env.example*/.sample*/.template*), and
     lockfiles (package-lock.json, yarn.lock, pnpm-lock.yaml, poetry.lock, Pipfile.lock,
@@ -239,6 +241,8 @@ def write_targets(cmd: Cmd) -> list[Word]:
             # Recursively (chmod -R 644 .git) it takes the folders' search bit and breaks the tree.
             targets = [w for w in targets if os.path.basename((w.literal() or ".env").rstrip("/")).startswith(".env")]
         words += targets
+    elif name == "cp" and ({"n", "no-clobber"} & set(flags) or "--update=none" in [w.literal() for w in cmd.args]):
+        return words  # cp -n .env.example .env: creates the file only where none exists
     elif name in DEST_LAST:
         target_dirs = values.get("t", []) + values.get("target-directory", [])
         words += target_dirs if target_dirs else positionals[-1:]
@@ -337,6 +341,7 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
     for cmd in cmds:
         if cmd.ctx.remote:
             continue
+        found.extend(_protected_ref_findings(cmd))
         for word in write_targets(cmd):
             for value in cmd.values(word) or []:
                 prefix, glob_part = _shell.glob_split(value)
@@ -346,6 +351,8 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
                 hit = protected_by(path, ctx.project, rules)
                 if hit and _installs_hook(cmd, path, ctx.project, installed):
                     installed.add(path)
+                    continue
+                if hit and _stale_git_lock(cmd, path if glob_part is None else os.path.join(path, glob_part)):
                     continue
                 if (
                     hit is None
@@ -360,6 +367,62 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
                 elif glob_part is None and _release_pipeline(path, ctx.project, []):
                     found.append(("ask", _release_reason(f"`{cmd.display}` modifies", path)))
     return found
+
+
+def _stale_git_lock(cmd: Cmd, path: str) -> bool:
+    """``rm .git/index.lock``, ``rm -f .git/refs/heads/topic.lock``: deleting the lock file a
+    crashed git command left behind is the documented fix; git recreates it on its next write."""
+    if cmd.name not in ("rm", "unlink") or not path.endswith(".lock"):
+        return False
+    return "/.git/" in path and not {"r", "R", "recursive"} & set(_shell.split_options(cmd.args)[0])
+
+
+# git commands that delete or move a branch ref directly, bypassing push and merge.
+_REF_SUBCOMMANDS = frozenset({"update-ref", "branch"})
+
+
+def _protected_ref_findings(cmd: Cmd) -> list[Finding]:
+    """``git update-ref -d refs/heads/main``, ``git update-ref refs/heads/main <sha>``, ``git
+    branch -D main``, ``git branch -f master HEAD~3``: deleting or moving a protected branch's ref
+    (PROTECTED_BRANCHES, default main/master) throws away or rewrites its shared history."""
+    if cmd.name != "git":
+        return []
+    _flags, positionals, _values = _shell.split_options(
+        cmd.args, frozenset({"-C", "-c", "--git-dir", "--work-tree"}), stop_at_first=True
+    )
+    sub = positionals[0].literal() if positionals else None
+    if sub not in _REF_SUBCOMMANDS:
+        return []
+    with_value = frozenset({"-m"}) if sub == "update-ref" else frozenset({"-u", "--set-upstream-to"})
+    flags, operands, _values = _shell.split_options(positionals[1:], with_value)
+    names = [w.literal() or w.text for w in operands]
+    protected = _common.protected_branches()
+    refs: list[str] = []
+    if sub == "update-ref":
+        refs = names[:1]
+        if "stdin" in flags and cmd.stdin_text:
+            # update-ref --stdin reads "delete REF", "update REF NEW", "create REF NEW" lines.
+            refs = [line.split()[1] for line in cmd.stdin_text.splitlines() if len(line.split()) > 1]
+    elif {"D", "d", "delete"} & set(flags):
+        refs = names
+    elif {"f", "force"} & set(flags):
+        refs = names[:1]  # git branch -f main <start>: main now points elsewhere
+    elif "M" in flags and len(names) > 1:
+        refs = names[1:2]  # git branch -M topic main: topic replaces main
+    hits = [
+        r
+        for r in refs
+        if r.removeprefix("refs/heads/") in protected and (r.startswith("refs/heads/") or sub == "branch")
+    ]
+    if not hits:
+        return []
+    return [
+        (
+            "deny",
+            f"rule protected-ref: `{cmd.display}` deletes or moves {hits[0]}, a protected branch whose history is "
+            "shared. Work on a feature branch and let the user merge it; to undo a commit on it, use `git revert`.",
+        )
+    ]
 
 
 def _installs_hook(cmd: Cmd, path: str, project: str, installed: set[str]) -> bool:

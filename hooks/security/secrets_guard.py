@@ -10,8 +10,13 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     ~/.aws/credentials, ~/.netrc, .git-credentials, .npmrc, kube/docker configs,
     /proc/*/environ…) with Read/Grep or Bash readers (cat, head, grep, cp, curl -d @…, git
     add …); printing secret environment variables (printenv TOKEN, echo $GITHUB_TOKEN,
-    env | grep KEY, gh auth token, aws configure get …). Answers "ask" for bare env/printenv
-    (dumps every variable) and high-entropy values assigned to secret-looking names.
+    env | grep KEY, gh auth token, aws configure get …), decrypting to the terminal (gpg -d,
+    sops -d), setfacl granting read on credentials, Kubernetes Secret values, a database dump
+    piped to the network, a file server publishing the home folder, CI run steps that would be
+    denied as commands. Answers "ask" for bare env/printenv (dumps every variable), names-only
+    filters (cut -d= -f1 .env, env | cut -d= -f1), shell history, deleting a secret file or a
+    copy, a live-looking key in a test, and high-entropy values assigned to secret-looking names.
+    Encrypted files (*.enc, *.gpg, *.age) and public keys are not secrets.
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
     the standard library's ``secrets`` module on sys.path.)
 """
@@ -141,7 +146,8 @@ READERS = frozenset({
     "column", "jq", "yq", "scp", "rsync", "tar", "zip", "7z", "gzip", "bzip2", "xz",
     "openssl", "nc", "ncat", "socat", "mail", "vim", "vi", "nano", "emacs", "code", "subl",
     "iconv", "pbcopy", "xclip", "xsel", "fold", "fmt", "pr", "expand", "rev",
-    "cp", "install", "dd", "split", "csplit", "md5sum",
+    "cp", "install", "dd", "split", "csplit", "md5sum", "sha1sum", "sha256sum", "sha512sum",
+    "b2sum", "cksum", "shasum",
 })  # fmt: skip
 # Copy-like commands: only their source arguments are read.
 COPIERS = frozenset({"cp", "scp", "rsync", "install"})
@@ -285,11 +291,28 @@ def redact(text: str) -> str:
 TEST_FOLDERS = frozenset({"tests", "test", "fixtures", "__fixtures__", "testdata", "test_data", "spec", "__tests__"})
 
 
+# Extensions and name parts of encrypted files: their bytes are ciphertext, useless without a
+# key kept elsewhere (config/credentials.yml.enc needs config/master.key), so showing them shows
+# no secret. Decrypting them to the terminal is judged separately (_prints_credential).
+ENCRYPTED_EXTENSIONS = frozenset({".enc", ".gpg", ".pgp", ".age", ".kdbx", ".sealed"})
+ENCRYPTED_PARTS = frozenset({"enc", "sops", "encrypted", "sealed", "vault-encrypted"})
+
+
+def encrypted_file(path: str) -> bool:
+    """Whether ``path`` names an encrypted file: ``credentials.yml.enc``, ``.env.gpg``,
+    ``secrets.enc.yaml`` / ``secrets.sops.json`` (sops), ``backup.age``, ``vault.kdbx``."""
+    lower = os.path.basename(path.replace("\\", "/").rstrip("/")).lower()
+    parts = lower.lstrip(".").split(".")
+    return os.path.splitext(lower)[1] in ENCRYPTED_EXTENSIONS or bool(ENCRYPTED_PARTS & set(parts[1:-1]))
+
+
 def secret_file(path: str) -> str | None:
     """What kind of secret file ``path`` is, or None."""
     norm = path.replace("\\", "/")
     base = os.path.basename(norm.rstrip("/"))
     lower = base.lower()
+    if encrypted_file(norm):
+        return None
     folders = norm.lower().split("/")[:-1]
     if TEST_FOLDERS & set(folders) and "/.ssh/" not in "/" + norm and not lower.startswith(".env"):
         # tests/fixtures/server.key, testdata/client.pem: keys made for the tests, committed with
@@ -317,6 +340,8 @@ def secret_file(path: str) -> str | None:
         return "a credentials file"
     if any(("/" + norm).endswith(s) for s in SECRET_PATH_SUFFIXES):
         return "a credentials file"
+    if "/.git-crypt/keys/" in "/" + norm or "/.git/git-crypt/keys/" in "/" + norm:
+        return "a git-crypt key"
     return None
 
 
@@ -327,7 +352,7 @@ MAYBE_SECRET_BASENAMES = frozenset({
     "application-production.yml", "appsettings.production.json", ".bash_history", ".zsh_history",
     ".psql_history", ".mysql_history", ".python_history", "htpasswd", "vault.yml",
     "terraform.tfvars", ".envrc", "kubeconfig", "kubeconfig.yaml", "kubeconfig.yml", "rclone.conf",
-    "sftp-config.json", ".ftpconfig", "credentials.yml.enc",
+    "sftp-config.json", ".ftpconfig",
 })  # fmt: skip
 
 
@@ -335,10 +360,9 @@ def maybe_secret_file(path: str) -> bool:
     """Whether ``path`` is configuration that may hold passwords (``config/database.yml``)."""
     norm = path.replace("\\", "/").rstrip("/")
     base = os.path.basename(norm).lower()
-    return (
+    return not encrypted_file(norm) and (
         base in MAYBE_SECRET_BASENAMES
         or base.endswith(".auto.tfvars")
-        or norm.endswith(".git/config")
         or MAYBE_SECRET_OVERRIDES.fullmatch(base) is not None
         or (os.path.basename(os.path.dirname(norm)) == "config" and CONFIG_DIR_OVERRIDES.fullmatch(base) is not None)
     )
@@ -549,39 +573,140 @@ _FIRST_FIELD = frozenset({"1", "-1"})
 # Anchored at the line start, ending at "=", and built only of name characters: no ".", no
 # negated class and no "=" inside, so a match can never run past the first "=" into a value.
 _NAME_ONLY_PATTERN = re.compile(r"\^(?:export\s*)?(?:[\w\[\]*+-]|\\w)+=")
-_AWK_FIRST_FIELD = re.compile(r"\{\s*print\s*\$1\s*;?\s*\}")
+_AWK_FIRST_FIELD = re.compile(r"\{print\$1;?\}")  # matched with the spaces removed
+# Checksums print a fingerprint, awk's END{print NR} a line count, jq/yq 'keys' the names only.
+_CHECKSUMS = frozenset(
+    {"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "shasum"}
+)
+_AWK_COUNTS = re.compile(r"END\{print(?:NR|\(NR\))?;?\}")
+_KEYS_PROGRAMS = frozenset({"keys", "keys[]", ".|keys", "keys_unsorted", "keys_unsorted[]", ".|keys[]", "keys|.[]"})
+# sed 's/=.*//': everything from the first "=" on is cut away.
+_SED_CUTS_VALUE = re.compile(r"s(?P<d>[/|#:,])=\.\*\$?(?P=d)(?P=d)g?")
 
 
-def _prints_no_values(cmd: Cmd) -> bool:
-    """Whether ``cmd`` reads files without printing their values: ``grep -c``/``-l``/``-q``
-    print a count, names or nothing; ``cut -d= -f1`` and ``awk -F= '{print $1}'`` print the
-    variable names of an environment file, not what they are set to."""
+def _projection(cmd: Cmd) -> str | None:
+    """What ``cmd`` prints of the files it reads, when not their lines: ``"count"`` for
+    ``grep -c``/``-l``/``-q`` (a count, file names or nothing), ``"names"`` for ``cut -d= -f1``,
+    ``awk -F= '{print $1}'``, ``sed 's/=.*//'`` and ``grep -o '^[A-Z_]*='`` over an environment
+    file (the variable names, not what they are set to), else None."""
     name = cmd.name
+    if name in _CHECKSUMS:
+        return "count"  # a fingerprint of the file, none of its content
     flags, positionals, values = _shell.split_options(cmd.args, _shell.VALUE_OPTIONS.get(name, frozenset()))
+    files = positionals[1:] if name in _shell.PATTERN_FIRST else positionals
+    program = (positionals[0].literal() or "").replace(" ", "") if positionals else ""
+    if name in ("awk", "gawk", "mawk") and _AWK_COUNTS.fullmatch(program):
+        return "count"  # awk 'END { print NR }' .env
+    if name in ("jq", "yq", "gojq") and program in _KEYS_PROGRAMS:
+        return "names"  # jq 'keys' secrets.json: the names of the secrets, not their values
+    # NAME=value lines: only environment files split into a name and a value at "=" (a key
+    # file's base64 lines can end in "=" too).
+    env_files = all(".env" in os.path.basename(w.literal() or "") for w in files) and not [
+        r for r in cmd.redirects if r.op == "<" and ".env" not in os.path.basename(r.target.text if r.target else "")
+    ]
     if name in ("grep", "egrep", "fgrep", "rg", "ag", "ack"):
         if {"o", "only-matching"} & set(flags) and positionals and "e" not in values:
             # grep -o '^[A-Z_]*=' .env: the match stops at the first "=", so only names print.
             pattern = positionals[0].literal()
-            return pattern is not None and _NAME_ONLY_PATTERN.fullmatch(pattern) is not None
-        return bool(_NO_LINES & set(flags))
+            names = pattern is not None and _NAME_ONLY_PATTERN.fullmatch(pattern) is not None
+            return "names" if names and env_files else None
+        return "count" if _NO_LINES & set(flags) else None
+    if not env_files:
+        return None
+    if name in ("sed", "gsed"):
+        scripts = [w.literal() for w in values.get("e", []) + values.get("expression", [])] or [
+            w.literal() for w in positionals[:1]
+        ]
+        quiet = {"n", "quiet", "silent", "i", "in-place"} & set(flags)
+        cuts = bool(scripts) and all(t is not None and _SED_CUTS_VALUE.fullmatch(t.strip()) for t in scripts)
+        return "names" if cuts and not quiet else None
     delim = "".join(w.literal() or "?" for w in values.get("d", []) + values.get("F", []))
-    files = positionals[1:] if name in _shell.PATTERN_FIRST else positionals
-    # NAME=value lines: only environment files split into a name and a value at "=".
-    if delim != "=" or not all(".env" in os.path.basename(w.literal() or "") for w in files):
-        return False
+    if delim != "=":
+        return None
     if name == "cut":
         fields = [w.literal() for w in values.get("f", [])]
-        return len(fields) == 1 and fields[0] in _FIRST_FIELD and not set(flags) - {"d", "f", "s"}
+        first = len(fields) == 1 and fields[0] in _FIRST_FIELD and not set(flags) - {"d", "f", "s"}
+        return "names" if first else None
     if name in ("awk", "gawk", "mawk"):
-        program = positionals[0].literal() if positionals else None
-        return program is not None and _AWK_FIRST_FIELD.fullmatch(program.strip()) is not None
+        return "names" if _AWK_FIRST_FIELD.fullmatch(program) is not None else None
+    return None
+
+
+def acl_grants_read(spec: str) -> bool:
+    """Whether a ``setfacl -m`` spec lets someone other than the owner read: ``u:www-data:r``,
+    ``g:staff:rw``, ``o::r``, ``d:u:ci:rX`` (versus ``u::rw``, the owner, or a mask)."""
+    for entry in spec.split(","):
+        fields = entry.strip().split(":")
+        if fields and fields[0] in ("d", "default"):
+            fields = fields[1:]
+        if len(fields) < 2:
+            continue
+        tag, qualifier, perms = fields[0], fields[1] if len(fields) > 2 else "", fields[-1]
+        if tag in ("m", "mask") or (tag in ("u", "user") and not qualifier):
+            continue
+        if "r" in perms or re.fullmatch(r"0*[4-7]", perms):
+            return True
     return False
+
+
+def _check_acl(cmd: Cmd, found: list[Finding]) -> None:
+    """``setfacl -m u:www-data:r ~/.ssh/id_rsa``: an access-control entry that lets another
+    user or group read a credentials file is a permission change like ``chmod o+r``."""
+    _flags, positionals, values = _shell.split_options(
+        cmd.args, frozenset({"-m", "--modify", "-M", "--modify-file", "-x", "--remove", "--set", "--set-file"})
+    )
+    specs = values.get("m", []) + values.get("modify", []) + values.get("set", [])
+    if not any(acl_grants_read(w.literal() or w.text) for w in specs):
+        return
+    for word in positionals:
+        for value in cmd.values(word) or [word.text]:
+            kind = secret_file(value) or ("a folder of credentials" if secret_dir(value) else None)
+            if kind:
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` grants another user or group read access to {value}, {kind}. "
+                        "Keep it private to its owner (remove the entry with `setfacl -x`), or give "
+                        "the service its own credential.",
+                    )
+                )
+                return
+
+
+# Suffixes of copies: .env.bak, id_rsa.orig, credentials.json.old, secrets.yml~.
+_COPY_SUFFIX = re.compile(r"(?:\.(?:bak|backup|old|orig|save|sav|prev|copy|\d+)|~)+$", re.IGNORECASE)
+
+
+def _check_delete(cmd: Cmd, found: list[Finding]) -> None:
+    """``rm .env.bak``, ``rm -f id_rsa.orig``: a copy of a secret may be the only one left
+    (LABELLING.md's settled calls: confirm); the secret files themselves likewise."""
+    _flags, positionals, _values = _shell.split_options(cmd.args)
+    for word in positionals:
+        for value in cmd.values(word) or [word.text]:
+            path = _shell.normalize(value, cmd.ctx.cwd)
+            if path is not None and _shell.build_output(path, cmd.ctx.project):
+                continue  # tmp/test-key.pem, build/…: scratch and generated files
+            kind = secret_file(value) or secret_file(_COPY_SUFFIX.sub("", value))
+            if kind:
+                found.append(
+                    (
+                        "ask",
+                        f"`{cmd.display}` deletes {value} ({kind} or a copy of one), which may be the only "
+                        "copy of those credentials; confirm, or move it out of the way instead.",
+                    )
+                )
+                return
 
 
 def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
     if cmd.name == "chmod":
         _check_chmod(cmd, found)
-    words = [] if _prints_no_values(cmd) else list(_read_targets(cmd))
+    if cmd.name == "setfacl":
+        _check_acl(cmd, found)
+    if cmd.name in ("rm", "unlink", "shred"):
+        _check_delete(cmd, found)
+    projection = _projection(cmd)
+    words = [] if projection == "count" else list(_read_targets(cmd))
     name = cmd.name
     if name in ("curl", "wget", "http", "xh"):
         for w in cmd.args:
@@ -611,12 +736,7 @@ def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
                 path = text.split(":", 1)[1] if ":" in text and sub in ("show", "cat-file") else text
                 words.append(Word([_shell.Lit(path, True)], path))
     for r in cmd.redirects:
-        if (
-            r.op in ("<", "<>", "<&")
-            and r.target is not None
-            and name not in ("source", ".")
-            and not _prints_no_values(cmd)
-        ):
+        if r.op in ("<", "<>", "<&") and r.target is not None and name not in ("source", ".") and projection != "count":
             words.append(r.target)
     for word in words:
         # Unknown parts keep their ${NAME} form: /proc/$$/environ still ends in /environ.
@@ -636,7 +756,16 @@ def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
                 )
             if not kind:
                 continue
-            if name == "git":
+            if projection == "names":
+                found.append(
+                    (
+                        "ask",
+                        f"`{cmd.display}` prints only the variable names of {value} ({kind}), but a "
+                        "slip in the filter would print the values; confirm, or compare against the "
+                        ".env.example instead.",
+                    )
+                )
+            elif name == "git":
                 found.append(
                     (
                         "deny",
@@ -666,6 +795,89 @@ def _downstream(cmd: Cmd, cmds: list[Cmd]) -> list[Cmd]:
         current = nxt
 
 
+def _fed_to_consumer(cmd: Cmd, cmds: list[Cmd]) -> bool:
+    """``echo "$PASSWORD" | docker login --password-stdin``: output piped into a program that
+    takes it as input (not one that shows it, nor one that sends it elsewhere), and written to
+    no file."""
+    downstream = _downstream(cmd, cmds)
+    if not downstream or any(r.op in (">", ">>", ">|", "&>", "&>>") for r in cmd.redirects):
+        return False
+    return all(c.name not in _SHOWS and c.name not in SENDERS and c.name not in ("tee", "xargs") for c in downstream)
+
+
+# kubectl options that take a value and may come before the verb (kubectl -n prod get …).
+_KUBECTL_VALUE = frozenset(
+    {"-n", "--namespace", "--context", "--cluster", "--kubeconfig", "-l", "--selector", "--user", "-o", "--output"}
+)
+# Output formats that print only names, types and ages, never the data.
+_KUBECTL_NAME_OUTPUTS = re.compile(r"name|wide|custom-columns=(?:(?!\.data|\.stringData)[^ ])*")
+
+
+def _kubectl_shows_secret_values(cmd: Cmd) -> bool:
+    """``kubectl get secret web -o yaml``, ``kubectl -n staging get secret web -o
+    jsonpath='{.data.URL}'``: a Secret's data printed. ``-o name``, ``-o wide`` and custom
+    columns of names and types show none of it."""
+    _flags, positionals, values = _shell.split_options(cmd.args, _KUBECTL_VALUE)
+    ops = [w.literal() or w.text for w in positionals]
+    if len(ops) < 2 or ops[0] != "get" or not any(o.split("/")[0] in ("secret", "secrets") for o in ops[1:3]):
+        return False
+    outputs = [w.literal() or w.text for w in values.get("o", []) + values.get("output", [])]
+    return bool(outputs) and not all(_KUBECTL_NAME_OUTPUTS.fullmatch(o) for o in outputs)
+
+
+DB_DUMPERS = frozenset({"pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump", "mongoexport"})
+_LOOPBACK = re.compile(r"(?:tcp://)?(?:127\.0\.0\.1|localhost|\[?::1\]?)(?::\d+)?")
+
+
+def _served_folder(cmd: Cmd) -> str | None:
+    """The folder a static file server or notebook server publishes when it is the home folder
+    or the root (``cd ~ && python3 -m http.server``, ``npx serve ~``, ``jupyter lab --ip=0.0.0.0
+    --notebook-dir=~``), bound to more than loopback, or the project root explicitly bound to
+    every interface (``--bind 0.0.0.0``); None otherwise."""
+    name = cmd.name
+    lits = [w.literal() or w.text for w in cmd.args]
+    folder: str | None = None
+    binds: list[str] = []
+
+    def value(words: list[Word]) -> str | None:
+        return next(((cmd.values(w) or [w.text])[0] for w in words), None)
+
+    if name in _shell.INTERPRETERS and lits[:2] == ["-m", "http.server"]:
+        _f, _p, values = _shell.split_options(cmd.args[2:], frozenset({"-d", "--directory", "-b", "--bind"}))
+        folder = value(values.get("d", []) + values.get("directory", [])) or "."
+        binds = [w.literal() or "" for w in values.get("b", []) + values.get("bind", [])]
+    elif name in ("serve", "http-server"):
+        _f, positionals, values = _shell.split_options(
+            cmd.args, frozenset({"-l", "--listen", "-a", "--address", "-p", "--port"})
+        )
+        folder = value(positionals) or "."
+        binds = [w.literal() or "" for w in values.get("l", []) + values.get("listen", []) + values.get("a", [])]
+    elif name in ("jupyter", "jupyter-lab", "jupyter-notebook"):
+        dirs = [a.split("=", 1)[1] for a in lits if a.startswith(("--notebook-dir=", "--ServerApp.root_dir="))]
+        folder = dirs[0] if dirs else "."
+        binds = [a.split("=", 1)[1] for a in lits if a.startswith(("--ip=", "--ServerApp.ip="))] or ["localhost"]
+    if folder is None or any(_LOOPBACK.fullmatch(b) for b in binds):
+        return None
+    everywhere = any(re.fullmatch(r"(?:tcp://)?(?:0\.0\.0\.0|::|\[::\])(?::\d+)?", b) for b in binds)
+    if folder == "~" or folder.startswith("~/"):
+        folder = cmd.ctx.home + folder[1:]
+    path = _shell.normalize(folder, cmd.ctx.cwd)
+    home = os.path.normpath(cmd.ctx.home)
+    if path is not None and everywhere and path == os.path.normpath(cmd.ctx.project):
+        return cmd.ctx.project  # bound to every interface on purpose, .env and all
+    if path is None or not (path in (home, "/") or secret_dir(path)):
+        return None
+    return path
+
+
+def _prints_history(name: str, lits: list[str]) -> bool:
+    """``history``, ``history 50 | grep -i token``, ``fc -l``: the shell's command history is
+    printed (``history -c``/``-w``/``-d N`` only clear, save or delete)."""
+    if name == "history":
+        return not any(a.startswith("-") and set(a[1:]) & set("cdwanrps") for a in lits)
+    return name == "fc" and any(a.startswith("-") and "l" in a for a in lits)
+
+
 def _inverted(cmd: Cmd) -> bool:
     """``grep -v PATTERN`` keeps every other line: it does not narrow what is printed."""
     flags, _pos, _vals = _shell.split_options(cmd.args, frozenset({"-e", "-f", "-m", "-A", "-B", "-C"}))
@@ -687,7 +899,7 @@ def _secret_store_read(name: str, lits: list[str]) -> bool:
     )
 
 
-def _prints_credential(name: str, lits: list[str]) -> str | None:
+def _prints_credential(name: str, lits: list[str], printer_editor: bool = False) -> str | None:
     """What credential a command prints as its output (a token, a password), or None:
     ``gcloud auth print-access-token``, ``az account get-access-token``, ``aws ecr
     get-login-password``, ``kubectl create token``, ``pass show`` …"""
@@ -703,12 +915,16 @@ def _prints_credential(name: str, lits: list[str]) -> str | None:
         return "temporary AWS credentials"
     if name in ("rails", "bin/rails") and any(a.startswith("credentials:show") for a in lits):
         return "the application's decrypted credentials"
+    if name in ("rails", "bin/rails") and any(a.startswith("credentials:edit") for a in lits) and printer_editor:
+        return "the application's decrypted credentials (the editor only prints them)"
     if name in ("sops",) and ({"-d", "--decrypt"} & set(lits) or lits[:1] == ["decrypt"]):
         return "decrypted secrets"
     if name == "ansible-vault" and lits[:1] in (["view"], ["decrypt"]) and "--output" not in lits:
         return "decrypted vault secrets"
     if name in ("gpg", "gpg2") and any(a.startswith("--export-secret") for a in lits):
         return "a private key"
+    if _decrypts_to_stdout(name, lits):
+        return "a decrypted file"
     if name == "getent" and lits[:1] in (["shadow"], ["gshadow"]):
         return "password hashes"
     if name == "aws" and lits[:2] == ["iam", "create-access-key"]:
@@ -741,6 +957,19 @@ def _prints_credential(name: str, lits: list[str]) -> str | None:
     if name.startswith("docker-credential-") and lits[:1] == ["get"]:
         return "a registry password"
     return None
+
+
+def _decrypts_to_stdout(name: str, lits: list[str]) -> bool:
+    """``gpg -d .env.gpg``, ``age -d -i key.txt secrets.age``, ``openssl enc -d -in x.enc``:
+    decryption whose plaintext goes to standard output (``-o FILE`` writes it elsewhere)."""
+    writes_file = any(a in ("-o", "--output", "-out") or a.startswith("--output=") for a in lits)
+    if writes_file:
+        return False
+    if name in ("gpg", "gpg2"):
+        return any(a in ("-d", "--decrypt") or (re.fullmatch(r"-[a-zA-Z]*d[a-zA-Z]*", a) is not None) for a in lits)
+    if name in ("age", "rage"):
+        return any(a in ("-d", "--decrypt") for a in lits)
+    return name == "openssl" and lits[:1] == ["enc"] and "-d" in lits
 
 
 # Programs that only show what they are given: a credential piped into them still reaches the transcript.
@@ -808,6 +1037,8 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
         for r in cmd.redirects:
             if r.op == "<<<" and r.target is not None:
                 secret.extend(_secret_vars(r.target))
+        if secret and _fed_to_consumer(cmd, cmds):
+            secret = []  # echo "$TOKEN" | docker login --password-stdin: the program takes it
         if secret:
             found.append(
                 (
@@ -851,6 +1082,11 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     if dumps:
         filters = [c for c in _downstream(cmd, cmds) if c.name in FILTERS and not _inverted(c)]
         patterns = [w.literal() or w.text for c in filters for w in c.args]
+        # awk -F= '{print $1}' and sed 's/=.*//' reshape every line rather than pick some: the
+        # names of all variables still print, and a slip in the program prints their values.
+        narrowing = [c for c in filters if c.name not in ("awk", "gawk", "mawk", "sed", "gsed")] + [
+            c for c in _downstream(cmd, cmds) if c.name == "wc"
+        ]
         if filters and any(SECRET_PATTERN_WORDS.search(p) for p in patterns):
             found.append(
                 (
@@ -860,7 +1096,7 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                     '`test -n "$NAME"` instead.',
                 )
             )
-        elif not filters:
+        elif not narrowing:
             found.append(
                 (
                     "ask",
@@ -868,6 +1104,74 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                     "including credentials; confirm (or print the one you need).",
                 )
             )
+    if name == "compgen" and any(a.startswith("-") and ("e" in a or "v" in a) for a in lits):
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` lists the names of every variable, credentials' names included; "
+                'confirm, or test the one you need with `test -n "$NAME"`.',
+            )
+        )
+    if name == "terraform" and "output" in lits:
+        named = [a for a in lits[lits.index("output") + 1 :] if not a.startswith("-")]
+        if any(is_secret_name(a) for a in named) and ({"-raw", "-json"} & set(lits)):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` prints the Terraform output {named[0]} in clear text. Pass it to the "
+                    "program that needs it (`$(terraform output -raw …)` inside that command) instead.",
+                )
+            )
+        elif "-json" in lits and not named:
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` prints every Terraform output, sensitive ones in clear text; confirm, or "
+                    "print the one non-secret output you need.",
+                )
+            )
+    if name == "helm" and lits[:1] == ["get"] and len(lits) > 1 and lits[1] in ("values", "all", "manifest"):
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` prints a release's values or manifests, which often hold passwords and "
+                "Secrets; confirm, or read the chart's values file in the project instead.",
+            )
+        )
+    if name in DB_DUMPERS and any(c.name in SENDERS for c in _downstream(cmd, cmds)):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display} | …` sends a database dump, every row and credential in it, over the "
+                "network. Keep dumps on this machine (`> backups/…`) and let the user move them.",
+            )
+        )
+    served = _served_folder(cmd)
+    if served == cmd.ctx.project:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` publishes the project folder, its environment files included, on every "
+                "network interface; confirm, or serve only the build output bound to 127.0.0.1.",
+            )
+        )
+    elif served is not None:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` serves {served} — the home folder's keys and credentials — to other "
+                "machines. Serve only the folder that holds the files to share (e.g. `--directory "
+                "docs/_build/html`), bound to 127.0.0.1.",
+            )
+        )
+    if _prints_history(name, lits):
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` shows the shell history, which often holds tokens and passwords "
+                "typed on the command line; confirm, or ask the user for the command you need.",
+            )
+        )
     if _container_env_dump(cmd, cmds):
         found.append(
             (
@@ -907,7 +1211,8 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 "to the program that needs them (e.g. through the environment) instead.",
             )
         )
-    printed = _prints_credential(name, lits)
+    editor = cmd.env.get("EDITOR") or cmd.env.get("VISUAL") or ""
+    printed = _prints_credential(name, lits, os.path.basename(editor.split(" ")[0]) in _SHOWS)
     if printed is not None and _reaches_transcript(cmd, cmds):
         found.append(
             (
@@ -963,13 +1268,7 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 " Use it where it is needed without printing it (e.g. pass it to the tool through the environment).",
             )
         )
-    if (
-        name == "kubectl"
-        and lits[:1] == ["get"]
-        and len(lits) > 1
-        and lits[1].startswith("secret")
-        and any(a.startswith(("-o", "--output")) for a in lits)
-    ):
+    if name == "kubectl" and _kubectl_shows_secret_values(cmd):
         found.append(
             (
                 "deny",
@@ -1089,16 +1388,81 @@ def _content_fields(tool: str, tool_input: dict[str, Any]) -> list[str] | dict[s
     return texts
 
 
-def check_write(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[str, Any]:
+# CI configuration: its run steps execute on every push with the project's secrets in the
+# environment, so they are judged like the same command typed now.
+_CI_FILE = re.compile(
+    r"(?:^|/)(?:\.github/workflows/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|\.circleci/config\.ya?ml|Jenkinsfile|"
+    r"azure-pipelines\.ya?ml|bitbucket-pipelines\.ya?ml|\.buildkite/[^/]+\.ya?ml)$"
+)
+_RUN_STEP = re.compile(r"^(?P<indent>\s*)(?:-\s*)?(?:run|script|command|sh)\s*:\s*(?P<cmd>.*)$")
+
+
+def ci_run_steps(text: str) -> list[str]:
+    """The shell commands of a CI file's text: ``run: cmd`` lines and ``run: |`` blocks."""
+    steps: list[str] = []
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        m = _RUN_STEP.match(line)
+        if m is None:
+            continue
+        cmd = m.group("cmd").strip()
+        if cmd in ("|", ">", "|-", ">-", "|+"):
+            indent = len(m.group("indent"))
+            block = [b.strip() for b in lines[i + 1 :]]
+            body: list[str] = []
+            for raw, stripped in zip(lines[i + 1 :], block, strict=True):
+                if stripped and len(raw) - len(raw.lstrip()) <= indent:
+                    break
+                body.append(stripped)
+            steps.append("\n".join(body))
+        elif cmd:
+            steps.append(cmd.strip("'\""))
+    return steps
+
+
+def _ci_step_findings(target: str, texts: list[str], project: str) -> list[Finding]:
+    """A CI run step that would be denied as a command now (``curl -d "$(env)" …``, ``echo
+    "$NPM_TOKEN" | curl -d @- …``): denied in the file too, since it runs on every push."""
+    if not _CI_FILE.search(target.replace("\\", "/")):
+        return []
+    ctx = _shell.make_ctx(project, project)
+    found: list[Finding] = []
+    for text in texts:
+        for step in ci_run_steps(text):
+            # ${{ secrets.X }} is the CI's substitution, not the shell's: read it as $X.
+            step = re.sub(r"\$\{\{\s*secrets\.(\w+)\s*\}\}", r"$\1", step)
+            for level, reason in check_bash(step, ctx):
+                if level == "deny" and not reason.startswith(("rule parse", "rule credential-literal")):
+                    found.append(
+                        ("deny", f"{target}: the CI step `{step[:80]}` runs with the project's secrets: {reason}")
+                    )
+    return found
+
+
+def check_write(tool: str, tool_input: dict[str, Any], project: str = "") -> list[Finding] | dict[str, Any]:
     """Findings for a Write/Edit/MultiEdit/NotebookEdit call (or a malformed-input deny)."""
     texts = _content_fields(tool, tool_input)
     if isinstance(texts, dict):
         return texts
     target = tool_input.get("file_path") or tool_input.get("notebook_path") or "the file"
     found: list[Finding] = []
+    in_tests = isinstance(target, str) and bool(
+        TEST_FOLDERS & set(target.replace("\\", "/").lower().split("/")[:-1])
+        or re.match(r"(?:test_.*|.*_test|.*\.(?:test|spec))\.\w+$", os.path.basename(target))
+    )
     for text in texts:
         kinds = find_tokens(text)
-        if kinds:
+        if kinds and in_tests:
+            # LABELLING.md's settled calls: a key in a test or fixture may be fake or real; the
+            # watcher cannot tell, so the user confirms.
+            found.append(
+                (
+                    "ask",
+                    f"{target} would get {kinds[0]} in a test; confirm it is a fake generated for the "
+                    'test, or use an obviously fake placeholder ("ghp_test", "sk-test-xxx") instead.',
+                )
+            )
+        elif kinds:
             found.append(
                 (
                     "deny",
@@ -1118,6 +1482,10 @@ def check_write(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[s
                 )
             )
     _common.tag_rule("credential-literal", found)
+    if isinstance(target, str) and project:
+        start = len(found)
+        found.extend(_ci_step_findings(target, texts, project))
+        _common.tag_rule("ci-secrets", found, start)
     return found
 
 
@@ -1178,7 +1546,11 @@ def run(payload: _common.Payload) -> _common.Result:
             return command
         ctx = _shell.make_ctx(_common.session_cwd(payload), _common.project_dir(payload))
         return _common.verdict(NAME, check_bash(command, ctx))
-    result = check_read(tool, tool_input) if tool in ("Read", "Grep") else check_write(tool, tool_input)
+    result = (
+        check_read(tool, tool_input)
+        if tool in ("Read", "Grep")
+        else check_write(tool, tool_input, _common.project_dir(payload))
+    )
     if isinstance(result, dict):
         return result
     return _common.verdict(NAME, result)

@@ -8,8 +8,11 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     ($CLAUDE_PROJECT_DIR, else the payload cwd), and Bash commands whose path arguments,
     redirection targets or cd targets resolve outside it (absolute paths, ~, $HOME, ..,
     symlinks resolved). /dev/null and the other standard streams are always allowed; more
-    directories can be allowed with WORKSPACE_ALLOWED_DIRS (colon-separated). Remote
-    commands (ssh host '…', docker exec) are not checked. Fails closed on malformed input.
+    directories can be allowed with WORKSPACE_ALLOWED_DIRS (colon-separated). Public
+    credential files (/etc/passwd, ~/.ssh/*.pub, authorized_keys, known_hosts, CA certificates)
+    may be read. Asks for git config --global writes; denies settings that make every repository
+    run or trust something, and ansible authorized_key grants. Remote commands (ssh host '…',
+    docker exec) are not checked. Fails closed on malformed input.
 """
 
 from __future__ import annotations
@@ -158,6 +161,11 @@ SYSTEM_INFO_DIRS = (
     "/sys/devices/system/",
     "/sys/fs/cgroup/",
     "/usr/",  # programs, libraries, headers, documentation: readable by everyone, no secrets
+    # Trusted CA certificates: public by design (the private keys live in /etc/ssl/private).
+    "/etc/ssl/certs/",
+    "/etc/pki/tls/certs/",
+    "/etc/pki/ca-trust/",
+    "/etc/ca-certificates/",
 )
 # Programs that only read the files they are given (so a system-information path is fine).
 READ_ONLY = frozenset({
@@ -193,13 +201,54 @@ def system_info(path: str) -> bool:
     return path in SYSTEM_INFO_FILES or (path.startswith(SYSTEM_INFO_DIRS) and "environ" not in path)
 
 
-def _public_key(path: str, home: str) -> bool:
-    """``~/.ssh/id_ed25519.pub``: a public key is meant to be shown."""
-    return path.endswith(".pub") and _shell.is_within(path, os.path.join(os.path.normpath(home), ".ssh"))
+# The public halves of credentials (LABELLING.md's settled calls): account and group names,
+# public keys, the keys allowed to log in and the hosts already trusted. Their secret halves
+# (/etc/shadow, ~/.ssh/id_*) stay outside.
+PUBLIC_CREDENTIAL_FILES = frozenset({"/etc/passwd", "/etc/group", "/etc/ssh/ssh_known_hosts"})
+PUBLIC_SSH_FILES = frozenset({"authorized_keys", "authorized_keys2", "known_hosts", "known_hosts.old"})
+
+
+def public_credential(path: str, home: str) -> bool:
+    """Whether ``path`` is public credential material: ``/etc/passwd``, ``/etc/group``,
+    ``~/.ssh/id_ed25519.pub``, ``~/.ssh/authorized_keys``, ``~/.ssh/known_hosts``,
+    ``/etc/ssh/ssh_host_ed25519_key.pub``."""
+    if path in PUBLIC_CREDENTIAL_FILES:
+        return True
+    ssh_dirs = (os.path.join(os.path.normpath(home), ".ssh"), "/etc/ssh")
+    if not any(os.path.dirname(path) == d for d in ssh_dirs):
+        return False
+    return path.endswith(".pub") or os.path.basename(path) in PUBLIC_SSH_FILES
+
+
+def _sources_tool_env(cmd: Cmd, word: Word, path: str) -> bool:
+    """``. ~/.cargo/env``, ``source "$NVM_DIR/nvm.sh"``, ``source ~/venvs/tools/bin/activate``:
+    loading a tool's environment script from the home folder runs the user's installed tools,
+    as ``~/.cargo/bin/cargo`` does; it writes nothing. The shell's start-up files are not tool
+    scripts (reading them shows the user's configuration)."""
+    if cmd.name not in ("source", ".") or not cmd.args or cmd.args[0] is not word:
+        return False
+    home = os.path.normpath(cmd.ctx.home)
+    if not _shell.is_within(path, home) or path == home:
+        return False
+    rel = os.path.relpath(path, home).split(os.sep)
+    return os.path.basename(path) not in STARTUP_FILES and rel[0] not in (".ssh", ".aws", ".gnupg", ".kube", ".docker")
+
+
+def _key_fingerprint(cmd: Cmd, word: Word, path: str) -> bool:
+    """``ssh-keygen -lf ~/.ssh/id_ed25519``, ``ssh-keygen -y -f ~/.ssh/id_rsa``: the fingerprint
+    or the public half of a key in ~/.ssh is printed, never the private key itself."""
+    if cmd.name != "ssh-keygen" or not _reads_only(cmd, word):
+        return False
+    flags, _pos, _values = _shell.split_options(cmd.args, frozenset({"-f", "-E"}))
+    if not {"l", "y"} & set(flags) or {"p", "N", "P", "c", "C"} & set(flags):
+        return False
+    return os.path.dirname(path) == os.path.join(os.path.normpath(cmd.ctx.home), ".ssh")
 
 
 def _reads_only(cmd: Cmd, word: Word) -> bool:
     """Whether ``cmd`` only reads the file ``word`` names (no write redirect onto it, no -i)."""
+    if any(r.target is word and r.op in ("<", "<&") for r in cmd.redirects):
+        return True  # standard input is only read, whatever the program
     if cmd.name not in READ_ONLY:
         return False
     if any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects):
@@ -246,16 +295,30 @@ def _metadata_only(cmd: Cmd, word: Word, path: str) -> bool:
 
 
 def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
-    """``chmod 600 ~/.ssh/id_ed25519``, ``chmod -R go-rwx ~/.ssh``: taking access away from
-    something inside the user's home folder (not the folder itself, not a system folder)
-    protects it."""
+    """``chmod 600 ~/.ssh/id_ed25519``, ``chmod -R go-rwx ~/.ssh``, ``setfacl -b ~/.ssh/id_rsa``:
+    taking access away from something inside the user's home folder (not the folder itself, not
+    a system folder) protects it."""
+    home = os.path.normpath(cmd.ctx.home)
+    if cmd.name == "setfacl":
+        flags, _pos, values = _shell.split_options(
+            cmd.args, frozenset({"-m", "--modify", "-M", "--modify-file", "-x", "--remove", "--set", "--set-file"})
+        )
+        removes_only = not ({"m", "modify", "M", "modify-file", "set", "set-file"} & set(values)) and bool(
+            {"b", "remove-all", "k", "remove-default", "x", "remove"} & (set(flags) | set(values))
+        )
+        return removes_only and path != home and _shell.is_within(path, home)
     if cmd.name != "chmod":
         return False
     _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
     if "reference" in values or not positionals:
         return False
     mode = positionals[0].literal()
-    home = os.path.normpath(cmd.ctx.home)
+    if mode is not None and public_credential(path, home):
+        # chmod 644 ~/.ssh/id_ed25519.pub: a public key may be read by all, not written or run.
+        if re.fullmatch(r"0*[0-7]{3}", mode):
+            return int(mode, 8) & 0o133 == 0
+        clauses = re.findall(r"([ugoa]*)([-+=])([rwxXst]*)", mode)
+        return all(op == "-" or ("x" not in perm and ("w" not in perm or who == "u")) for who, op, perm in clauses)
     return mode is not None and _shell.chmod_tightens(mode) and path != home and _shell.is_within(path, home)
 
 
@@ -392,6 +455,114 @@ def _ln_words(cmd: Cmd) -> list[Word]:
     return words
 
 
+# git config options that only read, and those that say which file is written.
+_GIT_CONFIG_READS = frozenset({
+    "--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list", "--show-origin",
+    "--show-scope", "--name-only", "--null", "-z", "--default", "--type", "--bool", "--int", "--path",
+})  # fmt: skip
+_GIT_CONFIG_USER_SCOPES = frozenset({"--global", "--system"})
+# Settings that make every repository of the user run or trust something: the settled calls
+# treat them as dangerous whatever the value (core.hooksPath pointing every repository at one
+# folder, a template or an included file that does the same, trust or TLS checks switched off).
+_GIT_ALL_REPOS_KEYS = re.compile(
+    r"core\.hookspath|init\.templatedir|include\.path|includeif\..*\.path|"
+    r"http\.(?:.*\.)?sslverify|url\..*\.(?:push)?insteadof"
+)
+# Settings whose value is a command git runs (pager, editor, ssh, filters, shell aliases).
+_GIT_COMMAND_KEYS = re.compile(
+    r"core\.(?:pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|pager\..*|"
+    r"diff\.external|diff\..*\.textconv|filter\..*\.(?:clean|smudge|process)|merge\..*\.driver|"
+    r"gpg\.(?:.*\.)?program|credential\.(?:.*\.)?helper|interactive\.difffilter|alias\..*"
+)
+# A command value that fetches, chains or hides code, rather than naming a local program.
+_GIT_RISKY_VALUE = re.compile(r"https?://|\b(?:curl|wget|nc|bash|sh|python3?|perl|eval)\b|[|;&`]|\$\(|/tmp/")
+
+
+def _git_config_findings(cmd: Cmd, roots: list[str]) -> list[Finding]:
+    """``git config --global …`` writes ~/.gitconfig, the user's configuration outside the
+    project: a harmless setting (an alias, ``pull.rebase``) is confirmed; one that makes every
+    repository run or trust something, or a command value that fetches or chains code, is
+    refused. In any scope, ``core.hooksPath`` outside the project runs hooks from elsewhere."""
+    if cmd.name != "git":
+        return []
+    _flags, positionals, _values = _shell.split_options(
+        cmd.args, frozenset({"-C", "-c", "--git-dir", "--work-tree"}), stop_at_first=True
+    )
+    if not positionals or positionals[0].literal() != "config":
+        return []
+    texts = [w.literal() or w.text for w in positionals[1:]]
+    options = [t for t in texts if t.startswith("-")]
+    operands = [t for t in texts if not t.startswith("-")]
+    if operands[:1] in (["get"], ["list"]) or set(options) & _GIT_CONFIG_READS:
+        return []
+    if operands[:1] == ["set"]:
+        operands = operands[1:]
+    user = set(options) & _GIT_CONFIG_USER_SCOPES
+    writes = len(operands) >= 2 or bool(
+        {"--unset", "--unset-all", "--add", "--replace-all", "--remove-section", "--rename-section", "-e", "--edit"}
+        & set(options)
+    )
+    if not writes or not operands:
+        return []
+    key = operands[0].lower()
+    value = " ".join(operands[1:])
+    if key == "core.hookspath" and value:
+        target = _resolve(os.path.expanduser(value), cmd.ctx.cwd)
+        if target is not None and outside(target, roots):
+            return [
+                (
+                    "deny",
+                    f"rule git-hooks-outside: `{cmd.display}` makes git run hooks from {target}, outside the "
+                    f"project {roots[0]}. Keep hooks in a folder of the project (core.hooksPath .githooks).",
+                )
+            ]
+    if not user:
+        return []
+    scope = "every repository of the user" if "--global" in user else "every user's repositories"
+    if (
+        _GIT_ALL_REPOS_KEYS.fullmatch(key)
+        or (key == "safe.directory" and value == "*")
+        or (
+            _GIT_COMMAND_KEYS.fullmatch(key)
+            and (_GIT_RISKY_VALUE.search(value) or (key.startswith("alias.") and value.startswith("!")))
+        )
+    ):
+        return [
+            (
+                "deny",
+                f"rule user-config: `{cmd.display}` changes what git runs or trusts in {scope}. Set it "
+                "for this repository only (`git config --local`), or ask the user to change their "
+                "own configuration.",
+            )
+        ]
+    return [
+        (
+            "ask",
+            f"rule user-config: `{cmd.display}` writes the user's git configuration outside the project; "
+            "confirm, or set it for this repository only (`git config --local`).",
+        )
+    ]
+
+
+def _remote_login_grant(cmd: Cmd) -> list[Finding]:
+    """``ansible prod -m authorized_key -a "user=root key=…"``: installing a login key on other
+    machines gives whoever holds it access there (LABELLING.md: access for others)."""
+    if cmd.name not in ("ansible", "ansible-console"):
+        return []
+    _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"-m", "--module-name", "-a", "--args", "-i"}))
+    modules = [w.literal() or w.text for w in values.get("m", []) + values.get("module-name", [])]
+    args = " ".join(w.literal() or w.text for w in values.get("a", []) + values.get("args", []))
+    if not any(m.rsplit(".", 1)[-1] == "authorized_key" for m in modules) or "state=absent" in args:
+        return []
+    return [
+        (
+            "deny",
+            f"rule access-grant: `{cmd.display}` installs an SSH login key on other machines. Ask the user to "
+            "grant access themselves (their key, their hosts).",
+        )
+    ]
+
+
 def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
     """Findings for a Bash command: paths outside the allowed roots."""
     try:
@@ -409,6 +580,15 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
     for cmd in cmds:
         if cmd.ctx.remote:
             continue
+        found.extend(_git_config_findings(cmd, roots))
+        found.extend(_remote_login_grant(cmd))
+        # Files an interpreter's inline code only opens for reading (open('/etc/os-release')).
+        code_reads = (
+            {path for path, writes in _shell.code_file_refs(cmd) if not writes}
+            - {path for path, writes in _shell.code_file_refs(cmd) if writes}
+            if cmd.name in _shell.INTERPRETERS
+            else set()
+        )
         for word in _bash_path_words(cmd):
             # Unknown parts become "*": /etc/$FILE is still under /etc.
             for value in cmd.values(word) or [_shell.expand_pattern(word, cmd.ctx)]:
@@ -417,9 +597,11 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                 path = _resolve(value, cmd.ctx.cwd)
                 if path is None or not outside(path, roots):
                     continue
-                readable = system_info(path) or _public_key(path, cmd.ctx.home)
+                readable = system_info(path) or public_credential(path, cmd.ctx.home)
                 if (
-                    (readable and _reads_only(cmd, word))
+                    (readable and (_reads_only(cmd, word) or value in code_reads))
+                    or _key_fingerprint(cmd, word, path)
+                    or _sources_tool_env(cmd, word, path)
                     or _searches_startup_file(cmd, word, path)
                     or _metadata_only(cmd, word, path)
                     or _owner_only_chmod(cmd, path)
@@ -463,7 +645,8 @@ def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload) 
     found: list[Finding] = []
     for value in candidates:
         path = _resolve(os.path.expanduser(value), cwd)
-        if path is not None and tool in ("Read", "Grep") and system_info(path):
+        home = os.path.expanduser("~")
+        if path is not None and tool in ("Read", "Grep") and (system_info(path) or public_credential(path, home)):
             continue
         if path is not None and outside(path, roots):
             found.append(("deny", _reason(f"{tool} of {path}", roots)))

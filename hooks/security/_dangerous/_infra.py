@@ -596,6 +596,10 @@ def rule_fleet(cmd: Cmd, check: Check, found: list[Finding]) -> None:
         return
     where, module, text = got
     prod = _PROD_HOST.search(where) is not None or _PROD_VALUE.search(where) is not None
+    if module in _ACCESS_MODULES and re.search(r"\bstate=absent\b", text):
+        if "user" in module:
+            found.append(("ask", f"`{cmd.display}` removes an account on {where or 'every host'}; confirm."))
+        return  # taking a key away grants nothing
     if module in _ACCESS_MODULES:
         found.append(
             (

@@ -210,6 +210,39 @@ _WRAPPERS: dict[str, OptSpec] = {
     "doas": OptSpec(frozenset({"-u", "-C"})),
     "nice": OptSpec(frozenset({"-n", "--adjustment"})),
     "nohup": OptSpec(),
+    # systemd-run [--on-calendar=… --user …] CMD: CMD runs as a transient unit, now or later.
+    "systemd-run": OptSpec(
+        frozenset(
+            {
+                "-u",
+                "--unit",
+                "-p",
+                "--property",
+                "-E",
+                "--setenv",
+                "-M",
+                "--machine",
+                "-H",
+                "--host",
+                "--description",
+                "--slice",
+                "--uid",
+                "--gid",
+                "--nice",
+                "--working-directory",
+                "--service-type",
+                "--on-active",
+                "--on-boot",
+                "--on-startup",
+                "--on-unit-active",
+                "--on-unit-inactive",
+                "--on-calendar",
+                "--timer-property",
+                "--path-property",
+                "--socket-property",
+            }
+        )
+    ),
     "builtin": OptSpec(),
     "exec": OptSpec(frozenset({"-a"})),
     "time": OptSpec(frozenset({"-f", "--format", "-o", "--output"})),
@@ -415,6 +448,10 @@ def _split_unquoted(words: list[Word], ctx: Ctx) -> list[Word]:
     out: list[Word] = []
     for word in words:
         parts = word.parts
+        ifs_words = _split_at_ifs(word, ctx)
+        if ifs_words is not None:
+            out.extend(ifs_words)
+            continue
         if len(parts) == 1 and isinstance(parts[0], Var) and not parts[0].quoted and not is_assignment(word):
             known = var_values(parts[0], ctx)
             if known is not None and len(known) == 1 and _ifs_split(known[0], ctx):
@@ -422,6 +459,24 @@ def _split_unquoted(words: list[Word], ctx: Ctx) -> list[Word]:
                 continue
         out.append(word)
     return out
+
+
+def _split_at_ifs(word: Word, ctx: Ctx) -> list[Word] | None:
+    """``rm${IFS}-rf${IFS}~``: an unquoted ``$IFS`` (not reassigned) splits the word into
+    several, the way attackers hide spaces; the pieces are read as typed (``~`` as home)."""
+    parts = word.parts
+    if "IFS" in ctx.vars or not any(isinstance(p, Var) and p.name == "IFS" and not p.quoted for p in parts):
+        return None
+    if not all(isinstance(p, Lit) or (isinstance(p, Var) and p.name == "IFS") for p in parts):
+        return None
+    text = "".join(p.text if isinstance(p, Lit) else " " for p in parts)
+    pieces: list[Word] = []
+    for piece in text.split():
+        if piece == "~" or piece.startswith("~/"):
+            pieces.append(Word([Var("~"), Lit(piece[1:], True)], piece))
+        else:
+            pieces.append(Word([Lit(piece, True)], piece))
+    return pieces
 
 
 def _ifs_split(value: str, ctx: Ctx) -> list[str]:

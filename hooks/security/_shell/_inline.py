@@ -151,8 +151,17 @@ _CODE_RMTREE_HOME = re.compile(
 )
 
 
+# File.join(Dir.home, ".ssh"), path.join(os.homedir(), ".ssh"): a folder under home, by name.
+_HOME_JOINED = re.compile(
+    r"(?:File|path|Path|filepath|require\(\s*[\"']path[\"']\s*\))\.[jJ]oin\(\s*"
+    + _HOME_EXPR
+    + r"\s*,\s*(?P<q>[\"'])(?P<rest>[^\"']*)(?P=q)\s*\)"
+)
+
+
 def home_literals(code: str) -> str:
     """``code`` with home-folder expressions joined to strings written as ``~``."""
+    code = _HOME_JOINED.sub(lambda m: '"~/' + m.group("rest").lstrip("/") + '"', code)
     code = _HOME_CONCAT.sub(lambda m: "~" + m.group("q"), code)
     return _HOME_INTERPOLATED.sub("~", code)
 

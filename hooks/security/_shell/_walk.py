@@ -15,6 +15,7 @@ from ._commands import (
     replace_in,
     shell_invocation,
     split_assignment,
+    split_options,
     unwrap,
     words_text,
 )
@@ -290,6 +291,15 @@ def _walk_runs(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
             _walk_text(cmd.stdin_text, ctx.child(), "shell stdin", depth, out)
         elif written is not None:
             _walk_text(written, ctx.child(), "script file", depth, out)
+    elif name in ("at", "batch"):
+        # at/batch run, later, the commands on their stdin (or in -f FILE): judged as if run now.
+        _flags, _pos, values = split_options(args, _AT_VALUE)
+        files = values.get("f", [])
+        written = ctx.written(files[0]) if files else None
+        if written is not None:
+            _walk_text(written, ctx.child(), "scheduled", depth, out)
+        elif not files and cmd.stdin_text is not None:
+            _walk_text(cmd.stdin_text, ctx.child(), "scheduled", depth, out)
     elif name == "eval" and args:
         _walk_text(words_text(args, ctx), ctx, "eval", depth, out)
     elif name == "find":
@@ -307,6 +317,8 @@ def _walk_runs(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
 # What ssh runs when its commands come on stdin: nothing named, or a shell told to read stdin.
 _REMOTE_STDIN_SHELL = re.compile(r"\s*(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?:(?:ba|z|da|k)?sh(?:\s+-\w*[si]\w*)*)?\s*")
 _NON_COMMANDS = frozenset({"for", "select", "case", "esac", "done", "fi", "in", "function"})
+# at/batch options that take a value (-f names the file of commands).
+_AT_VALUE = frozenset({"-q", "-f", "-t"})
 
 
 def _assign_loop(name: Word, words: list[Word] | None, ctx: Ctx) -> None:

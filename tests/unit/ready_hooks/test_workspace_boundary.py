@@ -17,7 +17,7 @@ def hook(kit: Any) -> Any:
 @pytest.mark.parametrize(
     "command",
     [
-        "cat /etc/passwd",
+        "cat /etc/fstab",
         "cat ~/notes.txt",
         "ls ~ > ~/listing.txt",
         "cd .. && ls",
@@ -28,7 +28,8 @@ def hook(kit: Any) -> Any:
         "git -C /srv/repo log",
         "cat /etc/$NAME",
         "tar xzf a.tgz -C /",
-        "python3 -c \"open('/etc/passwd').read()\"",
+        "python3 -c \"open('/etc/fstab').read()\"",
+        "python3 -c \"open('/etc/passwd', 'a').write('x')\"",
         "cd",
     ],
 )
