@@ -169,6 +169,11 @@ _NO_PASSWORD = re.compile(
 )
 
 
+# DELETE FROM t, and the forms without FROM or with a join: DELETE t (SQL Server, Oracle),
+# DELETE TOP (n) FROM t, DELETE t1 FROM t1 JOIN t2 (MySQL), WITH … DELETE.
+_DELETE_STATEMENT = re.compile(r"\bDELETE\s+FROM\b|(?:^|\)\s*)DELETE\s+(?:TOP\s*\(\s*\d+\s*\)\s+)?[\w.\"`\[\]]+")
+
+
 def sql_findings(sql: str, where: str) -> list[Finding]:
     """Destructive statements in ``sql`` (comments and string literals ignored)."""
     text = _sql_skeleton(sql)
@@ -196,7 +201,8 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
                     "the user to run destructive schema changes, or write a migration.",
                 )
             )
-        elif re.search(r"\bTRUNCATE\b", stmt) and not stmt.startswith("SELECT"):
+        elif re.search(r"\bTRUNCATE\s+(?!\()", stmt) and not stmt.startswith("SELECT"):
+            # (TRUNCATE(x, 2) is MySQL's number function, not the statement)
             found.append(
                 (
                     "deny",
@@ -204,7 +210,7 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
                     "WHERE clause, or ask the user to run it.",
                 )
             )
-        elif re.search(r"\bDELETE\s+FROM\b", stmt) and not _real_where(stmt):
+        elif _DELETE_STATEMENT.search(stmt) and not _real_where(stmt):
             found.append(
                 (
                     "deny",

@@ -33,6 +33,14 @@ SQL_CASES = [
     ("psql -c 'DELETE FROM carts WHERE coupon IS NOT NULL OR coupon IS NULL'", "deny"),
     ('mysql -e "DELETE FROM t1 WHERE t1.id IS NOT NULL"', "deny"),
     ('clickhouse-client -q "DELETE FROM hits WHERE id IN (SELECT id FROM hits)"', "deny"),
+    # DELETE without FROM, with a join, after a CTE; TRUNCATE the statement, not the function.
+    ('sqlcmd -S localhost -Q "DELETE dbo.AuditTrail"', "deny"),
+    ("mariadb -e 'DELETE i FROM items i JOIN carts c ON c.id = i.cart_id'", "deny"),
+    ("psql -c 'WITH gone AS (SELECT 1) DELETE FROM uploads'", "deny"),
+    ("psql -c 'TRUNCATE ONLY audit_events'", "deny"),
+    ("mysql -e 'UPDATE rates SET v = TRUNCATE(v, 4) WHERE id = 12'", None),
+    ("psql -c 'ALTER TABLE items ADD CONSTRAINT fk FOREIGN KEY (cart) REFERENCES carts ON DELETE CASCADE'", None),
+    ("mariadb -e 'DELETE i FROM items i JOIN carts c ON c.id = i.cart_id WHERE c.abandoned = 1'", None),
     # Real conditions stay allowed.
     ('mariadb -u app crm -e "DELETE FROM contacts WHERE contact_id = 1042"', None),
     ("psql -c 'DELETE FROM carts WHERE coupon IS NULL'", None),
