@@ -240,8 +240,14 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
                 continue
             if not _shell.autorun_path(path):
                 continue
-            later = None if _shell.fetches_and_runs(text) else _runs_later(text, cmd.ctx, check, cron=False)
-            risk = _job_risk(text, cmd.ctx)
+            # /etc/crontab and /etc/cron.d/*: a schedule and a user name before each command.
+            system_cron = _SYSTEM_CRON.search(path) is not None
+            later = (
+                None
+                if _shell.fetches_and_runs(text)
+                else _runs_later(text, cmd.ctx, check, cron=system_cron, user_field=system_cron)
+            )
+            risk = _job_risk(text, cmd.ctx, user_field=system_cron)
             if _shell.fetches_and_runs(text) or later is not None or risk is not None:
                 what = "downloads and runs remote code"
                 if later is not None:
@@ -262,7 +268,10 @@ _CRON_SCHEDULE = re.compile(r"^\s*(?:@\w+|(?:\S+\s+){5})")
 _later_depth = [0]
 
 
-def _runs_later(text: str, ctx: Ctx, check: Check, cron: bool) -> str | None:
+_SYSTEM_CRON = re.compile(r"^/etc/cron(?:tab$|\.d/)")
+
+
+def _runs_later(text: str, ctx: Ctx, check: Check, cron: bool, user_field: bool = False) -> str | None:
     """The first denial the commands in ``text`` (a cron table or a file run later) would get
     if run now, shortened; None when every line would pass. A job runs the same rules later,
     with nobody watching, so what is refused now is refused as a job too."""
@@ -276,6 +285,8 @@ def _runs_later(text: str, ctx: Ctx, check: Check, cron: bool) -> str | None:
                 continue
             if cron:
                 line = _CRON_SCHEDULE.sub("", line, count=1)
+            if user_field:
+                line = line.split(None, 1)[-1] if len(line.split(None, 1)) > 1 else ""
             for decision, reason in check(line, ctx.child()):
                 if decision == "deny" and not reason.startswith("rule parse"):
                     body = reason.split(": ", 1)[-1]
@@ -305,12 +316,14 @@ _CRON_TIMES = re.compile(r"^\s*(?:@\w+|(?:[\d*/,-]+\s+){5})")
 _TEMP_DIRS = ("/tmp", "/dev/shm", "/var/tmp")
 
 
-def _job_risk(text: str, ctx: Ctx) -> str | None:
+def _job_risk(text: str, ctx: Ctx, user_field: bool = False) -> str | None:
     """What makes a job (a cron line, a start-up file line) unsafe to leave running on its own
     besides what the rules refuse now: it sends files or output to a network host, or it runs a
     program kept in a temporary folder (outside the project) or in a hidden folder of a cache."""
     for line in text.splitlines():
         line = _CRON_TIMES.sub("", line.strip(), count=1)
+        if user_field and len(line.split(None, 1)) > 1:
+            line = line.split(None, 1)[1]  # the user a system cron line runs as
         if not line or line.startswith("#"):
             continue
         if _UPLOAD.search(line):
@@ -325,8 +338,10 @@ def _job_risk(text: str, ctx: Ctx) -> str | None:
                 temp = any(_shell.is_within(full, d) for d in _TEMP_DIRS) and not any(
                     _shell.is_within(full, keep) for keep in (ctx.project, ctx.home) if keep
                 )
-                if temp or re.search(r"/\.cache/(?:[^/\s]+/)*\.[^/\s]+|/\.[^/\s]+/\.[^/\s]+", full):
-                    return f"runs {full}, a program kept in a temporary or hidden folder"
+                # a hidden program (~/.local/share/.sysd), or one inside a hidden cache folder
+                hidden = re.search(r"/\.[^/\s.][^/\s]*$|/\.cache/(?:[^/\s]+/)*\.[^/\s]+", full)
+                if temp or hidden:
+                    return f"runs {full}, a program kept hidden or in a temporary folder"
     return None
 
 
