@@ -228,8 +228,8 @@ def _preview_names(args: list[str]) -> bool:
 
 
 def _recreated_pods(name: str, rest: list[str]) -> bool:
-    """``kubectl delete pod NAME``: named pods, which their deployment recreates (not ``--all``,
-    not a selector that may match every pod)."""
+    """``kubectl delete pod NAME`` (or ``-l app=web``): pods, which their deployment recreates,
+    and named jobs (finished work); not ``--all``, nor pods by an empty selector."""
     targets: list[str] = []
     skip = False
     for a in rest:  # operands, past the values of -n/--context/-l …
@@ -237,16 +237,15 @@ def _recreated_pods(name: str, rest: list[str]) -> bool:
             skip = not skip and a in (_KUBE_TARGET | {"-l", "--selector", "-f", "--filename", "-o", "--grace-period"})
             continue
         targets.append(a)
-    if targets and all(re.fullmatch(r"(?:pods?|po)/\S+", a) for a in targets):
-        kind, names = ["pod"], targets  # kubectl delete pod/web-0 pod/web-1
+    if targets and all(re.fullmatch(r"(?:pods?|po|jobs?)/\S+", a) for a in targets):
+        kind, names = ["pod"], targets  # kubectl delete pod/web-0 job/migrate-41
     else:
         kind, names = targets[:1], targets[1:]
+    selector = any(a in ("-l", "--selector") or a.startswith(("--selector=", "-l=")) for a in rest)
+    pods = kind in (["pod"], ["pods"], ["po"]) and (bool(names) or selector)
+    jobs = kind in (["job"], ["jobs"]) and bool(names)
     return (
-        name == "kubectl"
-        and kind in (["pod"], ["pods"], ["po"])
-        and bool(names)
-        and not {"--all", "-l", "--selector", "--field-selector"} & set(rest)
-        and not any(a.startswith(("--selector=", "-l=", "--field-selector=")) for a in rest)
+        name == "kubectl" and (pods or jobs) and not {"--all", "--field-selector", "-A", "--all-namespaces"} & set(rest)
     )
 
 
@@ -380,6 +379,8 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
     if name in ("docker", "podman"):
         if lits[:2] == ["image", "prune"] and not ({"-a", "--all"} & set(lits)):
             pass  # dangling images only: layers no tag or container refers to
+        elif lits[:2] in (["builder", "prune"], ["buildx", "prune"], ["network", "prune"]):
+            pass  # build cache and unused networks hold no data
         elif "prune" in lits:
             ask = "removes Docker containers/images/volumes/networks in bulk"
         elif lits[:2] in (["volume", "rm"], ["volume", "remove"]):

@@ -276,7 +276,12 @@ INFRA_CASES = [
     ("kubectl -n qa delete pod worker-5f7d9-abcde worker-5f7d9-fghij", None),
     ("kubectl delete pod worker-5f7d9-abcde", "ask"),  # the current context may be production
     ("kubectl delete po/web-0 --context prod-eu", "ask"),
-    ("kubectl delete pods -l app=web -n qa", "ask"),
+    ("kubectl delete pods -l app=web -n qa", None),  # a rolling restart: recreated
+    ("kubectl delete job nightly-export-28391 -n qa", None),
+    ("kubectl delete pods --all -n qa", "ask"),
+    ("kubectl delete pvc data-redis-0 -n qa", "ask"),
+    ("docker builder prune -af", None),
+    ("docker container prune -f", "ask"),
     ("kubectl delete namespace payments", "deny"),
     ("kubectl delete ns review-app-1432", "ask"),
     ("kubectl delete pvc --all --all-namespaces", "deny"),
