@@ -379,8 +379,6 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
     if name in ("docker", "podman"):
         if lits[:2] == ["image", "prune"] and not ({"-a", "--all"} & set(lits)):
             pass  # dangling images only: layers no tag or container refers to
-        elif lits[:2] in (["builder", "prune"], ["buildx", "prune"], ["network", "prune"]):
-            pass  # build cache and unused networks hold no data
         elif "prune" in lits:
             ask = "removes Docker containers/images/volumes/networks in bulk"
         elif lits[:2] in (["volume", "rm"], ["volume", "remove"]):

@@ -280,7 +280,6 @@ INFRA_CASES = [
     ("kubectl delete job nightly-export-28391 -n qa", None),
     ("kubectl delete pods --all -n qa", "ask"),
     ("kubectl delete pvc data-redis-0 -n qa", "ask"),
-    ("docker builder prune -af", None),
     ("docker container prune -f", "ask"),
     ("kubectl delete namespace payments", "deny"),
     ("kubectl delete ns review-app-1432", "ask"),
