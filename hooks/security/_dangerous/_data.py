@@ -551,6 +551,9 @@ _ORM_WIPE = re.compile(
     # updateMany / update_all with no filter rewrites every row.
     r"|\.updateMany\(\s*\{\s*\}|\.updateMany\(\s*\{\s*data\s*:(?:(?!where)[^;])*\}\s*\)\s*(?:[;.)]|$)"
     r"|\b[A-Z]\w*(?:\.all)?\.update_all\b|\.objects(?:\.all\(\))?\.update\("
+    # Laravel: User::truncate(), DB::table('users')->delete(), User::query()->delete(); Ecto: Repo.delete_all(User)
+    r"|\b[A-Z]\w*::truncate\(|DB::table\([^()]*\)->(?:delete|truncate)\(\s*\)|\b[A-Z]\w*::query\(\)->delete\(\s*\)"
+    r"|\bRepo\.delete_all\(\s*[A-Z][\w.]*\s*\)"
 )
 
 
@@ -561,8 +564,19 @@ def _orm_code(cmd: Cmd) -> list[str]:
     codes = _shell.code_of(cmd) if cmd.name in _shell.INTERPRETERS else []
     if cmd.name in ("rails", "rake") and lits[:1] in (["runner"], ["r"]) and len(cmd.args) > 1:
         codes.append(" ".join(cmd.values(cmd.args[1]) or [cmd.args[1].text]))
-    console = ("shell" in lits and any(a.endswith("manage.py") for a in lits)) or (
-        cmd.name == "rails" and lits[:1] in (["console"], ["c"])
+    tinker = cmd.name in ("php", "artisan") and "tinker" in lits
+    if tinker or (cmd.name == "mix" and lits[:1] == ["run"]):
+        # php artisan tinker --execute="…", mix run -e "…"
+        for i, lit in enumerate(lits):
+            if lit.startswith("--execute="):
+                codes.append(lit.partition("=")[2])
+            elif lit in ("--execute", "-e") and i + 1 < len(cmd.args):
+                codes.append(" ".join(cmd.values(cmd.args[i + 1]) or [cmd.args[i + 1].text]))
+    console = (
+        ("shell" in lits and any(a.endswith("manage.py") for a in lits))
+        or (cmd.name == "rails" and lits[:1] in (["console"], ["c"]))
+        or (cmd.name == "flask" and lits[:1] == ["shell"])
+        or tinker
     )
     if console and cmd.stdin_text:
         codes.append(cmd.stdin_text)

@@ -139,6 +139,13 @@ ORM_CASES = [
     ("node -e \"require('./db').knex('jobs').where('done', true).delete()\"", None),
     ('python -c "from models import Visit; Visit.delete().where(Visit.id == 9).execute()"', None),
     ('node -e "const m = new Map(); m.clear()"', None),
+    # Framework consoles: Laravel tinker, Ecto through mix run, flask shell on stdin.
+    ('php artisan tinker --execute="App\\Models\\Invoice::truncate()"', "deny"),
+    ("php artisan tinker --execute=\"DB::table('sessions')->delete()\"", "deny"),
+    ("php artisan tinker --execute=\"DB::table('sessions')->where('user_id', 9)->delete()\"", None),
+    ('mix run -e "Shop.Repo.delete_all(Shop.Orders.Order)"', "deny"),
+    ("flask shell <<< 'db.session.query(Audit).delete(); db.session.commit()'", "deny"),
+    ("flask shell <<< 'print(Audit.query.filter_by(level=3).count())'", None),
 ]
 
 
