@@ -553,7 +553,7 @@ _ORM_WIPE = re.compile(
     r"|\b[A-Z]\w*(?:\.all)?\.update_all\b|\.objects(?:\.all\(\))?\.update\("
     # Laravel: User::truncate(), DB::table('users')->delete(), User::query()->delete(); Ecto: Repo.delete_all(User)
     r"|\b[A-Z]\w*::truncate\(|DB::table\([^()]*\)->(?:delete|truncate)\(\s*\)|\b[A-Z]\w*::query\(\)->delete\(\s*\)"
-    r"|\bRepo\.delete_all\(\s*[A-Z][\w.]*\s*\)"
+    r"|\bRepo\.delete_all\(\s*[A-Z][\w.]*\s*\)|\b[A-Z]\w*\.query\.delete\(\s*\)"
 )
 
 

@@ -146,6 +146,8 @@ ORM_CASES = [
     ('mix run -e "Shop.Repo.delete_all(Shop.Orders.Order)"', "deny"),
     ("flask shell <<< 'db.session.query(Audit).delete(); db.session.commit()'", "deny"),
     ("flask shell <<< 'print(Audit.query.filter_by(level=3).count())'", None),
+    ("flask shell <<< 'Audit.query.delete(); db.session.commit()'", "deny"),
+    ("flask shell <<< 'Audit.query.filter_by(level=3).delete(); db.session.commit()'", None),
 ]
 
 
