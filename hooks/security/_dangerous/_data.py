@@ -78,8 +78,23 @@ SQL_ALIASES = {
 
 
 _COMPARISON = re.compile(r"^(?P<a>[\w.'\"`]+)\s*(?P<op>=|==|<>|!=|<=|>=|<|>|\bIS\b|\bLIKE\b)\s*(?P<b>[\w.'\"`%]+)$")
-# A surrogate key (id, user_id, t.id): auto-numbered from 1, never NULL.
-_KEY_COLUMN = re.compile(r"^(?:[\w\"`]+\.)?[\"`]?(?:ID|\w+_ID|PK|ROWID|_ROWID_|OID)[\"`]?$")
+# A surrogate key (id, t.id, rowid): auto-numbered from 1, never NULL.
+_KEY_COLUMN = re.compile(r"^(?:[\w\"`]+\.)?[\"`]?(?P<c>ID|\w+_ID|PK|ROWID|_ROWID_|OID)[\"`]?$")
+
+
+def _is_key(column: str, table: str) -> bool:
+    """Whether ``column`` is the table's own surrogate key: ``id``, ``rowid``, or ``order_id`` in
+    ``orders`` (a foreign key such as ``user_id`` in ``carts`` may be NULL, so it is a condition)."""
+    m = _KEY_COLUMN.match(column)
+    if not m:
+        return False
+    name = m.group("c")
+    if not name.endswith("_ID") or name == "_ROWID_":
+        return True
+    base = table.split(".")[-1].strip('"`[]')
+    return bool(base) and name[:-3] in (base, base.removesuffix("S"), base.removesuffix("ES"))
+
+
 _NULL_TEST = re.compile(r"^(?P<a>[\w.\"`]+)\s+IS\s+(?P<not>NOT\s+)?NULL$")
 _SELF_SUBQUERY = re.compile(r"^(?P<a>[\w.\"`]+)\s+IN\s*\(\s*SELECT\s+(?P<b>[\w.\"`]+)\s+FROM\s+(?P<t>[\w.\"`]+)\s*\)?$")
 
@@ -93,7 +108,7 @@ def _term_always_true(term: str, table: str) -> bool:
     if sub and sub.group("a").split(".")[-1] == sub.group("b").split(".")[-1] and sub.group("t") == table:
         return True
     null = _NULL_TEST.match(term)
-    if null and null.group("not") and _KEY_COLUMN.match(null.group("a")):
+    if null and null.group("not") and _is_key(null.group("a"), table):
         return True  # id IS NOT NULL: a key is never NULL
     m = _COMPARISON.match(term)
     if not m:
@@ -106,9 +121,9 @@ def _term_always_true(term: str, table: str) -> bool:
         truth = {"<>": x != y, "!=": x != y, "<": x < y, ">": x > y, "<=": x <= y, ">=": x >= y}
         return truth.get(op, x == y)
     # id > 0, id >= 1, id <> 0, 0 < id: every auto-numbered key passes.
-    if _KEY_COLUMN.match(a) and b in ("0", "1"):
+    if _is_key(a, table) and b in ("0", "1"):
         return (op in (">", "<>", "!=") and b == "0") or (op == ">=" and b in ("0", "1"))
-    if _KEY_COLUMN.match(b) and a in ("0", "1"):
+    if _is_key(b, table) and a in ("0", "1"):
         return (op in ("<", "<>", "!=") and a == "0") or (op == "<=" and a in ("0", "1"))
     return False
 

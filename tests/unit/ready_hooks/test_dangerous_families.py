@@ -32,6 +32,7 @@ SQL_CASES = [
     ('sqlite3 var/app.db "UPDATE events SET seen = 1 WHERE rowid >= 1"', "deny"),
     ("psql -c 'DELETE FROM carts WHERE coupon IS NOT NULL OR coupon IS NULL'", "deny"),
     ('mysql -e "DELETE FROM t1 WHERE t1.id IS NOT NULL"', "deny"),
+    ("psql -c 'DELETE FROM sessions WHERE user_id IS NOT NULL'", None),  # a foreign key may be NULL
     ('clickhouse-client -q "DELETE FROM hits WHERE id IN (SELECT id FROM hits)"', "deny"),
     # DELETE without FROM, with a join, after a CTE; TRUNCATE the statement, not the function.
     ('sqlcmd -S localhost -Q "DELETE dbo.AuditTrail"', "deny"),
@@ -66,10 +67,15 @@ def test_sql_through_clients(hook: Any, kit: Any, project: Path, command: str, e
 def test_key_column_comparisons(kit: Any) -> None:
     kit.load("security/dangerous_commands.py")
     data = importlib.import_module("_dangerous._data")
-    for cond in ("ID > 0", "ORDER_ID >= 1", "O.ID <> 0", "0 < ID", "X IS NULL OR X IS NOT NULL", "PK IS NOT NULL"):
-        assert data._always_true(cond), cond
-    for cond in ("PRICE > 0", "ID > 100", "ID >= 2", "X IS NULL", "X IS NOT NULL", "ID = 0", "ID < 0"):
-        assert not data._always_true(cond), cond
+    always = [("ID > 0", ""), ("ORDER_ID >= 1", "ORDERS"), ("O.ID <> 0", ""), ("0 < ID", ""), ("PK IS NOT NULL", "")]
+    always += [("X IS NULL OR X IS NOT NULL", ""), ("ROWID > 0", ""), ("CATEGORY_ID > 0", "CATEGORIES")]
+    for cond, table in always:
+        assert data._always_true(cond, table), cond
+    # A foreign key may be NULL: testing it is a condition.
+    never = [("USER_ID IS NOT NULL", "SESSIONS"), ("USER_ID > 0", "CARTS"), ("PRICE > 0", ""), ("ID > 100", "")]
+    never += [("ID >= 2", ""), ("X IS NULL", ""), ("X IS NOT NULL", ""), ("ID = 0", ""), ("ID < 0", "")]
+    for cond, table in never:
+        assert not data._always_true(cond, table), cond
 
 
 FRAMEWORK_CASES = [
