@@ -92,7 +92,8 @@ def _is_key(column: str, table: str) -> bool:
     if not name.endswith("_ID") or name == "_ROWID_":
         return True
     base = table.split(".")[-1].strip('"`[]')
-    return bool(base) and name[:-3] in (base, base.removesuffix("S"), base.removesuffix("ES"))
+    singular = {base, base.removesuffix("S"), base.removesuffix("ES"), base.removesuffix("IES") + "Y"}
+    return bool(base) and name[:-3] in singular
 
 
 _NULL_TEST = re.compile(r"^(?P<a>[\w.\"`]+)\s+IS\s+(?P<not>NOT\s+)?NULL$")
