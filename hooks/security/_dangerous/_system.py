@@ -4,6 +4,7 @@ code or run what would be refused now."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import _shell
@@ -40,6 +41,22 @@ def _tls_off_everywhere(name: str, lits: list[str]) -> bool:
     return False
 
 
+_IPTABLES_MATCH = frozenset({
+    "-p", "--protocol", "-s", "--source", "-d", "--destination", "-i", "--in-interface", "-o",
+    "--out-interface", "-m", "--match", "--dport", "--sport", "--destination-port", "--source-port",
+})  # fmt: skip
+
+
+def _accepts_everything(lits: list[str]) -> bool:
+    """``iptables -I INPUT -j ACCEPT``: a rule with no match at all lets every packet in."""
+    adds = {"-A", "--append", "-I", "--insert"} & set(lits)
+    jump = any(a in ("-j", "--jump") and b == "ACCEPT" for a, b in itertools.pairwise(lits))
+    chain = any(
+        a in ("-A", "--append", "-I", "--insert") and b in ("INPUT", "FORWARD") for a, b in itertools.pairwise(lits)
+    )
+    return bool(adds) and jump and chain and not (_IPTABLES_MATCH & {a.partition("=")[0] for a in lits})
+
+
 def _edits_in_place(name: str, lits: list[str]) -> bool:
     """A command that rewrites configuration (``sed -i``, ``perl -pi``, boot-entry editors), as
     opposed to one that only searches it (``grep SELINUX= /etc/selinux/config``)."""
@@ -53,10 +70,15 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
     lits = [(w.literal() or "") for w in cmd.args]
     name = cmd.name
     what = ""
-    if name == "ufw" and lits[:1] in (["disable"], ["reset"]):
+    ops = [a for a in lits if not a.startswith("-")]
+    if name == "ufw" and ops[:1] in (["disable"], ["reset"]):
         what = "turns the firewall off"
-    elif name == "ufw" and lits[:2] == ["default", "allow"]:
+    elif name == "ufw" and ops[:2] == ["default", "allow"]:
         what = "makes the firewall accept everything"
+    elif name == "firewall-cmd" and any(re.fullmatch(r"--set-default-zone=(?:trusted|public-open)", a) for a in lits):
+        what = "makes the firewall trust every connection"
+    elif name in ("iptables", "ip6tables") and _accepts_everything(lits):
+        what = "adds a firewall rule that accepts every packet"
     elif name in ("iptables", "ip6tables") and (
         any(a in ("-F", "--flush", "-X") for a in lits) or (("-P" in lits or "--policy" in lits) and "ACCEPT" in lits)
     ):
@@ -66,7 +88,7 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
     elif name in ("systemctl", "service", "rc-service") and any(
         a.removesuffix(".service") in SECURITY_SERVICES for a in lits
     ):
-        if any(a in ("stop", "disable", "mask", "kill") for a in lits):
+        if any(a in ("stop", "disable", "mask", "kill", "teardown") for a in lits):
             what = "stops a firewall/security service"
     elif name == "setenforce" and lits[:1] in (["0"], ["permissive"], ["Permissive"]):
         what = "switches SELinux off"

@@ -257,6 +257,12 @@ SECURITY_OFF_CASES = [
     ("sudo auditctl -l", None),
     ("conda config --set ssl_verify no", "deny"),
     ("conda config --set channel_priority strict", None),
+    ("sudo ufw --force disable", "deny"),
+    ("sudo ufw --force enable", None),
+    ("sudo firewall-cmd --set-default-zone=trusted", "deny"),
+    ("sudo firewall-cmd --permanent --add-service=https", None),
+    ("sudo ip6tables -A INPUT -j ACCEPT", "deny"),
+    ("sudo iptables -A INPUT -i lo -j ACCEPT", None),
     # Server authentication: the direction of a substitution decides (what it writes, not what it removes).
     ("sudo sed -i 's/peer/trust/' /etc/postgresql/15/main/pg_hba.conf", "deny"),
     ("sudo sed -i 's/trust/md5/' /etc/postgresql/15/main/pg_hba.conf", None),
