@@ -451,6 +451,13 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         ask = "changes a production cluster (try it on staging first)"
     elif _iac_destroys(name, lits):
         ask = "destroys infrastructure"
+    elif (
+        name in _IAC
+        and {"apply", "up", "deploy"} & set(_iac_ops(lits)[:2])
+        and _unattended(name, lits)
+        and any(_PROD_VALUE.search(a) for a in lits)
+    ):
+        ask = "changes production infrastructure without showing the plan first"
     elif name == "git" and _hijacks_every_repository(cmd):
         found.append(
             (

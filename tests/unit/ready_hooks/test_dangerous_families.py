@@ -293,6 +293,8 @@ INFRA_CASES = [
     ("tofu -chdir=envs/dev plan -destroy -out=teardown.plan", None),
     ("terraform -chdir=envs/dev apply teardown.plan", None),
     ("terragrunt run-all plan", None),
+    ("tofu -chdir=stacks/production apply -auto-approve", "ask"),
+    ("tofu -chdir=stacks/dev apply -auto-approve", None),
     # Clusters: named pods are recreated (asked on production); namespaces are whole environments.
     ("kubectl -n qa delete pod worker-5f7d9-abcde worker-5f7d9-fghij", None),
     ("kubectl delete pod worker-5f7d9-abcde", "ask"),  # the current context may be production
