@@ -261,7 +261,7 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
 
 
 _CODE_SQL = re.compile(
-    r"""\b(?:execute|executescript|executemany|exec|query|raw|run|prepare)\s*\(\s*[rbuf]?(?P<q>["'`])"""
+    r"""\b(?:execute|executescript|executemany|exec|query|raw|run|prepare)\s*\(\s*(?:[\w.]*\btext\(\s*)?[rbuf]?(?P<q>["'`])"""
     r"""(?P<sql>\s*(?:DROP|DELETE|TRUNCATE|UPDATE|ALTER)\b.*?)(?P=q)""",
     re.I | re.S,
 )
@@ -423,6 +423,8 @@ def rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
         what = "deletes the whole Realtime Database"
     elif name == "supabase" and lits[:2] == ["db", "reset"] and ({"--linked", "--db-url"} & flags):
         what = "resets the linked (remote) project's database"
+    elif name == "bq" and lits[:1] == ["rm"]:
+        ask = "deletes a BigQuery table or dataset"
     elif name == "gh" and lits[:2] == ["repo", "delete"]:
         what = "deletes a hosted repository with its issues, pull requests and releases"
     elif name == "rclone" and lits[:1] == ["purge"]:
@@ -542,7 +544,15 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     start = len(found)
     for sql in texts:
         found.extend(sql_findings(sql, f"`{cmd.display}`"))
-    if production(cmd) or production_host(cmd):
+    prod = production(cmd) or production_host(cmd)
+    if not prod and _test_database(cmd, name, texts):
+        # Settled: dropping or emptying a test database is warn; a scratch table in one is routine.
+        scratch = all(_SCRATCH_DROP.fullmatch(" ".join(t.split()).upper().rstrip("; ")) for t in texts if t.strip())
+        kept = (
+            [] if scratch else [("ask", r[1].split(". ")[0] + " in a test database; confirm.") for r in found[start:]]
+        )
+        found[start:] = kept
+    if prod:
         # A change that only asks on a development database destroys live data in production.
         for i in range(start, len(found)):
             if found[i][0] == "ask":
@@ -551,6 +561,29 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
                     found[i][1].split("; confirm")[0]
                     + " on a production database. Ask the user to run it; try it on a development copy first.",
                 )
+
+
+# DROP TABLE [IF EXISTS] of tables named as temporary (tmp_x, x_tmp, scratch_y).
+_SCRATCH_DROP = re.compile(
+    r"DROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?(?:[\w\"`]+\.)?[\"`]?(?:\w*_)?(?:TMP|TEMP|SCRATCH)(?:_\w*)?[\"`]?"
+    r"(?:\s*,\s*(?:[\w\"`]+\.)?[\"`]?(?:\w*_)?(?:TMP|TEMP|SCRATCH)(?:_\w*)?[\"`]?)*"
+)
+_TEST_NAME = re.compile(r"(?i)(?:^|[_\-/.])test(?:s|ing)?(?:$|[_\-.])")
+
+
+def _test_database(cmd: Cmd, client: str, texts: list[str]) -> bool:
+    """Whether a SQL client's database is a test one by its name (``-d app_test``, ``mysql
+    shop_test``, a URL ending in ``/app_test``, ``DROP DATABASE shop_test``)."""
+    _flags, positionals, values = _shell.split_options(
+        cmd.args, SQL_CLIENTS.get(client, (frozenset(), frozenset(), False))[1]
+    )
+    names = [w.literal() or "" for k in ("d", "dbname", "D", "database") for w in values.get(k, [])]
+    if client in ("psql", "mysql", "clickhouse-client", "cqlsh") and positionals:
+        names.append(positionals[0].literal() or "")
+    names += [(w.literal() or "").rsplit("/", 1)[-1].split("?")[0] for w in cmd.args if "://" in (w.literal() or "")]
+    for text in texts:
+        names += re.findall(r"(?i)\bDROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?[`\"]?([\w-]+)", text)
+    return bool(names) and all(_TEST_NAME.search(n) for n in names if n) and any(names)
 
 
 # Object-relational mappers emptying a whole table: Django, Rails, SQLAlchemy, Mongoose, Sequelize.
@@ -646,6 +679,12 @@ _DB_TASKS: list[tuple[frozenset[str], re.Pattern[str], str]] = [
     (frozenset({"airflow", "superset", "supabase"}), re.compile(r"db reset"), "resets its database"),
     (frozenset({"goose", "dbmate", "migrate"}), re.compile(r"(?:^| )(?:reset|drop)\b"), "drops the database"),
     (frozenset({"wp"}), re.compile(r"db (?:reset|drop|clean)|site empty"), "empties the site's database"),
+    (
+        frozenset({"gradle", "gradlew", "mvn", "mvnw"}),
+        re.compile(r"(?i)(?:^| )(?:flywayClean|flyway:clean|liquibaseDropAll|liquibase:dropAll|dropAll)\b"),
+        "drops every object in the database's schemas",
+    ),
+    (frozenset({"xcrun"}), re.compile(r"simctl erase"), "erases the simulators' apps and data"),
     (
         frozenset({"python", "manage.py", "django-admin"}),
         re.compile(r"(?:^| )(?:flush|reset_db)\b|migrate \S+ zero"),

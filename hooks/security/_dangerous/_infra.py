@@ -564,12 +564,31 @@ def _fleet_command(cmd: Cmd) -> tuple[str, str, str] | None:
         return hosts, "shell", " ".join(w.literal() or w.text for w in positionals)
     if cmd.name == "heroku" and lits[:1] in (["run"], ["run:detached"]):
         # heroku run CMD -a APP: CMD runs in a one-off dyno of the app, against its database.
-        _flags, positionals, values = _shell.split_options(
-            cmd.args[1:], frozenset({"-a", "--app", "-r", "--remote", "-s", "--size", "-e", "--env"})
+        words, app = [], []
+        rest = lits[1:]
+        i = 0
+        while i < len(rest):
+            if rest[i] in ("-a", "--app", "-r", "--remote", "-s", "--size", "-e", "--env") and i + 1 < len(rest):
+                app += [rest[i + 1]] if rest[i] in ("-a", "--app", "-r", "--remote") else []
+                i += 2
+                continue
+            if rest[i].startswith(("--app=", "--remote=", "--size=", "--env=")):
+                app += [rest[i].partition("=")[2]] if rest[i].startswith(("--app=", "--remote=")) else []
+            else:
+                words.append(rest[i])
+            i += 1
+        return " ".join(app) or "the app", "shell", _command_line(words)
+    if cmd.name == "adb":
+        # adb [-s SERIAL] shell [run-as PACKAGE] CMD: CMD runs on the device (as the app with run-as).
+        _flags, positionals, _values = _shell.split_options(
+            cmd.args, frozenset({"-s", "-t", "-H", "-P", "-L"}), stop_at_first=True
         )
-        app = " ".join(w.literal() or w.text for k in ("a", "app", "r", "remote") for w in values.get(k, []))
-        # Heroku joins the words with blanks and a shell on the dyno splits them again.
-        return app or "the app", "shell", " ".join(w.literal() or w.text for w in positionals)
+        if not positionals or positionals[0].literal() != "shell":
+            return None
+        rest = lits[lits.index("shell") + 1 :]
+        if rest[:1] == ["run-as"] and len(rest) > 2:
+            rest = rest[2:]
+        return "the device", "shell", _command_line(rest)
     if cmd.name in ("fly", "flyctl") and lits[:2] == ["ssh", "console"]:
         texts = [a.partition("=")[2] for a in lits if a.startswith(("--command=", "-C="))]
         texts += [lits[i + 1] for i, a in enumerate(lits[:-1]) if a in ("-C", "--command")]
@@ -583,6 +602,15 @@ def _fleet_command(cmd: Cmd) -> tuple[str, str, str] | None:
         texts = [lits[i + 1] for i, a in enumerate(lits[:-1]) if a == "--scripts"]
         return " ".join(lits[3:]), "shell", " ".join(texts)
     return None
+
+
+def _command_line(words: list[str]) -> str:
+    """The command line a remote runner (adb shell, heroku run) is given: one word is a whole
+    line (``heroku run 'rails runner "X"'``); several are joined, a word with blanks kept as one
+    (``sqlite3 db "DELETE FROM notes"``), as the writer meant."""
+    if len(words) == 1:
+        return words[0]
+    return " ".join(w if re.fullmatch(r"[\w@%+=:,./-]+", w) else "'" + w.replace("'", "'\\''") + "'" for w in words)
 
 
 def _program_and_args(text: str) -> tuple[str, list[str]]:

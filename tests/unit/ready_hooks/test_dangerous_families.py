@@ -420,3 +420,33 @@ VARIANT_CASES = [
 @pytest.mark.parametrize(("command", "expected"), VARIANT_CASES)
 def test_next_writers_variants(hook: Any, kit: Any, project: Path, command: str, expected: str | None) -> None:
     assert verdict(hook, kit, project, command) == expected, command
+
+
+TEST_DATABASE_CASES = [
+    # Settled: dropping or emptying a test database is warn (asked); a scratch table in one is routine.
+    ("psql -d billing_test -c 'DROP TABLE IF EXISTS tmp_invoices, invoices_scratch;'", None),
+    ("psql -d billing -c 'DROP TABLE IF EXISTS tmp_invoices;'", "deny"),
+    ("psql -d billing_test -c 'DROP TABLE invoices;'", "ask"),
+    ("mariadb crm_test -e 'TRUNCATE contacts'", "ask"),
+    ("mysql -e 'DROP DATABASE IF EXISTS crm_test; CREATE DATABASE crm_test'", "ask"),
+    ("psql postgres://localhost/billing_test -c 'DELETE FROM invoices'", "ask"),
+    ("psql -h billing.prod.internal -d billing_test -c 'DROP TABLE invoices'", "deny"),
+    # Build-tool database plugins and device/simulator stores.
+    ("./gradlew flywayClean -Dflyway.url=jdbc:postgresql://localhost/stock_dev", "ask"),
+    ("mvn flyway:clean -Dflyway.url=jdbc:mysql://mysql.production.example:3306/stock", "deny"),
+    ("./gradlew flywayMigrate -i", None),
+    ("xcrun simctl erase 'iPhone 15'", "ask"),
+    ("adb shell run-as com.example.todo sqlite3 databases/todo.db 'DELETE FROM items'", "deny"),
+    ("adb shell run-as com.example.todo sqlite3 databases/todo.db 'SELECT count(*) FROM items'", None),
+    ("adb -s emulator-5556 shell pm clear com.example.todo", None),
+    ("bq rm -f -t sandbox:tmp.features_pr77", "ask"),
+    # SQLAlchemy's text() around the statement.
+    ("python -c \"import db; db.engine.connect().execute(sa.text('TRUNCATE events'))\"", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), TEST_DATABASE_CASES)
+def test_test_databases_devices_and_build_tools(
+    hook: Any, kit: Any, project: Path, command: str, expected: str | None
+) -> None:
+    assert verdict(hook, kit, project, command) == expected, command
