@@ -427,8 +427,13 @@ def rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
         ask = "deletes a BigQuery table or dataset"
     elif name == "gh" and lits[:2] == ["repo", "delete"]:
         what = "deletes a hosted repository with its issues, pull requests and releases"
-    elif name == "rclone" and lits[:1] == ["purge"]:
-        ask = "deletes a remote path and everything in it"
+    elif name == "rclone" and lits[:1] in (["purge"], ["delete"]):
+        paths = [a for a in lits[1:] if not a.startswith("-")]
+        # remote: or remote:bucket is the whole store or bucket; remote:bucket/prefix is a part.
+        if paths and re.fullmatch(r"[\w.-]+:(?:[\w.-]+/?)?", paths[0]):
+            what = "deletes a whole remote bucket or store with everything in it"
+        else:
+            ask = "deletes a remote path and everything in it"
     if what:
         found.append(
             (

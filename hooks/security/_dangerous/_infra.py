@@ -510,6 +510,21 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         ask = "publishes a package version to a public registry, which cannot be taken back"
     elif name == "truncate" and any(a in ("-s0", "--size=0") for a in lits) and len(lits) > 3:
         ask = "empties many files"
+    elif _publishes_build(name, lits):
+        ask = "uploads a build to a store, testers or a package repository"
+    elif name in ("scancel", "qdel", "bkill"):
+        mass = _cancels_jobs(cmd, lits)
+        if mass == "others":
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` cancels other users' jobs on a shared cluster. Cancel your own jobs "
+                    "by id, or ask the user.",
+                )
+            )
+            return
+        if mass == "mine":
+            ask = "cancels every one of your cluster jobs (their progress is lost)"
     if (
         ask
         and name in ("docker", "podman", "docker-compose")
@@ -611,6 +626,48 @@ def _command_line(words: list[str]) -> str:
     if len(words) == 1:
         return words[0]
     return " ".join(w if re.fullmatch(r"[\w@%+=:,./-]+", w) else "'" + w.replace("'", "'\\''") + "'" for w in words)
+
+
+_FASTLANE_UPLOADS = re.compile(
+    r"(?i)^(?:beta|release|deploy|production|store|upload\w*|submit\w*|deliver|pilot|supply|appstore|playstore|internal|alpha)$"
+)
+
+
+def _publishes_build(name: str, lits: list[str]) -> bool:
+    """``fastlane ios beta``, ``fastlane deliver``, ``./gradlew publish``: a build leaves for a
+    store, testers or a package repository (the lane's text is not visible here)."""
+    ops = [a for a in lits if not a.startswith("-") and ":" not in a]
+    if name == "fastlane":
+        return any(_FASTLANE_UPLOADS.match(a) for a in ops[:2])
+    if name in ("gradle", "gradlew"):
+        return any(re.fullmatch(r"(?:\S+:)?publish\w*", a) and "Local" not in a for a in lits)
+    return name == "xcrun" and "altool" in lits and "--upload-app" in lits
+
+
+def _cancels_jobs(cmd: Cmd, lits: list[str]) -> str:
+    """What a batch-scheduler cancel hits: "others" (any user's jobs: a filter run as root,
+    ``qdel all``), "mine" (all your jobs: ``scancel -u $USER``, ``scancel -p gpu``, ``bkill 0``)
+    or "" (jobs named by id)."""
+    words = [w.literal() or w.text for w in cmd.args]
+    own = re.compile(r"\$\{?(?:USER|LOGNAME)\}?|\$\(whoami\)|\$\(id -un\)")
+    mine = "--me" in words or any(
+        (a in ("-u", "--user") and own.fullmatch(b) is not None)
+        or (a.startswith("--user=") and own.fullmatch(a.partition("=")[2]) is not None)
+        for a, b in itertools.pairwise([*words, ""])
+    )
+    ids = [a for a in lits if re.fullmatch(r"\d+(?:[._]\d+)?", a)]
+    if cmd.name == "qdel":
+        return "others" if "all" in lits else ""
+    if cmd.name == "bkill":
+        return (
+            "mine" if "0" in lits and not {"-u"} & set(lits) else ("others" if "-u" in lits and "all" in lits else "")
+        )
+    if ids and not mine:
+        return ""
+    if not words:
+        return ""
+    # Without root a user's cancel only reaches their own jobs; as root a filter reaches everyone's.
+    return "others" if "sudo" in cmd.wrappers and not mine else "mine"
 
 
 def _program_and_args(text: str) -> tuple[str, list[str]]:

@@ -450,3 +450,27 @@ def test_test_databases_devices_and_build_tools(
     hook: Any, kit: Any, project: Path, command: str, expected: str | None
 ) -> None:
     assert verdict(hook, kit, project, command) == expected, command
+
+
+CLUSTER_AND_RELEASE_CASES = [
+    # Batch schedulers: other users' jobs (a filter as root) denied, all of one's own asked, ids pass.
+    ("sudo scancel --partition=a100 --state=PENDING", "deny"),
+    ("scancel --user=$USER --state=PENDING", "ask"),
+    ("scancel 4471203 4471204", None),
+    ("qdel all", "deny"),
+    ("qdel 88123.headnode", None),
+    # Builds sent to stores, testers or repositories (the lane's text is not visible).
+    ("fastlane android deploy", "ask"),
+    ("bundle exec fastlane ios release", "ask"),
+    ("bundle exec fastlane ios tests", None),
+    ("./gradlew :core:publishAllPublicationsToMavenRepository", "ask"),
+    ("./gradlew publishToMavenLocal", None),
+    # rclone: a whole remote or bucket versus a prefix.
+    ("rclone purge b2:ml-artifacts", "deny"),
+    ("rclone purge b2:ml-artifacts/tmp/sweep-3", "ask"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), CLUSTER_AND_RELEASE_CASES)
+def test_clusters_releases_and_remotes(hook: Any, kit: Any, project: Path, command: str, expected: str | None) -> None:
+    assert verdict(hook, kit, project, command) == expected, command
