@@ -425,6 +425,13 @@ def rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
         what = "resets the linked (remote) project's database"
     elif name == "bq" and lits[:1] == ["rm"]:
         ask = "deletes a BigQuery table or dataset"
+    elif (
+        (name == "pscale" and lits[:2] == ["database", "delete"])
+        or (name == "turso" and lits[:2] in (["db", "destroy"], ["group", "destroy"]))
+        or (name in ("neonctl", "neon") and lits[:1] in (["projects"], ["databases"]) and "delete" in lits[1:2])
+        or (name in ("fly", "flyctl") and lits[:2] in (["postgres", "destroy"], ["volumes", "destroy"]))
+    ):
+        what = f"deletes a hosted database ({name})"
     elif name == "gh" and lits[:2] == ["repo", "delete"]:
         what = "deletes a hosted repository with its issues, pull requests and releases"
     elif name == "rclone" and lits[:1] in (["purge"], ["delete"]):
@@ -517,7 +524,8 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     elif cmd.name in ("mongo", "mongosh"):
         _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"--eval"}))
         code = " ".join(w.text for w in values.get("eval", [])) + (cmd.stdin_text or "")
-        if re.search(r"dropDatabase\s*\(|\.drop\s*\(\s*\)|(deleteMany|remove|updateMany)\s*\(\s*\{\s*\}", code):
+        every = r"\{\s*(?:_id\s*:\s*\{\s*\$(?:exists\s*:\s*(?:true|1)|ne\s*:\s*null)\s*\}\s*)?\}"
+        if re.search(r"dropDatabase\s*\(|\.drop\s*\(\s*\)|(deleteMany|remove|updateMany)\s*\(\s*" + every, code):
             found.append(
                 (
                     "deny",

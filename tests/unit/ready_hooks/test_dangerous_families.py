@@ -468,6 +468,12 @@ CLUSTER_AND_RELEASE_CASES = [
     # rclone: a whole remote or bucket versus a prefix.
     ("rclone purge b2:ml-artifacts", "deny"),
     ("rclone purge b2:ml-artifacts/tmp/sweep-3", "ask"),
+    # Hosted databases and always-true Mongo filters.
+    ("turso db destroy inventory --yes", "deny"),
+    ("pscale database delete billing --force", "deny"),
+    ("pscale database list", None),
+    ("mongosh crm --eval 'db.leads.deleteMany({ _id: { $ne: null } })'", "deny"),
+    ("mongosh crm --eval 'db.leads.deleteMany({ status: \"spam\" })'", None),
 ]
 
 
