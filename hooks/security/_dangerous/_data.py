@@ -178,6 +178,11 @@ def _sql_skeleton(sql: str) -> str:
     return _SQL_TOKENS.sub(token, sql)
 
 
+# Password hashes of the server's accounts: MySQL's mysql.user, PostgreSQL's pg_shadow/pg_authid.
+_HASH_READ = re.compile(
+    r"^SELECT\b(?=.*\b(?:AUTHENTICATION_STRING|PASSWORD|PASSWD|ROLPASSWORD)\b|\s+\*).*\bFROM\s+"
+    r"(?:MYSQL\.USER|PG_SHADOW|PG_AUTHID|PG_CATALOG\.PG_(?:SHADOW|AUTHID)|SYS\.SQL_LOGINS)\b"
+)
 # A database account left without a password: anyone who reaches the server logs in as it.
 _NO_PASSWORD = re.compile(
     r"\b(?:ALTER|CREATE)\s+(?:USER|ROLE)\b.*\b(?:PASSWORD\s+NULL|PASSWORD\s+''|IDENTIFIED\s+(?:\w+\s+)*BY\s+'')"
@@ -197,6 +202,15 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
     for statement in text.split(";"):
         stmt = " ".join(statement.split()).upper()
         if not stmt:
+            continue
+        if _HASH_READ.search(stmt):
+            found.append(
+                (
+                    "deny",
+                    f"{where} prints the database accounts' password hashes, which can be cracked offline. "
+                    "Select the user names only (e.g. SELECT user, host FROM mysql.user).",
+                )
+            )
             continue
         if _NO_PASSWORD.search(stmt) or re.search(r"\bGRANT\s+ALL\b.*\bTO\s+PUBLIC\b", stmt):
             found.append(

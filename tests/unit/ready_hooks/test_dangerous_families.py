@@ -56,6 +56,10 @@ SQL_CASES = [
     ("psql -c 'ALTER ROLE app_rw PASSWORD NULL'", "deny"),
     ("mariadb -e \"SET PASSWORD FOR 'svc'@'%' = ''\"", "deny"),
     ("psql -c \"ALTER ROLE app_rw PASSWORD 'Long-Generated-1'\"", None),
+    # Password hashes of the server's accounts are secrets (settled: hashes are dangerous).
+    ('mariadb -e "SELECT host, user, authentication_string FROM mysql.user"', "deny"),
+    ("psql -U postgres -c 'SELECT rolname, rolpassword FROM pg_authid'", "deny"),
+    ('mariadb -e "SELECT host, user FROM mysql.user"', None),
 ]
 
 
