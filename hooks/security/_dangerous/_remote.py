@@ -5,7 +5,6 @@ everything."""
 
 from __future__ import annotations
 
-import itertools
 import os
 import re
 
@@ -465,104 +464,6 @@ def rule_remote_shell(cmd: Cmd, found: list[Finding]) -> None:
                 "is at the other end controls this account. Do not run it; use ssh for remote access.",
             )
         )
-
-
-# A host or inventory named for production: prod-api-2, web-1.prod.acme.internal, inventories/prod.
-_PRODUCTION_HOST = re.compile(r"(?i)(?:^|[^a-z])(?:prod|production|live)(?:[^a-z]|$)")
-_SERVICE_CHANGES = frozenset({"restart", "stop", "kill", "disable", "mask", "reload", "try-restart"})
-
-
-def rule_remote_service(cmd: Cmd, found: list[Finding]) -> None:
-    """Restarting or stopping a service on a production host over ssh or a fleet tool: legitimate
-    during an incident, but users notice (LABELLING.md's settled call: warn)."""
-    if not cmd.ctx.remote or not _PRODUCTION_HOST.search(cmd.ctx.host):
-        return
-    lits = [(w.literal() or "").lower() for w in cmd.args]
-    changes = (
-        (cmd.name in ("systemctl", "supervisorctl", "pm2", "rc-service", "launchctl") and _SERVICE_CHANGES & set(lits))
-        or (cmd.name == "service" and len(lits) >= 2 and lits[1] in _SERVICE_CHANGES)
-        or (cmd.name in ("docker", "podman") and lits[:1] and lits[0] in ("restart", "stop", "kill", "rm"))
-    )
-    if changes:
-        found.append(
-            (
-                "ask",
-                f"`{cmd.display}` restarts or stops a service on {cmd.ctx.host}, a production host; confirm "
-                "with the user first (or do it on staging).",
-            )
-        )
-
-
-# Task runners and the argument that names a project-defined task: npm run db:reset, make
-# db-reset, just nuke, mix ecto.reset, manage.py reset_db.
-_TASK_RUNNERS = {
-    "npm": ("run", "run-script"),
-    "pnpm": ("run",),
-    "yarn": ("run", ""),
-    "bun": ("run",),
-    "composer": ("run", "run-script"),
-    "make": ("",),
-    "just": ("",),
-    "task": ("",),
-    "mix": ("",),
-    "invoke": ("",),
-    "nox": ("-s",),
-}
-_DATA_WORDS = frozenset({"db", "database", "data", "schema", "ecto", "redis", "mongo", "postgres", "mysql", "sql"})
-_WIPE_WORDS = frozenset({"reset", "drop", "wipe", "nuke", "purge", "destroy", "flush", "truncate", "fresh"})
-
-
-def _task_names(cmd: Cmd) -> list[str]:
-    """The project tasks a runner call starts (``npm run db:reset`` → ``db:reset``)."""
-    subs = _TASK_RUNNERS.get(cmd.name)
-    if subs is None and cmd.name == "python" and any((w.literal() or "").endswith("manage.py") for w in cmd.args[:1]):
-        return [w.literal() or "" for w in cmd.args[1:2]]
-    if subs is None:
-        return []
-    _flags, positionals, _values = _shell.split_options(
-        cmd.args, frozenset({"-C", "--directory", "-f", "--file", "--prefix", "--filter", "-w", "--workspace"})
-    )
-    lits = [w.literal() or "" for w in positionals]
-    if lits and lits[0] in subs:
-        return lits[1:2]
-    return lits if "" in subs else []
-
-
-def _cli_data_wipe(cmd: Cmd) -> str | None:
-    """``airflow db reset``, ``supabase db reset``, ``superset db downgrade``-like subcommands: a
-    data word followed by a wipe word among a tool's first words."""
-    lits = [(w.literal() or "").lower() for w in cmd.args[:3]]
-    for first, second in itertools.pairwise(lits):
-        if first in _DATA_WORDS and second in _WIPE_WORDS:
-            return f"{first} {second}"
-    return None
-
-
-def rule_project_task(cmd: Cmd, found: list[Finding]) -> None:
-    """A project task named for wiping data (``npm run db:reset``, ``make db-drop``, ``just nuke``):
-    what it runs is the project's own text, not visible in the call (LABELLING.md's settled call:
-    warn), and its name says it deletes data. Tools' own ``db reset`` subcommands ask alike."""
-    wipe = _cli_data_wipe(cmd) if cmd.name not in _TASK_RUNNERS else None
-    if wipe is not None:
-        found.append(
-            (
-                "ask",
-                f"`{cmd.display}` runs `{wipe}`, which empties the tool's database; confirm it is a "
-                "local one whose data can go.",
-            )
-        )
-        return
-    for task in _task_names(cmd):
-        words = set(re.split(r"[:_\-.\s/]+", task.lower()))
-        if (words & _WIPE_WORDS and words & _DATA_WORDS) or words & {"wipe", "nuke", "destroy"}:
-            found.append(
-                (
-                    "ask",
-                    f"`{cmd.display}` runs the project's `{task}` task, which by its name deletes data, and "
-                    "the call does not show what it runs; confirm (or show the task's commands first).",
-                )
-            )
-            return
 
 
 # Commands whose operands decide what is destroyed: an operand spelled by a decoder hides it.

@@ -451,9 +451,6 @@ class _Unwrapped:
         self.scripts = [] if scripts is None else scripts
         self.remote = remote
         self.replace: str | None = None  # xargs -I R: R stands for each input line
-        # ssh host 'bash -s' <<EOF: the wrapper's stdin is a script run on the remote host.
-        self.stdin_script = False
-        self.host = ""  # where the scripts run: ssh's destination, a fleet tool's inventory
         self.forwards: list[str] = []  # ssh -R specs: ports of this machine opened on the remote one
 
 
@@ -562,19 +559,6 @@ def _session_command(name: str, rest: list[Word], ctx: Ctx) -> str | None:
                 line.replace("{}", shlex.quote(v)) if "{}" in line else f"{line} {shlex.quote(v)}" for v in inputs
             )
     return None
-
-
-def _runs_stdin(text: str) -> bool:
-    """Whether a remote command line is a shell that reads its script from stdin
-    (``bash -s``, ``sudo sh``, ``bash -s -- arg``)."""
-    words = text.split()
-    while words and (words[0] in ("sudo", "doas", "env", "exec") or words[0].startswith("-")):
-        words = words[1:]
-    if not words or os.path.basename(words[0]) not in SHELLS:
-        return False
-    flags = [w for w in words[1:] if w.startswith("-") and w != "--"]
-    operands = [w for w in words[1:] if not w.startswith("-")]
-    return not operands or any("s" in f[1:] for f in flags if not f.startswith("--"))
 
 
 def words_text(words: list[Word], ctx: Ctx) -> str:
@@ -759,14 +743,12 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
             continue
         if name == "ssh":
             _flags, positionals, vals = split_options(rest, _SSH_VALUE, stop_at_first=True)
-            result.host = words_text(positionals[:1], ctx)
             result.forwards = [words_text([w], ctx) for w in vals.get("R", [])]
-            if len(positionals) > 1:
-                text = words_text(positionals[1:], ctx)
-                result.scripts.append(("ssh", text, True))
-                result.stdin_script = _runs_stdin(text)
-            else:
-                result.stdin_script = bool(positionals)  # ssh host <<EOF: the login shell reads it
+            if positionals:
+                # The origin names the host ("ssh deploy@web-1.prod"): rules judge production hosts.
+                # No remote command: the remote shell reads its commands from stdin.
+                host = positionals[0].literal() or positionals[0].text
+                result.scripts.append(("ssh " + host, words_text(positionals[1:], ctx), True))
             argv[:] = []
             return result
         remote_text = _fleet_command(name, rest, ctx)
@@ -774,7 +756,6 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
             # ansible -m shell -a '…', salt '*' cmd.run '…', pdsh -w hosts '…': the text is a
             # shell command run on every host of an inventory.
             result.scripts.append((name, remote_text, True))
-            result.host = " ".join(words_text([w], ctx) for w in rest if not (w.literal() or "").startswith("-"))
             return result  # the tool's own call stays for the other rules (modules, inventories)
         container_cmd = _container_command(name, rest)
         if container_cmd:
@@ -976,7 +957,13 @@ def autorun_path(path: str) -> bool:
         or "/systemd/" in path
         or "/autostart/" in path
         or "/LaunchAgents/" in path
+        or "/LaunchDaemons/" in path
         or "/profile.d/" in path
+        # BSD/macOS periodic jobs, anacron, SysV init scripts, fish's conf.d, ssh's per-login rc
+        or re.search(r"^/etc/(?:periodic/|anacrontab$|init\.d/|rc\.d/)|/fish/conf\.d/|/\.ssh/rc$", path) is not None
+        # Python runs these at every interpreter start-up
+        or base in ("sitecustomize.py", "usercustomize.py")
+        or (base.endswith(".pth") and "-packages/" in path)
     )
 
 

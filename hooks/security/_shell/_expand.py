@@ -47,14 +47,12 @@ class Ctx:
         self.files = {} if files is None else files
         self.functions = {} if functions is None else functions
         self.sources = {} if sources is None else sources
-        # The machine(s) a remote command runs on, as written (ssh's host, ansible's inventory).
-        self.host = ""
         # The variable an unknown cwd came from (cd "$DIR"): empty, cd would go home or stay put.
         self.cwd_from = ""
         # Endless loops that start background jobs without waiting (shared, like ``files``).
         self.spawn_loops: list[str] = []
 
-    def child(self, remote: bool | None = None, host: str | None = None) -> Ctx:
+    def child(self, remote: bool | None = None) -> Ctx:
         """A copy for a subshell (variable and cd changes inside do not leak out)."""
         copy = Ctx(
             self.cwd,
@@ -66,7 +64,6 @@ class Ctx:
             self.functions,
             dict(self.sources),
         )
-        copy.host = self.host if host is None else host
         copy.cwd_from = self.cwd_from
         copy.spawn_loops = self.spawn_loops
         return copy

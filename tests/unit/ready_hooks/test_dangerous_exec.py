@@ -334,7 +334,6 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
     "project-tasks": [
         ("pnpm run db:drop && pnpm run db:create", "ask"),
         ("make reset-db", "ask"),
-        ("just wipe", "ask"),
         ("mix ecto.drop", "ask"),
         ("python manage.py reset_db", "ask"),
         ("npm run clean && npm run build", None),
@@ -412,7 +411,7 @@ def test_parser_feeds_ssh_stdin_and_fleet_commands_to_the_walk(kit: Any) -> None
     sh = kit.load("security/_shell")
     ctx = sh.make_ctx("/p", "/p", "/home/u")
     walked = sh.walk("ssh h 'bash -s' <<'X'\nrm -rf /srv\nX", ctx)
-    assert [(c.name, c.origin, c.ctx.remote) for c in walked if c.name == "rm"] == [("rm", "remote stdin", True)]
+    assert [(c.name, c.origin, c.ctx.remote) for c in walked if c.name == "rm"] == [("rm", "ssh h", True)]
     # A remote command that names its own script leaves the here-document as that script's data.
     assert [c.name for c in sh.walk("ssh h 'cat > notes' <<'X'\nrm -rf /srv\nX", ctx)] == ["cat", ""]
     walked = sh.walk("ansible all -m shell -a 'rm -rf /opt/x'", ctx)
@@ -454,9 +453,11 @@ def test_chown_back_to_oneself_inside_home_is_not_a_danger(kit: Any, project: Pa
 def test_parser_keeps_the_remote_host(kit: Any) -> None:
     sh = kit.load("security/_shell")
     ctx = sh.make_ctx("/p", "/p", "/home/u")
-    walked = [c for c in sh.walk("ssh -p 22 deploy@db-1 'sudo bash -s' <<'X'\nuptime\nX", ctx) if c.name == "uptime"]
-    assert [(c.ctx.remote, c.ctx.host) for c in walked] == [(True, "deploy@db-1")]
-    assert [c.ctx.host for c in sh.walk("uptime", ctx)] == [""]
+    walked = [
+        c for c in sh.walk("ssh -p 22 deploy@db-1 'sudo bash -s -- x' <<'X'\nuptime\nX", ctx) if c.name == "uptime"
+    ]
+    assert [(c.ctx.remote, c.origin) for c in walked] == [(True, "ssh deploy@db-1")]
+    assert [c.forwards for c in sh.walk("ssh -N -R 8022:localhost:22 relay", ctx)] == [["8022:localhost:22"]]
 
 
 def test_a_filtered_find_in_tmp_asks_instead_of_denying(kit: Any, project: Path) -> None:
