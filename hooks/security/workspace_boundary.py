@@ -11,8 +11,10 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     directories can be allowed with WORKSPACE_ALLOWED_DIRS (colon-separated). Public
     credential files (/etc/passwd, ~/.ssh/*.pub, authorized_keys, known_hosts, CA certificates)
     may be read. Asks for git config --global writes; denies settings that make every repository
-    run or trust something, and ansible authorized_key grants. Remote commands (ssh host '…',
-    docker exec) are not checked. Fails closed on malformed input.
+    run or trust something, and ansible authorized_key grants. The system temp folder is
+    scratch space: writes pass, deleting there what the command did not create asks, running
+    an unseen file from there asks. Remote commands (ssh host '…', docker exec) are not
+    checked. Fails closed on malformed input.
 """
 
 from __future__ import annotations
@@ -193,6 +195,203 @@ def outside(path: str, roots: list[str]) -> bool:
         return False
     real = os.path.realpath(path)
     return not any(_shell.is_within(real, root) for root in roots)
+
+
+# The system temp folder is scratch space (LABELLING.md's settled calls): nobody's configuration,
+# so creating, writing and reading files there is ordinary work (a build log, a downloaded
+# installer to read, a copy of an artifact). Deleting there what the same command did not
+# create asks: it may belong to another program or session. A path counts only when it is
+# written as the temp folder: climbing out of the project with ``..`` or a symlink that leads
+# from the project or from /tmp elsewhere is judged where it lands. Running a downloaded file
+# is dangerous_commands' rule.
+TEMP_DIRS = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/dev/shm")
+# Variables that name the temp folder when the command does not set them.
+TEMP_VARS = frozenset({"TMPDIR", "TMP", "TEMP", "TEMPDIR"})
+# Credentials that live in the temp folder: Kerberos ticket caches and ssh-agent sockets.
+_TEMP_CREDENTIALS = re.compile(r"/krb5cc[^/]*$|/ssh-[^/]+/agent\.[^/]*$")
+# Programs that delete the files they name, and the find actions that do.
+DELETERS = frozenset({"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "wipe"})
+_RSYNC_DELETES = frozenset({
+    "delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded",
+    "del", "remove-source-files",
+})  # fmt: skip
+# Programs whose output lists paths (fed to ``xargs rm``, the listed paths are deleted).
+LISTERS = frozenset({"find", "ls", "fd", "fdfind", "locate"})
+
+
+def temp_roots() -> list[str]:
+    """The system temp folders (and ``$TMPDIR``), with their resolved forms."""
+    roots = list(TEMP_DIRS)
+    env = os.environ.get("TMPDIR", "")
+    if env.startswith("/"):
+        roots.append(os.path.normpath(env))
+    return sorted({*roots, *(os.path.realpath(r) for r in roots)})
+
+
+def temp_dir() -> str:
+    """The temp folder a program uses: ``$TMPDIR``, else /tmp."""
+    env = os.environ.get("TMPDIR", "")
+    return os.path.normpath(env) if env.startswith("/") else "/tmp"
+
+
+def climbs_out(value: str, cwd: str | None, roots: list[str]) -> bool:
+    """Whether ``value`` leaves an allowed root through ``..`` (``../x``, ``src/../../x``,
+    ``/proj/../x``): an escape from the project, wherever it lands."""
+    if cwd is None and not value.startswith("/"):
+        return False
+    current = "/"
+    for part in os.path.join(cwd or "/", value).split("/"):
+        if part in ("", "."):
+            continue
+        if part != "..":
+            current = os.path.join(current, part)
+            continue
+        parent = os.path.dirname(current)
+        if any(_shell.is_within(current, r) for r in roots) and not any(_shell.is_within(parent, r) for r in roots):
+            return True
+        current = parent
+    return False
+
+
+def scratch(path: str, value: str, cwd: str | None, roots: list[str], home: str) -> bool:
+    """Whether ``path`` (the lexical form of ``value``) is scratch space in the temp folder:
+    written as the temp folder, not climbing out of the project, still there once symlinks are
+    resolved, not a credential kept there, and not the user's home folder (which some machines
+    keep under /tmp)."""
+    temps = temp_roots()
+    if not any(_shell.is_within(path, t) for t in temps) or _TEMP_CREDENTIALS.search(path):
+        return False
+    if _shell.is_within(path, os.path.normpath(home)) or _shell.is_within(path, os.path.realpath(home)):
+        return False
+    if any(_shell.is_within(path, r) for r in roots) or climbs_out(value, cwd, roots):
+        return False  # a symlink in the project, or ``..``, leading out of it: an escape
+    real = os.path.realpath(path)
+    return any(_shell.is_within(real, t) for t in temps) and not _TEMP_CREDENTIALS.search(real)
+
+
+def _temp_var_value(word: Word, ctx: _shell.Ctx) -> list[str] | None:
+    """``"$TMPDIR/cache"`` with TMPDIR not set by the command names the temp folder."""
+    first = word.parts[0] if word.parts else None
+    if not isinstance(first, _shell.Var) or first.name not in TEMP_VARS or first.name in ctx.vars:
+        return None
+    if first.op not in ("", ":?", "?"):
+        return None
+    rest = _shell.Word(word.parts[1:], word.raw)
+    return [temp_dir() + _shell.expand_pattern(rest, ctx)]
+
+
+def deleted_words(cmd: Cmd) -> set[int]:
+    """The ids of ``cmd``'s words that name what it deletes: the operands of ``rm``/``shred``…,
+    the starting points of a ``find`` that deletes (``-delete``, ``-exec rm``), an
+    ``rsync --delete`` destination."""
+    name = cmd.name
+    if name in DELETERS:
+        _flags, positionals, _values = _shell.split_options(cmd.args, _shell.VALUE_OPTIONS.get(name, frozenset()))
+        return {id(w) for w in positionals}
+    if name == "find":
+        lits = [w.literal() for w in cmd.args]
+        deletes = "-delete" in lits or any(
+            lit in ("-exec", "-execdir", "-ok", "-okdir")
+            and i + 1 < len(cmd.args)
+            and _shell.prog_name(cmd.args[i + 1], cmd.ctx) in DELETERS
+            for i, lit in enumerate(lits)
+        )
+        return {id(w) for w in _bash_path_words(cmd)} if deletes else set()
+    if name == "rsync":
+        flags, positionals, _values = _shell.split_options(cmd.args, _shell.VALUE_OPTIONS.get(name, frozenset()))
+        return {id(w) for w in positionals} if _RSYNC_DELETES & set(flags) else set()
+    return set()
+
+
+# Options whose value is a file the command creates.
+_CREATED_VALUE_KEYS = ("o", "output", "output-document")
+
+
+def created_paths(cmd: Cmd) -> set[str]:
+    """What ``cmd`` creates (lexical paths): redirect targets, ``mkdir``/``touch``/``tee``
+    operands, what ``cp``/``mv``/``install``/``rsync`` put at their destination, ``-o FILE``
+    outputs, ``dd of=``, the folder ``unzip -d`` makes. A later delete of these removes the
+    command's own scratch files; the temp folder itself is never the command's."""
+    words = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>", "&>>") and r.target is not None]
+    name = cmd.name
+    sources: list[Word] = []
+    into: Word | None = None
+    if name and name not in NO_PATH_ARGS:
+        # -o/--output name the output file for most tools (go build -o, gcc -o, sort -o).
+        with_value = _shell.VALUE_OPTIONS.get(name, frozenset()) | {"-o", "--output"}
+        if name in _shell.DOWNLOADERS:
+            with_value = DOWNLOAD_FILE_OPTIONS
+        elif name == "unzip":
+            with_value = frozenset({"-d"})
+        _flags, positionals, values = _shell.split_options(cmd.args, with_value)
+        for key in _CREATED_VALUE_KEYS:
+            words += values.get(key, [])
+        if name in ("mkdir", "touch", "tee", "mktemp"):
+            words += positionals
+        elif name in ("cp", "mv", "install", "rsync", "ln", "scp") and len(positionals) >= 2:
+            into = positionals[-1]
+            sources = positionals[:-1]
+        elif name == "unzip":
+            words += values.get("d", [])
+        elif name == "dd":
+            words += [
+                _shell.Word([_shell.Lit(lit[3:], True)], lit[3:])
+                for lit in (w.literal() or "" for w in cmd.args)
+                if lit.startswith("of=")
+            ]
+    made: set[str] = set()
+    for word in words:
+        made.update(_paths_of(cmd, word))
+    if into is not None:
+        for dest in _paths_of(cmd, into):
+            # cp a b /tmp/x/, cp a /tmp/x/: the copies are /tmp/x/a, /tmp/x/b; cp a /tmp/y: /tmp/y.
+            if into.text.endswith("/") or len(sources) > 1 or dest in temp_roots():
+                for source in sources:
+                    made.update(os.path.join(dest, os.path.basename(p.rstrip("/"))) for p in _paths_of(cmd, source))
+            else:
+                made.add(dest)
+    return made - set(temp_roots())
+
+
+def _paths_of(cmd: Cmd, word: Word) -> list[str]:
+    """The absolute paths ``word`` may name (``$TMPDIR`` as the temp folder)."""
+    paths = (_shell.normalize(v, cmd.ctx.cwd) for v in cmd.values(word) or _temp_var_value(word, cmd.ctx) or [])
+    return [p for p in paths if p is not None and not _shell.has_glob(p)]
+
+
+def _temp_exec(cmd: Cmd, roots: list[str], made: set[str]) -> list[Finding]:
+    """``/tmp/tool/install.sh``, ``bash /tmp/setup.sh``, ``source /tmp/env.sh``: running a file
+    from the temp folder whose text this command did not write runs what a download or another
+    session left there, unseen (the settled calls: running what was downloaded there is remote
+    code). The user confirms; a script written in full earlier in the command is judged by
+    what it says (the walker reads it)."""
+    if not cmd.argv:
+        return []
+    program: Word | None = cmd.argv[0]
+    if cmd.name in _shell.SHELLS:
+        script, _stdin, program = _shell.shell_invocation(cmd.args)
+        if script is not None:
+            program = None
+    elif cmd.name in ("source", ".") or cmd.name in _shell.INTERPRETERS:
+        program = next((w for w in cmd.args if not (w.literal() or "").startswith("-")), None)
+    if program is None or cmd.ctx.written(program) is not None:
+        return []
+    for value in cmd.values(program) or _temp_var_value(program, cmd.ctx) or []:
+        if not value.startswith(("/", "./", "../")) and "/" not in value:
+            continue
+        path = _shell.normalize(value, cmd.ctx.cwd)
+        if any(_shell.is_within(path or "", m) for m in made):
+            continue
+        if path is not None and outside(path, roots) and scratch(path, value, cmd.ctx.cwd, roots, cmd.ctx.home):
+            return [
+                (
+                    "ask",
+                    f"rule temp-exec: `{cmd.display}` runs {path} from the system temp folder, whose content "
+                    "this command does not show (a download or another session may have left it there). Read "
+                    "it first, or run the project's own copy.",
+                )
+            ]
+    return []
 
 
 def system_info(path: str) -> bool:
@@ -577,9 +776,12 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         ]
     roots = allowed_roots(ctx.project)
     found: list[Finding] = []
+    made: set[str] = set()  # what the command created so far (its own scratch files)
     for cmd in cmds:
         if cmd.ctx.remote:
             continue
+        found.extend(_listed_temp_deletes(cmd, roots, made))
+        found.extend(_temp_exec(cmd, roots, made))
         found.extend(_git_config_findings(cmd, roots))
         found.extend(_remote_login_grant(cmd))
         # Files an interpreter's inline code only opens for reading (open('/etc/os-release')).
@@ -589,13 +791,18 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
             if cmd.name in _shell.INTERPRETERS
             else set()
         )
+        deleted = deleted_words(cmd)
         for word in _bash_path_words(cmd):
             # Unknown parts become "*": /etc/$FILE is still under /etc.
-            for value in cmd.values(word) or [_shell.expand_pattern(word, cmd.ctx)]:
+            for value in cmd.values(word) or _temp_var_value(word, cmd.ctx) or [_shell.expand_pattern(word, cmd.ctx)]:
                 if not _path_like(value):
                     continue
                 path = _resolve(value, cmd.ctx.cwd)
                 if path is None or not outside(path, roots):
+                    continue
+                if scratch(path, value, cmd.ctx.cwd, roots, cmd.ctx.home):
+                    if id(word) in deleted:
+                        found.extend(_temp_delete(cmd, value, made, under=cmd.name == "find"))
                     continue
                 readable = system_info(path) or public_credential(path, cmd.ctx.home)
                 if (
@@ -609,6 +816,53 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     continue
                 if path is not None:
                     found.append(("deny", _reason(f"`{cmd.display}` touches {path}", roots)))
+        made |= created_paths(cmd)
+    return found
+
+
+def _temp_delete(cmd: Cmd, value: str, made: set[str], under: bool = False) -> list[Finding]:
+    """Deleting ``value`` in the temp folder (with ``under``: the files under it, as ``find
+    -delete`` does): the command's own scratch files go; anything else may belong to another
+    program or session, so the user confirms; the temp folder itself is not the command's to
+    delete."""
+    target = _shell.normalize(value, cmd.ctx.cwd)
+    if target is None or any(_shell.is_within(target, m) for m in made):
+        return []
+    if target in temp_roots() and not under:
+        return [
+            (
+                "deny",
+                f"rule outside-project: `{cmd.display}` deletes the system temp folder {target} itself. Delete "
+                "the scratch files the task made instead (create them with `mktemp -d` and remove that folder).",
+            )
+        ]
+    what = f"files under {target}" if under else target
+    return [
+        (
+            "ask",
+            f"rule temp-delete: `{cmd.display}` deletes {what} in the system temp folder, which this command "
+            "did not create: it may belong to another program or session. Confirm, or delete only what the "
+            'same command made (`d=$(mktemp -d) && … && rm -rf "$d"`).',
+        )
+    ]
+
+
+def _listed_temp_deletes(cmd: Cmd, roots: list[str], made: set[str]) -> list[Finding]:
+    """``find /tmp -name '*.lock' | xargs rm``: the paths a lister prints are deleted by the
+    ``xargs`` stage after it, so its starting points in the temp folder are judged as deleted."""
+    lister = cmd.prev
+    if not (cmd.xargs and cmd.name in DELETERS and lister is not None and lister.name in LISTERS):
+        return []
+    found: list[Finding] = []
+    for word in _bash_path_words(lister):
+        for value in lister.values(word) or _temp_var_value(word, lister.ctx) or []:
+            path = _resolve(value, lister.ctx.cwd) if _path_like(value) else None
+            if (
+                path is not None
+                and outside(path, roots)
+                and scratch(path, value, lister.ctx.cwd, roots, lister.ctx.home)
+            ):
+                found.extend(_temp_delete(cmd, value, made, under=True))
     return found
 
 
@@ -648,6 +902,12 @@ def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload) 
         home = os.path.expanduser("~")
         if path is not None and tool in ("Read", "Grep") and (system_info(path) or public_credential(path, home)):
             continue
+        if (
+            path is not None
+            and outside(path, roots)
+            and scratch(path, os.path.expanduser(value), cwd, roots, os.path.expanduser("~"))
+        ):
+            continue  # scratch space: the temp folder is nobody's configuration
         if path is not None and outside(path, roots):
             found.append(("deny", _reason(f"{tool} of {path}", roots)))
     return found
