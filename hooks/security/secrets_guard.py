@@ -698,7 +698,60 @@ def _check_delete(cmd: Cmd, found: list[Finding]) -> None:
                 return
 
 
-def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
+def _template_copy(cmd: Cmd) -> str | None:
+    """``cp .env.example .env.test``: the file a command copies from a template (placeholders,
+    no credentials), as an absolute path; None for any other command."""
+    if cmd.name not in ("cp", "install"):
+        return None
+    _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"-t", "--target-directory", "-m"}))
+    if len(positionals) != 2 or values.get("t") or values.get("target-directory"):
+        return None
+    sources = cmd.values(positionals[0]) or []
+    dests = cmd.values(positionals[1]) or []
+    template = bool(sources) and all(
+        os.path.basename(v).startswith(".env") and secret_file(v) is None and not _shell.has_glob(v) for v in sources
+    )
+    if not template or len(dests) != 1:
+        return None
+    return _shell.normalize(dests[0], cmd.ctx.cwd)
+
+
+def _written_whole(cmd: Cmd) -> set[str]:
+    """Files whose whole content ``cmd`` sets to text shown in the command
+    (``echo 'source .venv/bin/activate' > .envrc``, ``cat > .env.test <<EOF``) or to a template's
+    placeholders (``cp .env.example .env.test``): reading them later shows nothing secret."""
+    paths: set[str] = set()
+    copied = _template_copy(cmd)
+    if copied is not None:
+        paths.add(copied)
+    targets = [r.target for r in cmd.redirects if r.op in (">", ">|") and r.target is not None]
+    if cmd.name == "tee" and not any(w.literal() in ("-a", "--append") for w in cmd.args):
+        targets += [w for w in cmd.args if not (w.literal() or "").startswith("-")]
+    for word in targets:
+        values = cmd.values(word) or []
+        path = _shell.normalize(values[0], cmd.ctx.cwd) if len(values) == 1 else None
+        if path is not None and cmd.ctx.written(word) is not None:
+            paths.add(path)
+    return paths
+
+
+def _check_bash_files(cmd: Cmd, found: list[Finding], known: set[str] | None = None) -> None:
+    start = len(found)
+    _check_secret_files(cmd, found)
+    if known and len(found) > start:
+        # Reading or editing a file this command wrote whole shows only what the command shows.
+        words = list(cmd.args) + [r.target for r in cmd.redirects if r.op in ("<", "<>") and r.target is not None]
+        named = {
+            _shell.normalize(v, cmd.ctx.cwd)
+            for w in words
+            for v in cmd.values(w) or []
+            if secret_file(v) or maybe_secret_file(v)
+        }
+        if named and named <= known:
+            del found[start:]
+
+
+def _check_secret_files(cmd: Cmd, found: list[Finding]) -> None:
     if cmd.name == "chmod":
         _check_chmod(cmd, found)
     if cmd.name == "setfacl":
@@ -942,6 +995,14 @@ def _prints_credential(name: str, lits: list[str], printer_editor: bool = False)
         )
     ):
         return "a password from the password store"
+    if (
+        name == "security"
+        and lits[:1] in (["find-generic-password"], ["find-internet-password"])
+        and {"-w", "-g"} & set(lits)
+    ):
+        return "a password from the macOS keychain"
+    if name == "security" and lits[:1] == ["dump-keychain"] and "-d" in lits:
+        return "the keychain's decrypted secrets"
     if name == "secret-tool" and lits[:1] == ["lookup"]:
         return "a password from the keyring"
     if name == "keyring" and lits[:1] == ["get"]:
@@ -957,6 +1018,51 @@ def _prints_credential(name: str, lits: list[str], printer_editor: bool = False)
     if name.startswith("docker-credential-") and lits[:1] == ["get"]:
         return "a registry password"
     return None
+
+
+def _exports_private_keys(name: str, lits: list[str]) -> str | None:
+    """``security export -t identities -f pkcs12 -o out.p12``: the keychain's private keys written
+    out of it, wherever the file goes (with ``-P ''`` unprotected)."""
+    if name == "security" and lits[:1] == ["export"]:
+        kinds = [lits[i + 1] for i, a in enumerate(lits[:-1]) if a in ("-t", "--type")]
+        if not kinds or set(kinds) & {"identities", "privKeys", "all"}:
+            return "the keychain's private keys"
+    return None
+
+
+# SQL clients, and a SELECT that prints password hashes or tokens: system tables of accounts
+# (mysql.user, pg_shadow, pg_authid) or columns named for credentials.
+SQL_CLIENTS = frozenset({
+    "psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "duckdb", "cockroach", "mongosh",
+})  # fmt: skip
+_SQL_SELECT = re.compile(r"(?is)\bselect\b(?P<cols>.*?)\bfrom\s+(?P<table>[`\"\w.$]+)")
+_ACCOUNT_TABLES = re.compile(
+    r"(?i)[`\"]?(?:mysql[`\"]?\.[`\"]?user|(?:pg_catalog\.)?pg_(?:shadow|authid)|sys\.sql_logins|dba_users)[`\"]?"
+)
+_CREDENTIAL_COLUMN = re.compile(
+    r"(?i)\b\w*(?:password|passwd|authentication_string|rolpassword|pass_hash|pwd_hash|api_?key|secret|"
+    r"access_token|refresh_token|auth_token|private_key)\b|\btoken\b"
+)
+_SQL_HARMLESS = re.compile(
+    r"(?is)\b(?:count|length|char_length|octet_length|bit_length)\s*\([^)]*\)|\b\w+\s+is\s+(?:not\s+)?null\b"
+)
+
+
+def _selects_credentials(cmd: Cmd) -> bool:
+    """``mysql -e "SELECT user, authentication_string FROM mysql.user"``, ``psql -c "SELECT email,
+    password_hash FROM users"``: the query prints password hashes or tokens. Counting them or
+    testing that they are set (``count(api_key)``, ``password IS NULL``) prints none."""
+    if cmd.name not in SQL_CLIENTS:
+        return False
+    texts = [w.literal() or "" for w in cmd.args] + [cmd.stdin_text or ""]
+    for text in texts:
+        for m in _SQL_SELECT.finditer(text):
+            cols = _SQL_HARMLESS.sub("", m.group("cols"))
+            if _CREDENTIAL_COLUMN.search(cols):
+                return True
+            if _ACCOUNT_TABLES.fullmatch(m.group("table")) and "*" in cols:
+                return True
+    return False
 
 
 def _decrypts_to_stdout(name: str, lits: list[str]) -> bool:
@@ -1221,6 +1327,23 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 "(`T=$(…)`, or pipe it into the tool: `… | docker login --password-stdin`) instead.",
             )
         )
+    exported = _exports_private_keys(name, lits)
+    if exported is not None:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` exports {exported} into a file. Sign or use them through the keychain "
+                "instead (codesign, xcodebuild and fastlane match read it directly).",
+            )
+        )
+    if _selects_credentials(cmd):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` selects password hashes or tokens, which would print credentials. Select "
+                "the other columns, or count them (`count(col)`, `col IS NULL`) instead.",
+            )
+        )
     if (
         (name == "gh" and lits[:2] == ["auth", "token"])
         or (name == "gh" and lits[:2] == ["auth", "status"] and ("-t" in lits or "--show-token" in lits))
@@ -1313,10 +1436,12 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         )
         _common.tag_rule("parse", found)
         return found
+    known: set[str] = set()  # files whose whole content this command wrote or copied from a template
     for cmd in cmds:
         start = len(found)
-        _check_bash_files(cmd, found)
+        _check_bash_files(cmd, found, known)
         _common.tag_rule("secret-file", found, start)
+        known |= _written_whole(cmd)
         start = len(found)
         _check_bash_env(cmd, cmds, found)
         _common.tag_rule("secret-variable", found, start)

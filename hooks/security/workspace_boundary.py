@@ -521,6 +521,77 @@ def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
     return mode is not None and _shell.chmod_tightens(mode) and path != home and _shell.is_within(path, home)
 
 
+# Devices that are not disks, and disks read rather than written (LABELLING.md's settled calls):
+# talking to a board over a serial port, or reading a disk into an image file, changes no data.
+_SERIAL_PORT = re.compile(
+    r"/dev/(?:tty(?:USB|ACM|S|AMA|XRUSB|SAC|THS|mxc)\d+|cu\.[\w.-]+|tty\.[\w.-]+|serial/by-(?:id|path)/[^/]+|rfcomm\d+)"
+)
+_BLOCK_DEVICE = re.compile(
+    r"/dev/(?:[shvx]v?d[a-z]+\d*|nvme\d+(?:n\d+(?:p\d+)?)?|mmcblk\d+(?:p\d+)?|r?disk\d+(?:s\d+)*|loop\d+(?:p\d+)?|"
+    r"md\d+|dm-\d+|mapper/[^/]+|sr\d+)"
+)
+# Programs that only report on a disk (its identity, health, partition table, file system).
+DISK_INFO = frozenset({"blkid", "smartctl", "udevadm", "dumpe2fs", "xfs_info", "isoinfo", "partx", "lsblk", "file"})
+_DISK_INFO_FLAGS = {
+    "fdisk": {"l", "list"},
+    "sfdisk": {"l", "list", "d", "dump", "J", "json", "s", "show-size"},
+    "tune2fs": {"l"},
+    "hdparm": {"I", "i", "t", "T", "g", "C"},
+}
+MODE_CHANGERS = frozenset({"chmod", "chown", "chgrp", "setfacl", "chattr"})
+
+
+def _device_use(cmd: Cmd, word: Word, path: str) -> bool:
+    """``picocom -b 115200 /dev/ttyACM0``, ``esptool.py --port /dev/ttyUSB0 flash``: a serial
+    port is a device to talk to, not a file of the system (changing who may use it is not).
+    ``dd if=/dev/sdb of=backup/card.img``, ``xxd /dev/nvme0n1 | head``, ``fdisk -l /dev/sda``:
+    reading a disk or reporting on it changes nothing; writing it is dangerous_commands' rule."""
+    if _SERIAL_PORT.fullmatch(path):
+        return cmd.name not in MODE_CHANGERS
+    if not _BLOCK_DEVICE.fullmatch(path):
+        return False
+    if any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects):
+        return False
+    if cmd.name == "dd":
+        written = {(w.literal() or "")[3:] for w in cmd.args if (w.literal() or "").startswith("of=")}
+        return path not in {os.path.normpath(v) for v in written if v}
+    if cmd.name in DISK_INFO or _reads_only(cmd, word):
+        return True
+    flags, _pos, _values = _shell.split_options(cmd.args)
+    if cmd.name in _DISK_INFO_FLAGS:
+        return bool(flags) and set(flags) <= _DISK_INFO_FLAGS[cmd.name] | {"v", "verbose", "u"}
+    if cmd.name == "blockdev":
+        return all((w.literal() or "").startswith(("--get", "--report", "/dev/")) for w in cmd.args)
+    if cmd.name == "parted":
+        lits = [w.literal() or "" for w in cmd.args]
+        return lits[-1:] == ["print"] or lits[:1] == ["-l"]
+    return False
+
+
+def _uses_key(cmd: Cmd, path: str) -> bool:
+    """``ssh-add ~/.ssh/id_ed25519_work``: loading a key into the agent uses it without printing it,
+    as ``ssh -i`` does. ``keytool -list -keystore ~/.android/debug.keystore``: listing a keystore
+    prints its certificates and fingerprints, which are public, not its private keys."""
+    if cmd.name == "ssh-add":
+        return os.path.dirname(path) == os.path.join(os.path.normpath(cmd.ctx.home), ".ssh")
+    if cmd.name == "keytool":
+        lits = {w.literal() for w in cmd.args}
+        return bool({"-list", "-printcert"} & lits) and not {"-importkeystore", "-exportcert", "-export"} & lits
+    return False
+
+
+def _makes_folder(cmd: Cmd, path: str) -> bool:
+    """``mkdir -p ~/.kaggle``: an empty folder in the home folder changes no configuration and
+    runs nothing (what is later written into it is judged then); not one that others may write."""
+    if cmd.name != "mkdir" or path == os.path.normpath(cmd.ctx.home):
+        return False
+    _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"-m", "--mode", "--context", "-Z"}))
+    modes = [w.literal() or "777" for w in values.get("m", []) + values.get("mode", [])]
+    if any(_shell.chmod_grants(m) & {"world-write", "setid"} for m in modes):
+        return False
+    return _shell.is_within(path, os.path.normpath(cmd.ctx.home))
+
+
 # Options of docker itself (before the subcommand) that take a value.
 DOCKER_GLOBAL_OPTIONS = DOCKER_VALUE_OPTIONS | {"-c", "--context", "-H", "--host", "--config", "--log-level"}
 
@@ -812,6 +883,9 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     or _searches_startup_file(cmd, word, path)
                     or _metadata_only(cmd, word, path)
                     or _owner_only_chmod(cmd, path)
+                    or _device_use(cmd, word, path)
+                    or _uses_key(cmd, path)
+                    or _makes_folder(cmd, path)
                 ):
                     continue
                 if path is not None:
@@ -902,12 +976,15 @@ def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload) 
         home = os.path.expanduser("~")
         if path is not None and tool in ("Read", "Grep") and (system_info(path) or public_credential(path, home)):
             continue
+        if path is not None and outside(path, roots) and scratch(path, os.path.expanduser(value), cwd, roots, home):
+            continue  # scratch space: the temp folder is nobody's configuration
         if (
             path is not None
-            and outside(path, roots)
-            and scratch(path, os.path.expanduser(value), cwd, roots, os.path.expanduser("~"))
+            and tool in ("Glob", "LS")
+            and _shell.is_within(path, os.path.normpath(home))
+            and not climbs_out(os.path.expanduser(value), cwd, roots)
         ):
-            continue  # scratch space: the temp folder is nobody's configuration
+            continue  # names in the home folder, as `ls ~` prints them: a listing, not a read
         if path is not None and outside(path, roots):
             found.append(("deny", _reason(f"{tool} of {path}", roots)))
     return found

@@ -82,6 +82,56 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("ln -s ~/.aws /tmp/aws-link", "deny"),
         ("rm -rf ~/.cache/pip-tmp", "deny"),  # the home folder, even when it lives under /tmp
     ],
+    "devices": [
+        # Serial ports are devices to talk to; disks may be read and reported on.
+        ("picocom -b 921600 /dev/ttyUSB1", None),
+        ("esptool.py --chip esp32 --port /dev/ttyACM2 write_flash 0x1000 build/fw.bin", None),
+        ("stty -F /dev/ttyS0 115200 && cat /dev/ttyS0 | head -20", None),
+        ("screen /dev/cu.usbmodem14101 115200", None),
+        ("sudo dd if=/dev/mmcblk0 of=backups/pi-card.img bs=4M status=progress", None),
+        ("sudo head -c 4096 /dev/nvme1n1 | xxd | head", None),
+        ("sudo fdisk -l /dev/sdc", None),
+        ("sudo smartctl -H /dev/nvme0", None),
+        ("sudo blkid /dev/vdb1", None),
+        # Changing who may use a port, or writing a disk, is not that.
+        ("sudo chmod 0666 /dev/ttyUSB1", "deny"),
+        ("sudo dd if=build/fw.img of=/dev/mmcblk0 bs=4M", "deny"),
+        ("cat build/rootfs.img > /dev/sdc", "deny"),
+        ("sudo parted /dev/sdc mklabel gpt", "deny"),
+    ],
+    "keys-used-not-read": [
+        # Tightening, loading a key into the agent, and listing a keystore's certificates.
+        ("chmod 400 ~/.ssh/id_ed25519_deploy && ssh-add ~/.ssh/id_ed25519_deploy", None),
+        ("mkdir -p ~/.kaggle && chmod 700 ~/.kaggle", None),
+        ("mkdir -p ~/.ssh && chmod 0700 ~/.ssh", None),
+        ("keytool -list -v -keystore ~/.android/debug.keystore -storepass android -alias androiddebugkey", None),
+        # ... but not printing the key, moving its private half out, or a folder others may write.
+        ("cat ~/.ssh/id_ed25519_deploy", "deny"),
+        ("keytool -importkeystore -srckeystore ~/.android/release.jks -destkeystore out.p12", "deny"),
+        ("mkdir -m 777 ~/shared-drop", "deny"),
+        ("mkdir -p ~/.config/autostart && cp tools/agent.desktop ~/.config/autostart/", "deny"),
+    ],
+    "secrets-printed-by-tools": [
+        ("security find-internet-password -s registry.example.com -w", "deny"),
+        ("security export -k build.keychain -t privKeys -f pkcs12 -o signing.p12", "deny"),
+        ("security export -k build.keychain -t certs -f pemseq -o certs.pem", None),
+        ("security find-generic-password -s ci-token", None),  # attributes only, no -w/-g
+        ("sqlite3 db/dev.sqlite3 'SELECT username, password FROM accounts LIMIT 3'", "deny"),
+        ('psql -d app -c "select email, api_key from customers"', "deny"),
+        ('mariadb -e "SELECT * FROM mysql.user"', "deny"),
+        ('psql -d app -c "SELECT count(*) FROM users WHERE password_digest IS NULL"', None),
+        ('psql -d app -c "SELECT id, password_updated_at FROM users LIMIT 5"', None),
+        ("sqlite3 usage.db 'SELECT model, total_tokens FROM calls'", None),
+    ],
+    "files-the-command-wrote": [
+        # A file whose whole text the command wrote (or copied from a template) shows nothing secret.
+        ("printf 'dotenv_if_exists\\nlayout python\\n' > .envrc && cat .envrc", None),
+        ("cat > config/database.yml <<'EOF'\ntest:\n  adapter: sqlite3\nEOF\ncat config/database.yml", None),
+        ("cp .env.sample .env.ci && grep -c = .env.ci && cat .env.ci", None),
+        # Appending leaves the earlier content unseen; an env file copied from a real one is secret.
+        ("echo 'layout node' >> .envrc && cat .envrc", "ask"),
+        ("cp .env.staging .env.test && cat .env.test", "deny"),
+    ],
 }
 
 PARAMS = [
@@ -107,6 +157,16 @@ def test_file_tools_write_scratch_files_in_the_temp_folder(kit: Any, project: Pa
     # Climbing out of the project with .. is an escape even though the parent is under /tmp.
     escape = {"file_path": f"{project}/../stray.py", "content": ""}
     assert combined(kit, kit.pre_tool("Write", escape, project))[0] == "deny"
+
+
+def test_listing_names_in_the_home_folder_is_not_reading(kit: Any, project: Path) -> None:
+    home = str(Path.home())
+    for tool_input in ({"pattern": "**/*.pem", "path": home}, {"pattern": "~/.aws/*"}):
+        assert combined(kit, kit.pre_tool("Glob", tool_input, project))[0] is None, tool_input
+    assert combined(kit, kit.pre_tool("LS", {"path": f"{home}/.ssh"}, project))[0] is None
+    # Searching the content, or listing the system's folders, is still outside the project.
+    assert combined(kit, kit.pre_tool("Grep", {"pattern": "secret", "path": home}, project))[0] == "deny"
+    assert combined(kit, kit.pre_tool("Glob", {"pattern": "/etc/**/*.conf"}, project))[0] == "deny"
 
 
 def test_symlinks_out_of_the_temp_folder_are_resolved(kit: Any, project: Path, tmp_path: Path) -> None:
