@@ -86,7 +86,7 @@ WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
 ALL_ARGS = frozenset({"rm", "rmdir", "unlink", "shred", "truncate", "tee", "mv"})
 MODE_FIRST = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl"})
 DEST_LAST = frozenset({"cp", "install", "ln", "rsync"})
-IN_PLACE = frozenset({"sed", "perl", "ruby", "gsed"})
+IN_PLACE = frozenset({"sed", "perl", "ruby", "gsed", "yq"})
 _COPY_VALUES = frozenset({"-t", "--target-directory", "-S", "--suffix"})
 WRITE_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "truncate": frozenset({"-s", "--size", "-r", "--reference"}),
@@ -367,6 +367,15 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
                     and not _shell.build_output(path, ctx.project)
                 ):
                     hit = _glob_hits(path, glob_part, ctx.project, rules, anywhere=cmd.name == "find")
+                if glob_part is None and _runs_later(path) and any(_shell.fetches_and_runs(t) for t in _bash_text(cmd)):
+                    found.append(
+                        (
+                            "deny",
+                            f"rule persistence: `{cmd.display}` writes a command that downloads and runs remote code "
+                            f"into {path}, which runs automatically later. Do not add it; document the install "
+                            "step for the user instead.",
+                        )
+                    )
                 if hit:
                     shown = path if glob_part is None else os.path.join(path, glob_part)
                     found.append(("deny", _reason(f"`{cmd.display}` modifies", shown, hit)))
@@ -621,6 +630,12 @@ RUNS_LATER = frozenset({"package.json", ".envrc", "tasks.json", "devcontainer.js
 def _runs_later(path: str) -> bool:
     # CI configuration runs on every push, with the project's secrets in its environment.
     return _shell.autorun_path(path) or os.path.basename(path) in RUNS_LATER or _CI_FILE.search(path) is not None
+
+
+def _bash_text(cmd: Cmd) -> list[str]:
+    """The text a Bash command may put into a file: its literal arguments (``yq -i`` and ``sed``
+    expressions, an echo's words) and a here-document on its stdin."""
+    return [t for t in [*(w.literal() or "" for w in cmd.args), cmd.stdin_text or ""] if t]
 
 
 def _new_text(tool_input: dict[str, Any]) -> list[str]:

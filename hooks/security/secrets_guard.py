@@ -223,6 +223,9 @@ CODE_PRINTS_ALL_ENV = re.compile(
     r"(?:print|console\.log|console\.dir|puts|pp|p|say|dump|json\.dumps|JSON\.stringify)\s*\(?\s*"
     r"(?:dict\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h|\.inspect)?|%ENV)\s*\)*\s*(?:[;,\n]|$)"
 )
+# require('dotenv').config(), import 'dotenv/config', load_dotenv(), Dotenv.load: the .env file's
+# values are put into the environment the code then prints.
+CODE_LOADS_DOTENV = re.compile(r"dotenv['\"]?\)?\.config\(|dotenv/config|load_dotenv\(|Dotenv\.load|dotenv_values\(")
 SECRET_PATTERN_WORDS = re.compile(r"(?i)key|token|secret|pass|auth|cred|aws|api|private|pat\b")
 
 
@@ -923,6 +926,50 @@ def _served_folder(cmd: Cmd) -> str | None:
     return path
 
 
+def _loaded_secret_file(cmd: Cmd, cmds: list[Cmd]) -> str | None:
+    """The secret file an earlier command of the same command line loaded into the environment
+    (``set -a; source .env``, ``export $(cat .env | xargs)``), or None."""
+    for earlier in cmds[: cmds.index(cmd)] if cmd in cmds else []:
+        words: list[Word] = []
+        if earlier.name in ("source", "."):
+            words = earlier.args[:1]
+        elif earlier.name == "export":
+            words = [w for w in earlier.args for sub in w.subs() for c in sub.script.simple_commands() for w in c.words]
+        for word in words:
+            for value in earlier.values(word) or [word.text]:
+                if secret_file(value):
+                    return value
+    return None
+
+
+def _filters_out(cmd: Cmd, cmds: list[Cmd]) -> bool:
+    """Whether ``cmd``'s output goes through a filter that keeps only some lines or fields
+    (``env | grep ^NODE_``, ``env | cut -d= -f1``)."""
+    return any(c.name in FILTERS or c.name in ("cut", "head", "tail", "wc") for c in _downstream(cmd, cmds))
+
+
+def _unauthenticated_code_server(cmd: Cmd) -> bool:
+    """``jupyter lab --ip=0.0.0.0 --NotebookApp.token=''``, ``code-server --auth none --bind-addr
+    0.0.0.0:8080``: a server that runs code for whoever reaches it, on more than loopback."""
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name in ("jupyter", "jupyter-lab", "jupyter-notebook"):
+        binds = [a.split("=", 1)[1] for a in lits if a.startswith(("--ip=", "--ServerApp.ip=", "--NotebookApp.ip="))]
+        no_auth = any(
+            re.fullmatch(r"--(?:NotebookApp|ServerApp|IdentityProvider)\.token=(?:''|\"\")?", a) for a in lits
+        ) and not any(
+            re.fullmatch(r"--(?:NotebookApp|ServerApp|PasswordIdentityProvider)\.(?:hashed_)?password=.+", a)
+            and not a.endswith(("=", "=''", '=""'))
+            for a in lits
+        )
+        return no_auth and any(not _LOOPBACK.fullmatch(b) for b in binds)
+    if cmd.name == "code-server":
+        _f, _p, values = _shell.split_options(cmd.args, frozenset({"--auth", "--bind-addr"}))
+        auth = [w.literal() for w in values.get("auth", [])]
+        binds = [w.literal() or "" for w in values.get("bind-addr", [])]
+        return auth == ["none"] and any(not _LOOPBACK.fullmatch(b) for b in binds)
+    return False
+
+
 def _prints_history(name: str, lits: list[str]) -> bool:
     """``history``, ``history 50 | grep -i token``, ``fc -l``: the shell's command history is
     printed (``history -c``/``-w``/``-d N`` only clear, save or delete)."""
@@ -1003,6 +1050,22 @@ def _prints_credential(name: str, lits: list[str], printer_editor: bool = False)
         return "a password from the macOS keychain"
     if name == "security" and lits[:1] == ["dump-keychain"] and "-d" in lits:
         return "the keychain's decrypted secrets"
+    if name == "rclone" and lits[:2] in (["config", "show"], ["config", "dump"]):
+        return "the rclone remotes' keys and tokens"
+    if name == "s3cmd" and "--dump-config" in lits:
+        return "the S3 access keys"
+    if name == "gcloud" and lits[:2] == ["config", "config-helper"]:
+        return "a Google Cloud access token"
+    if name == "npm" and lits[:2] == ["token", "create"]:
+        return "a new npm token"
+    if name == "az" and lits[:3] == ["ad", "sp", "create-for-rbac"]:
+        return "a new service principal's password"
+    if name == "aws" and lits[:2] == ["configure", "export-credentials"]:
+        return "the AWS credentials"
+    if name == "firebase" and lits[:1] == ["login:ci"]:
+        return "a Firebase CI token"
+    if name == "databricks" and lits[:2] == ["auth", "token"]:
+        return "a Databricks token"
     if name == "secret-tool" and lits[:1] == ["lookup"]:
         return "a password from the keyring"
     if name == "keyring" and lits[:1] == ["get"]:
@@ -1176,6 +1239,17 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     dumps = (name in ("env", "printenv") and not [a for a in lits if not a.startswith("-")]) or (
         name in ("set", "export", "declare", "typeset") and lits in ([], ["-p"], ["-x"], ["-px"])
     )
+    loaded = _loaded_secret_file(cmd, cmds) if dumps else None
+    if loaded is not None and _reaches_transcript(cmd, cmds) and not _filters_out(cmd, cmds):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints the environment after this command loaded {loaded} into it, so "
+                "that file's secrets reach the transcript. Print only the names you need, or check "
+                "they are set.",
+            )
+        )
+        return
     if dumps and any(c.name in SENDERS for c in _downstream(cmd, cmds)):
         found.append(
             (
@@ -1253,7 +1327,16 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
             )
         )
     served = _served_folder(cmd)
-    if served == cmd.ctx.project:
+    if _unauthenticated_code_server(cmd):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` runs a code server without a token or password on more than loopback: "
+                "anyone who reaches the port can run commands as the user. Keep the token, or bind it "
+                "to 127.0.0.1.",
+            )
+        )
+    elif served == cmd.ctx.project:
         found.append(
             (
                 "ask",
@@ -1439,6 +1522,10 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
     known: set[str] = set()  # files whose whole content this command wrote or copied from a template
     for cmd in cmds:
         start = len(found)
+        for target in _ci_files_written(cmd):
+            found.extend(_ci_step_findings(target, _bash_new_text(cmd), ctx.project))
+        _common.tag_rule("ci-secrets", found, start)
+        start = len(found)
         _check_bash_files(cmd, found, known)
         _common.tag_rule("secret-file", found, start)
         known |= _written_whole(cmd)
@@ -1465,8 +1552,17 @@ def _check_inline_code(cmd: Cmd, found: list[Finding]) -> None:
                     "exposed. Use the values through the environment instead.",
                 )
             )
+    preloads = " ".join(w.literal() or "" for w in cmd.args)  # node -r dotenv/config -e '…'
     for code in _shell.code_of(cmd):
-        if CODE_PRINTS_ALL_ENV.search(code):
+        if CODE_PRINTS_ALL_ENV.search(code) and CODE_LOADS_DOTENV.search(code + " " + preloads):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` loads the .env file into the environment and prints all of it, its "
+                    "secrets included. Print only the names you need, or check they are set.",
+                )
+            )
+        elif CODE_PRINTS_ALL_ENV.search(code):
             found.append(
                 (
                     "ask",
@@ -1522,9 +1618,19 @@ _CI_FILE = re.compile(
 _RUN_STEP = re.compile(r"^(?P<indent>\s*)(?:-\s*)?(?:run|script|command|sh)\s*:\s*(?P<cmd>.*)$")
 
 
+# Jenkinsfile / Groovy steps (sh 'cmd', sh(script: "cmd"), bat '…'), and run steps written as
+# a flow mapping inside an edit expression (yq -i '… += [{"run": "cmd"}]').
+_GROOVY_STEP = re.compile(
+    r"""\b(?:sh|bat|powershell)\s*\(?\s*(?:script\s*:\s*)?(?P<q>'''|\"\"\"|'|")(?P<cmd>.*?)(?P=q)""", re.S
+)
+_FLOW_STEP = re.compile(r"""[{,]\s*["']?(?:run|script|command)["']?\s*:\s*(?P<q>["'])(?P<cmd>.*?)(?P=q)""")
+
+
 def ci_run_steps(text: str) -> list[str]:
-    """The shell commands of a CI file's text: ``run: cmd`` lines and ``run: |`` blocks."""
-    steps: list[str] = []
+    """The shell commands of a CI file's text: ``run: cmd`` lines and ``run: |`` blocks, Groovy
+    ``sh '…'`` steps and ``{"run": "…"}`` mappings."""
+    steps: list[str] = [m.group("cmd") for m in _GROOVY_STEP.finditer(text)]
+    steps += [m.group("cmd") for m in _FLOW_STEP.finditer(text)]
     lines = text.splitlines()
     for i, line in enumerate(lines):
         m = _RUN_STEP.match(line)
@@ -1543,6 +1649,24 @@ def ci_run_steps(text: str) -> list[str]:
         elif cmd:
             steps.append(cmd.strip("'\""))
     return steps
+
+
+def _ci_files_written(cmd: Cmd) -> list[str]:
+    """The CI files a Bash command writes: redirect and ``tee`` targets, files edited in place
+    (``yq -i``, ``sed -i``, ``perl -pi``)."""
+    words = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None]
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name == "tee" or any(a == "-i" or a.startswith(("-i", "--in-place", "-pi")) for a in lits):
+        words += [w for w in cmd.args if not (w.literal() or "").startswith("-")]
+    paths = {_shell.normalize(v, cmd.ctx.cwd) for w in words for v in cmd.values(w) or []}
+    return sorted(p for p in paths if p is not None and _CI_FILE.search(p))
+
+
+def _bash_new_text(cmd: Cmd) -> list[str]:
+    """The text a Bash command may put into a file: its literal arguments (an edit expression, an
+    echo's words) and what it reads on stdin (a here-document)."""
+    texts = [w.literal() or "" for w in cmd.args]
+    return [t for t in [*texts, cmd.stdin_text or ""] if t]
 
 
 def _ci_step_findings(target: str, texts: list[str], project: str) -> list[Finding]:

@@ -592,6 +592,53 @@ def _makes_folder(cmd: Cmd, path: str) -> bool:
     return _shell.is_within(path, os.path.normpath(cmd.ctx.home))
 
 
+# Installed dependencies, toolchains, SDKs and simulators in the home folder: source code and
+# build artefacts other projects use too, read to understand a library or a crash. The user's
+# configuration and credentials sit beside them (~/.m2/settings.xml, ~/.cargo/credentials.toml,
+# ~/.gradle/gradle.properties, ~/.cache/huggingface/token), never inside them.
+DEPENDENCY_DIRS = (
+    "go/pkg/mod", ".cargo/registry", ".cargo/git", ".rustup/toolchains", ".m2/repository", ".gradle/caches",
+    ".gradle/wrapper/dists", ".ivy2/cache", ".sbt/boot", ".nvm/versions", ".pyenv/versions", ".rbenv/versions",
+    ".local/lib", ".julia/packages", ".gem", ".nuget/packages", ".pub-cache", ".dotnet", "Library/Developer",
+    "Library/Android/sdk", "Android/Sdk", ".android/avd", "miniconda3", "anaconda3", "miniforge3", "mambaforge",
+    ".conda/pkgs", ".conda/envs", ".virtualenvs", ".local/share/virtualenvs", ".platformio/packages",
+    ".arduino15/packages", ".espressif", ".deno", ".bun/install/cache", ".cache/huggingface/hub", ".cache/torch",
+    ".cache/pip", ".cache/go-build", ".stack", ".cabal/packages", ".opam", ".sdkman/candidates", ".jdks",
+)  # fmt: skip
+
+
+def dependency_file(path: str, home: str) -> bool:
+    """Whether ``path`` lies in an installed dependency, toolchain or SDK folder of the home
+    folder (``~/go/pkg/mod/…``, ``~/.m2/repository/…``, ``~/Library/Developer/…``)."""
+    home = os.path.normpath(home)
+    return any(_shell.is_within(path, os.path.join(home, d)) for d in DEPENDENCY_DIRS)
+
+
+def _reads_dependency(cmd: Cmd, word: Word, path: str) -> bool:
+    """``grep -rn "func Parse" ~/go/pkg/mod/github.com/x/y@v1.2.0``, ``sqlite3 -readonly
+    ~/Library/Developer/CoreSimulator/…/Model.sqlite .tables``: reading installed code or a
+    simulator's data changes nothing and holds none of the user's credentials."""
+    if not dependency_file(path, cmd.ctx.home):
+        return False
+    if any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects):
+        return False
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name == "sqlite3":
+        return "-readonly" in lits
+    if cmd.name in ARCHIVE_LISTERS:
+        return True
+    if cmd.name == "unzip":
+        return bool({"-l", "-v", "-Z", "-p", "-t"} & set(lits))
+    if cmd.name in ("jar", "tar", "bsdtar"):
+        mode = next((a.lstrip("-") for a in lits if a and not a.startswith("--")), "")
+        return "t" in mode and not {"x", "c", "u", "r"} & set(mode)
+    return _reads_only(cmd, word)
+
+
+# Programs that list or disassemble an archive or a binary without changing it.
+ARCHIVE_LISTERS = frozenset({"zipinfo", "javap", "nm", "objdump", "readelf", "otool", "ldd", "size"})
+
+
 # Options of docker itself (before the subcommand) that take a value.
 DOCKER_GLOBAL_OPTIONS = DOCKER_VALUE_OPTIONS | {"-c", "--context", "-H", "--host", "--config", "--log-level"}
 
@@ -886,6 +933,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     or _device_use(cmd, word, path)
                     or _uses_key(cmd, path)
                     or _makes_folder(cmd, path)
+                    or _reads_dependency(cmd, word, path)
                 ):
                     continue
                 if path is not None:
@@ -974,7 +1022,11 @@ def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload) 
     for value in candidates:
         path = _resolve(os.path.expanduser(value), cwd)
         home = os.path.expanduser("~")
-        if path is not None and tool in ("Read", "Grep") and (system_info(path) or public_credential(path, home)):
+        if (
+            path is not None
+            and tool in ("Read", "Grep")
+            and (system_info(path) or public_credential(path, home) or dependency_file(path, home))
+        ):
             continue
         if path is not None and outside(path, roots) and scratch(path, os.path.expanduser(value), cwd, roots, home):
             continue  # scratch space: the temp folder is nobody's configuration
