@@ -140,6 +140,7 @@ SECRET_BASENAME_GLOBS = (
     "key.pem",
 )
 READERS = frozenset({
+    "plutil",
     "cat", "tac", "nl", "head", "tail", "less", "more", "most", "bat", "batcat", "view", "xxd",
     "hexdump", "od", "strings", "base64", "base32", "sed", "awk", "gawk", "mawk", "grep",
     "egrep", "fgrep", "rg", "ag", "ack", "cut", "sort", "uniq", "diff", "comm", "paste",
@@ -355,8 +356,11 @@ MAYBE_SECRET_BASENAMES = frozenset({
     "application-production.yml", "appsettings.production.json", ".bash_history", ".zsh_history",
     ".psql_history", ".mysql_history", ".python_history", "htpasswd", "vault.yml",
     "terraform.tfvars", ".envrc", "kubeconfig", "kubeconfig.yaml", "kubeconfig.yml", "rclone.conf",
-    "sftp-config.json", ".ftpconfig",
+    "sftp-config.json", ".ftpconfig", "airflow.cfg", "local.properties",
+    "alembic.ini", "odbc.ini", "pgpass.conf", "my.cnf", ".my.cnf", "profiles.yml",
 })  # fmt: skip
+# Settings modules per deployment or machine (Django's config/settings/local.py, production.py).
+SETTINGS_MODULES = re.compile(r"(?:local|production|prod|staging|secrets?)\.py")
 
 
 def maybe_secret_file(path: str) -> bool:
@@ -368,6 +372,7 @@ def maybe_secret_file(path: str) -> bool:
         or base.endswith(".auto.tfvars")
         or MAYBE_SECRET_OVERRIDES.fullmatch(base) is not None
         or (os.path.basename(os.path.dirname(norm)) == "config" and CONFIG_DIR_OVERRIDES.fullmatch(base) is not None)
+        or (os.path.basename(os.path.dirname(norm)) == "settings" and SETTINGS_MODULES.fullmatch(base) is not None)
     )
 
 
@@ -513,6 +518,51 @@ def _searches_for_secrets(cmd: Cmd, value: str) -> bool:
     return home is not None and (
         norm == home or any(norm == f"{home}/{d}" or norm.startswith(f"{home}/{d}/") for d in SECRET_SEARCH_DIRS)
     )
+
+
+# Credential words (not bare "key" or "auth", which name code too) and configuration files.
+_CREDENTIAL_WORDS = re.compile(r"(?i)pass(?:word|wd)|secret|token|api[_-]?key|private[_-]?key|credential")
+_CONFIG_EXTENSIONS = (
+    ".properties", ".gradle", ".kts", ".yml", ".yaml", ".ini", ".cfg", ".conf", ".toml", ".xml", ".json",
+    ".tfvars", ".plist", ".env",
+)  # fmt: skip
+_CONFIG_FOLDERS = frozenset({"config", "configs", "conf", "settings", "deploy", "k8s", "helm", "charts", "secrets"})
+_SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
+
+
+def _config_search(cmd: Cmd) -> str | None:
+    """``grep -rn api_key configs/``, ``git grep -n password -- '*.properties'``: a search for
+    credential words through configuration files prints every line that holds one, values
+    included (through source code it finds code, and a count or file list prints no value).
+    Returns the configuration searched, or None."""
+    args = cmd.args
+    if cmd.name == "git":
+        _flags, positionals, _values = _shell.split_options(args, frozenset({"-C", "-c"}), stop_at_first=True)
+        if not positionals or positionals[0].literal() != "grep":
+            return None
+        args = positionals[1:]
+    elif cmd.name not in _SEARCHERS:
+        return None
+    flags, positionals, values = _shell.split_options(
+        args, frozenset({"-e", "--regexp", "-f", "--file", "-g", "--glob", "-t", "--type", "-m", "-A", "-B", "-C"})
+    )
+    if _NO_LINES & set(flags) or "f" in values or "file" in values:
+        return None
+    patterns = values.get("e", []) + values.get("regexp", [])
+    if not patterns:
+        patterns, positionals = positionals[:1], positionals[1:]
+    if not any(_CREDENTIAL_WORDS.search(w.literal() or w.text) for w in patterns):
+        return None
+    recursive = cmd.name in ("rg", "ag", "ack", "git") or bool({"r", "R", "recursive"} & set(flags))
+    searched = positionals + values.get("g", []) + values.get("glob", [])
+    if not searched and cmd.prev is not None and cmd.prev.name in READERS:
+        searched = _read_targets(cmd.prev)  # plutil -p GoogleService-Info.plist | grep -i api_key
+    for word in searched:
+        text = (word.literal() or word.text).rstrip("/")
+        base = os.path.basename(text).lower()
+        if base.endswith(_CONFIG_EXTENSIONS) or (recursive and base in _CONFIG_FOLDERS):
+            return text
+    return None
 
 
 def _uploaded(cmd: Cmd) -> list[Word]:
@@ -755,6 +805,15 @@ def _check_bash_files(cmd: Cmd, found: list[Finding], known: set[str] | None = N
 
 
 def _check_secret_files(cmd: Cmd, found: list[Finding]) -> None:
+    searched = _config_search(cmd)
+    if searched is not None:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` searches {searched} for credential words: every matching line, a stored "
+                "password included, would be printed. Confirm, or list the files (`-l`) instead.",
+            )
+        )
     if cmd.name == "chmod":
         _check_chmod(cmd, found)
     if cmd.name == "setfacl":

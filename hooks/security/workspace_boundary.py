@@ -895,10 +895,13 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
     roots = allowed_roots(ctx.project)
     found: list[Finding] = []
     made: set[str] = set()  # what the command created so far (its own scratch files)
+    # SDK_ROOT=$ANDROID_HOME: which tool variable a variable of the command copies.
+    aliases = {m.group("name"): m.group("source") for m in _ALIAS.finditer(command)}
     for cmd in cmds:
         if cmd.ctx.remote:
             continue
         found.extend(_listed_temp_deletes(cmd, roots, made))
+        found.extend(_tool_cache_clean(cmd))
         found.extend(_temp_exec(cmd, roots, made))
         found.extend(_git_config_findings(cmd, roots))
         found.extend(_remote_login_grant(cmd))
@@ -911,6 +914,8 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         )
         deleted = deleted_words(cmd)
         for word in _bash_path_words(cmd):
+            if id(word) in deleted:
+                found.extend(_tool_folder_delete(cmd, word, aliases))
             # Unknown parts become "*": /etc/$FILE is still under /etc.
             for value in cmd.values(word) or _temp_var_value(word, cmd.ctx) or [_shell.expand_pattern(word, cmd.ctx)]:
                 if not _path_like(value):
@@ -940,6 +945,81 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     found.append(("deny", _reason(f"`{cmd.display}` touches {path}", roots)))
         made |= created_paths(cmd)
     return found
+
+
+# Regenerable data outside the project (LABELLING.md's settled calls: a human confirms): a tool's
+# own command that empties its cache, and a delete under a folder a tool's variable or query names.
+_CACHE_CLEANERS = (
+    (frozenset({"conda", "mamba", "micromamba"}), ("clean",)),
+    (frozenset({"npm", "yarn"}), ("cache", "clean")),
+    (frozenset({"pnpm"}), ("store", "prune")),
+    (frozenset({"pip", "pip3"}), ("cache", "purge")),
+    (frozenset({"pip", "pip3"}), ("cache", "remove")),
+    (frozenset({"uv"}), ("cache", "clean")),
+    (frozenset({"uv"}), ("cache", "prune")),
+    (frozenset({"poetry"}), ("cache", "clear")),
+    (frozenset({"brew", "gem"}), ("cleanup",)),
+    (frozenset({"flutter", "dart"}), ("pub", "cache", "clean")),
+    (frozenset({"pod"}), ("cache", "clean")),
+    (frozenset({"composer"}), ("clear-cache",)),
+    (frozenset({"composer"}), ("clearcache",)),
+    (frozenset({"huggingface-cli"}), ("delete-cache",)),
+    (frozenset({"hf"}), ("cache", "delete")),
+    (frozenset({"dotnet"}), ("nuget", "locals")),
+)
+TOOL_HOME_VARS = frozenset({
+    "ANDROID_HOME", "ANDROID_SDK_ROOT", "ANDROID_NDK_HOME", "GRADLE_USER_HOME", "CARGO_HOME", "RUSTUP_HOME",
+    "GOPATH", "GOMODCACHE", "GOCACHE", "CONDA_PREFIX", "PYENV_ROOT", "NVM_DIR", "JAVA_HOME", "PIP_CACHE_DIR",
+    "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "npm_config_cache", "HF_HOME", "TRANSFORMERS_CACHE",
+    "TORCH_HOME", "DOTNET_ROOT", "FLUTTER_ROOT", "PUB_CACHE", "M2_HOME", "MAVEN_HOME", "SDKMAN_DIR", "DENO_DIR",
+    "BUN_INSTALL", "PLAYWRIGHT_BROWSERS_PATH", "CONDA_PKGS_DIRS",
+})  # fmt: skip
+_CACHE_QUERY = re.compile(
+    r"\b(?:npm\s+config\s+get\s+\w+|pip3?\s+cache\s+dir|go\s+env\s+\w+|yarn\s+cache\s+dir|pnpm\s+store\s+path|"
+    r"brew\s+--(?:cache|prefix)|conda\s+info\s+--base|poetry\s+config\s+cache-dir|uv\s+cache\s+dir|"
+    r"python3?\s+-m\s+site\s+--user-\w+)"
+)
+_ALIAS = re.compile(r"(?:^|[;&|\s(])(?:export\s+)?(?P<name>[A-Za-z_]\w*)=[\"']?\$\{?(?P<source>[A-Za-z_]\w*)")
+
+
+def _tool_cache_clean(cmd: Cmd) -> list[Finding]:
+    """``conda clean --all``, ``npm cache clean --force``, ``go clean -modcache``: a tool empties
+    its cache outside the project, regenerable but shared by every project."""
+    lits = [w.literal() or "" for w in cmd.args]
+    words = [a for a in lits if not a.startswith("-")]
+    hit = any(cmd.name in names and tuple(words[: len(sub)]) == sub for names, sub in _CACHE_CLEANERS)
+    if cmd.name == "go" and words[:1] == ["clean"]:
+        hit = bool({"-modcache", "-cache", "-fuzzcache"} & set(lits))
+    if not hit:
+        return []
+    return [
+        (
+            "ask",
+            f"rule tool-cache: `{cmd.display}` deletes a cache outside the project, shared by every project; "
+            "it can be downloaded again but that is slow. Confirm, or clean only the project's own build output.",
+        )
+    ]
+
+
+def _tool_folder_delete(cmd: Cmd, word: Word, aliases: dict[str, str]) -> list[Finding]:
+    """``rm -rf "$ANDROID_HOME/build-tools/30.0.2"``, ``rm -rf "$(npm config get cache)/_cacache"``:
+    a delete under a folder that a tool's variable or query names, outside the project."""
+    first = word.parts[0] if word.parts else None
+    named: str | None = None
+    if isinstance(first, _shell.Var) and cmd.ctx.vars.get(first.name) is None:
+        source = aliases.get(first.name, first.name)
+        named = f"${source}" if source in TOOL_HOME_VARS else None
+    elif isinstance(first, _shell.Sub) and _CACHE_QUERY.search(first.source):
+        named = f"$({first.source})"
+    if named is None:
+        return []
+    return [
+        (
+            "ask",
+            f"rule tool-cache: `{cmd.display}` deletes under {named}, a tool's folder outside the project; "
+            "regenerable, but shared by every project. Confirm, or delete only the project's own output.",
+        )
+    ]
 
 
 def _temp_delete(cmd: Cmd, value: str, made: set[str], under: bool = False) -> list[Finding]:
