@@ -552,11 +552,14 @@ def _device_use(cmd: Cmd, word: Word, path: str) -> bool:
         return False
     if any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects):
         return False
-    if cmd.name == "dd":
+    if cmd.name in ("dd", "dcfldd"):
         written = {(w.literal() or "")[3:] for w in cmd.args if (w.literal() or "").startswith("of=")}
         return path not in {os.path.normpath(v) for v in written if v}
-    if cmd.name in DISK_INFO or _reads_only(cmd, word):
+    if cmd.name in DISK_INFO or cmd.name == "pv" or _reads_only(cmd, word):
         return True
+    if cmd.name == "ddrescue":  # ddrescue INFILE OUTFILE [MAPFILE]: the first is only read
+        _f, positionals, _v = _shell.split_options(cmd.args)
+        return bool(positionals) and positionals[0] is word
     flags, _pos, _values = _shell.split_options(cmd.args)
     if cmd.name in _DISK_INFO_FLAGS:
         return bool(flags) and set(flags) <= _DISK_INFO_FLAGS[cmd.name] | {"v", "verbose", "u"}
