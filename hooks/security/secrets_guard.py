@@ -637,6 +637,15 @@ _KEYS_PROGRAMS = frozenset({"keys", "keys[]", ".|keys", "keys_unsorted", "keys_u
 _SED_CUTS_VALUE = re.compile(r"s(?P<d>[/|#:,])=\.\*\$?(?P=d)(?P=d)g?")
 
 
+# jq/yq programs that select named fields only: .client_email, .project_id,.type, .a.b
+_FIELD_PATHS = re.compile(r"\.[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*(?:,\.[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)*")
+# Variables that hold the path of a credentials file.
+CREDENTIAL_FILE_VARS = frozenset({
+    "GOOGLE_APPLICATION_CREDENTIALS", "AWS_SHARED_CREDENTIALS_FILE", "KUBECONFIG", "NETRC", "PGPASSFILE",
+    "GIT_SSH_KEY", "SSH_KEY_PATH", "CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE", "DOCKER_CERT_PATH",
+})  # fmt: skip
+
+
 def _projection(cmd: Cmd) -> str | None:
     """What ``cmd`` prints of the files it reads, when not their lines: ``"count"`` for
     ``grep -c``/``-l``/``-q`` (a count, file names or nothing), ``"names"`` for ``cut -d= -f1``,
@@ -652,6 +661,9 @@ def _projection(cmd: Cmd) -> str | None:
         return "count"  # awk 'END { print NR }' .env
     if name in ("jq", "yq", "gojq") and program in _KEYS_PROGRAMS:
         return "names"  # jq 'keys' secrets.json: the names of the secrets, not their values
+    if name in ("jq", "yq", "gojq") and _FIELD_PATHS.fullmatch(program) and not SECRET_PATTERN_WORDS.search(program):
+        # jq -r .client_email key.json: named fields that are not secrets; a slip prints one.
+        return "names"
     # NAME=value lines: only environment files split into a name and a value at "=" (a key
     # file's base64 lines can end in "=" too).
     env_files = all(".env" in os.path.basename(w.literal() or "") for w in files) and not [
@@ -730,6 +742,10 @@ def _check_acl(cmd: Cmd, found: list[Finding]) -> None:
 _COPY_SUFFIX = re.compile(r"(?:\.(?:bak|backup|old|orig|save|sav|prev|copy|\d+)|~)+$", re.IGNORECASE)
 
 
+# Names that say a key was made for tests, not to protect anything.
+_TEST_MATERIAL = re.compile(r"(?i)test|dummy|fake|sample|example|mock|fixture|throwaway")
+
+
 def _check_delete(cmd: Cmd, found: list[Finding]) -> None:
     """``rm .env.bak``, ``rm -f id_rsa.orig``: a copy of a secret may be the only one left
     (LABELLING.md's settled calls: confirm); the secret files themselves likewise."""
@@ -737,9 +753,15 @@ def _check_delete(cmd: Cmd, found: list[Finding]) -> None:
     for word in positionals:
         for value in cmd.values(word) or [word.text]:
             path = _shell.normalize(value, cmd.ctx.cwd)
-            if path is not None and _shell.build_output(path, cmd.ctx.project):
-                continue  # tmp/test-key.pem, build/…: scratch and generated files
             kind = secret_file(value) or secret_file(_COPY_SUFFIX.sub("", value))
+            if (
+                path is not None
+                and _shell.build_output(path, cmd.ctx.project)
+                and (kind != "a private key" or _TEST_MATERIAL.search(os.path.basename(path)))
+            ):
+                # tmp/test-key.pem, build/…: scratch and generated files. A private key exported
+                # into a build folder (build/tmp/signing-export.p12) may be the only copy.
+                continue
             if kind:
                 found.append(
                     (
@@ -855,8 +877,12 @@ def _check_secret_files(cmd: Cmd, found: list[Finding]) -> None:
             words.append(r.target)
     for word in words:
         # Unknown parts keep their ${NAME} form: /proc/$$/environ still ends in /environ.
+        first = word.parts[0] if word.parts else None
+        credential_var = isinstance(first, _shell.Var) and first.name in CREDENTIAL_FILE_VARS
         for value in cmd.values(word) or [word.text]:
             kind = secret_file(value) or secret_glob(value)
+            if not kind and credential_var and cmd.ctx.vars.get(first.name) is None:  # type: ignore[union-attr]
+                kind = "a credentials file (the path a credentials variable names)"
             if not kind and secret_dir(value):
                 kind = "a folder of credentials"
             if not kind and _searches_for_secrets(cmd, value):
@@ -875,7 +901,7 @@ def _check_secret_files(cmd: Cmd, found: list[Finding]) -> None:
                 found.append(
                     (
                         "ask",
-                        f"`{cmd.display}` prints only the variable names of {value} ({kind}), but a "
+                        f"`{cmd.display}` prints only the names or chosen fields of {value} ({kind}), but a "
                         "slip in the filter would print the values; confirm, or compare against the "
                         ".env.example instead.",
                     )

@@ -93,6 +93,8 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("sudo fdisk -l /dev/sdc", None),
         ("sudo smartctl -H /dev/nvme0", None),
         ("sudo blkid /dev/vdb1", None),
+        ("sudo ddrescue /dev/sdd backups/usb.img backups/usb.map", None),
+        ("sudo ddrescue -f backups/usb.img /dev/sdd", "deny"),
         # Changing who may use a port, or writing a disk, is not that.
         ("sudo chmod 0666 /dev/ttyUSB1", "deny"),
         ("sudo dd if=build/fw.img of=/dev/mmcblk0 bs=4M", "deny"),
@@ -186,6 +188,16 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("grep -rl 'token' config/", None),
         ("grep -n 'keystore' app/build.gradle", None),
         ("cat google-services.json | jq '.project_info.project_id'", None),
+    ],
+    "credential-files-by-variable": [
+        ('cat "$AWS_SHARED_CREDENTIALS_FILE"', "deny"),
+        ('jq -r .private_key "$GOOGLE_APPLICATION_CREDENTIALS"', "deny"),
+        ("jq -r .client_id $GOOGLE_APPLICATION_CREDENTIALS", "ask"),  # one named field; a slip prints more
+        ('test -s "$GOOGLE_APPLICATION_CREDENTIALS" && echo present', None),
+    ],
+    "keys-deleted-from-build-folders": [
+        ("shred -u build/export/release-signing.p12", "ask"),  # may be the only copy of a real key
+        ("rm -f tmp/fake-client.key build/tmp/dummy.pem", None),  # keys named as test material
     ],
     "files-the-command-wrote": [
         # A file whose whole text the command wrote (or copied from a template) shows nothing secret.
