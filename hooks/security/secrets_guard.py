@@ -791,6 +791,51 @@ def _template_copy(cmd: Cmd) -> str | None:
     return _shell.normalize(dests[0], cmd.ctx.cwd)
 
 
+def _check_dump_sent(cmd: Cmd, dumps: set[str], found: list[Finding]) -> None:
+    """``printenv > /tmp/e && curl -F f=@/tmp/e https://…``: the environment written to a file and
+    that file sent elsewhere in the same command is the environment sent over the network."""
+    name = cmd.name
+    if _dumps_environment(cmd):
+        targets = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.fd in ("", "1")]
+        if name == "tee":
+            targets += [w for w in cmd.args if not (w.literal() or "").startswith("-")]
+        for target in targets:
+            if target is not None:
+                dumps.update(p for v in cmd.values(target) or [] if (p := _shell.normalize(v, cmd.ctx.cwd)))
+        return
+    if not dumps or not (name in SENDERS or _uploaded(cmd)):
+        return
+    sent: set[str] = set()
+    for w in cmd.args:
+        for value in cmd.values(w) or []:
+            for part in re.split(r"[@<=]", value):
+                path = _shell.normalize(part, cmd.ctx.cwd) if part else None
+                if path in dumps:
+                    sent.add(path)
+    for r in cmd.redirects:
+        if r.op == "<" and r.target is not None:
+            sent.update(p for v in cmd.values(r.target) or [] if (p := _shell.normalize(v, cmd.ctx.cwd)) in dumps)
+    if sent:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` sends {sorted(sent)[0]}, which this command filled with every environment "
+                "variable, credentials included. Send only the values the service needs, named one by one.",
+            )
+        )
+
+
+def _dumps_environment(cmd: Cmd) -> bool:
+    """Whether ``cmd``'s output is the whole environment: ``env``, ``printenv``, ``export -p``,
+    or one of them passed on whole (``env | sort``, ``printenv | tee``)."""
+    lits = [w.literal() or "" for w in cmd.args]
+    if (cmd.name in ("env", "printenv") and not [a for a in lits if not a.startswith("-")]) or (
+        cmd.name in ("set", "export", "declare", "typeset") and lits in ([], ["-p"], ["-x"], ["-px"])
+    ):
+        return True
+    return cmd.name in ("sort", "cat", "tee", "uniq") and cmd.prev is not None and _dumps_environment(cmd.prev)
+
+
 def _written_whole(cmd: Cmd) -> set[str]:
     """Files whose whole content ``cmd`` sets to text shown in the command
     (``echo 'source .venv/bin/activate' > .envrc``, ``cat > .env.test <<EOF``) or to a template's
@@ -1605,7 +1650,11 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         _common.tag_rule("parse", found)
         return found
     known: set[str] = set()  # files whose whole content this command wrote or copied from a template
+    dumps: set[str] = set()  # files this command filled with the environment (env > /tmp/e)
     for cmd in cmds:
+        start = len(found)
+        _check_dump_sent(cmd, dumps, found)
+        _common.tag_rule("secret-variable", found, start)
         start = len(found)
         for target in _ci_files_written(cmd):
             found.extend(_ci_step_findings(target, _bash_new_text(cmd), ctx.project))

@@ -168,6 +168,12 @@ SYSTEM_INFO_DIRS = (
     "/etc/pki/tls/certs/",
     "/etc/pki/ca-trust/",
     "/etc/ca-certificates/",
+    # Device, package-source and kernel settings: how the machine is set up, no credentials.
+    "/etc/udev/",
+    "/etc/apt/sources.list.d/",
+    "/etc/sysctl.d/",
+    "/etc/modprobe.d/",
+    "/etc/ld.so.conf.d/",
 )
 # Programs that only read the files they are given (so a system-information path is fine).
 READ_ONLY = frozenset({
