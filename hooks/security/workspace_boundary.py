@@ -19,6 +19,7 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 import sys
@@ -1039,6 +1040,14 @@ def _temp_delete(cmd: Cmd, value: str, made: set[str], under: bool = False) -> l
     target = _shell.normalize(value, cmd.ctx.cwd)
     if target is None or any(_shell.is_within(target, m) for m in made):
         return []
+    if _reaches_project(target, cmd.ctx.project, under):
+        return [
+            (
+                "deny",
+                f"rule outside-project: `{cmd.display}` deletes {target}, which holds the project "
+                f"{cmd.ctx.project} itself. Delete the scratch files by name, or only inside the project.",
+            )
+        ]
     if target in temp_roots() and not under:
         return [
             (
@@ -1056,6 +1065,19 @@ def _temp_delete(cmd: Cmd, value: str, made: set[str], under: bool = False) -> l
             'same command made (`d=$(mktemp -d) && … && rm -rf "$d"`).',
         )
     ]
+
+
+def _reaches_project(target: str, project: str, under: bool) -> bool:
+    """Whether deleting ``target`` (a path or a glob; with ``under``, what lies below it) takes
+    the project with it: ``rm -rf /tmp/*`` or ``find /tmp -delete`` when the project lives in /tmp."""
+    project = os.path.normpath(project)
+    prefix, glob_part = _shell.glob_split(target)
+    if glob_part is None:
+        return _shell.is_within(project, target)
+    if not _shell.is_within(project, prefix) or project == prefix:
+        return False
+    first = os.path.relpath(project, prefix).split(os.sep)[0]
+    return fnmatch.fnmatch(first, glob_part.split("/")[0])
 
 
 def _listed_temp_deletes(cmd: Cmd, roots: list[str], made: set[str]) -> list[Finding]:

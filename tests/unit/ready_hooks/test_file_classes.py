@@ -270,6 +270,15 @@ def test_groovy_steps_in_a_jenkinsfile_are_judged_like_commands(kit: Any, projec
     assert combined(kit, kit.pre_tool("Write", {"file_path": path, "content": ok}, project))[0] is None
 
 
+def test_a_temp_delete_that_takes_the_project_with_it_is_refused(kit: Any, project: Path) -> None:
+    # The test project lives under pytest's temp folder, as a scratch checkout might.
+    parent = project.parent
+    for command in (f"rm -rf {parent}/*", 'P=$(dirname "$PWD") && rm -rf "$P"/*', f"find {parent} -name '*.o' -delete"):
+        decision, reasons = combined(kit, kit.bash(command, project))
+        assert decision == "deny", (command, reasons)
+    assert combined(kit, kit.bash(f"rm -f {parent}/*.log", project))[0] == "ask"
+
+
 def test_temp_blocks_name_their_rule_and_say_what_to_do(kit: Any, project: Path) -> None:
     for command in ("rm -rf /tmp/old-build", "bash /tmp/setup.sh"):
         decision, reasons = combined(kit, kit.bash(command, project))
