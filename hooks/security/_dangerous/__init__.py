@@ -8,23 +8,24 @@ to each command that would run; each rule appends ``(decision, reason)`` finding
 * ``_files`` — ``rm``, ``find -delete``, ``xargs rm``, ``mv``, ``chmod``/``chown``;
 * ``_devices`` — ``dd``/``mkfs``/disk tools onto devices, shutdown/reboot, fork bombs;
 * ``_git`` — force-push and deletion of protected branches, ``reset --hard``, lost work;
-* ``_data`` — SQL (:func:`sql_findings`), Redis, hosted data, ORM and database consoles;
+* ``_data`` — SQL (:func:`sql_findings`), Redis, hosted data, ORM and database consoles,
+  framework tasks that reset a database, dumps sent over the network;
 * ``_remote`` — download-and-run, code that runs fetched code, URL runners, hidden code,
   remote shells, HTTP ``DELETE``;
 * ``_system`` — security switched off, persistence (cron, start-up files, units);
 * ``_infra`` — ``kubectl``/``helm``/``terraform``, cloud CLIs, production targets and the
-  other tools that ask.
+  other tools that ask, commands sent to fleets (ansible, salt, pssh, cloud run-command).
 
 Standard library only, like every shipped hook.
 """
 
 from __future__ import annotations
 
-from ._data import rule_hosted_data, rule_orm, rule_sql, sql_findings
+from ._data import rule_db_tasks, rule_dump_upload, rule_hosted_data, rule_orm, rule_sql, sql_findings
 from ._devices import rule_devices, rule_fork_bomb, rule_power
 from ._files import rule_chmod, rule_find, rule_mv, rule_rm
 from ._git import rule_git
-from ._infra import rule_warn_tools
+from ._infra import rule_fleet, rule_warn_tools
 from ._paths import critical
 from ._remote import (
     rule_code_runs_fetched,
@@ -41,10 +42,13 @@ __all__ = [
     "critical",
     "rule_chmod",
     "rule_code_runs_fetched",
+    "rule_db_tasks",
     "rule_devices",
     "rule_download_exec",
     "rule_download_then_run",
+    "rule_dump_upload",
     "rule_find",
+    "rule_fleet",
     "rule_fork_bomb",
     "rule_git",
     "rule_hidden_code",

@@ -78,47 +78,149 @@ SQL_ALIASES = {
 
 
 _COMPARISON = re.compile(r"^(?P<a>[\w.'\"`]+)\s*(?P<op>=|==|<>|!=|<=|>=|<|>|\bIS\b|\bLIKE\b)\s*(?P<b>[\w.'\"`%]+)$")
+# A surrogate key (id, t.id, rowid): auto-numbered from 1, never NULL.
+_KEY_COLUMN = re.compile(r"^(?:[\w\"`]+\.)?[\"`]?(?P<c>ID|\w+_ID|PK|ROWID|_ROWID_|OID)[\"`]?$")
 
 
-def _always_true(condition: str) -> bool:
+def _is_key(column: str, table: str) -> bool:
+    """Whether ``column`` is the table's own surrogate key: ``id``, ``rowid``, or ``order_id`` in
+    ``orders`` (a foreign key such as ``user_id`` in ``carts`` may be NULL, so it is a condition)."""
+    m = _KEY_COLUMN.match(column)
+    if not m:
+        return False
+    name = m.group("c")
+    if not name.endswith("_ID") or name == "_ROWID_":
+        return True
+    base = table.split(".")[-1].strip('"`[]')
+    singular = {base, base.removesuffix("S"), base.removesuffix("ES"), base.removesuffix("IES") + "Y"}
+    return bool(base) and name[:-3] in singular
+
+
+_NULL_TEST = re.compile(r"^(?P<a>[\w.\"`]+)\s+IS\s+(?P<not>NOT\s+)?NULL$")
+_SELF_SUBQUERY = re.compile(r"^(?P<a>[\w.\"`]+)\s+IN\s*\(\s*SELECT\s+(?P<b>[\w.\"`]+)\s+FROM\s+(?P<t>[\w.\"`]+)\s*\)?$")
+
+
+def _term_always_true(term: str, table: str) -> bool:
+    """One disjunct of a WHERE that every row satisfies: ``1=1``, ``x = x``, ``id > 0`` on a
+    surrogate key, ``id IN (SELECT id FROM <same table>)``."""
+    if term in ("TRUE", "1", "NOT FALSE", "NOT 0") or re.fullmatch(r"[\w.\"`]+\s+LIKE\s+'%%?'", term):
+        return True
+    sub = _SELF_SUBQUERY.match(term)
+    if sub and sub.group("a").split(".")[-1] == sub.group("b").split(".")[-1] and sub.group("t") == table:
+        return True
+    null = _NULL_TEST.match(term)
+    if null and null.group("not") and _is_key(null.group("a"), table):
+        return True  # id IS NOT NULL: a key is never NULL
+    m = _COMPARISON.match(term)
+    if not m:
+        return False
+    a, op, b = m.group("a"), m.group("op"), m.group("b")
+    if a == b and op in ("=", "==", "<=", ">=", "IS", "LIKE"):
+        return True
+    if a.isdigit() and b.isdigit():
+        x, y = int(a), int(b)
+        truth = {"<>": x != y, "!=": x != y, "<": x < y, ">": x > y, "<=": x <= y, ">=": x >= y}
+        return truth.get(op, x == y)
+    # id > 0, id >= 1, id <> 0, 0 < id: every auto-numbered key passes.
+    if _is_key(a, table) and b in ("0", "1"):
+        return (op in (">", "<>", "!=") and b == "0") or (op == ">=" and b in ("0", "1"))
+    if _is_key(b, table) and a in ("0", "1"):
+        return (op in ("<", "<>", "!=") and a == "0") or (op == "<=" and a in ("0", "1"))
+    return False
+
+
+def _always_true(condition: str, table: str = "") -> bool:
     """Whether an upper-cased SQL condition holds for every row (``1=1``, ``TRUE``,
-    ``'A'='A'``, ``x = x``, ``… OR 1=1``); string literals arrive as ``''``."""
+    ``'A'='A'``, ``x = x``, ``… OR 1=1``, ``x IS NULL OR x IS NOT NULL``, ``id > 0``);
+    string literals arrive reduced to their word characters."""
+    terms: list[str] = []
     for disjunct in re.split(r"\bOR\b", condition):
         term = disjunct.strip()
         while term.startswith("(") and term.endswith(")"):
             term = term[1:-1].strip()
-        term = term.strip("() ")
-        if term in ("TRUE", "1", "NOT FALSE", "NOT 0") or re.fullmatch(r"[\w.\"`]+\s+LIKE\s+'%%?'", term):
-            return True
-        m = _COMPARISON.match(term)
-        if not m:
-            continue
-        a, op, b = m.group("a"), m.group("op"), m.group("b")
-        if a == b and op in ("=", "==", "<=", ">=", "IS", "LIKE"):
-            return True
-        if a.isdigit() and b.isdigit():
-            x, y = int(a), int(b)
-            truth = {"<>": x != y, "!=": x != y, "<": x < y, ">": x > y, "<=": x <= y, ">=": x >= y}
-            if truth.get(op, x == y):
-                return True
-    return False
+        terms.append(term.strip("() "))
+    if any(_term_always_true(term, table) for term in terms):
+        return True
+    # x IS NULL OR x IS NOT NULL: the two halves cover every row.
+    nulls = [m for m in map(_NULL_TEST.match, terms) if m]
+    return any(
+        m.group("a") == n.group("a") and bool(m.group("not")) != bool(n.group("not")) for m in nulls for n in nulls
+    )
 
 
 def _real_where(stmt: str) -> bool:
     """Whether a DELETE/UPDATE statement has a WHERE that can exclude rows."""
+    table = re.search(r"\b(?:DELETE\s+FROM|UPDATE|ALTER\s+TABLE)\s+(?P<t>[\w.\"`]+)", stmt)
     m = re.search(r"\bWHERE\b(?P<c>.*?)(?:\bORDER\s+BY\b|\bLIMIT\b|\bRETURNING\b|$)", stmt)
-    return m is not None and not _always_true(m.group("c").strip())
+    return m is not None and not _always_true(m.group("c").strip(), table.group("t") if table else "")
+
+
+# Quoted text and comments, scanned left to right so that '--' inside a string stays data and a
+# quote inside a comment does not open a string.
+_SQL_TOKENS = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*|/\*.*?\*/", re.S)
+
+
+def _sql_skeleton(sql: str) -> str:
+    """``sql`` with comments removed and quoted text made safe to split on ``;``: string literals
+    keep only their word characters (``'%'`` is kept: LIKE '%' matches every row)."""
+
+    def token(m: re.Match[str]) -> str:
+        text = m.group()
+        if text.startswith(("--", "/*")):
+            return " "
+        if text.startswith('"'):
+            return '"' + re.sub(r"\W", "_", text[1:-1]) + '"'
+        if text in ("'%'", "'%%'"):
+            return text
+        # Equal literals stay equal ('a' = 'a'), an empty one stays empty (PASSWORD '').
+        return "'" + re.sub(r"\W", "_", text[1:-1]) + "'"
+
+    return _SQL_TOKENS.sub(token, sql)
+
+
+# Password hashes of the server's accounts: MySQL's mysql.user, PostgreSQL's pg_shadow/pg_authid.
+_HASH_READ = re.compile(
+    r"^SELECT\b(?=.*\b(?:AUTHENTICATION_STRING|PASSWORD|PASSWD|ROLPASSWORD)\b|\s+\*).*\bFROM\s+"
+    r"(?:MYSQL\.USER|PG_SHADOW|PG_AUTHID|PG_CATALOG\.PG_(?:SHADOW|AUTHID)|SYS\.SQL_LOGINS)\b"
+)
+# A database account left without a password: anyone who reaches the server logs in as it.
+_NO_PASSWORD = re.compile(
+    r"\b(?:ALTER|CREATE)\s+(?:USER|ROLE)\b.*\b(?:PASSWORD\s+NULL|PASSWORD\s+''|IDENTIFIED\s+(?:\w+\s+)*BY\s+'')"
+    r"|\bSET\s+PASSWORD\b[^=]*=\s*(?:''|PASSWORD\s*\(\s*''\s*\)|NULL)"
+)
+
+
+# DELETE FROM t, and the forms without FROM or with a join: DELETE t (SQL Server, Oracle),
+# DELETE TOP (n) FROM t, DELETE t1 FROM t1 JOIN t2 (MySQL), WITH … DELETE.
+_DELETE_STATEMENT = re.compile(r"\bDELETE\s+FROM\b|(?:^|\)\s*)DELETE\s+(?:TOP\s*\(\s*\d+\s*\)\s+)?[\w.\"`\[\]]+")
 
 
 def sql_findings(sql: str, where: str) -> list[Finding]:
     """Destructive statements in ``sql`` (comments and string literals ignored)."""
-    text = re.sub(r"--[^\n]*|/\*.*?\*/", " ", sql, flags=re.S)
-    # String literals become '' ('%' is kept: LIKE '%' matches every row).
-    text = re.sub(r"'(?:[^']|'')*'", lambda m: m.group() if m.group() in ("'%'", "'%%'") else "''", text)
+    text = _sql_skeleton(sql)
     found: list[Finding] = []
     for statement in text.split(";"):
         stmt = " ".join(statement.split()).upper()
         if not stmt:
+            continue
+        if _HASH_READ.search(stmt):
+            found.append(
+                (
+                    "deny",
+                    f"{where} prints the database accounts' password hashes, which can be cracked offline. "
+                    "Select the user names only (e.g. SELECT user, host FROM mysql.user).",
+                )
+            )
+            continue
+        if _NO_PASSWORD.search(stmt) or re.search(r"\bGRANT\s+ALL\b.*\bTO\s+PUBLIC\b", stmt):
+            found.append(
+                (
+                    "deny",
+                    f"{where} leaves a database account without a password (or grants everything to "
+                    "every role), so anyone who reaches the server gets in. Set a strong password or "
+                    "grant to one role, or ask the user to change accounts.",
+                )
+            )
             continue
         m = re.search(r"\bDROP\s+(TABLE|DATABASE|SCHEMA|KEYSPACE|MEASUREMENT|SERIES)\b", stmt)
         if m:
@@ -129,7 +231,8 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
                     "the user to run destructive schema changes, or write a migration.",
                 )
             )
-        elif re.search(r"\bTRUNCATE\b", stmt) and not stmt.startswith("SELECT"):
+        elif re.search(r"\bTRUNCATE\s+(?!\()", stmt) and not stmt.startswith("SELECT"):
+            # (TRUNCATE(x, 2) is MySQL's number function, not the statement)
             found.append(
                 (
                     "deny",
@@ -137,7 +240,7 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
                     "WHERE clause, or ask the user to run it.",
                 )
             )
-        elif re.search(r"\bDELETE\s+FROM\b", stmt) and not _real_where(stmt):
+        elif _DELETE_STATEMENT.search(stmt) and not _real_where(stmt):
             found.append(
                 (
                     "deny",
@@ -172,7 +275,7 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
 
 
 _CODE_SQL = re.compile(
-    r"""\b(?:execute|executescript|executemany|exec|query|raw|run|prepare)\s*\(\s*[rbuf]?(?P<q>["'`])"""
+    r"""\b(?:execute|executescript|executemany|exec|query|raw|run|prepare)\s*\(\s*(?:[\w.]*\btext\(\s*)?[rbuf]?(?P<q>["'`])"""
     r"""(?P<sql>\s*(?:DROP|DELETE|TRUNCATE|UPDATE|ALTER)\b.*?)(?P=q)""",
     re.I | re.S,
 )
@@ -238,6 +341,19 @@ def _rule_redis(cmd: Cmd, found: list[Finding]) -> None:
     every_key = (
         any(a in ("del", "unlink") for a in lits) and cmd.xargs and cmd.prev is not None and _redis_lists_all(cmd.prev)
     )
+    if (
+        "config" in lits
+        and "set" in lits
+        and (re.search(r"(?i)\brequirepass\s+(?:''|\"\"|$)", text) or re.search(r"(?i)\bprotected-mode\s+no\b", text))
+    ):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` switches the data store's authentication or protected mode off, so anyone "
+                "who reaches it can read and change every key. Ask the user to change server security.",
+            )
+        )
+        return
     if _REDIS_WIPE.search(text) or every_key or ("eval" in lits and _REDIS_ALL_KEYS.search(text)):
         found.append(
             (
@@ -303,10 +419,42 @@ def rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
         keys = [a for a in lits[3:] if not a.startswith("-")]
         if not keys or keys[0] in ("", "/"):
             what = "deletes every key of consul"
+    elif (
+        name == "bq"
+        and lits[:1] == ["rm"]
+        and ({"-r", "--recursive"} & flags or any(re.fullmatch(r"-\w*r\w*", a) for a in lits[1:]))
+    ):
+        what = "deletes a BigQuery dataset with every table in it"
+    elif (
+        name == "firebase" and lits[:1] == ["firestore:delete"] and ({"--all-collections", "-r", "--recursive"} & flags)
+    ):
+        what = "deletes Firestore collections with every document in them"
+    elif (
+        name == "firebase"
+        and lits[:1] == ["database:remove"]
+        and [a for a in lits[1:] if not a.startswith("-")][:1] in ([], ["/"])
+    ):
+        what = "deletes the whole Realtime Database"
+    elif name == "supabase" and lits[:2] == ["db", "reset"] and ({"--linked", "--db-url"} & flags):
+        what = "resets the linked (remote) project's database"
+    elif name == "bq" and lits[:1] == ["rm"]:
+        ask = "deletes a BigQuery table or dataset"
+    elif (
+        (name == "pscale" and lits[:2] == ["database", "delete"])
+        or (name == "turso" and lits[:2] in (["db", "destroy"], ["group", "destroy"]))
+        or (name in ("neonctl", "neon") and lits[:1] in (["projects"], ["databases"]) and "delete" in lits[1:2])
+        or (name in ("fly", "flyctl") and lits[:2] in (["postgres", "destroy"], ["volumes", "destroy"]))
+    ):
+        what = f"deletes a hosted database ({name})"
     elif name == "gh" and lits[:2] == ["repo", "delete"]:
         what = "deletes a hosted repository with its issues, pull requests and releases"
-    elif name == "rclone" and lits[:1] == ["purge"]:
-        ask = "deletes a remote path and everything in it"
+    elif name == "rclone" and lits[:1] in (["purge"], ["delete"]):
+        paths = [a for a in lits[1:] if not a.startswith("-")]
+        # remote: or remote:bucket is the whole store or bucket; remote:bucket/prefix is a part.
+        if paths and re.fullmatch(r"[\w.-]+:(?:[\w.-]+/?)?", paths[0]):
+            what = "deletes a whole remote bucket or store with everything in it"
+        else:
+            ask = "deletes a remote path and everything in it"
     if what:
         found.append(
             (
@@ -359,6 +507,10 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     elif cmd.name in _shell.INTERPRETERS:
         # sqlite3.connect(…).execute("DROP TABLE …"), cursor.execute('DELETE FROM …')
         texts.extend(m.group("sql") for code in _shell.code_of(cmd) for m in _CODE_SQL.finditer(code))
+    elif cmd.name == "bq" and cmd.args and cmd.args[0].literal() == "query":
+        # bq query [flags] 'SQL' (BigQuery): the SQL is the positional, flags use --name=value.
+        texts.extend(" ".join(cmd.values(w) or [w.text]) for w in cmd.args[1:] if not w.text.startswith("-"))
+        texts.append(cmd.stdin_text or "")
     elif cmd.name == "influx":
         # InfluxQL through influx -execute '…' (single-dash long option) or on stdin.
         lits = [w.literal() for w in cmd.args]
@@ -386,9 +538,14 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     elif cmd.name in ("mongo", "mongosh"):
         _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"--eval"}))
         code = " ".join(w.text for w in values.get("eval", [])) + (cmd.stdin_text or "")
-        if re.search(r"dropDatabase\s*\(|\.drop\s*\(\s*\)|(deleteMany|remove)\s*\(\s*\{\s*\}", code):
+        every = r"\{\s*(?:_id\s*:\s*\{\s*\$(?:exists\s*:\s*(?:true|1)|ne\s*:\s*null)\s*\}\s*)?\}"
+        if re.search(r"dropDatabase\s*\(|\.drop\s*\(\s*\)|(deleteMany|remove|updateMany)\s*\(\s*" + every, code):
             found.append(
-                ("deny", f"`{cmd.display}` drops or empties a MongoDB database or collection. Ask the user to run it.")
+                (
+                    "deny",
+                    f"`{cmd.display}` drops, empties or rewrites every document of a MongoDB database or "
+                    "collection. Filter on the documents meant, or ask the user to run it.",
+                )
             )
         return
     elif cmd.name in ("redis-cli", "valkey-cli", "keydb-cli"):
@@ -414,7 +571,15 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     start = len(found)
     for sql in texts:
         found.extend(sql_findings(sql, f"`{cmd.display}`"))
-    if production(cmd) or production_host(cmd):
+    prod = production(cmd) or production_host(cmd)
+    if not prod and _test_database(cmd, name, texts):
+        # Settled: dropping or emptying a test database is warn; a scratch table in one is routine.
+        scratch = all(_SCRATCH_DROP.fullmatch(" ".join(t.split()).upper().rstrip("; ")) for t in texts if t.strip())
+        kept = (
+            [] if scratch else [("ask", r[1].split(". ")[0] + " in a test database; confirm.") for r in found[start:]]
+        )
+        found[start:] = kept
+    if prod:
         # A change that only asks on a development database destroys live data in production.
         for i in range(start, len(found)):
             if found[i][0] == "ask":
@@ -425,11 +590,46 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
                 )
 
 
+# DROP TABLE [IF EXISTS] of tables named as temporary (tmp_x, x_tmp, scratch_y).
+_SCRATCH_DROP = re.compile(
+    r"DROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?(?:[\w\"`]+\.)?[\"`]?(?:\w*_)?(?:TMP|TEMP|SCRATCH)(?:_\w*)?[\"`]?"
+    r"(?:\s*,\s*(?:[\w\"`]+\.)?[\"`]?(?:\w*_)?(?:TMP|TEMP|SCRATCH)(?:_\w*)?[\"`]?)*"
+)
+_TEST_NAME = re.compile(r"(?i)(?:^|[_\-/.])test(?:s|ing)?(?:$|[_\-.])")
+
+
+def _test_database(cmd: Cmd, client: str, texts: list[str]) -> bool:
+    """Whether a SQL client's database is a test one by its name (``-d app_test``, ``mysql
+    shop_test``, a URL ending in ``/app_test``, ``DROP DATABASE shop_test``)."""
+    _flags, positionals, values = _shell.split_options(
+        cmd.args, SQL_CLIENTS.get(client, (frozenset(), frozenset(), False))[1]
+    )
+    names = [w.literal() or "" for k in ("d", "dbname", "D", "database") for w in values.get(k, [])]
+    if client in ("psql", "mysql", "clickhouse-client", "cqlsh") and positionals:
+        names.append(positionals[0].literal() or "")
+    names += [(w.literal() or "").rsplit("/", 1)[-1].split("?")[0] for w in cmd.args if "://" in (w.literal() or "")]
+    for text in texts:
+        names += re.findall(r"(?i)\bDROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?[`\"]?([\w-]+)", text)
+    return bool(names) and all(_TEST_NAME.search(n) for n in names if n) and any(names)
+
+
 # Object-relational mappers emptying a whole table: Django, Rails, SQLAlchemy, Mongoose, Sequelize.
 _ORM_WIPE = re.compile(
     r"\.objects(?:\.all\(\))?\.delete\(\)|\b[A-Z]\w*(?:\.all)?\.(?:delete_all|destroy_all)\b(?!\s*\()"
     r"|\b(?:drop_all|truncate_table)\s*\(|\.query\(\s*\w+\s*\)\.delete\(\)"
     r"|\.(?:deleteMany|remove)\(\s*\{\s*\}\s*\)|\.destroy\(\s*\{\s*(?:where:\s*\{\s*\}\s*,?\s*)?truncate:\s*true"
+    # Prisma/Mongoose deleteMany() with no filter, Sequelize destroy({where: {}}), Model.truncate(),
+    # knex('t').del(), TypeORM repository.clear(), peewee delete().execute(), SQLAlchemy delete(M)
+    r"|\.deleteMany\(\s*(?:\{\s*(?:where\s*:\s*\{\s*\}\s*)?\})?\s*\)|\.destroy\(\s*\{\s*where\s*:\s*\{\s*\}\s*\}\s*\)"
+    r"|\b[A-Z]\w*\.truncate\b|\)\.truncate\(\s*\)|\bknex\(\s*['\"]\w+['\"]\s*\)\.del(?:ete)?\(\s*\)"
+    r"|getRepository\([^()]*\)\.clear\(\s*\)|\b[A-Z]\w*\.delete\(\s*\)\.execute\(\s*\)"
+    r"|\bexecute\(\s*delete\(\s*\w+\s*\)\s*\)|\.objects\.filter\(\s*\)\.delete\(\)"
+    # updateMany / update_all with no filter rewrites every row.
+    r"|\.updateMany\(\s*\{\s*\}|\.updateMany\(\s*\{\s*data\s*:(?:(?!where)[^;])*\}\s*\)\s*(?:[;.)]|$)"
+    r"|\b[A-Z]\w*(?:\.all)?\.update_all\b|\.objects(?:\.all\(\))?\.update\("
+    # Laravel: User::truncate(), DB::table('users')->delete(), User::query()->delete(); Ecto: Repo.delete_all(User)
+    r"|\b[A-Z]\w*::truncate\(|DB::table\([^()]*\)->(?:delete|truncate)\(\s*\)|\b[A-Z]\w*::query\(\)->delete\(\s*\)"
+    r"|\bRepo\.delete_all\(\s*[A-Z][\w.]*\s*\)|\b[A-Z]\w*\.query\.delete\(\s*\)"
 )
 
 
@@ -440,8 +640,19 @@ def _orm_code(cmd: Cmd) -> list[str]:
     codes = _shell.code_of(cmd) if cmd.name in _shell.INTERPRETERS else []
     if cmd.name in ("rails", "rake") and lits[:1] in (["runner"], ["r"]) and len(cmd.args) > 1:
         codes.append(" ".join(cmd.values(cmd.args[1]) or [cmd.args[1].text]))
-    console = ("shell" in lits and any(a.endswith("manage.py") for a in lits)) or (
-        cmd.name == "rails" and lits[:1] in (["console"], ["c"])
+    tinker = cmd.name in ("php", "artisan") and "tinker" in lits
+    if tinker or (cmd.name == "mix" and lits[:1] == ["run"]):
+        # php artisan tinker --execute="…", mix run -e "…"
+        for i, lit in enumerate(lits):
+            if lit.startswith("--execute="):
+                codes.append(lit.partition("=")[2])
+            elif lit in ("--execute", "-e") and i + 1 < len(cmd.args):
+                codes.append(" ".join(cmd.values(cmd.args[i + 1]) or [cmd.args[i + 1].text]))
+    console = (
+        ("shell" in lits and any(a.endswith("manage.py") for a in lits))
+        or (cmd.name == "rails" and lits[:1] in (["console"], ["c"]))
+        or (cmd.name == "flask" and lits[:1] == ["shell"])
+        or tinker
     )
     if console and cmd.stdin_text:
         codes.append(cmd.stdin_text)
@@ -455,8 +666,235 @@ def rule_orm(cmd: Cmd, found: list[Finding]) -> None:
             found.append(
                 (
                     "deny",
-                    f"`{cmd.display}` deletes every row of a table through the ORM. Filter the "
-                    "query to the rows meant (or ask the user to reset the data).",
+                    f"`{cmd.display}` deletes or rewrites every row of a table through the ORM. Filter "
+                    "the query to the rows meant (or ask the user to reset the data).",
                 )
             )
             return
+
+
+# Framework and migration-tool commands that empty or recreate the configured database:
+# (program names, the words that name the task, extra words required) → what it does.
+_DB_TASKS: list[tuple[frozenset[str], re.Pattern[str], str]] = [
+    (
+        frozenset({"rails", "rake"}),
+        re.compile(
+            r"db:(?:drop|reset|purge|schema:load|structure:load|migrate:reset|seed:replant|truncate_all"
+            r"|fixtures:load)(?::all)?"
+        ),
+        "drops or reloads the database",
+    ),
+    (frozenset({"php", "artisan"}), re.compile(r"migrate:(?:fresh|reset|refresh)|db:wipe"), "drops every table"),
+    (
+        frozenset({"prisma"}),
+        re.compile(r"migrate reset|db push .*--(?:force-reset|accept-data-loss)"),
+        "drops or rewrites tables, losing their data",
+    ),
+    (frozenset({"sequelize", "sequelize-cli"}), re.compile(r"db:drop|db:migrate:undo:all"), "drops every table"),
+    (frozenset({"knex"}), re.compile(r"migrate:rollback .*--all"), "undoes every migration"),
+    (
+        frozenset({"typeorm", "typeorm-ts-node-commonjs", "typeorm-ts-node-esm"}),
+        re.compile(r"schema:drop"),
+        "drops every table",
+    ),
+    (frozenset({"alembic", "flask"}), re.compile(r"downgrade base"), "undoes every migration"),
+    (frozenset({"mix"}), re.compile(r"ecto\.(?:drop|reset)|ecto\.rollback .*--all"), "drops or resets the database"),
+    (frozenset({"diesel", "sqlx"}), re.compile(r"database (?:reset|drop)"), "drops or resets the database"),
+    (frozenset({"dotnet"}), re.compile(r"ef database drop"), "drops the database"),
+    (frozenset({"flyway"}), re.compile(r"(?:^| )clean\b"), "drops every object in the schemas"),
+    (frozenset({"liquibase"}), re.compile(r"drop-?all", re.I), "drops every object in the schema"),
+    (frozenset({"airflow", "superset", "supabase"}), re.compile(r"db reset"), "resets its database"),
+    (frozenset({"goose", "dbmate", "migrate"}), re.compile(r"(?:^| )(?:reset|drop)\b"), "drops the database"),
+    (frozenset({"wp"}), re.compile(r"db (?:reset|drop|clean)|site empty"), "empties the site's database"),
+    (
+        frozenset({"gradle", "gradlew", "mvn", "mvnw"}),
+        re.compile(r"(?i)(?:^| )(?:flywayClean|flyway:clean|liquibaseDropAll|liquibase:dropAll|dropAll)\b"),
+        "drops every object in the database's schemas",
+    ),
+    (frozenset({"xcrun"}), re.compile(r"simctl erase"), "erases the simulators' apps and data"),
+    (
+        frozenset({"python", "manage.py", "django-admin"}),
+        re.compile(r"(?:^| )(?:flush|reset_db)\b|migrate \S+ zero"),
+        "deletes all data in the database",
+    ),
+]
+# Signs that the configured database is a throwaway test copy (settings, --database, env).
+_TEST_DB = re.compile(r"(?i)(?:^|[._=/:-])test(?:s|ing)?(?:$|[._/-])")
+# Package scripts and task targets whose name says they reset or drop a database.
+_SCRIPT_RUNNERS = frozenset({"npm", "pnpm", "yarn", "bun", "make", "just", "task", "mise", "composer", "nx", "turbo"})
+_DB_WORD = re.compile(r"(?i)^(?:db|database|schema|tables?|data)$")
+_WIPE_WORD = re.compile(r"(?i)^(?:reset|drop|wipe|truncate|purge|nuke|destroy|flush|fresh|clear|empty)$")
+
+
+def _script_targets(cmd: Cmd, lits: list[str]) -> list[str]:
+    """The scripts or targets a package manager or task runner is asked to run (``npm run X``,
+    ``yarn X``, ``make X Y``, ``mise run X``)."""
+    ops = [a for a in lits if not a.startswith("-") and "=" not in a]
+    if ops[:1] in (["run"], ["run-script"]):
+        return ops[1:2]
+    if cmd.name in ("npm", "mise", "bun"):
+        return []  # npm test, npm install …: built-in commands, not project scripts
+    if cmd.name in ("pnpm", "yarn", "composer"):
+        return ops[:1]
+    return ops
+
+
+def _wipes_by_name(target: str) -> bool:
+    """``db:reset``, ``reset-db``, ``drop_database``: a name saying it empties a database."""
+    words = [w for w in re.split(r"[:_\-./ ]+", target) if w]
+    return any(map(_DB_WORD.match, words)) and any(map(_WIPE_WORD.match, words))
+
+
+def rule_db_tasks(cmd: Cmd, found: list[Finding]) -> None:
+    """Framework tasks that drop, reset or reload the configured database (``rails db:reset``,
+    ``manage.py flush``, ``prisma migrate reset``, ``airflow db reset``, ``dbt run-operation
+    drop_schema``, ``npm run db:reset``, ``pg_restore --clean``…). Against production: denied.
+    ``manage.py flush`` with no sign of a test database: denied (it empties whatever the settings
+    point at). Otherwise a development database is lost: asked."""
+    if cmd.name in _RESTORE_CLEAN:
+        _rule_restore(cmd, found)
+        return
+    db_files = _database_files(cmd)
+    if db_files:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` deletes the database file {db_files[0]}; its data is lost. Confirm it "
+                "is a disposable (test or scratch) database.",
+            )
+        )
+        return
+    lits = [(w.literal() or "") for w in cmd.args]
+    line = " ".join(lits)
+    what = ""
+    for names, task, does in _DB_TASKS:
+        if (cmd.name in names or cmd.name.endswith(tuple("/" + n for n in names))) and task.search(line):
+            if cmd.name == "python" and not any(a.endswith("manage.py") for a in lits[:1]):
+                continue
+            what = does
+            break
+    if not what and cmd.name == "dbt":
+        ops = [a for a in lits if not a.startswith("-")]
+        if ops[:1] == ["run-operation"] and len(ops) > 1 and re.search(r"(?i)drop|truncate|delete|purge|wipe", ops[1]):
+            what = f"runs the macro {ops[1]}, which drops or empties warehouse objects"
+        elif ops[:1] in (["run"], ["build"], ["seed"]) and "--full-refresh" in lits and production_host(cmd):
+            what = "rebuilds production tables from scratch (--full-refresh)"
+    if not what and cmd.name in _SCRIPT_RUNNERS:
+        wipes = [t for t in _script_targets(cmd, lits) if _wipes_by_name(t)]
+        if wipes:
+            what = f"runs the project's `{wipes[0]}` task, whose name says it drops or resets a database"
+    if not what:
+        return
+    prod = production(cmd) or production_host(cmd) or any(re.search(r"(?i):(?:prod|production)\b", a) for a in lits)
+    env_text = [*lits, *(f"{k}={v}" for k, v in cmd.env.items())]
+    test_db = not prod and any(_TEST_DB.search(t) for t in env_text)
+    flush = cmd.name in ("python", "manage.py", "django-admin") and "flush" in lits
+    if prod or (flush and not test_db):
+        where = "production" if prod else "no sign of a test database: it empties whatever the settings point at"
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` {what} ({where}). Ask the user to run it; work on a development "
+                "or test database instead (e.g. a test settings module or --database test).",
+            )
+        )
+    else:
+        found.append(("ask", f"`{cmd.display}` {what}; the data in it is lost. Confirm this is a disposable database."))
+
+
+_DB_FILE = re.compile(r"(?i)\.(?:sqlite3?|db|duckdb|mdb|accdb)(?:-wal|-shm|-journal)?$")
+
+
+def _database_files(cmd: Cmd) -> list[str]:
+    """Database files an ``rm`` or ``find -delete`` removes (``rm db/dev.sqlite3``, ``find . -name
+    '*.db' -delete``): a local database is dropped (settled: dev or test data loss is asked)."""
+    words = [(w.literal() or w.text) for w in cmd.args]
+    if cmd.name == "rm":
+        return [
+            w
+            for w in words
+            if not w.startswith("-")
+            and _DB_FILE.search(w)
+            and "cache" not in w.lower()
+            and not _shell.build_output(_shell.normalize(w, cmd.ctx.cwd) or w, cmd.ctx.project)
+        ]
+    if cmd.name == "find" and ("-delete" in words or "-exec" in words):
+        names = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-name", "-iname")]
+        return [n for n in names if _DB_FILE.search(n.rstrip("*"))]
+    return []
+
+
+_RESTORE_CLEAN = {"pg_restore": frozenset({"-c", "--clean"}), "mongorestore": frozenset({"--drop"})}
+
+
+def _rule_restore(cmd: Cmd, found: list[Finding]) -> None:
+    """``pg_restore --clean``, ``mongorestore --drop``: the target's objects are dropped and
+    replaced by the dump. Into production: denied; elsewhere: asked."""
+    flags, _pos, values = _shell.split_options(
+        cmd.args,
+        frozenset({"-d", "--dbname", "--db", "-h", "--host", "--uri", "-U", "--username", "-p", "--port", "-n", "-t"}),
+    )
+    lits = {(w.literal() or "") for w in cmd.args}
+    if not (lits & _RESTORE_CLEAN[cmd.name] or "c" in flags or "clean" in flags or "drop" in flags):
+        return
+    target = [
+        v
+        for k in ("d", "dbname", "db", "h", "host", "uri")
+        for w in values.get(k, [])
+        for v in cmd.values(w) or [w.text]
+    ]
+    target += [v.split("=", 1)[1] for v in lits if v.startswith(("--dbname=", "--db=", "--host=", "--uri="))]
+    if production(cmd) or any(_PROD_TARGET.search(t) for t in target):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` drops the objects of a production database and replaces them with the "
+                "dump. Ask the user to run it; restore into a scratch database instead.",
+            )
+        )
+    else:
+        found.append(("ask", f"`{cmd.display}` drops the target database's objects before restoring; confirm."))
+
+
+_PROD_TARGET = re.compile(r"(?i)(?:^|[@/.=_-])(?:prod|production|live)(?:$|[.:/_-])")
+_DUMPERS = frozenset({"pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump", "sqlite3", "redis-cli"})
+
+
+def rule_dump_upload(cmd: Cmd, found: list[Finding]) -> None:
+    """A database dump piped straight to a network upload (``pg_dump | curl -T -``, ``mysqldump
+    | nc host``): the whole database leaves the machine."""
+    upstream = {n for stage in cmd.stage_names[: cmd.stage] for n in stage}
+    if not upstream & _DUMPERS or not uploads(cmd):
+        return
+    found.append(
+        (
+            "deny",
+            f"`{cmd.display}` sends a database dump to a network host (data leaves the machine). "
+            "Write the dump to a local file and let the user move it.",
+        )
+    )
+
+
+_UPLOAD_FLAGS = frozenset({"-T", "--upload-file", "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode",
+                           "-F", "--form", "--json", "--post-file", "--body-file"})  # fmt: skip
+
+
+def uploads(cmd: Cmd) -> bool:
+    """Whether ``cmd`` sends stdin or a file to a network host: ``curl -T -``, ``curl
+    --data-binary @file``, ``wget --post-file``, ``nc host port``."""
+    if cmd.name in ("nc", "ncat", "netcat", "socat"):
+        return not any((w.literal() or "") in ("-l", "--listen") for w in cmd.args)
+    if cmd.name not in ("curl", "wget", "http", "https", "xh"):
+        return False
+    lits = [(w.literal() or w.text) for w in cmd.args]
+    for i, lit in enumerate(lits):
+        opt, eq, value = lit.partition("=")
+        if re.fullmatch(r"-[A-Za-z]{2,}", lit) and lit[-1] in "TdF":
+            opt, eq, value = "-" + lit[-1], "", ""  # curl -sT -, -fsSd @f: the last flag takes the value
+        elif re.fullmatch(r"-[dF]\S+", lit):
+            opt, eq, value = lit[:2], "=", lit[2:]  # -d@file
+        if opt in _UPLOAD_FLAGS:
+            value = value if eq else (lits[i + 1] if i + 1 < len(lits) else "")
+            if opt in ("-T", "--upload-file", "--post-file", "--body-file") or "@" in value or value.startswith("$("):
+                return True
+    return False

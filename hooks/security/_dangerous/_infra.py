@@ -4,11 +4,19 @@ production targets (namespaces, contexts, hosts), container prunes, package publ
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import _shell
 from _common import Finding
-from _shell import Cmd
+from _shell import Cmd, Ctx
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    # The hook's dispatch, passed in (not imported) so the families do not import their caller.
+    Check = Callable[[str, Ctx], list[Finding]]
 
 _GIT_CONFIG_READS = frozenset(
     {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "-l", "--edit", "-e", "--help"}
@@ -33,33 +41,212 @@ def _writes_user_git_config(cmd: Cmd) -> bool:
     )
 
 
+def _hijacks_every_repository(cmd: Cmd) -> str:
+    """A user-wide git setting that hands every repository to one place: ``core.hooksPath``
+    (every repository runs that folder's hooks), ``url.<other host>.insteadOf <host>`` (every
+    clone and fetch silently goes to another server). Same-host rewrites (https → ssh) pass."""
+    _flags, positionals, _values = _shell.split_options(
+        cmd.args, frozenset({"-C", "-c", "--git-dir", "--work-tree"}), stop_at_first=True
+    )
+    lits = [w.literal() or w.text for w in positionals]
+    if lits[:1] != ["config"] or not {"--global", "--system"} & set(lits) or _GIT_CONFIG_READS & set(lits):
+        return ""
+    operands = [a for a in lits[1:] if not a.startswith("-")]
+    if len(operands) < 2 or any(a.startswith("--unset") for a in lits):
+        return ""
+    key, value = operands[0].lower(), operands[1]
+    if key == "core.hookspath":
+        # The user's own hooks folder in their home (~/.githooks) is their configuration (asked);
+        # a project's folder, a temporary one or one not known here hands every repository to it.
+        word = next(w for w in positionals if (w.literal() or w.text) == value)
+        values = cmd.values(word) or []
+        paths = [_shell.normalize(v, cmd.ctx.cwd) for v in values]
+        home = cmd.ctx.home
+        if not (
+            paths
+            and home
+            and all(p and _shell.is_within(p, home) and not _shell.is_within(p, cmd.ctx.project) for p in paths)
+        ):
+            return "makes every repository of the user run the hooks of one project or temporary folder"
+    m = re.fullmatch(r"url\.(.+)\.(?:push)?insteadof", key)
+    if m and _url_host(m.group(1)) != _url_host(value):
+        return f"silently sends every git fetch and push for {value} to another server"
+    return ""
+
+
+def _url_host(url: str) -> str:
+    """The host of a git URL (``https://h/…``, ``ssh://git@h/…``, ``git@h:…``), lower-cased."""
+    m = re.match(r"(?:[a-z+]+://)?(?:[^@/]+@)?([^/:]+)", url.lower())
+    return m.group(1) if m else url.lower()
+
+
 def production(cmd: Cmd) -> bool:
     """Whether the command targets production (RAILS_ENV=production, --env prod …)."""
     texts = [w.literal() or w.text for w in cmd.argv]
     texts += [f"{k}={(v or [''])[0]}" for k, v in cmd.ctx.vars.items() if k.endswith("ENV")]
     texts += [f"{k}={v}" for k, v in cmd.env.items()]
-    return any(re.search(r"(?i)\b(?:[A-Z_]*ENV|--env|-e)=?(?:prod|production)\b", t) for t in texts) or (
-        "DISABLE_DATABASE_ENVIRONMENT_CHECK=1" in texts
+    return (
+        any(re.search(r"(?i)\b(?:[A-Z_]*ENV|--env|-e)=?(?:prod|production)\b", t) for t in texts)
+        or "DISABLE_DATABASE_ENVIRONMENT_CHECK=1" in texts
+        # DATABASE_URL="$PROD_DATABASE_URL", DJANGO_SETTINGS_MODULE=config.settings.production
+        or any(_PROD_VALUE.search(v) for v in cmd.env.values())
     )
+
+
+_PROD_VALUE = re.compile(r"(?i)(?:^|[@/.=_${-])(?:prod|production|live)(?:$|[.:/_}-])")
 
 
 def _destroys_unattended(name: str, lits: list[str]) -> str:
     """Destruction of live infrastructure nobody gets to look at first: ``terraform destroy
     -auto-approve`` skips the plan, ``kubectl delete namespace production`` (or any delete in a
     production namespace or context) removes what users are served from."""
-    destroy = name in ("terraform", "tofu") and (lits[:1] == ["destroy"] or "-destroy" in lits)
-    if destroy and any(a in ("-auto-approve", "--auto-approve", "-auto-approve=true") for a in lits):
+    if _iac_destroys(name, lits) and (_unattended(name, lits) or any(_PROD_VALUE.search(a) for a in lits)):
         return (
-            "destroys infrastructure without showing the plan. Run it without -auto-approve "
-            "so the user reviews the plan, or ask the user to run it."
+            "destroys production infrastructure, or any without showing the plan. Run it without the "
+            "auto-approve flag on a non-production stack so the user reviews the plan, or ask the user."
         )
     if name in ("kubectl", "helm") and _kube_verb(lits) in ("delete", "uninstall"):
         named_prod = any(_PROD_NAME.search(a) for a in lits if not a.startswith("-"))
         at = lits.index(_kube_verb(lits))
         kind = lits[at + 1 : at + 2]
-        if _kube_target_prod(lits) or (kind in (["namespace"], ["ns"]) and named_prod):
+        every_namespace = {"-A", "--all-namespaces"} & set(lits) and {"--all", "all"} & set(lits)
+        if kind in (["namespace"], ["ns"], ["namespaces"]) and not named_prod and _preview_names(lits[at + 2 :]):
+            return ""  # one pull request's preview namespace: asked below
+        if kind in (["namespace"], ["ns"], ["namespaces"]) or every_namespace:
+            return (
+                "deletes whole namespaces with everything in them. Delete the resources meant, or ask "
+                "the user to run it."
+            )
+        if _kube_target_prod(lits) and not _recreated_pods(name, lits[at + 1 :]):
             return "deletes resources in production. Ask the user to run it; try it on staging first."
     return ""
+
+
+# Tool → (its global options that take a value glued with =, the words of a destroy).
+_IAC = frozenset({"terraform", "tofu", "terragrunt", "pulumi", "cdk", "cdktf", "serverless", "sls"})
+
+
+_SYSTEM_MOUNTS = frozenset(
+    {"/", "/etc", "/root", "/boot", "/usr", "/bin", "/sbin", "/lib", "/var", "/home", "/proc", "/sys"}
+)
+
+
+def _container_escape(name: str, lits: list[str]) -> str:
+    """``docker run`` that hands the container the host: the root folder or a system folder
+    mounted writable (``-v /:/host``), or ``--privileged`` with the host's process namespace
+    (``--pid=host``, ``nsenter -t 1``) — a root shell on the host."""
+    if name not in ("docker", "podman", "nerdctl") or not {"run", "create"} & set(lits[:2]):
+        return ""
+    for i, lit in enumerate(lits):
+        opt, eq, value = lit.partition("=")
+        if opt in ("-v", "--volume", "--mount") and not eq:
+            value = lits[i + 1] if i + 1 < len(lits) else ""
+        elif lit.startswith("-v") and len(lit) > 2 and not eq:
+            value = lit[2:]
+        elif opt not in ("-v", "--volume", "--mount"):
+            continue
+        if opt == "--mount":
+            fields = dict(f.partition("=")[::2] for f in value.split(","))
+            source = fields.get("source", fields.get("src", ""))
+            readonly = "readonly" in fields or "ro" in fields or fields.get("readonly") == "true"
+        else:
+            parts = value.split(":")
+            source = parts[0]
+            readonly = len(parts) > 2 and "ro" in parts[2].split(",")
+        if source and (source.rstrip("/") or "/") in _SYSTEM_MOUNTS and not readonly:
+            return f"mounts the host's {source} writable into a container"
+    privileged = "--privileged" in lits
+    host_pid = "--pid=host" in lits or any(pair == ("--pid", "host") for pair in itertools.pairwise(lits))
+    if privileged and (host_pid or "nsenter" in lits):
+        return "runs a privileged container in the host's process namespace (a root shell on the host)"
+    return ""
+
+
+_PROD_HOST = re.compile(r"(?i)(?:^|[@.-])(?:prod|production|live)(?:$|[.:\d-])")
+_SERVICE_TOOLS = frozenset({
+    "systemctl", "service", "rc-service", "supervisorctl", "pm2", "docker", "podman", "docker-compose",
+    "nginx", "apachectl", "apache2ctl", "httpd", "sv", "initctl", "launchctl",
+})  # fmt: skip
+_SERVICE_VERBS = frozenset({"restart", "stop", "reload", "kill", "disable", "mask", "down", "try-restart", "unload"})
+
+
+def _on_production_host(cmd: Cmd) -> bool:
+    """A command run over ``ssh`` on a host whose name says production (``prod-1``,
+    ``web-2.prod.example.internal``, ``deploy@live-db``)."""
+    return cmd.origin.startswith("ssh ") and _PROD_HOST.search(cmd.origin[4:].rsplit("@", 1)[-1]) is not None
+
+
+def _changes_service(name: str, lits: list[str]) -> bool:
+    """Stopping, restarting or reloading a running service (or killing processes)."""
+    if name in ("kill", "pkill", "killall"):
+        return True
+    if name in ("nginx", "apachectl", "apache2ctl", "httpd") and "-s" in lits:
+        return True
+    return name in _SERVICE_TOOLS and bool(_SERVICE_VERBS & set(lits))
+
+
+def _iac_ops(lits: list[str]) -> list[str]:
+    """The operands of an infrastructure-as-code command (``terraform -chdir=infra/prod destroy``
+    → ``["destroy"]``): global options such as -chdir come before the subcommand."""
+    return [a for a in lits if not a.startswith("-")]
+
+
+def _iac_destroys(name: str, lits: list[str]) -> bool:
+    """``terraform destroy``, ``terraform apply -destroy`` (not ``plan -destroy``, which only
+    shows it), ``terragrunt run-all destroy``, ``pulumi destroy``, ``cdk destroy``, ``serverless
+    remove``."""
+    if name not in _IAC:
+        return False
+    ops = _iac_ops(lits)
+    verb = next((a for a in ops if a not in ("run-all", "run", "--")), "")
+    if name in ("serverless", "sls"):
+        return verb == "remove"
+    if verb == "apply":
+        return "-destroy" in lits or "--destroy" in lits
+    return verb == "destroy"
+
+
+def _unattended(name: str, lits: list[str]) -> bool:
+    """The tool's flag for skipping its own confirmation."""
+    flags = {"-auto-approve", "--auto-approve", "-auto-approve=true", "--terragrunt-non-interactive", "--force"}
+    if name == "pulumi":
+        flags |= {"--yes", "-y", "--skip-preview"}
+    if name in ("cdk", "cdktf"):
+        flags |= {"-f", "--auto-approve"}
+    return bool(flags & set(lits))
+
+
+# Namespaces made for one pull request or a throwaway environment.
+_PREVIEW = re.compile(
+    r"(?i)(?:^|[-_.])(?:pr|preview|review|feature|feat|branch|ephemeral|tmp|temp|sandbox|ci|test)(?:$|[-_.\d])"
+)
+
+
+def _preview_names(args: list[str]) -> bool:
+    names = [a for a in args if not a.startswith("-")]
+    return bool(names) and all(_PREVIEW.search(n) for n in names)
+
+
+def _recreated_pods(name: str, rest: list[str]) -> bool:
+    """``kubectl delete pod NAME`` (or ``-l app=web``): pods, which their deployment recreates,
+    and named jobs (finished work); not ``--all``, nor pods by an empty selector."""
+    targets: list[str] = []
+    skip = False
+    for a in rest:  # operands, past the values of -n/--context/-l …
+        if skip or a.startswith("-"):
+            skip = not skip and a in (_KUBE_TARGET | {"-l", "--selector", "-f", "--filename", "-o", "--grace-period"})
+            continue
+        targets.append(a)
+    if targets and all(re.fullmatch(r"(?:pods?|po|jobs?)/\S+", a) for a in targets):
+        kind, names = ["pod"], targets  # kubectl delete pod/web-0 job/migrate-41
+    else:
+        kind, names = targets[:1], targets[1:]
+    selector = any(a in ("-l", "--selector") or a.startswith(("--selector=", "-l=")) for a in rest)
+    pods = kind in (["pod"], ["pods"], ["po"]) and (bool(names) or selector)
+    jobs = kind in (["job"], ["jobs"]) and bool(names)
+    return (
+        name == "kubectl" and (pods or jobs) and not {"--all", "--field-selector", "-A", "--all-namespaces"} & set(rest)
+    )
 
 
 def _kube_verb(lits: list[str]) -> str:
@@ -82,6 +269,12 @@ def _kube_target_prod(lits: list[str]) -> bool:
         if opt in _KUBE_TARGET and _PROD_NAME.search(value):
             return True
     return False
+
+
+def _kube_target_named(lits: list[str]) -> bool:
+    """Whether a namespace or context is named (without one, the current context decides, and
+    that may be production)."""
+    return any(lit.partition("=")[0] in _KUBE_TARGET for lit in lits)
 
 
 _KUBE_CHANGES = {
@@ -124,7 +317,32 @@ def production_host(cmd: Cmd) -> bool:
     return False
 
 
-_CLOUD_CLIS = frozenset({"gcloud", "aws", "az", "doctl"})
+_CLOUD_CLIS = frozenset({"gcloud", "aws", "az", "doctl", "eksctl", "linode-cli", "hcloud", "scw", "oci", "ibmcloud"})
+_CLOUD_DELETES = re.compile(r"delete(?:-.+)?|terminate-instances?|terminate|destroy")
+# Deletes of one item inside a resource (an object, a queue message, a tag): asked even on production.
+_CLOUD_ITEM_DELETES = re.compile(r"delete-(?:objects?|item|message(?:-batch)?|tags?|images?|alarms?|log-stream|record)")
+
+
+def _public_data(name: str, lits: list[str]) -> str:
+    """A bucket or container opened to everyone: ``aws s3api put-bucket-acl --acl public-read``,
+    ``gsutil iam ch allUsers:…``, ``az storage container set-permission --public-access``, the
+    public-access block removed. Uploading single public objects (a static site) is left alone."""
+    joined = " ".join(lits)
+    if (
+        name == "aws"
+        and lits[:1] == ["s3api"]
+        and (
+            (lits[1:2] == ["put-bucket-acl"] and re.search(r"public-read|authenticated-read", joined))
+            or lits[1:2] == ["delete-public-access-block"]
+            or (lits[1:2] == ["put-public-access-block"] and re.search(r"(?i)BlockPublic\w+=false", joined))
+        )
+    ):
+        return "opens an S3 bucket to the public"
+    if name in ("gsutil", "gcloud") and re.search(r"\ballUsers\b|\ballAuthenticatedUsers\b", joined):
+        return "grants everyone on the internet access to a Cloud Storage bucket"
+    if name == "az" and "--public-access" in lits and not re.search(r"--public-access[= ]off", joined):
+        return "opens a storage container to anonymous reads"
+    return ""
 
 
 def _cloud_delete(name: str, lits: list[str]) -> bool:
@@ -148,6 +366,16 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
     if unattended:
         found.append(("deny", f"`{cmd.display}` {unattended}"))
         return
+    escape = _container_escape(name, lits)
+    if escape:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` {escape}, so the container's command acts on the host itself. Mount "
+                'only the project folder (-v "$PWD":/src), read-only where possible.',
+            )
+        )
+        return
     if name in ("docker", "podman"):
         if lits[:2] == ["image", "prune"] and not ({"-a", "--all"} & set(lits)):
             pass  # dangling images only: layers no tag or container refers to
@@ -161,8 +389,14 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
             ask = "removes a computed list of containers/images"
     elif name == "docker-compose" and "down" in lits and ("-v" in lits or "--volumes" in lits):
         ask = "deletes the compose project's volumes (their data is lost)"
-    elif name == "kubectl" and lits[:1] == ["delete"]:
-        ask = "deletes Kubernetes resources"
+    elif name == "kubectl" and _kube_verb(lits) == "delete":
+        at = lits.index("delete")
+        if _recreated_pods(name, lits[at + 1 :]) and _kube_target_named(lits) and not _kube_target_prod(lits):
+            pass  # settled: a named pod on staging is recreated by its deployment
+        elif _recreated_pods(name, lits[at + 1 :]):
+            ask = "deletes production pods (their deployment recreates them)"
+        else:
+            ask = "deletes Kubernetes resources"
     elif name == "pm2" and lits[:1] == ["startup"]:
         ask = "installs a boot-time service that starts these processes automatically (persistence)"
     elif _cloud_delete(name, lits):
@@ -174,29 +408,68 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
             )
         )
         return
-    elif name in _CLOUD_CLIS and any(a == "delete" or a.startswith("delete-") for a in lits):
+    elif _public_data(name, lits):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` {_public_data(name, lits)}; anything stored there can then be read "
+                "by anyone. Share single objects with signed URLs instead, or ask the user.",
+            )
+        )
+        return
+    elif name in _CLOUD_CLIS and any(_CLOUD_DELETES.fullmatch(a) for a in lits[:4]):
+        single_item = any(_CLOUD_ITEM_DELETES.fullmatch(a) for a in lits[:4])
+        if not single_item and any(_PROD_VALUE.search(a) or _PROD_HOST.search(a) for a in lits):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes production cloud resources. Ask the user to run it; "
+                    "delete a staging or preview resource instead.",
+                )
+            )
+            return
         ask = "deletes cloud resources"
+    elif name == "kubectl" and _kube_verb(lits) == "create" and {"clusterrolebinding", "rolebinding"} & set(lits):
+        if any(re.search(r"system:(?:anonymous|unauthenticated)", a) for a in lits):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` gives unauthenticated users rights in the cluster. Bind the role to "
+                    "one named service account instead, or ask the user.",
+                )
+            )
+            return
+        if any("cluster-admin" in a for a in lits):
+            ask = "grants cluster-admin (every right in the cluster)"
+    elif name in ("terraform", "tofu") and (
+        _iac_ops(lits)[:2] in (["state", "rm"], ["state", "push"], ["workspace", "delete"])
+    ):
+        ask = "changes Terraform state by hand (resources it forgets are no longer managed or destroyed)"
     elif name == "helm" and lits[:1] in (["uninstall"], ["delete"]):
         ask = "uninstalls a Helm release"
     elif _changes_production_cluster(name, lits):
         ask = "changes a production cluster (try it on staging first)"
-    elif name in ("terraform", "tofu", "pulumi") and (lits[:1] == ["destroy"] or "-destroy" in lits):
+    elif _iac_destroys(name, lits):
         ask = "destroys infrastructure"
-    elif name == "crontab" and "-r" in lits:
-        ask = "deletes every cron job of the user"
     elif (
-        (name in ("php", "artisan") and any(a in ("migrate:fresh", "migrate:reset", "db:wipe") for a in lits))
-        or (name in ("sequelize", "sequelize-cli") and "db:drop" in lits)
-        or (name == "alembic" and lits[:2] == ["downgrade", "base"])
-        or (name == "python" and "manage.py" in lits and "migrate" in lits and lits[-1:] == ["zero"])
-        or (name == "prisma" and "--force-reset" in lits)
-        or (name == "knex" and "migrate:rollback" in lits and "--all" in lits)
+        name in _IAC
+        and {"apply", "up", "deploy"} & set(_iac_ops(lits)[:2])
+        and _unattended(name, lits)
+        and any(_PROD_VALUE.search(a) for a in lits)
     ):
-        ask = "drops every table of the database (all migrations undone)"
+        ask = "changes production infrastructure without showing the plan first"
+    elif name == "git" and _hijacks_every_repository(cmd):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` {_hijacks_every_repository(cmd)}. Set it for this repository only "
+                "(without --global), or ask the user.",
+            )
+        )
+        return
     elif (
         name == "git"
-        and "config" in lits
-        and ("--global" in lits or "--system" in lits)
+        and _writes_user_git_config(cmd)
         and any(
             re.match(r"(?i)(core\.(hookspath|fsmonitor|sshcommand|pager|editor)|alias\.|credential\.|url\.)", a)
             for a in lits
@@ -210,19 +483,21 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         )
     elif name == "launchctl" and lits[:1] and lits[0] in ("load", "bootstrap", "enable"):
         ask = "registers a job that starts automatically from now on (persistence)"
-    elif name == "systemctl" and "enable" in lits:
-        ask = "makes a service start automatically from now on (persistence)"
-    elif name in ("rails", "rake") and any(re.fullmatch(r"db:(drop|reset|purge)(:all)?", a) for a in lits):
-        if production(cmd):
-            found.append(
-                (
-                    "deny",
-                    f"`{cmd.display}` drops or resets the production database. Ask the user to do it; "
-                    "work on a development or test database instead.",
-                )
+    elif (
+        name == "systemctl" and {"enable", "link"} & set(lits) and "--user" not in lits and any("/" in a for a in lits)
+    ):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` installs a unit file from a path as a system service: whatever it runs "
+                "starts as root at every boot (persistence). Ask the user to install services.",
             )
-            return
-        ask = "drops/resets the database"
+        )
+        return
+    elif name == "systemctl" and {"enable", "link"} & set(lits):
+        ask = "makes a service start automatically from now on (persistence)"
+    elif name == "brew" and lits[:1] == ["services"] and {"start", "restart"} & set(lits[1:2]):
+        ask = "registers a launch agent that starts the service at every login (persistence)"
     elif name == "heroku" and lits[:1] and lits[0] in ("pg:reset", "pg:killall", "apps:destroy", "addons:destroy"):
         found.append(("deny", f"`{cmd.display}` destroys a hosted database or app. Ask the user to run it."))
         return
@@ -233,16 +508,217 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         or (name == "mvn" and "deploy" in lits)
     ):
         ask = "publishes a package version to a public registry, which cannot be taken back"
-    elif name == "prisma" and lits[:2] == ["migrate", "reset"]:
-        ask = "drops and recreates the database"
-    elif (
-        name == "python"
-        and lits[:1] == ["manage.py"]
-        and len(lits) > 1
-        and lits[1] in ("flush", "reset_db", "sqlflush")
-    ):
-        ask = "deletes all data in the database"
     elif name == "truncate" and any(a in ("-s0", "--size=0") for a in lits) and len(lits) > 3:
         ask = "empties many files"
+    elif _publishes_build(name, lits):
+        ask = "uploads a build to a store, testers or a package repository"
+    elif name in ("scancel", "qdel", "bkill"):
+        mass = _cancels_jobs(cmd, lits)
+        if mass == "others":
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` cancels other users' jobs on a shared cluster. Cancel your own jobs "
+                    "by id, or ask the user.",
+                )
+            )
+            return
+        if mass == "mine":
+            ask = "cancels every one of your cluster jobs (their progress is lost)"
+    if (
+        ask
+        and name in ("docker", "podman", "docker-compose")
+        and (production(cmd) or _on_production_host(cmd) or any(_PROD_VALUE.search(a) for a in lits))
+    ):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` {ask} on a production host or project. Ask the user to run it; "
+                "clean up a development environment instead.",
+            )
+        )
+        return
+    if not ask and _on_production_host(cmd) and _changes_service(name, lits):
+        ask = "stops or restarts a service on a production host (users notice)"
     if ask:
         found.append(("ask", f"`{cmd.display}` {ask}; confirm this is intended."))
+
+
+_ANSIBLE_VALUE = frozenset({
+    "-i", "--inventory", "-m", "--module-name", "-a", "--args", "-u", "--user", "-e", "--extra-vars",
+    "-f", "--forks", "-l", "--limit", "-B", "-P", "--become-user", "-c", "--connection", "-T", "--timeout",
+})  # fmt: skip
+# Modules that grant logins or sudo: access for others on every host.
+_ACCESS_MODULES = frozenset({"authorized_key", "ansible.posix.authorized_key", "user", "ansible.builtin.user"})
+_SHELL_MODULES = frozenset({"shell", "command", "raw", "ansible.builtin.shell", "ansible.builtin.command"})
+
+
+def _fleet_command(cmd: Cmd) -> tuple[str, str, str] | None:
+    """(where, module, text) of a command sent to other machines: ``ansible HOSTS -m shell -a
+    TEXT``, ``salt 'TARGET' cmd.run TEXT``, ``pssh -h hosts TEXT``, ``gcloud compute ssh VM
+    --command TEXT``, ``az vm run-command invoke --scripts TEXT``, ``heroku run TEXT -a APP``,
+    ``fly ssh console -C TEXT``."""
+    lits = [w.literal() or w.text for w in cmd.args]
+    if cmd.name == "ansible":
+        _flags, positionals, values = _shell.split_options(cmd.args, _ANSIBLE_VALUE)
+        module = (
+            " ".join(w.literal() or w.text for w in values.get("m", []) + values.get("module-name", [])) or "command"
+        )
+        text = " ".join(" ".join(cmd.values(w) or [w.text]) for w in values.get("a", []) + values.get("args", []))
+        inventory = " ".join(w.literal() or w.text for w in values.get("i", []) + values.get("inventory", []))
+        hosts = " ".join(w.literal() or w.text for w in positionals)
+        return f"{hosts} {inventory}".strip(), module, text
+    if cmd.name in ("salt", "salt-ssh") and "cmd.run" in lits:
+        at = lits.index("cmd.run")
+        return " ".join(lits[:at]), "shell", " ".join(lits[at + 1 : at + 2])
+    if cmd.name in ("pssh", "parallel-ssh", "pdsh", "clush"):
+        _flags, positionals, values = _shell.split_options(
+            cmd.args, frozenset({"-h", "-H", "-w", "-g", "-l", "-p", "-t", "-o", "-e", "-x", "-O"})
+        )
+        hosts = " ".join(w.literal() or w.text for k in ("h", "H", "w", "g") for w in values.get(k, []))
+        return hosts, "shell", " ".join(w.literal() or w.text for w in positionals)
+    if cmd.name == "heroku" and lits[:1] in (["run"], ["run:detached"]):
+        # heroku run CMD -a APP: CMD runs in a one-off dyno of the app, against its database.
+        words, app = [], []
+        rest = lits[1:]
+        i = 0
+        while i < len(rest):
+            if rest[i] in ("-a", "--app", "-r", "--remote", "-s", "--size", "-e", "--env") and i + 1 < len(rest):
+                app += [rest[i + 1]] if rest[i] in ("-a", "--app", "-r", "--remote") else []
+                i += 2
+                continue
+            if rest[i].startswith(("--app=", "--remote=", "--size=", "--env=")):
+                app += [rest[i].partition("=")[2]] if rest[i].startswith(("--app=", "--remote=")) else []
+            else:
+                words.append(rest[i])
+            i += 1
+        return " ".join(app) or "the app", "shell", _command_line(words)
+    if cmd.name == "adb":
+        # adb [-s SERIAL] shell [run-as PACKAGE] CMD: CMD runs on the device (as the app with run-as).
+        _flags, positionals, _values = _shell.split_options(
+            cmd.args, frozenset({"-s", "-t", "-H", "-P", "-L"}), stop_at_first=True
+        )
+        if not positionals or positionals[0].literal() != "shell":
+            return None
+        rest = lits[lits.index("shell") + 1 :]
+        if rest[:1] == ["run-as"] and len(rest) > 2:
+            rest = rest[2:]
+        return "the device", "shell", _command_line(rest)
+    if cmd.name in ("fly", "flyctl") and lits[:2] == ["ssh", "console"]:
+        texts = [a.partition("=")[2] for a in lits if a.startswith(("--command=", "-C="))]
+        texts += [lits[i + 1] for i, a in enumerate(lits[:-1]) if a in ("-C", "--command")]
+        apps = [lits[i + 1] for i, a in enumerate(lits[:-1]) if a in ("-a", "--app")]
+        return " ".join(apps) or "the app", "shell", " ".join(texts)
+    if cmd.name == "gcloud" and lits[:2] == ["compute", "ssh"]:
+        texts = [a.partition("=")[2] for a in lits if a.startswith("--command=")]
+        texts += [lits[i + 1] for i, a in enumerate(lits[:-1]) if a == "--command"]
+        return (lits[2] if len(lits) > 2 else ""), "shell", " ".join(texts)
+    if cmd.name == "az" and lits[:3] == ["vm", "run-command", "invoke"]:
+        texts = [lits[i + 1] for i, a in enumerate(lits[:-1]) if a == "--scripts"]
+        return " ".join(lits[3:]), "shell", " ".join(texts)
+    return None
+
+
+def _command_line(words: list[str]) -> str:
+    """The command line a remote runner (adb shell, heroku run) is given: one word is a whole
+    line (``heroku run 'rails runner "X"'``); several are joined, a word with blanks kept as one
+    (``sqlite3 db "DELETE FROM notes"``), as the writer meant."""
+    if len(words) == 1:
+        return words[0]
+    return " ".join(w if re.fullmatch(r"[\w@%+=:,./-]+", w) else "'" + w.replace("'", "'\\''") + "'" for w in words)
+
+
+_FASTLANE_UPLOADS = re.compile(
+    r"(?i)^(?:beta|release|deploy|production|store|upload\w*|submit\w*|deliver|pilot|supply|appstore|playstore|internal|alpha)$"
+)
+
+
+def _publishes_build(name: str, lits: list[str]) -> bool:
+    """``fastlane ios beta``, ``fastlane deliver``, ``./gradlew publish``: a build leaves for a
+    store, testers or a package repository (the lane's text is not visible here)."""
+    ops = [a for a in lits if not a.startswith("-") and ":" not in a]
+    if name == "fastlane":
+        return any(_FASTLANE_UPLOADS.match(a) for a in ops[:2])
+    if name in ("gradle", "gradlew"):
+        return any(re.fullmatch(r"(?:\S+:)?publish\w*", a) and "Local" not in a for a in lits)
+    return name == "xcrun" and "altool" in lits and "--upload-app" in lits
+
+
+def _cancels_jobs(cmd: Cmd, lits: list[str]) -> str:
+    """What a batch-scheduler cancel hits: "others" (any user's jobs: a filter run as root,
+    ``qdel all``), "mine" (all your jobs: ``scancel -u $USER``, ``scancel -p gpu``, ``bkill 0``)
+    or "" (jobs named by id)."""
+    words = [w.literal() or w.text for w in cmd.args]
+    own = re.compile(r"\$\{?(?:USER|LOGNAME)\}?|\$\(whoami\)|\$\(id -un\)")
+    mine = "--me" in words or any(
+        (a in ("-u", "--user") and own.fullmatch(b) is not None)
+        or (a.startswith("--user=") and own.fullmatch(a.partition("=")[2]) is not None)
+        for a, b in itertools.pairwise([*words, ""])
+    )
+    ids = [a for a in lits if re.fullmatch(r"\d+(?:[._]\d+)?", a)]
+    if cmd.name == "qdel":
+        return "others" if "all" in lits else ""
+    if cmd.name == "bkill":
+        return (
+            "mine" if "0" in lits and not {"-u"} & set(lits) else ("others" if "-u" in lits and "all" in lits else "")
+        )
+    if ids and not mine:
+        return ""
+    if not words:
+        return ""
+    # Without root a user's cancel only reaches their own jobs; as root a filter reaches everyone's.
+    return "others" if "sudo" in cmd.wrappers and not mine else "mine"
+
+
+def _program_and_args(text: str) -> tuple[str, list[str]]:
+    """The program and arguments of a simple command line, past ``sudo``."""
+    words = text.split()
+    while words and words[0] in ("sudo", "doas"):
+        words = words[1:]
+    return (words[0].rsplit("/", 1)[-1], words[1:]) if words else ("", [])
+
+
+def rule_fleet(cmd: Cmd, check: Check, found: list[Finding]) -> None:
+    """A command sent to many hosts (ansible ad-hoc, salt, pssh, cloud run-command) is judged
+    like the same command run here (``check``: the hook's own dispatch), on remote hosts; a
+    module that grants logins denied; production fleets asked for service restarts."""
+    got = _fleet_command(cmd)
+    if got is None:
+        return
+    where, module, text = got
+    prod = _PROD_HOST.search(where) is not None or _PROD_VALUE.search(where) is not None
+    if module in _ACCESS_MODULES and re.search(r"\bstate=absent\b", text):
+        if "user" in module:
+            found.append(("ask", f"`{cmd.display}` removes an account on {where or 'every host'}; confirm."))
+        return  # taking a key away grants nothing
+    if module in _ACCESS_MODULES:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` adds logins or keys on every host of {where or 'the inventory'} "
+                "(access for others). Ask the user to change who may log in.",
+            )
+        )
+        return
+    if module not in _SHELL_MODULES or not text.strip():
+        return
+    worst = None
+    for decision, reason in check(text, cmd.ctx.child(remote=True)):
+        if decision == "deny" or (decision == "ask" and worst is None):
+            worst = (decision, reason.split(": ", 1)[-1])
+        if decision == "deny":
+            break
+    if worst is not None and (worst[0] == "deny" or prod):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` runs remotely on {where or 'every host of the inventory'}: {worst[1][:200]}"
+                + ("" if worst[1].rstrip().endswith(".") else "."),
+            )
+        )
+    elif worst is not None:
+        found.append(
+            ("ask", f"`{cmd.display}` runs remotely on {where or 'every host of the inventory'}: {worst[1][:200]}")
+        )
+    elif prod and _changes_service(*_program_and_args(text)):
+        found.append(("ask", f"`{cmd.display}` changes services on production hosts; confirm this is intended."))

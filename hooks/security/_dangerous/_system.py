@@ -4,6 +4,7 @@ code or run what would be refused now."""
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import _shell
@@ -33,9 +34,35 @@ def _tls_off_everywhere(name: str, lits: list[str]) -> bool:
         return "http.sslverify" in low and any(a in ("false", "0", "no", "off") for a in low)
     if name in ("npm", "pnpm", "yarn") and "config" in low and "set" in low:
         return any(a.startswith("strict-ssl") for a in low) and any(a.endswith("false") for a in low)
+    if name == "conda" and "config" in low and "ssl_verify" in low:
+        return any(a in ("false", "no", "0") for a in low)
     if name == "pip" and "config" in low and "set" in low:
         return any(a.endswith(".trusted-host") for a in low)
     return False
+
+
+_IPTABLES_MATCH = frozenset({
+    "-p", "--protocol", "-s", "--source", "-d", "--destination", "-i", "--in-interface", "-o",
+    "--out-interface", "-m", "--match", "--dport", "--sport", "--destination-port", "--source-port",
+})  # fmt: skip
+
+
+def _accepts_everything(lits: list[str]) -> bool:
+    """``iptables -I INPUT -j ACCEPT``: a rule with no match at all lets every packet in."""
+    adds = {"-A", "--append", "-I", "--insert"} & set(lits)
+    jump = any(a in ("-j", "--jump") and b == "ACCEPT" for a, b in itertools.pairwise(lits))
+    chain = any(
+        a in ("-A", "--append", "-I", "--insert") and b in ("INPUT", "FORWARD") for a, b in itertools.pairwise(lits)
+    )
+    return bool(adds) and jump and chain and not (_IPTABLES_MATCH & {a.partition("=")[0] for a in lits})
+
+
+def _edits_in_place(name: str, lits: list[str]) -> bool:
+    """A command that rewrites configuration (``sed -i``, ``perl -pi``, boot-entry editors), as
+    opposed to one that only searches it (``grep SELINUX= /etc/selinux/config``)."""
+    if name in ("grubby", "grub2-editenv", "kernelstub", "rpm-ostree"):
+        return True
+    return name in ("sed", "perl", "gsed") and any(re.fullmatch(r"-\w*i\S*|--in-place\S*", a) for a in lits)
 
 
 def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
@@ -43,10 +70,15 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
     lits = [(w.literal() or "") for w in cmd.args]
     name = cmd.name
     what = ""
-    if name == "ufw" and lits[:1] in (["disable"], ["reset"]):
+    ops = [a for a in lits if not a.startswith("-")]
+    if name == "ufw" and ops[:1] in (["disable"], ["reset"]):
         what = "turns the firewall off"
-    elif name == "ufw" and lits[:2] == ["default", "allow"]:
+    elif name == "ufw" and ops[:2] == ["default", "allow"]:
         what = "makes the firewall accept everything"
+    elif name == "firewall-cmd" and any(re.fullmatch(r"--set-default-zone=(?:trusted|public-open)", a) for a in lits):
+        what = "makes the firewall trust every connection"
+    elif name in ("iptables", "ip6tables") and _accepts_everything(lits):
+        what = "adds a firewall rule that accepts every packet"
     elif name in ("iptables", "ip6tables") and (
         any(a in ("-F", "--flush", "-X") for a in lits) or (("-P" in lits or "--policy" in lits) and "ACCEPT" in lits)
     ):
@@ -56,7 +88,7 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
     elif name in ("systemctl", "service", "rc-service") and any(
         a.removesuffix(".service") in SECURITY_SERVICES for a in lits
     ):
-        if any(a in ("stop", "disable", "mask", "kill") for a in lits):
+        if any(a in ("stop", "disable", "mask", "kill", "teardown") for a in lits):
             what = "stops a firewall/security service"
     elif name == "setenforce" and lits[:1] in (["0"], ["permissive"], ["Permissive"]):
         what = "switches SELinux off"
@@ -74,6 +106,26 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
         what = "turns address-space randomisation off"
     elif name == "passwd" and ({"-d", "--delete"} & set(lits)):
         what = "removes an account's password, so anyone may log in as it"
+    elif name == "socketfilterfw" and any(a.startswith("--setglobalstate") for a in lits) and "off" in lits:
+        what = "turns the macOS application firewall off"
+    elif name == "pfctl" and "-d" in lits:
+        what = "turns the pf firewall off"
+    elif name == "defaults" and "write" in lits and any("com.apple.alf" in a for a in lits) and "0" in lits:
+        what = "turns the macOS application firewall off"
+    elif name.lower() == "set-netfirewallprofile" and any(re.fullmatch(r"(?i)\$?false", a) for a in lits):
+        what = "turns the Windows firewall off"
+    elif name == "auditctl" and lits[:2] == ["-e", "0"]:
+        what = "turns kernel auditing off"
+    elif _edits_in_place(name, lits) and any(
+        re.search(r"(?i)\bSELINUX=(?:disabled|permissive)\b|\b(?:selinux|apparmor)=0\b", _written_part(a)) for a in lits
+    ):
+        what = "switches SELinux/AppArmor off from the next boot"
+    elif (
+        _edits_in_place(name, lits)
+        and any(_AUTH_OFF.search(_written_part(a)) for a in lits)
+        and any(_AUTH_CONFIG.search(a) for a in lits)
+    ):
+        what = "switches a server's authentication off (trust logins, root or empty-password logins)"
     elif _tls_off_everywhere(name, lits):
         what = "turns TLS certificate checks off for every future download of the tool"
     if what:
@@ -94,7 +146,16 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
         text = cmd.stdin_text  # echo '…' | sudo tee /etc/cron.d/job: tee writes what it reads
     if cmd.name in ("crontab", "at", "batch"):
         flags, positionals, _vals = _shell.split_options(cmd.args, frozenset({"-u", "-f", "-q"}))
-        if cmd.name == "crontab" and ({"l", "r", "e", "i"} & set(flags) or "list" in flags):
+        if cmd.name == "crontab" and "r" in flags:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes every cron job of the user, with no copy kept. Remove the one "
+                    "job meant with `crontab -l | grep -v PATTERN | crontab -`, or ask the user.",
+                )
+            )
+            return
+        if cmd.name == "crontab" and ({"l", "e", "i"} & set(flags) or "list" in flags):
             return
         content = cmd.stdin_text
         if content is None and positionals:
@@ -106,6 +167,7 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
             # (crontab -l; echo '…') | crontab -: what the earlier stages print.
             content = "\n".join(t for t in map(_shell.printed_text, earlier) if t)
         later = _runs_later(content, cmd.ctx, check, cron=True) if content is not None else None
+        risk = _job_risk(content, cmd.ctx) if content is not None else None
         if content is not None and _shell.fetches_and_runs(content):
             found.append(
                 (
@@ -122,10 +184,43 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
                     f"({later}). Do not schedule it; ask the user if a job is needed.",
                 )
             )
+        elif risk is not None:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` installs a scheduled job that {risk} (persistence). Do not schedule "
+                    "it; ask the user if a job is needed.",
+                )
+            )
+        elif cmd.name == "crontab" and not _keeps_cron_table(cmd, earlier):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` replaces the user's whole cron table: every existing job is lost. "
+                    "Append instead: `(crontab -l; echo 'JOB') | crontab -`, or ask the user.",
+                )
+            )
         elif cmd.name == "crontab":
-            found.append(("ask", f"`{cmd.display}` replaces the user's cron table; confirm the new jobs."))
+            found.append(("ask", f"`{cmd.display}` adds jobs to the user's cron table (persistence); confirm them."))
+        return
+    if cmd.name == "systemd-run" or _kube_workload(cmd):
+        _rule_scheduled_command(cmd, check, found)
         return
     lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name == "husky" and lits[:1] in (["add"], ["set"]) and len(cmd.args) > 2:
+        # npx husky add .husky/pre-push "CMD": CMD runs at every push, with nobody watching.
+        hook_text = " ".join(" ".join(cmd.values(w) or [w.text]) for w in cmd.args[2:])
+        later = None if _shell.fetches_and_runs(hook_text) else _runs_later(hook_text, cmd.ctx, check, cron=False)
+        if _shell.fetches_and_runs(hook_text) or later is not None:
+            what = "downloads and runs remote code" if later is None else f"would be refused now ({later})"
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` adds a git hook that {what}; it runs at every matching git command "
+                    "(persistence). Do not add it; ask the user.",
+                )
+            )
+        return
     config_write = (cmd.name == "git" and "config" in lits) or (
         cmd.name in ("npm", "pnpm", "yarn") and ("set-script" in lits or lits[:2] == ["pkg", "set"])
     )
@@ -146,11 +241,41 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
     for word in targets:
         for value in cmd.values(word) or [_shell.expand_pattern(word, cmd.ctx)]:
             path = _shell.normalize(value, cmd.ctx.cwd) or value
+            access = _grants_access(path, text)
+            if access:
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` writes into {path}: {access}. Do not change who may log in "
+                        "or use sudo; ask the user.",
+                    )
+                )
+                continue
+            if _TLS_OFF_LINE.search(text) and (_shell.autorun_path(path) or _TOOL_RC.search(path)):
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` writes a setting into {path} that turns TLS certificate checks off "
+                        "for every later download. Fix the certificate (CA bundle) instead, or ask the user.",
+                    )
+                )
+                continue
             if not _shell.autorun_path(path):
                 continue
-            later = None if _shell.fetches_and_runs(text) else _runs_later(text, cmd.ctx, check, cron=False)
-            if _shell.fetches_and_runs(text) or later is not None:
-                what = "downloads and runs remote code" if later is None else f"would be refused now ({later})"
+            # /etc/crontab and /etc/cron.d/*: a schedule and a user name before each command.
+            system_cron = _SYSTEM_CRON.search(path) is not None
+            later = (
+                None
+                if _shell.fetches_and_runs(text)
+                else _runs_later(text, cmd.ctx, check, cron=system_cron, user_field=system_cron)
+            )
+            risk = _job_risk(text, cmd.ctx, user_field=system_cron)
+            if _shell.fetches_and_runs(text) or later is not None or risk is not None:
+                what = "downloads and runs remote code"
+                if later is not None:
+                    what = f"would be refused now ({later})"
+                elif risk is not None and not _shell.fetches_and_runs(text):
+                    what = risk
                 found.append(
                     (
                         "deny",
@@ -165,7 +290,10 @@ _CRON_SCHEDULE = re.compile(r"^\s*(?:@\w+|(?:\S+\s+){5})")
 _later_depth = [0]
 
 
-def _runs_later(text: str, ctx: Ctx, check: Check, cron: bool) -> str | None:
+_SYSTEM_CRON = re.compile(r"^/etc/cron(?:tab$|\.d/)")
+
+
+def _runs_later(text: str, ctx: Ctx, check: Check, cron: bool, user_field: bool = False) -> str | None:
     """The first denial the commands in ``text`` (a cron table or a file run later) would get
     if run now, shortened; None when every line would pass. A job runs the same rules later,
     with nobody watching, so what is refused now is refused as a job too."""
@@ -179,6 +307,8 @@ def _runs_later(text: str, ctx: Ctx, check: Check, cron: bool) -> str | None:
                 continue
             if cron:
                 line = _CRON_SCHEDULE.sub("", line, count=1)
+            if user_field:
+                line = line.split(None, 1)[-1] if len(line.split(None, 1)) > 1 else ""
             for decision, reason in check(line, ctx.child()):
                 if decision == "deny" and not reason.startswith("rule parse"):
                     body = reason.split(": ", 1)[-1]
@@ -186,3 +316,141 @@ def _runs_later(text: str, ctx: Ctx, check: Check, cron: bool) -> str | None:
     finally:
         _later_depth[0] -= 1
     return None
+
+
+def _keeps_cron_table(cmd: Cmd, earlier: list[Cmd]) -> bool:
+    """Whether the new cron table starts from the old one: ``crontab -l`` runs earlier in the
+    command line (``(crontab -l; echo …) | crontab -``, ``crontab -l > f; …; crontab f``)."""
+    listed = any(
+        c.name == "crontab" and any((w.literal() or "").startswith("-") and "l" in (w.literal() or "") for w in c.args)
+        for c in earlier
+    )
+    upstream = {n for stage in cmd.stage_names[: cmd.stage] for n in stage}
+    return listed or "crontab" in upstream
+
+
+_UPLOAD = re.compile(
+    r"\b(?:curl|wget)\b[^|;&\n]*\s(?:-[A-Za-z]*[dFT]|--data(?:-binary|-raw|-urlencode)?|--form|--upload-file"
+    r"|--post-file|--json)[\s=]*['\"]?(?:[\w.-]+=)?(?:@|-(?:\s|$)|\$\(|/|~)"
+    r"|\|\s*(?:nc|ncat|netcat|socat)\s+\S+"
+)
+_CRON_TIMES = re.compile(r"^\s*(?:@\w+|(?:[\d*/,-]+\s+){5})")
+_TEMP_DIRS = ("/tmp", "/dev/shm", "/var/tmp")
+
+
+def _job_risk(text: str, ctx: Ctx, user_field: bool = False) -> str | None:
+    """What makes a job (a cron line, a start-up file line) unsafe to leave running on its own
+    besides what the rules refuse now: it sends files or output to a network host, or it runs a
+    program kept in a temporary folder (outside the project) or in a hidden folder of a cache."""
+    for line in text.splitlines():
+        line = _CRON_TIMES.sub("", line.strip(), count=1)
+        if user_field and len(line.split(None, 1)) > 1:
+            line = line.split(None, 1)[1]  # the user a system cron line runs as
+        if not line or line.startswith("#"):
+            continue
+        if _UPLOAD.search(line):
+            return "sends local files or command output to a network host every time it runs"
+        try:
+            cmds = _shell.walk(line, ctx.child())
+        except _shell.ShellParseError:
+            continue
+        for job in cmds:
+            for path in (job.values(job.argv[0]) or []) if job.argv else []:
+                full = _shell.normalize(path, ctx.cwd) or path
+                temp = any(_shell.is_within(full, d) for d in _TEMP_DIRS) and not any(
+                    _shell.is_within(full, keep) for keep in (ctx.project, ctx.home) if keep
+                )
+                # a hidden program (~/.local/share/.sysd), or one inside a hidden cache folder
+                hidden = re.search(r"/\.[^/\s.][^/\s]*$|/\.cache/(?:[^/\s]+/)*\.[^/\s]+", full)
+                if temp or hidden:
+                    return f"runs {full}, a program kept hidden or in a temporary folder"
+    return None
+
+
+_SYSTEMD_RUN_VALUE = frozenset({
+    "-u", "--unit", "-p", "--property", "-E", "--setenv", "-M", "--machine", "-H", "--host",
+    "--description", "--slice", "--working-directory", "-d",
+})  # fmt: skip
+
+
+def _kube_workload(cmd: Cmd) -> bool:
+    """``kubectl create cronjob|job NAME … -- CMD`` or ``kubectl run NAME … -- CMD``."""
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name != "kubectl" or "--" not in lits:
+        return False
+    ops = [a for a in lits[: lits.index("--")] if not a.startswith("-")]
+    return "run" in ops[:3] or ("create" in ops[:3] and bool({"cronjob", "job"} & set(ops)))
+
+
+def _rule_scheduled_command(cmd: Cmd, check: Check, found: list[Finding]) -> None:
+    """``systemd-run --on-calendar=… CMD``, ``kubectl create cronjob … -- CMD`` (and a cluster
+    job or pod's command): CMD runs unattended, so it is judged now like a cron line."""
+    lits = [w.literal() or w.text for w in cmd.args]
+    if cmd.name == "kubectl":
+        command = lits[lits.index("--") + 1 :] if "--" in lits else []
+    else:
+        _flags, positionals, _values = _shell.split_options(
+            cmd.args,
+            _SYSTEMD_RUN_VALUE,
+            stop_at_first=True,
+        )
+        command = [w.literal() or w.text for w in positionals]
+    if not command:
+        return
+    text = " ".join(_quote(a) for a in command)
+    where = "a timer or transient unit" if cmd.name == "systemd-run" else "in the cluster"
+    risk = "downloads and runs remote code" if _shell.fetches_and_runs(text) else None
+    later = _runs_later(text, cmd.ctx, check, cron=False)
+    risk = risk or (f"would be refused if run now ({later})" if later else None) or _job_risk(text, cmd.ctx)
+    if risk:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` starts a command that runs unattended ({where}) and {risk}. "
+                "Do not start it; ask the user if such a job is needed.",
+            )
+        )
+
+
+def _quote(word: str) -> str:
+    """``word`` quoted for a shell line when it holds blanks or shell characters."""
+    return word if re.fullmatch(r"[\w@%+=:,./-]+", word) else "'" + word.replace("'", "'\\''") + "'"
+
+
+_SUDOERS = re.compile(r"^/etc/sudoers(?:\.d/|$)")
+_TOOL_RC = re.compile(r"/(?:\.curlrc|\.wgetrc|\.npmrc|\.yarnrc(?:\.yml)?|\.gitconfig|pip\.conf|pip\.ini|\.condarc)$")
+_TLS_OFF_LINE = re.compile(
+    r"(?im)NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*['\"]?0|GIT_SSL_NO_VERIFY\s*=\s*['\"]?(?:1|true)"
+    r"|PYTHONHTTPSVERIFY\s*=\s*['\"]?0|^\s*(?:-k|--insecure|insecure)\s*$|check_certificate\s*=\s*off"
+    r"|strict-ssl\s*[=:]\s*false|sslverify\s*=\s*false|ssl_verify\s*:\s*false|^\s*trusted-host\s*="
+)
+
+
+def _written_part(expression: str) -> str:
+    """What a ``sed``/``perl`` substitution writes: ``s/md5/trust/`` → ``trust`` (the text it
+    replaces is what goes away); any other argument as it is."""
+    m = _SUBSTITUTION.match(expression)
+    return m.group("new") if m else expression
+
+
+_SUBSTITUTION = re.compile(
+    r"^(?:\d*,?\d*|/[^/]*/)?s(?P<d>[^\w\s\\])(?:\\.|(?!(?P=d)).)*(?P=d)(?P<new>(?:\\.|(?!(?P=d)).)*)"
+)
+# Server configuration whose settings decide who may log in, and the settings that let anyone in.
+_AUTH_CONFIG = re.compile(r"pg_hba\.conf|sshd_config|my\.cnf|mysqld\.cnf|redis\.conf|mongod\.conf")
+_AUTH_OFF = re.compile(
+    r"(?i)\btrust\b|PermitRootLogin\s+yes|PermitEmptyPasswords\s+yes|skip[-_]grant[-_]tables"
+    r"|protected-mode\s+no|authorization:\s*disabled"
+)
+
+
+def _grants_access(path: str, text: str) -> str:
+    """Access for others written into a file: sudo rules, keys allowed to log in, server
+    authentication switched off."""
+    if _AUTH_CONFIG.search(path) and _AUTH_OFF.search(text):
+        return "a setting that lets anyone log in to the server without a password"
+    if _SUDOERS.search(path) and re.search(r"\bALL\b|NOPASSWD", text):
+        return "a sudo rule that lets an account run commands as root"
+    if path.endswith("/authorized_keys") and re.search(r"\bssh-(?:rsa|ed25519|dss)\b|\becdsa-sha2", text):
+        return "a key that may log in to this account"
+    return ""

@@ -593,8 +593,11 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
             continue
         if name == "ssh":
             _flags, positionals, _vals = split_options(rest, _SSH_VALUE, stop_at_first=True)
-            if len(positionals) > 1:
-                result.scripts.append(("ssh", words_text(positionals[1:], ctx), True))
+            if positionals:
+                # The origin names the host ("ssh deploy@web-1.prod"): rules judge production hosts.
+                # No remote command: the remote shell reads its commands from stdin.
+                host = positionals[0].literal() or positionals[0].text
+                result.scripts.append(("ssh " + host, words_text(positionals[1:], ctx), True))
             argv[:] = []
             return result
         if name in ("docker", "podman") and rest and rest[0].literal() == "exec":
@@ -760,7 +763,13 @@ def autorun_path(path: str) -> bool:
         or "/systemd/" in path
         or "/autostart/" in path
         or "/LaunchAgents/" in path
+        or "/LaunchDaemons/" in path
         or "/profile.d/" in path
+        # BSD/macOS periodic jobs, anacron, SysV init scripts, fish's conf.d, ssh's per-login rc
+        or re.search(r"^/etc/(?:periodic/|anacrontab$|init\.d/|rc\.d/)|/fish/conf\.d/|/\.ssh/rc$", path) is not None
+        # Python runs these at every interpreter start-up
+        or base in ("sitecustomize.py", "usercustomize.py")
+        or (base.endswith(".pth") and "-packages/" in path)
     )
 
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from ._commands import (
     INTERPRETERS,
     SHELLS,
@@ -192,6 +194,11 @@ def _walk_command(
     cctx = ctx.child(remote=True) if un.remote else ctx
     for script_origin, text, remote in un.scripts:
         _walk_text(text, ctx.child(remote=remote or ctx.remote), script_origin, depth, out)
+        if script_origin.startswith("ssh ") and _REMOTE_STDIN_SHELL.fullmatch(text):
+            # ssh host <<'EOF' … EOF, ssh host 'bash -s' < <(…): the remote shell runs stdin.
+            fed_text = fed[0] if fed[0] is not None else _stdin_text(command, prev, ctx)
+            if fed_text is not None:
+                _walk_text(fed_text, ctx.child(remote=True), script_origin, depth, out)
     argv = un.argv
     name = prog_name(argv[0], cctx) if argv else ""
     snapshot = Ctx(
@@ -307,6 +314,8 @@ def _walk_runs(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
                 continue
 
 
+# What ssh runs when its commands come on stdin: nothing named, or a shell told to read stdin.
+_REMOTE_STDIN_SHELL = re.compile(r"\s*(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?:(?:ba|z|da|k)?sh(?:\s+-\w*[si]\w*)*)?\s*")
 _NON_COMMANDS = frozenset({"for", "select", "case", "esac", "done", "fi", "in", "function"})
 # at/batch options that take a value (-f names the file of commands).
 _AT_VALUE = frozenset({"-q", "-f", "-t"})

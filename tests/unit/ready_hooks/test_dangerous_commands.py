@@ -31,6 +31,7 @@ DENY = [
     'mysql -e "DELETE FROM users"',
     'sqlite3 app.db "UPDATE users SET admin = 1"',
     "echo cm0= | base64 -d | sh",
+    "kubectl delete namespace staging",  # settled: whole namespaces are dangerous
 ]
 ASK = [
     "git clean -fd",
@@ -41,7 +42,7 @@ ASK = [
     "git push --force origin feature/x",
     'rm -rf "$OUT/"',
     "git checkout -- .",
-    "kubectl delete namespace staging",
+    "kubectl delete deployment api -n staging",
     "rm -rf a b c d e f g h i j k",
 ]
 ALLOW = [
