@@ -1223,8 +1223,9 @@ def _exports_private_keys(name: str, lits: list[str]) -> str | None:
     return None
 
 
-# SQL clients, and a SELECT that prints password hashes or tokens: system tables of accounts
-# (mysql.user, pg_shadow, pg_authid) or columns named for credentials.
+# SQL clients, and a SELECT that prints an application's password hashes or tokens: columns named
+# for credentials (the server's own account tables, mysql.user and pg_shadow, are judged by
+# dangerous_commands' sql rule).
 SQL_CLIENTS = frozenset({
     "psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "duckdb", "cockroach", "mongosh",
 })  # fmt: skip
@@ -1242,18 +1243,17 @@ _SQL_HARMLESS = re.compile(
 
 
 def _selects_credentials(cmd: Cmd) -> bool:
-    """``mysql -e "SELECT user, authentication_string FROM mysql.user"``, ``psql -c "SELECT email,
-    password_hash FROM users"``: the query prints password hashes or tokens. Counting them or
+    """``psql -c "SELECT email, password_hash FROM users"``, ``sqlite3 app.db "SELECT token FROM
+    sessions"``: the query prints an application's password hashes or tokens. Counting them or
     testing that they are set (``count(api_key)``, ``password IS NULL``) prints none."""
     if cmd.name not in SQL_CLIENTS:
         return False
     texts = [w.literal() or "" for w in cmd.args] + [cmd.stdin_text or ""]
     for text in texts:
         for m in _SQL_SELECT.finditer(text):
-            cols = _SQL_HARMLESS.sub("", m.group("cols"))
-            if _CREDENTIAL_COLUMN.search(cols):
-                return True
-            if _ACCOUNT_TABLES.fullmatch(m.group("table")) and "*" in cols:
+            if _ACCOUNT_TABLES.fullmatch(m.group("table")):
+                continue  # the server's own accounts: dangerous_commands' sql rule
+            if _CREDENTIAL_COLUMN.search(_SQL_HARMLESS.sub("", m.group("cols"))):
                 return True
     return False
 
