@@ -86,7 +86,7 @@ WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", "<>"})
 ALL_ARGS = frozenset({"rm", "rmdir", "unlink", "shred", "truncate", "tee", "mv"})
 MODE_FIRST = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl"})
 DEST_LAST = frozenset({"cp", "install", "ln", "rsync"})
-IN_PLACE = frozenset({"sed", "perl", "ruby", "gsed"})
+IN_PLACE = frozenset({"sed", "perl", "ruby", "gsed", "yq"})
 _COPY_VALUES = frozenset({"-t", "--target-directory", "-S", "--suffix"})
 WRITE_VALUE_OPTIONS: dict[str, frozenset[str]] = {
     "truncate": frozenset({"-s", "--size", "-r", "--reference"}),
@@ -338,7 +338,8 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
         ]
     found: list[Finding] = []
     installed: set[str] = set()  # git hooks copied from project files earlier in this command
-    for cmd in cmds:
+    from_template: set[str] = set()  # env files this command made from a template
+    for index, cmd in enumerate(cmds):
         if cmd.ctx.remote:
             continue
         found.extend(_protected_ref_findings(cmd))
@@ -349,6 +350,11 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
                 if path is None:
                     continue
                 hit = protected_by(path, ctx.project, rules)
+                if hit and glob_part is None and path in from_template:
+                    continue  # editing the env file this command just made from placeholders
+                if hit and glob_part is None and _env_from_template(cmd, path, command, cmds[:index]):
+                    from_template.add(path)
+                    continue
                 if hit and _installs_hook(cmd, path, ctx.project, installed):
                     installed.add(path)
                     continue
@@ -361,12 +367,71 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
                     and not _shell.build_output(path, ctx.project)
                 ):
                     hit = _glob_hits(path, glob_part, ctx.project, rules, anywhere=cmd.name == "find")
+                if glob_part is None and _runs_later(path) and any(_shell.fetches_and_runs(t) for t in _bash_text(cmd)):
+                    found.append(
+                        (
+                            "deny",
+                            f"rule persistence: `{cmd.display}` writes a command that downloads and runs remote code "
+                            f"into {path}, which runs automatically later. Do not add it; document the install "
+                            "step for the user instead.",
+                        )
+                    )
                 if hit:
                     shown = path if glob_part is None else os.path.join(path, glob_part)
                     found.append(("deny", _reason(f"`{cmd.display}` modifies", shown, hit)))
                 elif glob_part is None and _release_pipeline(path, ctx.project, []):
                     found.append(("ask", _release_reason(f"`{cmd.display}` modifies", path)))
     return found
+
+
+# Env templates hold placeholders (the default patterns leave them unprotected); env files for
+# tests and CI hold test settings, not the user's credentials.
+_ENV_TEMPLATE = re.compile(r"(?:^|/)\.env(?:\.[\w-]+)*\.(?:example|sample|template|dist|defaults?|tpl)(?:\.[\w-]+)*$")
+_TEST_ENV = re.compile(r"(?:^|/)\.env\.(?:test|testing|ci|e2e)(?:\.local)?$")
+
+
+def _env_from_template(cmd: Cmd, path: str, source: str, before: list[Cmd]) -> bool:
+    """``cp .env.example .env.test``, ``[ -f .env ] || cp .env.example .env``: making an env file
+    from its template overwrites no credentials when the file is for tests, when it does not
+    exist yet (the project folder exists and holds no such file), or when the command itself
+    only copies where none exists (a file test joined with ``||``, or ``!`` and ``&&``/``then``)."""
+    if cmd.name not in ("cp", "install") or not os.path.basename(path).startswith(".env"):
+        return False
+    _flags, positionals, values = _shell.split_options(cmd.args, WRITE_VALUE_OPTIONS[cmd.name])
+    if values.get("t") or values.get("target-directory") or len(positionals) != 2:
+        return False
+    template = cmd.values(positionals[0]) or []
+    if not template or not all(_ENV_TEMPLATE.search(t) for t in template):
+        return False
+    if _TEST_ENV.search(path):
+        return True
+    if os.path.isdir(cmd.ctx.project) and not os.path.lexists(path):
+        return True
+    return _guarded_by_missing_file(cmd, path, source, before)
+
+
+def _guarded_by_missing_file(cmd: Cmd, path: str, source: str, before: list[Cmd]) -> bool:
+    """Whether ``cmd`` runs only when ``path`` does not exist: an earlier ``[ -f path ]`` /
+    ``test -e path`` joined to it by ``||``, or its negation joined by ``&&`` or ``then``."""
+    start = cmd.argv[0].pos if cmd.argv and cmd.origin == "top" else -1
+    for test in reversed(before):
+        if test.name not in ("[", "test", "[[") or test.origin != "top":
+            continue
+        lits = [w.literal() for w in test.args]
+        words = [w for w in test.args if w.pos >= 0]
+        checks = {"-f", "-e", "-s", "-a"} & {lit for lit in lits if lit}
+        named = [
+            _shell.normalize(v, test.ctx.cwd)
+            for w in test.args
+            if not (w.literal() or "").startswith("-")
+            for v in test.values(w) or []
+        ]
+        if not checks or path not in named or not words or start < 0:
+            return False
+        between = source[words[-1].pos + len(words[-1].raw) : start]
+        negated = lits.count("!") % 2 == 1
+        return ("||" in between and not negated) or (negated and ("&&" in between or "then" in between))
+    return False
 
 
 def _stale_git_lock(cmd: Cmd, path: str) -> bool:
@@ -565,6 +630,12 @@ RUNS_LATER = frozenset({"package.json", ".envrc", "tasks.json", "devcontainer.js
 def _runs_later(path: str) -> bool:
     # CI configuration runs on every push, with the project's secrets in its environment.
     return _shell.autorun_path(path) or os.path.basename(path) in RUNS_LATER or _CI_FILE.search(path) is not None
+
+
+def _bash_text(cmd: Cmd) -> list[str]:
+    """The text a Bash command may put into a file: its literal arguments (``yq -i`` and ``sed``
+    expressions, an echo's words) and a here-document on its stdin."""
+    return [t for t in [*(w.literal() or "" for w in cmd.args), cmd.stdin_text or ""] if t]
 
 
 def _new_text(tool_input: dict[str, Any]) -> list[str]:

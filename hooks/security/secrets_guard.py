@@ -140,6 +140,7 @@ SECRET_BASENAME_GLOBS = (
     "key.pem",
 )
 READERS = frozenset({
+    "plutil",
     "cat", "tac", "nl", "head", "tail", "less", "more", "most", "bat", "batcat", "view", "xxd",
     "hexdump", "od", "strings", "base64", "base32", "sed", "awk", "gawk", "mawk", "grep",
     "egrep", "fgrep", "rg", "ag", "ack", "cut", "sort", "uniq", "diff", "comm", "paste",
@@ -223,6 +224,9 @@ CODE_PRINTS_ALL_ENV = re.compile(
     r"(?:print|console\.log|console\.dir|puts|pp|p|say|dump|json\.dumps|JSON\.stringify)\s*\(?\s*"
     r"(?:dict\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h|\.inspect)?|%ENV)\s*\)*\s*(?:[;,\n]|$)"
 )
+# require('dotenv').config(), import 'dotenv/config', load_dotenv(), Dotenv.load: the .env file's
+# values are put into the environment the code then prints.
+CODE_LOADS_DOTENV = re.compile(r"dotenv['\"]?\)?\.config\(|dotenv/config|load_dotenv\(|Dotenv\.load|dotenv_values\(")
 SECRET_PATTERN_WORDS = re.compile(r"(?i)key|token|secret|pass|auth|cred|aws|api|private|pat\b")
 
 
@@ -352,8 +356,11 @@ MAYBE_SECRET_BASENAMES = frozenset({
     "application-production.yml", "appsettings.production.json", ".bash_history", ".zsh_history",
     ".psql_history", ".mysql_history", ".python_history", "htpasswd", "vault.yml",
     "terraform.tfvars", ".envrc", "kubeconfig", "kubeconfig.yaml", "kubeconfig.yml", "rclone.conf",
-    "sftp-config.json", ".ftpconfig",
+    "sftp-config.json", ".ftpconfig", "airflow.cfg", "local.properties",
+    "alembic.ini", "odbc.ini", "pgpass.conf", "my.cnf", ".my.cnf", "profiles.yml",
 })  # fmt: skip
+# Settings modules per deployment or machine (Django's config/settings/local.py, production.py).
+SETTINGS_MODULES = re.compile(r"(?:local|production|prod|staging|secrets?)\.py")
 
 
 def maybe_secret_file(path: str) -> bool:
@@ -365,6 +372,7 @@ def maybe_secret_file(path: str) -> bool:
         or base.endswith(".auto.tfvars")
         or MAYBE_SECRET_OVERRIDES.fullmatch(base) is not None
         or (os.path.basename(os.path.dirname(norm)) == "config" and CONFIG_DIR_OVERRIDES.fullmatch(base) is not None)
+        or (os.path.basename(os.path.dirname(norm)) == "settings" and SETTINGS_MODULES.fullmatch(base) is not None)
     )
 
 
@@ -512,6 +520,51 @@ def _searches_for_secrets(cmd: Cmd, value: str) -> bool:
     )
 
 
+# Credential words (not bare "key" or "auth", which name code too) and configuration files.
+_CREDENTIAL_WORDS = re.compile(r"(?i)pass(?:word|wd)|secret|token|api[_-]?key|private[_-]?key|credential")
+_CONFIG_EXTENSIONS = (
+    ".properties", ".gradle", ".kts", ".yml", ".yaml", ".ini", ".cfg", ".conf", ".toml", ".xml", ".json",
+    ".tfvars", ".plist", ".env",
+)  # fmt: skip
+_CONFIG_FOLDERS = frozenset({"config", "configs", "conf", "settings", "deploy", "k8s", "helm", "charts", "secrets"})
+_SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
+
+
+def _config_search(cmd: Cmd) -> str | None:
+    """``grep -rn api_key configs/``, ``git grep -n password -- '*.properties'``: a search for
+    credential words through configuration files prints every line that holds one, values
+    included (through source code it finds code, and a count or file list prints no value).
+    Returns the configuration searched, or None."""
+    args = cmd.args
+    if cmd.name == "git":
+        _flags, positionals, _values = _shell.split_options(args, frozenset({"-C", "-c"}), stop_at_first=True)
+        if not positionals or positionals[0].literal() != "grep":
+            return None
+        args = positionals[1:]
+    elif cmd.name not in _SEARCHERS:
+        return None
+    flags, positionals, values = _shell.split_options(
+        args, frozenset({"-e", "--regexp", "-f", "--file", "-g", "--glob", "-t", "--type", "-m", "-A", "-B", "-C"})
+    )
+    if _NO_LINES & set(flags) or "f" in values or "file" in values:
+        return None
+    patterns = values.get("e", []) + values.get("regexp", [])
+    if not patterns:
+        patterns, positionals = positionals[:1], positionals[1:]
+    if not any(_CREDENTIAL_WORDS.search(w.literal() or w.text) for w in patterns):
+        return None
+    recursive = cmd.name in ("rg", "ag", "ack", "git") or bool({"r", "R", "recursive"} & set(flags))
+    searched = positionals + values.get("g", []) + values.get("glob", [])
+    if not searched and cmd.prev is not None and cmd.prev.name in READERS:
+        searched = _read_targets(cmd.prev)  # plutil -p GoogleService-Info.plist | grep -i api_key
+    for word in searched:
+        text = (word.literal() or word.text).rstrip("/")
+        base = os.path.basename(text).lower()
+        if base.endswith(_CONFIG_EXTENSIONS) or (recursive and base in _CONFIG_FOLDERS):
+            return text
+    return None
+
+
 def _uploaded(cmd: Cmd) -> list[Word]:
     """Local files a command uploads somewhere else: ``gh gist create .env``, ``aws s3 cp .env
     s3://…``, ``gsutil cp``, ``gcloud storage cp``, ``rclone copy``, ``az storage blob upload -f``."""
@@ -584,6 +637,15 @@ _KEYS_PROGRAMS = frozenset({"keys", "keys[]", ".|keys", "keys_unsorted", "keys_u
 _SED_CUTS_VALUE = re.compile(r"s(?P<d>[/|#:,])=\.\*\$?(?P=d)(?P=d)g?")
 
 
+# jq/yq programs that select named fields only: .client_email, .project_id,.type, .a.b
+_FIELD_PATHS = re.compile(r"\.[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*(?:,\.[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)*")
+# Variables that hold the path of a credentials file.
+CREDENTIAL_FILE_VARS = frozenset({
+    "GOOGLE_APPLICATION_CREDENTIALS", "AWS_SHARED_CREDENTIALS_FILE", "KUBECONFIG", "NETRC", "PGPASSFILE",
+    "GIT_SSH_KEY", "SSH_KEY_PATH", "CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE", "DOCKER_CERT_PATH",
+})  # fmt: skip
+
+
 def _projection(cmd: Cmd) -> str | None:
     """What ``cmd`` prints of the files it reads, when not their lines: ``"count"`` for
     ``grep -c``/``-l``/``-q`` (a count, file names or nothing), ``"names"`` for ``cut -d= -f1``,
@@ -599,6 +661,9 @@ def _projection(cmd: Cmd) -> str | None:
         return "count"  # awk 'END { print NR }' .env
     if name in ("jq", "yq", "gojq") and program in _KEYS_PROGRAMS:
         return "names"  # jq 'keys' secrets.json: the names of the secrets, not their values
+    if name in ("jq", "yq", "gojq") and _FIELD_PATHS.fullmatch(program) and not SECRET_PATTERN_WORDS.search(program):
+        # jq -r .client_email key.json: named fields that are not secrets; a slip prints one.
+        return "names"
     # NAME=value lines: only environment files split into a name and a value at "=" (a key
     # file's base64 lines can end in "=" too).
     env_files = all(".env" in os.path.basename(w.literal() or "") for w in files) and not [
@@ -677,6 +742,10 @@ def _check_acl(cmd: Cmd, found: list[Finding]) -> None:
 _COPY_SUFFIX = re.compile(r"(?:\.(?:bak|backup|old|orig|save|sav|prev|copy|\d+)|~)+$", re.IGNORECASE)
 
 
+# Names that say a key was made for tests, not to protect anything.
+_TEST_MATERIAL = re.compile(r"(?i)test|dummy|fake|sample|example|mock|fixture|throwaway")
+
+
 def _check_delete(cmd: Cmd, found: list[Finding]) -> None:
     """``rm .env.bak``, ``rm -f id_rsa.orig``: a copy of a secret may be the only one left
     (LABELLING.md's settled calls: confirm); the secret files themselves likewise."""
@@ -684,9 +753,15 @@ def _check_delete(cmd: Cmd, found: list[Finding]) -> None:
     for word in positionals:
         for value in cmd.values(word) or [word.text]:
             path = _shell.normalize(value, cmd.ctx.cwd)
-            if path is not None and _shell.build_output(path, cmd.ctx.project):
-                continue  # tmp/test-key.pem, build/…: scratch and generated files
             kind = secret_file(value) or secret_file(_COPY_SUFFIX.sub("", value))
+            if (
+                path is not None
+                and _shell.build_output(path, cmd.ctx.project)
+                and (kind != "a private key" or _TEST_MATERIAL.search(os.path.basename(path)))
+            ):
+                # tmp/test-key.pem, build/…: scratch and generated files. A private key exported
+                # into a build folder (build/tmp/signing-export.p12) may be the only copy.
+                continue
             if kind:
                 found.append(
                     (
@@ -698,7 +773,114 @@ def _check_delete(cmd: Cmd, found: list[Finding]) -> None:
                 return
 
 
-def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
+def _template_copy(cmd: Cmd) -> str | None:
+    """``cp .env.example .env.test``: the file a command copies from a template (placeholders,
+    no credentials), as an absolute path; None for any other command."""
+    if cmd.name not in ("cp", "install"):
+        return None
+    _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"-t", "--target-directory", "-m"}))
+    if len(positionals) != 2 or values.get("t") or values.get("target-directory"):
+        return None
+    sources = cmd.values(positionals[0]) or []
+    dests = cmd.values(positionals[1]) or []
+    template = bool(sources) and all(
+        os.path.basename(v).startswith(".env") and secret_file(v) is None and not _shell.has_glob(v) for v in sources
+    )
+    if not template or len(dests) != 1:
+        return None
+    return _shell.normalize(dests[0], cmd.ctx.cwd)
+
+
+def _check_dump_sent(cmd: Cmd, dumps: set[str], found: list[Finding]) -> None:
+    """``printenv > /tmp/e && curl -F f=@/tmp/e https://…``: the environment written to a file and
+    that file sent elsewhere in the same command is the environment sent over the network."""
+    name = cmd.name
+    if _dumps_environment(cmd):
+        targets = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.fd in ("", "1")]
+        if name == "tee":
+            targets += [w for w in cmd.args if not (w.literal() or "").startswith("-")]
+        for target in targets:
+            if target is not None:
+                dumps.update(p for v in cmd.values(target) or [] if (p := _shell.normalize(v, cmd.ctx.cwd)))
+        return
+    if not dumps or not (name in SENDERS or _uploaded(cmd)):
+        return
+    sent: set[str] = set()
+    for w in cmd.args:
+        for value in cmd.values(w) or []:
+            for part in re.split(r"[@<=]", value):
+                path = _shell.normalize(part, cmd.ctx.cwd) if part else None
+                if path in dumps:
+                    sent.add(path)
+    for r in cmd.redirects:
+        if r.op == "<" and r.target is not None:
+            sent.update(p for v in cmd.values(r.target) or [] if (p := _shell.normalize(v, cmd.ctx.cwd)) in dumps)
+    if sent:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` sends {sorted(sent)[0]}, which this command filled with every environment "
+                "variable, credentials included. Send only the values the service needs, named one by one.",
+            )
+        )
+
+
+def _dumps_environment(cmd: Cmd) -> bool:
+    """Whether ``cmd``'s output is the whole environment: ``env``, ``printenv``, ``export -p``,
+    or one of them passed on whole (``env | sort``, ``printenv | tee``)."""
+    lits = [w.literal() or "" for w in cmd.args]
+    if (cmd.name in ("env", "printenv") and not [a for a in lits if not a.startswith("-")]) or (
+        cmd.name in ("set", "export", "declare", "typeset") and lits in ([], ["-p"], ["-x"], ["-px"])
+    ):
+        return True
+    return cmd.name in ("sort", "cat", "tee", "uniq") and cmd.prev is not None and _dumps_environment(cmd.prev)
+
+
+def _written_whole(cmd: Cmd) -> set[str]:
+    """Files whose whole content ``cmd`` sets to text shown in the command
+    (``echo 'source .venv/bin/activate' > .envrc``, ``cat > .env.test <<EOF``) or to a template's
+    placeholders (``cp .env.example .env.test``): reading them later shows nothing secret."""
+    paths: set[str] = set()
+    copied = _template_copy(cmd)
+    if copied is not None:
+        paths.add(copied)
+    targets = [r.target for r in cmd.redirects if r.op in (">", ">|") and r.target is not None]
+    if cmd.name == "tee" and not any(w.literal() in ("-a", "--append") for w in cmd.args):
+        targets += [w for w in cmd.args if not (w.literal() or "").startswith("-")]
+    for word in targets:
+        values = cmd.values(word) or []
+        path = _shell.normalize(values[0], cmd.ctx.cwd) if len(values) == 1 else None
+        if path is not None and cmd.ctx.written(word) is not None:
+            paths.add(path)
+    return paths
+
+
+def _check_bash_files(cmd: Cmd, found: list[Finding], known: set[str] | None = None) -> None:
+    start = len(found)
+    _check_secret_files(cmd, found)
+    if known and len(found) > start:
+        # Reading or editing a file this command wrote whole shows only what the command shows.
+        words = list(cmd.args) + [r.target for r in cmd.redirects if r.op in ("<", "<>") and r.target is not None]
+        named = {
+            _shell.normalize(v, cmd.ctx.cwd)
+            for w in words
+            for v in cmd.values(w) or []
+            if secret_file(v) or maybe_secret_file(v)
+        }
+        if named and named <= known:
+            del found[start:]
+
+
+def _check_secret_files(cmd: Cmd, found: list[Finding]) -> None:
+    searched = _config_search(cmd)
+    if searched is not None:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` searches {searched} for credential words: every matching line, a stored "
+                "password included, would be printed. Confirm, or list the files (`-l`) instead.",
+            )
+        )
     if cmd.name == "chmod":
         _check_chmod(cmd, found)
     if cmd.name == "setfacl":
@@ -740,8 +922,12 @@ def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
             words.append(r.target)
     for word in words:
         # Unknown parts keep their ${NAME} form: /proc/$$/environ still ends in /environ.
+        first = word.parts[0] if word.parts else None
+        credential_var = isinstance(first, _shell.Var) and first.name in CREDENTIAL_FILE_VARS
         for value in cmd.values(word) or [word.text]:
             kind = secret_file(value) or secret_glob(value)
+            if not kind and credential_var and cmd.ctx.vars.get(first.name) is None:  # type: ignore[union-attr]
+                kind = "a credentials file (the path a credentials variable names)"
             if not kind and secret_dir(value):
                 kind = "a folder of credentials"
             if not kind and _searches_for_secrets(cmd, value):
@@ -760,7 +946,7 @@ def _check_bash_files(cmd: Cmd, found: list[Finding]) -> None:
                 found.append(
                     (
                         "ask",
-                        f"`{cmd.display}` prints only the variable names of {value} ({kind}), but a "
+                        f"`{cmd.display}` prints only the names or chosen fields of {value} ({kind}), but a "
                         "slip in the filter would print the values; confirm, or compare against the "
                         ".env.example instead.",
                     )
@@ -870,6 +1056,50 @@ def _served_folder(cmd: Cmd) -> str | None:
     return path
 
 
+def _loaded_secret_file(cmd: Cmd, cmds: list[Cmd]) -> str | None:
+    """The secret file an earlier command of the same command line loaded into the environment
+    (``set -a; source .env``, ``export $(cat .env | xargs)``), or None."""
+    for earlier in cmds[: cmds.index(cmd)] if cmd in cmds else []:
+        words: list[Word] = []
+        if earlier.name in ("source", "."):
+            words = earlier.args[:1]
+        elif earlier.name == "export":
+            words = [w for w in earlier.args for sub in w.subs() for c in sub.script.simple_commands() for w in c.words]
+        for word in words:
+            for value in earlier.values(word) or [word.text]:
+                if secret_file(value):
+                    return value
+    return None
+
+
+def _filters_out(cmd: Cmd, cmds: list[Cmd]) -> bool:
+    """Whether ``cmd``'s output goes through a filter that keeps only some lines or fields
+    (``env | grep ^NODE_``, ``env | cut -d= -f1``)."""
+    return any(c.name in FILTERS or c.name in ("cut", "head", "tail", "wc") for c in _downstream(cmd, cmds))
+
+
+def _unauthenticated_code_server(cmd: Cmd) -> bool:
+    """``jupyter lab --ip=0.0.0.0 --NotebookApp.token=''``, ``code-server --auth none --bind-addr
+    0.0.0.0:8080``: a server that runs code for whoever reaches it, on more than loopback."""
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name in ("jupyter", "jupyter-lab", "jupyter-notebook"):
+        binds = [a.split("=", 1)[1] for a in lits if a.startswith(("--ip=", "--ServerApp.ip=", "--NotebookApp.ip="))]
+        no_auth = any(
+            re.fullmatch(r"--(?:NotebookApp|ServerApp|IdentityProvider)\.token=(?:''|\"\")?", a) for a in lits
+        ) and not any(
+            re.fullmatch(r"--(?:NotebookApp|ServerApp|PasswordIdentityProvider)\.(?:hashed_)?password=.+", a)
+            and not a.endswith(("=", "=''", '=""'))
+            for a in lits
+        )
+        return no_auth and any(not _LOOPBACK.fullmatch(b) for b in binds)
+    if cmd.name == "code-server":
+        _f, _p, values = _shell.split_options(cmd.args, frozenset({"--auth", "--bind-addr"}))
+        auth = [w.literal() for w in values.get("auth", [])]
+        binds = [w.literal() or "" for w in values.get("bind-addr", [])]
+        return auth == ["none"] and any(not _LOOPBACK.fullmatch(b) for b in binds)
+    return False
+
+
 def _prints_history(name: str, lits: list[str]) -> bool:
     """``history``, ``history 50 | grep -i token``, ``fc -l``: the shell's command history is
     printed (``history -c``/``-w``/``-d N`` only clear, save or delete)."""
@@ -942,6 +1172,30 @@ def _prints_credential(name: str, lits: list[str], printer_editor: bool = False)
         )
     ):
         return "a password from the password store"
+    if (
+        name == "security"
+        and lits[:1] in (["find-generic-password"], ["find-internet-password"])
+        and {"-w", "-g"} & set(lits)
+    ):
+        return "a password from the macOS keychain"
+    if name == "security" and lits[:1] == ["dump-keychain"] and "-d" in lits:
+        return "the keychain's decrypted secrets"
+    if name == "rclone" and lits[:2] in (["config", "show"], ["config", "dump"]):
+        return "the rclone remotes' keys and tokens"
+    if name == "s3cmd" and "--dump-config" in lits:
+        return "the S3 access keys"
+    if name == "gcloud" and lits[:2] == ["config", "config-helper"]:
+        return "a Google Cloud access token"
+    if name == "npm" and lits[:2] == ["token", "create"]:
+        return "a new npm token"
+    if name == "az" and lits[:3] == ["ad", "sp", "create-for-rbac"]:
+        return "a new service principal's password"
+    if name == "aws" and lits[:2] == ["configure", "export-credentials"]:
+        return "the AWS credentials"
+    if name == "firebase" and lits[:1] == ["login:ci"]:
+        return "a Firebase CI token"
+    if name == "databricks" and lits[:2] == ["auth", "token"]:
+        return "a Databricks token"
     if name == "secret-tool" and lits[:1] == ["lookup"]:
         return "a password from the keyring"
     if name == "keyring" and lits[:1] == ["get"]:
@@ -957,6 +1211,51 @@ def _prints_credential(name: str, lits: list[str], printer_editor: bool = False)
     if name.startswith("docker-credential-") and lits[:1] == ["get"]:
         return "a registry password"
     return None
+
+
+def _exports_private_keys(name: str, lits: list[str]) -> str | None:
+    """``security export -t identities -f pkcs12 -o out.p12``: the keychain's private keys written
+    out of it, wherever the file goes (with ``-P ''`` unprotected)."""
+    if name == "security" and lits[:1] == ["export"]:
+        kinds = [lits[i + 1] for i, a in enumerate(lits[:-1]) if a in ("-t", "--type")]
+        if not kinds or set(kinds) & {"identities", "privKeys", "all"}:
+            return "the keychain's private keys"
+    return None
+
+
+# SQL clients, and a SELECT that prints an application's password hashes or tokens: columns named
+# for credentials (the server's own account tables, mysql.user and pg_shadow, are judged by
+# dangerous_commands' sql rule).
+SQL_CLIENTS = frozenset({
+    "psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "duckdb", "cockroach", "mongosh",
+})  # fmt: skip
+_SQL_SELECT = re.compile(r"(?is)\bselect\b(?P<cols>.*?)\bfrom\s+(?P<table>[`\"\w.$]+)")
+_ACCOUNT_TABLES = re.compile(
+    r"(?i)[`\"]?(?:mysql[`\"]?\.[`\"]?user|(?:pg_catalog\.)?pg_(?:shadow|authid)|sys\.sql_logins|dba_users)[`\"]?"
+)
+_CREDENTIAL_COLUMN = re.compile(
+    r"(?i)\b\w*(?:password|passwd|authentication_string|rolpassword|pass_hash|pwd_hash|api_?key|secret|"
+    r"access_token|refresh_token|auth_token|private_key)\b|\btoken\b"
+)
+_SQL_HARMLESS = re.compile(
+    r"(?is)\b(?:count|length|char_length|octet_length|bit_length)\s*\([^)]*\)|\b\w+\s+is\s+(?:not\s+)?null\b"
+)
+
+
+def _selects_credentials(cmd: Cmd) -> bool:
+    """``psql -c "SELECT email, password_hash FROM users"``, ``sqlite3 app.db "SELECT token FROM
+    sessions"``: the query prints an application's password hashes or tokens. Counting them or
+    testing that they are set (``count(api_key)``, ``password IS NULL``) prints none."""
+    if cmd.name not in SQL_CLIENTS:
+        return False
+    texts = [w.literal() or "" for w in cmd.args] + [cmd.stdin_text or ""]
+    for text in texts:
+        for m in _SQL_SELECT.finditer(text):
+            if _ACCOUNT_TABLES.fullmatch(m.group("table")):
+                continue  # the server's own accounts: dangerous_commands' sql rule
+            if _CREDENTIAL_COLUMN.search(_SQL_HARMLESS.sub("", m.group("cols"))):
+                return True
+    return False
 
 
 def _decrypts_to_stdout(name: str, lits: list[str]) -> bool:
@@ -1070,6 +1369,17 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     dumps = (name in ("env", "printenv") and not [a for a in lits if not a.startswith("-")]) or (
         name in ("set", "export", "declare", "typeset") and lits in ([], ["-p"], ["-x"], ["-px"])
     )
+    loaded = _loaded_secret_file(cmd, cmds) if dumps else None
+    if loaded is not None and _reaches_transcript(cmd, cmds) and not _filters_out(cmd, cmds):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` prints the environment after this command loaded {loaded} into it, so "
+                "that file's secrets reach the transcript. Print only the names you need, or check "
+                "they are set.",
+            )
+        )
+        return
     if dumps and any(c.name in SENDERS for c in _downstream(cmd, cmds)):
         found.append(
             (
@@ -1147,7 +1457,16 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
             )
         )
     served = _served_folder(cmd)
-    if served == cmd.ctx.project:
+    if _unauthenticated_code_server(cmd):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` runs a code server without a token or password on more than loopback: "
+                "anyone who reaches the port can run commands as the user. Keep the token, or bind it "
+                "to 127.0.0.1.",
+            )
+        )
+    elif served == cmd.ctx.project:
         found.append(
             (
                 "ask",
@@ -1219,6 +1538,23 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 "deny",
                 f"`{cmd.display}` prints {printed} into the transcript. Capture it where it is used "
                 "(`T=$(…)`, or pipe it into the tool: `… | docker login --password-stdin`) instead.",
+            )
+        )
+    exported = _exports_private_keys(name, lits)
+    if exported is not None:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` exports {exported} into a file. Sign or use them through the keychain "
+                "instead (codesign, xcodebuild and fastlane match read it directly).",
+            )
+        )
+    if _selects_credentials(cmd):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` selects password hashes or tokens, which would print credentials. Select "
+                "the other columns, or count them (`count(col)`, `col IS NULL`) instead.",
             )
         )
     if (
@@ -1313,10 +1649,20 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         )
         _common.tag_rule("parse", found)
         return found
+    known: set[str] = set()  # files whose whole content this command wrote or copied from a template
+    dumps: set[str] = set()  # files this command filled with the environment (env > /tmp/e)
     for cmd in cmds:
         start = len(found)
-        _check_bash_files(cmd, found)
+        _check_dump_sent(cmd, dumps, found)
+        _common.tag_rule("secret-variable", found, start)
+        start = len(found)
+        for target in _ci_files_written(cmd):
+            found.extend(_ci_step_findings(target, _bash_new_text(cmd), ctx.project))
+        _common.tag_rule("ci-secrets", found, start)
+        start = len(found)
+        _check_bash_files(cmd, found, known)
         _common.tag_rule("secret-file", found, start)
+        known |= _written_whole(cmd)
         start = len(found)
         _check_bash_env(cmd, cmds, found)
         _common.tag_rule("secret-variable", found, start)
@@ -1340,8 +1686,17 @@ def _check_inline_code(cmd: Cmd, found: list[Finding]) -> None:
                     "exposed. Use the values through the environment instead.",
                 )
             )
+    preloads = " ".join(w.literal() or "" for w in cmd.args)  # node -r dotenv/config -e '…'
     for code in _shell.code_of(cmd):
-        if CODE_PRINTS_ALL_ENV.search(code):
+        if CODE_PRINTS_ALL_ENV.search(code) and CODE_LOADS_DOTENV.search(code + " " + preloads):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` loads the .env file into the environment and prints all of it, its "
+                    "secrets included. Print only the names you need, or check they are set.",
+                )
+            )
+        elif CODE_PRINTS_ALL_ENV.search(code):
             found.append(
                 (
                     "ask",
@@ -1397,9 +1752,19 @@ _CI_FILE = re.compile(
 _RUN_STEP = re.compile(r"^(?P<indent>\s*)(?:-\s*)?(?:run|script|command|sh)\s*:\s*(?P<cmd>.*)$")
 
 
+# Jenkinsfile / Groovy steps (sh 'cmd', sh(script: "cmd"), bat '…'), and run steps written as
+# a flow mapping inside an edit expression (yq -i '… += [{"run": "cmd"}]').
+_GROOVY_STEP = re.compile(
+    r"""\b(?:sh|bat|powershell)\s*\(?\s*(?:script\s*:\s*)?(?P<q>'''|\"\"\"|'|")(?P<cmd>.*?)(?P=q)""", re.S
+)
+_FLOW_STEP = re.compile(r"""[{,]\s*["']?(?:run|script|command)["']?\s*:\s*(?P<q>["'])(?P<cmd>.*?)(?P=q)""")
+
+
 def ci_run_steps(text: str) -> list[str]:
-    """The shell commands of a CI file's text: ``run: cmd`` lines and ``run: |`` blocks."""
-    steps: list[str] = []
+    """The shell commands of a CI file's text: ``run: cmd`` lines and ``run: |`` blocks, Groovy
+    ``sh '…'`` steps and ``{"run": "…"}`` mappings."""
+    steps: list[str] = [m.group("cmd") for m in _GROOVY_STEP.finditer(text)]
+    steps += [m.group("cmd") for m in _FLOW_STEP.finditer(text)]
     lines = text.splitlines()
     for i, line in enumerate(lines):
         m = _RUN_STEP.match(line)
@@ -1418,6 +1783,24 @@ def ci_run_steps(text: str) -> list[str]:
         elif cmd:
             steps.append(cmd.strip("'\""))
     return steps
+
+
+def _ci_files_written(cmd: Cmd) -> list[str]:
+    """The CI files a Bash command writes: redirect and ``tee`` targets, files edited in place
+    (``yq -i``, ``sed -i``, ``perl -pi``)."""
+    words = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None]
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name == "tee" or any(a == "-i" or a.startswith(("-i", "--in-place", "-pi")) for a in lits):
+        words += [w for w in cmd.args if not (w.literal() or "").startswith("-")]
+    paths = {_shell.normalize(v, cmd.ctx.cwd) for w in words for v in cmd.values(w) or []}
+    return sorted(p for p in paths if p is not None and _CI_FILE.search(p))
+
+
+def _bash_new_text(cmd: Cmd) -> list[str]:
+    """The text a Bash command may put into a file: its literal arguments (an edit expression, an
+    echo's words) and what it reads on stdin (a here-document)."""
+    texts = [w.literal() or "" for w in cmd.args]
+    return [t for t in [*texts, cmd.stdin_text or ""] if t]
 
 
 def _ci_step_findings(target: str, texts: list[str], project: str) -> list[Finding]:

@@ -11,12 +11,15 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     directories can be allowed with WORKSPACE_ALLOWED_DIRS (colon-separated). Public
     credential files (/etc/passwd, ~/.ssh/*.pub, authorized_keys, known_hosts, CA certificates)
     may be read. Asks for git config --global writes; denies settings that make every repository
-    run or trust something, and ansible authorized_key grants. Remote commands (ssh host '…',
-    docker exec) are not checked. Fails closed on malformed input.
+    run or trust something, and ansible authorized_key grants. The system temp folder is
+    scratch space: writes pass, deleting there what the command did not create asks, running
+    an unseen file from there asks. Remote commands (ssh host '…', docker exec) are not
+    checked. Fails closed on malformed input.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 import sys
@@ -166,6 +169,12 @@ SYSTEM_INFO_DIRS = (
     "/etc/pki/tls/certs/",
     "/etc/pki/ca-trust/",
     "/etc/ca-certificates/",
+    # Device, package-source and kernel settings: how the machine is set up, no credentials.
+    "/etc/udev/",
+    "/etc/apt/sources.list.d/",
+    "/etc/sysctl.d/",
+    "/etc/modprobe.d/",
+    "/etc/ld.so.conf.d/",
 )
 # Programs that only read the files they are given (so a system-information path is fine).
 READ_ONLY = frozenset({
@@ -193,6 +202,203 @@ def outside(path: str, roots: list[str]) -> bool:
         return False
     real = os.path.realpath(path)
     return not any(_shell.is_within(real, root) for root in roots)
+
+
+# The system temp folder is scratch space (LABELLING.md's settled calls): nobody's configuration,
+# so creating, writing and reading files there is ordinary work (a build log, a downloaded
+# installer to read, a copy of an artifact). Deleting there what the same command did not
+# create asks: it may belong to another program or session. A path counts only when it is
+# written as the temp folder: climbing out of the project with ``..`` or a symlink that leads
+# from the project or from /tmp elsewhere is judged where it lands. Running a downloaded file
+# is dangerous_commands' rule.
+TEMP_DIRS = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/dev/shm")
+# Variables that name the temp folder when the command does not set them.
+TEMP_VARS = frozenset({"TMPDIR", "TMP", "TEMP", "TEMPDIR"})
+# Credentials that live in the temp folder: Kerberos ticket caches and ssh-agent sockets.
+_TEMP_CREDENTIALS = re.compile(r"/krb5cc[^/]*$|/ssh-[^/]+/agent\.[^/]*$")
+# Programs that delete the files they name, and the find actions that do.
+DELETERS = frozenset({"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "wipe"})
+_RSYNC_DELETES = frozenset({
+    "delete", "delete-before", "delete-during", "delete-delay", "delete-after", "delete-excluded",
+    "del", "remove-source-files",
+})  # fmt: skip
+# Programs whose output lists paths (fed to ``xargs rm``, the listed paths are deleted).
+LISTERS = frozenset({"find", "ls", "fd", "fdfind", "locate"})
+
+
+def temp_roots() -> list[str]:
+    """The system temp folders (and ``$TMPDIR``), with their resolved forms."""
+    roots = list(TEMP_DIRS)
+    env = os.environ.get("TMPDIR", "")
+    if env.startswith("/"):
+        roots.append(os.path.normpath(env))
+    return sorted({*roots, *(os.path.realpath(r) for r in roots)})
+
+
+def temp_dir() -> str:
+    """The temp folder a program uses: ``$TMPDIR``, else /tmp."""
+    env = os.environ.get("TMPDIR", "")
+    return os.path.normpath(env) if env.startswith("/") else "/tmp"
+
+
+def climbs_out(value: str, cwd: str | None, roots: list[str]) -> bool:
+    """Whether ``value`` leaves an allowed root through ``..`` (``../x``, ``src/../../x``,
+    ``/proj/../x``): an escape from the project, wherever it lands."""
+    if cwd is None and not value.startswith("/"):
+        return False
+    current = "/"
+    for part in os.path.join(cwd or "/", value).split("/"):
+        if part in ("", "."):
+            continue
+        if part != "..":
+            current = os.path.join(current, part)
+            continue
+        parent = os.path.dirname(current)
+        if any(_shell.is_within(current, r) for r in roots) and not any(_shell.is_within(parent, r) for r in roots):
+            return True
+        current = parent
+    return False
+
+
+def scratch(path: str, value: str, cwd: str | None, roots: list[str], home: str) -> bool:
+    """Whether ``path`` (the lexical form of ``value``) is scratch space in the temp folder:
+    written as the temp folder, not climbing out of the project, still there once symlinks are
+    resolved, not a credential kept there, and not the user's home folder (which some machines
+    keep under /tmp)."""
+    temps = temp_roots()
+    if not any(_shell.is_within(path, t) for t in temps) or _TEMP_CREDENTIALS.search(path):
+        return False
+    if _shell.is_within(path, os.path.normpath(home)) or _shell.is_within(path, os.path.realpath(home)):
+        return False
+    if any(_shell.is_within(path, r) for r in roots) or climbs_out(value, cwd, roots):
+        return False  # a symlink in the project, or ``..``, leading out of it: an escape
+    real = os.path.realpath(path)
+    return any(_shell.is_within(real, t) for t in temps) and not _TEMP_CREDENTIALS.search(real)
+
+
+def _temp_var_value(word: Word, ctx: _shell.Ctx) -> list[str] | None:
+    """``"$TMPDIR/cache"`` with TMPDIR not set by the command names the temp folder."""
+    first = word.parts[0] if word.parts else None
+    if not isinstance(first, _shell.Var) or first.name not in TEMP_VARS or first.name in ctx.vars:
+        return None
+    if first.op not in ("", ":?", "?"):
+        return None
+    rest = _shell.Word(word.parts[1:], word.raw)
+    return [temp_dir() + _shell.expand_pattern(rest, ctx)]
+
+
+def deleted_words(cmd: Cmd) -> set[int]:
+    """The ids of ``cmd``'s words that name what it deletes: the operands of ``rm``/``shred``…,
+    the starting points of a ``find`` that deletes (``-delete``, ``-exec rm``), an
+    ``rsync --delete`` destination."""
+    name = cmd.name
+    if name in DELETERS:
+        _flags, positionals, _values = _shell.split_options(cmd.args, _shell.VALUE_OPTIONS.get(name, frozenset()))
+        return {id(w) for w in positionals}
+    if name == "find":
+        lits = [w.literal() for w in cmd.args]
+        deletes = "-delete" in lits or any(
+            lit in ("-exec", "-execdir", "-ok", "-okdir")
+            and i + 1 < len(cmd.args)
+            and _shell.prog_name(cmd.args[i + 1], cmd.ctx) in DELETERS
+            for i, lit in enumerate(lits)
+        )
+        return {id(w) for w in _bash_path_words(cmd)} if deletes else set()
+    if name == "rsync":
+        flags, positionals, _values = _shell.split_options(cmd.args, _shell.VALUE_OPTIONS.get(name, frozenset()))
+        return {id(w) for w in positionals} if _RSYNC_DELETES & set(flags) else set()
+    return set()
+
+
+# Options whose value is a file the command creates.
+_CREATED_VALUE_KEYS = ("o", "output", "output-document")
+
+
+def created_paths(cmd: Cmd) -> set[str]:
+    """What ``cmd`` creates (lexical paths): redirect targets, ``mkdir``/``touch``/``tee``
+    operands, what ``cp``/``mv``/``install``/``rsync`` put at their destination, ``-o FILE``
+    outputs, ``dd of=``, the folder ``unzip -d`` makes. A later delete of these removes the
+    command's own scratch files; the temp folder itself is never the command's."""
+    words = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>", "&>>") and r.target is not None]
+    name = cmd.name
+    sources: list[Word] = []
+    into: Word | None = None
+    if name and name not in NO_PATH_ARGS:
+        # -o/--output name the output file for most tools (go build -o, gcc -o, sort -o).
+        with_value = _shell.VALUE_OPTIONS.get(name, frozenset()) | {"-o", "--output"}
+        if name in _shell.DOWNLOADERS:
+            with_value = DOWNLOAD_FILE_OPTIONS
+        elif name == "unzip":
+            with_value = frozenset({"-d"})
+        _flags, positionals, values = _shell.split_options(cmd.args, with_value)
+        for key in _CREATED_VALUE_KEYS:
+            words += values.get(key, [])
+        if name in ("mkdir", "touch", "tee", "mktemp"):
+            words += positionals
+        elif name in ("cp", "mv", "install", "rsync", "ln", "scp") and len(positionals) >= 2:
+            into = positionals[-1]
+            sources = positionals[:-1]
+        elif name == "unzip":
+            words += values.get("d", [])
+        elif name == "dd":
+            words += [
+                _shell.Word([_shell.Lit(lit[3:], True)], lit[3:])
+                for lit in (w.literal() or "" for w in cmd.args)
+                if lit.startswith("of=")
+            ]
+    made: set[str] = set()
+    for word in words:
+        made.update(_paths_of(cmd, word))
+    if into is not None:
+        for dest in _paths_of(cmd, into):
+            # cp a b /tmp/x/, cp a /tmp/x/: the copies are /tmp/x/a, /tmp/x/b; cp a /tmp/y: /tmp/y.
+            if into.text.endswith("/") or len(sources) > 1 or dest in temp_roots():
+                for source in sources:
+                    made.update(os.path.join(dest, os.path.basename(p.rstrip("/"))) for p in _paths_of(cmd, source))
+            else:
+                made.add(dest)
+    return made - set(temp_roots())
+
+
+def _paths_of(cmd: Cmd, word: Word) -> list[str]:
+    """The absolute paths ``word`` may name (``$TMPDIR`` as the temp folder)."""
+    paths = (_shell.normalize(v, cmd.ctx.cwd) for v in cmd.values(word) or _temp_var_value(word, cmd.ctx) or [])
+    return [p for p in paths if p is not None and not _shell.has_glob(p)]
+
+
+def _temp_exec(cmd: Cmd, roots: list[str], made: set[str]) -> list[Finding]:
+    """``/tmp/tool/install.sh``, ``bash /tmp/setup.sh``, ``source /tmp/env.sh``: running a file
+    from the temp folder whose text this command did not write runs what a download or another
+    session left there, unseen (the settled calls: running what was downloaded there is remote
+    code). The user confirms; a script written in full earlier in the command is judged by
+    what it says (the walker reads it)."""
+    if not cmd.argv:
+        return []
+    program: Word | None = cmd.argv[0]
+    if cmd.name in _shell.SHELLS:
+        script, _stdin, program = _shell.shell_invocation(cmd.args)
+        if script is not None:
+            program = None
+    elif cmd.name in ("source", ".") or cmd.name in _shell.INTERPRETERS:
+        program = next((w for w in cmd.args if not (w.literal() or "").startswith("-")), None)
+    if program is None or cmd.ctx.written(program) is not None:
+        return []
+    for value in cmd.values(program) or _temp_var_value(program, cmd.ctx) or []:
+        if not value.startswith(("/", "./", "../")) and "/" not in value:
+            continue
+        path = _shell.normalize(value, cmd.ctx.cwd)
+        if any(_shell.is_within(path or "", m) for m in made):
+            continue
+        if path is not None and outside(path, roots) and scratch(path, value, cmd.ctx.cwd, roots, cmd.ctx.home):
+            return [
+                (
+                    "ask",
+                    f"rule temp-exec: `{cmd.display}` runs {path} from the system temp folder, whose content "
+                    "this command does not show (a download or another session may have left it there). Read "
+                    "it first, or run the project's own copy.",
+                )
+            ]
+    return []
 
 
 def system_info(path: str) -> bool:
@@ -320,6 +526,127 @@ def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
         clauses = re.findall(r"([ugoa]*)([-+=])([rwxXst]*)", mode)
         return all(op == "-" or ("x" not in perm and ("w" not in perm or who == "u")) for who, op, perm in clauses)
     return mode is not None and _shell.chmod_tightens(mode) and path != home and _shell.is_within(path, home)
+
+
+# Devices that are not disks, and disks read rather than written (LABELLING.md's settled calls):
+# talking to a board over a serial port, or reading a disk into an image file, changes no data.
+_SERIAL_PORT = re.compile(
+    r"/dev/(?:tty(?:USB|ACM|S|AMA|XRUSB|SAC|THS|mxc)\d+|cu\.[\w.-]+|tty\.[\w.-]+|serial/by-(?:id|path)/[^/]+|rfcomm\d+)"
+)
+_BLOCK_DEVICE = re.compile(
+    r"/dev/(?:[shvx]v?d[a-z]+\d*|nvme\d+(?:n\d+(?:p\d+)?)?|mmcblk\d+(?:p\d+)?|r?disk\d+(?:s\d+)*|loop\d+(?:p\d+)?|"
+    r"md\d+|dm-\d+|mapper/[^/]+|sr\d+)"
+)
+# Programs that only report on a disk (its identity, health, partition table, file system).
+DISK_INFO = frozenset({"blkid", "smartctl", "udevadm", "dumpe2fs", "xfs_info", "isoinfo", "partx", "lsblk", "file"})
+_DISK_INFO_FLAGS = {
+    "fdisk": {"l", "list"},
+    "sfdisk": {"l", "list", "d", "dump", "J", "json", "s", "show-size"},
+    "tune2fs": {"l"},
+    "hdparm": {"I", "i", "t", "T", "g", "C"},
+}
+MODE_CHANGERS = frozenset({"chmod", "chown", "chgrp", "setfacl", "chattr"})
+
+
+def _device_use(cmd: Cmd, word: Word, path: str) -> bool:
+    """``picocom -b 115200 /dev/ttyACM0``, ``esptool.py --port /dev/ttyUSB0 flash``: a serial
+    port is a device to talk to, not a file of the system (changing who may use it is not).
+    ``dd if=/dev/sdb of=backup/card.img``, ``xxd /dev/nvme0n1 | head``, ``fdisk -l /dev/sda``:
+    reading a disk or reporting on it changes nothing; writing it is dangerous_commands' rule."""
+    if _SERIAL_PORT.fullmatch(path):
+        return cmd.name not in MODE_CHANGERS
+    if not _BLOCK_DEVICE.fullmatch(path):
+        return False
+    if any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects):
+        return False
+    if cmd.name in ("dd", "dcfldd"):
+        written = {(w.literal() or "")[3:] for w in cmd.args if (w.literal() or "").startswith("of=")}
+        return path not in {os.path.normpath(v) for v in written if v}
+    if cmd.name in DISK_INFO or cmd.name == "pv" or _reads_only(cmd, word):
+        return True
+    if cmd.name == "ddrescue":  # ddrescue INFILE OUTFILE [MAPFILE]: the first is only read
+        _f, positionals, _v = _shell.split_options(cmd.args)
+        return bool(positionals) and positionals[0] is word
+    flags, _pos, _values = _shell.split_options(cmd.args)
+    if cmd.name in _DISK_INFO_FLAGS:
+        return bool(flags) and set(flags) <= _DISK_INFO_FLAGS[cmd.name] | {"v", "verbose", "u"}
+    if cmd.name == "blockdev":
+        return all((w.literal() or "").startswith(("--get", "--report", "/dev/")) for w in cmd.args)
+    if cmd.name == "parted":
+        lits = [w.literal() or "" for w in cmd.args]
+        return lits[-1:] == ["print"] or lits[:1] == ["-l"]
+    return False
+
+
+def _uses_key(cmd: Cmd, path: str) -> bool:
+    """``ssh-add ~/.ssh/id_ed25519_work``: loading a key into the agent uses it without printing it,
+    as ``ssh -i`` does. ``keytool -list -keystore ~/.android/debug.keystore``: listing a keystore
+    prints its certificates and fingerprints, which are public, not its private keys."""
+    if cmd.name == "ssh-add":
+        return os.path.dirname(path) == os.path.join(os.path.normpath(cmd.ctx.home), ".ssh")
+    if cmd.name == "keytool":
+        lits = {w.literal() for w in cmd.args}
+        return bool({"-list", "-printcert"} & lits) and not {"-importkeystore", "-exportcert", "-export"} & lits
+    return False
+
+
+def _makes_folder(cmd: Cmd, path: str) -> bool:
+    """``mkdir -p ~/.kaggle``: an empty folder in the home folder changes no configuration and
+    runs nothing (what is later written into it is judged then); not one that others may write."""
+    if cmd.name != "mkdir" or path == os.path.normpath(cmd.ctx.home):
+        return False
+    _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"-m", "--mode", "--context", "-Z"}))
+    modes = [w.literal() or "777" for w in values.get("m", []) + values.get("mode", [])]
+    if any(_shell.chmod_grants(m) & {"world-write", "setid"} for m in modes):
+        return False
+    return _shell.is_within(path, os.path.normpath(cmd.ctx.home))
+
+
+# Installed dependencies, toolchains, SDKs and simulators in the home folder: source code and
+# build artefacts other projects use too, read to understand a library or a crash. The user's
+# configuration and credentials sit beside them (~/.m2/settings.xml, ~/.cargo/credentials.toml,
+# ~/.gradle/gradle.properties, ~/.cache/huggingface/token), never inside them.
+DEPENDENCY_DIRS = (
+    "go/pkg/mod", ".cargo/registry", ".cargo/git", ".rustup/toolchains", ".m2/repository", ".gradle/caches",
+    ".gradle/wrapper/dists", ".ivy2/cache", ".sbt/boot", ".nvm/versions", ".pyenv/versions", ".rbenv/versions",
+    ".local/lib", ".julia/packages", ".gem", ".nuget/packages", ".pub-cache", ".dotnet", "Library/Developer",
+    "Library/Android/sdk", "Android/Sdk", ".android/avd", "miniconda3", "anaconda3", "miniforge3", "mambaforge",
+    ".conda/pkgs", ".conda/envs", ".virtualenvs", ".local/share/virtualenvs", ".platformio/packages",
+    ".arduino15/packages", ".espressif", ".deno", ".bun/install/cache", ".cache/huggingface/hub", ".cache/torch",
+    ".cache/pip", ".cache/go-build", ".stack", ".cabal/packages", ".opam", ".sdkman/candidates", ".jdks",
+)  # fmt: skip
+
+
+def dependency_file(path: str, home: str) -> bool:
+    """Whether ``path`` lies in an installed dependency, toolchain or SDK folder of the home
+    folder (``~/go/pkg/mod/…``, ``~/.m2/repository/…``, ``~/Library/Developer/…``)."""
+    home = os.path.normpath(home)
+    return any(_shell.is_within(path, os.path.join(home, d)) for d in DEPENDENCY_DIRS)
+
+
+def _reads_dependency(cmd: Cmd, word: Word, path: str) -> bool:
+    """``grep -rn "func Parse" ~/go/pkg/mod/github.com/x/y@v1.2.0``, ``sqlite3 -readonly
+    ~/Library/Developer/CoreSimulator/…/Model.sqlite .tables``: reading installed code or a
+    simulator's data changes nothing and holds none of the user's credentials."""
+    if not dependency_file(path, cmd.ctx.home):
+        return False
+    if any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects):
+        return False
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name == "sqlite3":
+        return "-readonly" in lits
+    if cmd.name in ARCHIVE_LISTERS:
+        return True
+    if cmd.name == "unzip":
+        return bool({"-l", "-v", "-Z", "-p", "-t"} & set(lits))
+    if cmd.name in ("jar", "tar", "bsdtar"):
+        mode = next((a.lstrip("-") for a in lits if a and not a.startswith("--")), "")
+        return "t" in mode and not {"x", "c", "u", "r"} & set(mode)
+    return _reads_only(cmd, word)
+
+
+# Programs that list or disassemble an archive or a binary without changing it.
+ARCHIVE_LISTERS = frozenset({"zipinfo", "javap", "nm", "objdump", "readelf", "otool", "ldd", "size"})
 
 
 # Options of docker itself (before the subcommand) that take a value.
@@ -577,9 +904,15 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         ]
     roots = allowed_roots(ctx.project)
     found: list[Finding] = []
+    made: set[str] = set()  # what the command created so far (its own scratch files)
+    # SDK_ROOT=$ANDROID_HOME: which tool variable a variable of the command copies.
+    aliases = {m.group("name"): m.group("source") for m in _ALIAS.finditer(command)}
     for cmd in cmds:
         if cmd.ctx.remote:
             continue
+        found.extend(_listed_temp_deletes(cmd, roots, made))
+        found.extend(_tool_cache_clean(cmd))
+        found.extend(_temp_exec(cmd, roots, made))
         found.extend(_git_config_findings(cmd, roots))
         found.extend(_remote_login_grant(cmd))
         # Files an interpreter's inline code only opens for reading (open('/etc/os-release')).
@@ -589,13 +922,20 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
             if cmd.name in _shell.INTERPRETERS
             else set()
         )
+        deleted = deleted_words(cmd)
         for word in _bash_path_words(cmd):
+            if id(word) in deleted:
+                found.extend(_tool_folder_delete(cmd, word, aliases))
             # Unknown parts become "*": /etc/$FILE is still under /etc.
-            for value in cmd.values(word) or [_shell.expand_pattern(word, cmd.ctx)]:
+            for value in cmd.values(word) or _temp_var_value(word, cmd.ctx) or [_shell.expand_pattern(word, cmd.ctx)]:
                 if not _path_like(value):
                     continue
                 path = _resolve(value, cmd.ctx.cwd)
                 if path is None or not outside(path, roots):
+                    continue
+                if scratch(path, value, cmd.ctx.cwd, roots, cmd.ctx.home):
+                    if id(word) in deleted:
+                        found.extend(_temp_delete(cmd, value, made, under=cmd.name == "find"))
                     continue
                 readable = system_info(path) or public_credential(path, cmd.ctx.home)
                 if (
@@ -605,10 +945,157 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     or _searches_startup_file(cmd, word, path)
                     or _metadata_only(cmd, word, path)
                     or _owner_only_chmod(cmd, path)
+                    or _device_use(cmd, word, path)
+                    or _uses_key(cmd, path)
+                    or _makes_folder(cmd, path)
+                    or _reads_dependency(cmd, word, path)
                 ):
                     continue
                 if path is not None:
                     found.append(("deny", _reason(f"`{cmd.display}` touches {path}", roots)))
+        made |= created_paths(cmd)
+    return found
+
+
+# Regenerable data outside the project (LABELLING.md's settled calls: a human confirms): a tool's
+# own command that empties its cache, and a delete under a folder a tool's variable or query names.
+_CACHE_CLEANERS = (
+    (frozenset({"conda", "mamba", "micromamba"}), ("clean",)),
+    (frozenset({"npm", "yarn"}), ("cache", "clean")),
+    (frozenset({"pnpm"}), ("store", "prune")),
+    (frozenset({"pip", "pip3"}), ("cache", "purge")),
+    (frozenset({"pip", "pip3"}), ("cache", "remove")),
+    (frozenset({"uv"}), ("cache", "clean")),
+    (frozenset({"uv"}), ("cache", "prune")),
+    (frozenset({"poetry"}), ("cache", "clear")),
+    (frozenset({"brew", "gem"}), ("cleanup",)),
+    (frozenset({"flutter", "dart"}), ("pub", "cache", "clean")),
+    (frozenset({"pod"}), ("cache", "clean")),
+    (frozenset({"composer"}), ("clear-cache",)),
+    (frozenset({"composer"}), ("clearcache",)),
+    (frozenset({"huggingface-cli"}), ("delete-cache",)),
+    (frozenset({"hf"}), ("cache", "delete")),
+    (frozenset({"dotnet"}), ("nuget", "locals")),
+)
+TOOL_HOME_VARS = frozenset({
+    "ANDROID_HOME", "ANDROID_SDK_ROOT", "ANDROID_NDK_HOME", "GRADLE_USER_HOME", "CARGO_HOME", "RUSTUP_HOME",
+    "GOPATH", "GOMODCACHE", "GOCACHE", "CONDA_PREFIX", "PYENV_ROOT", "NVM_DIR", "JAVA_HOME", "PIP_CACHE_DIR",
+    "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "npm_config_cache", "HF_HOME", "TRANSFORMERS_CACHE",
+    "TORCH_HOME", "DOTNET_ROOT", "FLUTTER_ROOT", "PUB_CACHE", "M2_HOME", "MAVEN_HOME", "SDKMAN_DIR", "DENO_DIR",
+    "BUN_INSTALL", "PLAYWRIGHT_BROWSERS_PATH", "CONDA_PKGS_DIRS",
+})  # fmt: skip
+_CACHE_QUERY = re.compile(
+    r"\b(?:npm\s+config\s+get\s+\w+|pip3?\s+cache\s+dir|go\s+env\s+\w+|yarn\s+cache\s+dir|pnpm\s+store\s+path|"
+    r"brew\s+--(?:cache|prefix)|conda\s+info\s+--base|poetry\s+config\s+cache-dir|uv\s+cache\s+dir|"
+    r"python3?\s+-m\s+site\s+--user-\w+)"
+)
+_ALIAS = re.compile(r"(?:^|[;&|\s(])(?:export\s+)?(?P<name>[A-Za-z_]\w*)=[\"']?\$\{?(?P<source>[A-Za-z_]\w*)")
+
+
+def _tool_cache_clean(cmd: Cmd) -> list[Finding]:
+    """``conda clean --all``, ``npm cache clean --force``, ``go clean -modcache``: a tool empties
+    its cache outside the project, regenerable but shared by every project."""
+    lits = [w.literal() or "" for w in cmd.args]
+    words = [a for a in lits if not a.startswith("-")]
+    hit = any(cmd.name in names and tuple(words[: len(sub)]) == sub for names, sub in _CACHE_CLEANERS)
+    if cmd.name == "go" and words[:1] == ["clean"]:
+        hit = bool({"-modcache", "-cache", "-fuzzcache"} & set(lits))
+    if not hit:
+        return []
+    return [
+        (
+            "ask",
+            f"rule tool-cache: `{cmd.display}` deletes a cache outside the project, shared by every project; "
+            "it can be downloaded again but that is slow. Confirm, or clean only the project's own build output.",
+        )
+    ]
+
+
+def _tool_folder_delete(cmd: Cmd, word: Word, aliases: dict[str, str]) -> list[Finding]:
+    """``rm -rf "$ANDROID_HOME/build-tools/30.0.2"``, ``rm -rf "$(npm config get cache)/_cacache"``:
+    a delete under a folder that a tool's variable or query names, outside the project."""
+    first = word.parts[0] if word.parts else None
+    named: str | None = None
+    if isinstance(first, _shell.Var) and cmd.ctx.vars.get(first.name) is None:
+        source = aliases.get(first.name, first.name)
+        named = f"${source}" if source in TOOL_HOME_VARS else None
+    elif isinstance(first, _shell.Sub) and _CACHE_QUERY.search(first.source):
+        named = f"$({first.source})"
+    if named is None:
+        return []
+    return [
+        (
+            "ask",
+            f"rule tool-cache: `{cmd.display}` deletes under {named}, a tool's folder outside the project; "
+            "regenerable, but shared by every project. Confirm, or delete only the project's own output.",
+        )
+    ]
+
+
+def _temp_delete(cmd: Cmd, value: str, made: set[str], under: bool = False) -> list[Finding]:
+    """Deleting ``value`` in the temp folder (with ``under``: the files under it, as ``find
+    -delete`` does): the command's own scratch files go; anything else may belong to another
+    program or session, so the user confirms; the temp folder itself is not the command's to
+    delete."""
+    target = _shell.normalize(value, cmd.ctx.cwd)
+    if target is None or any(_shell.is_within(target, m) for m in made):
+        return []
+    if _reaches_project(target, cmd.ctx.project, under):
+        return [
+            (
+                "deny",
+                f"rule outside-project: `{cmd.display}` deletes {target}, which holds the project "
+                f"{cmd.ctx.project} itself. Delete the scratch files by name, or only inside the project.",
+            )
+        ]
+    if target in temp_roots() and not under:
+        return [
+            (
+                "deny",
+                f"rule outside-project: `{cmd.display}` deletes the system temp folder {target} itself. Delete "
+                "the scratch files the task made instead (create them with `mktemp -d` and remove that folder).",
+            )
+        ]
+    what = f"files under {target}" if under else target
+    return [
+        (
+            "ask",
+            f"rule temp-delete: `{cmd.display}` deletes {what} in the system temp folder, which this command "
+            "did not create: it may belong to another program or session. Confirm, or delete only what the "
+            'same command made (`d=$(mktemp -d) && … && rm -rf "$d"`).',
+        )
+    ]
+
+
+def _reaches_project(target: str, project: str, under: bool) -> bool:
+    """Whether deleting ``target`` (a path or a glob; with ``under``, what lies below it) takes
+    the project with it: ``rm -rf /tmp/*`` or ``find /tmp -delete`` when the project lives in /tmp."""
+    project = os.path.normpath(project)
+    prefix, glob_part = _shell.glob_split(target)
+    if glob_part is None:
+        return _shell.is_within(project, target)
+    if not _shell.is_within(project, prefix) or project == prefix:
+        return False
+    first = os.path.relpath(project, prefix).split(os.sep)[0]
+    return fnmatch.fnmatch(first, glob_part.split("/")[0])
+
+
+def _listed_temp_deletes(cmd: Cmd, roots: list[str], made: set[str]) -> list[Finding]:
+    """``find /tmp -name '*.lock' | xargs rm``: the paths a lister prints are deleted by the
+    ``xargs`` stage after it, so its starting points in the temp folder are judged as deleted."""
+    lister = cmd.prev
+    if not (cmd.xargs and cmd.name in DELETERS and lister is not None and lister.name in LISTERS):
+        return []
+    found: list[Finding] = []
+    for word in _bash_path_words(lister):
+        for value in lister.values(word) or _temp_var_value(word, lister.ctx) or []:
+            path = _resolve(value, lister.ctx.cwd) if _path_like(value) else None
+            if (
+                path is not None
+                and outside(path, roots)
+                and scratch(path, value, lister.ctx.cwd, roots, lister.ctx.home)
+            ):
+                found.extend(_temp_delete(cmd, value, made, under=True))
     return found
 
 
@@ -646,8 +1133,21 @@ def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload) 
     for value in candidates:
         path = _resolve(os.path.expanduser(value), cwd)
         home = os.path.expanduser("~")
-        if path is not None and tool in ("Read", "Grep") and (system_info(path) or public_credential(path, home)):
+        if (
+            path is not None
+            and tool in ("Read", "Grep")
+            and (system_info(path) or public_credential(path, home) or dependency_file(path, home))
+        ):
             continue
+        if path is not None and outside(path, roots) and scratch(path, os.path.expanduser(value), cwd, roots, home):
+            continue  # scratch space: the temp folder is nobody's configuration
+        if (
+            path is not None
+            and tool in ("Glob", "LS")
+            and _shell.is_within(path, os.path.normpath(home))
+            and not climbs_out(os.path.expanduser(value), cwd, roots)
+        ):
+            continue  # names in the home folder, as `ls ~` prints them: a listing, not a read
         if path is not None and outside(path, roots):
             found.append(("deny", _reason(f"{tool} of {path}", roots)))
     return found

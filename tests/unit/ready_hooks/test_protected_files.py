@@ -49,7 +49,7 @@ def test_allows_other_writes(hook: Any, kit: Any, project: Path, rel: str) -> No
     [
         "rm -rf .git",
         "echo x > .git/HEAD",
-        "cp .env.example .env",
+        "cp .env.example .env.production",
         "sed -i 's/a/b/' yarn.lock",
         "mv poetry.lock x",
         "echo x | tee -a .env",
@@ -60,7 +60,28 @@ def test_allows_other_writes(hook: Any, kit: Any, project: Path, rel: str) -> No
     ],
 )
 def test_denies_bash_modifications(hook: Any, kit: Any, project: Path, command: str) -> None:
+    (project / ".env.production").write_text("DB_PASSWORD=real\n")
     assert kit.decision(hook.run(kit.bash(command, project))) == "deny", command
+
+
+def test_env_file_made_from_its_template_overwrites_nothing(hook: Any, kit: Any, project: Path) -> None:
+    # No .env yet: copying the template creates it (the bootstrap every README describes).
+    for command in ("cp .env.example .env && chmod 600 .env", "test -f .env || cp .env.dist .env"):
+        assert hook.run(kit.bash(command, project)) is None, command
+    # A test env made from the template, and edited in the same command, holds placeholders.
+    (project / ".env.testing").write_text("DB=sqlite\n")
+    assert hook.run(kit.bash("cp .env.sample .env.testing && sed -i 's/sqlite/pg/' .env.testing", project)) is None
+    # Once the user's .env exists, copying over it (or guarding the wrong way) is refused.
+    (project / ".env").write_text("API_KEY=real\n")
+    for command in (
+        "cp .env.example .env",
+        "cp -f .env.dist .env",
+        "[ -f .env ] && cp .env.example .env",
+        "cp .env.production .env",
+    ):
+        assert kit.decision(hook.run(kit.bash(command, project))) == "deny", command
+    assert hook.run(kit.bash("[ -e .env ] || cp .env.example .env", project)) is None
+    assert hook.run(kit.bash("if [ ! -f .env ]; then cp .env.example .env; fi", project)) is None
 
 
 @pytest.mark.parametrize(

@@ -226,7 +226,6 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         # Creating an env file only where none exists overwrites nothing.
         ("cp -n .env.example .env.development", None),
         ("cp --update=none .env.dist .env", None),
-        ("cp -f .env.dist .env", "deny"),
     ],
 }
 

@@ -22,7 +22,7 @@ def hook(kit: Any) -> Any:
         "ls ~ > ~/listing.txt",
         "cd .. && ls",
         "cat ../x",
-        "echo x > /tmp/out",
+        "echo x > ../out",
         "cp a.py $HOME/a.py",
         "cd /etc; cat hosts",
         "git -C /srv/repo log",
@@ -74,7 +74,7 @@ def test_file_tools(hook: Any, kit: Any, project: Path) -> None:
         ("Glob", {"pattern": "../**"}),
         ("Grep", {"pattern": "x", "path": "/var/log"}),
         ("LS", {"path": "/"}),
-        ("NotebookEdit", {"notebook_path": "/tmp/n.ipynb"}),
+        ("NotebookEdit", {"notebook_path": f"{project}/../n.ipynb"}),
     ]:
         assert kit.decision(hook.run(kit.pre_tool(tool, tool_input, project))) == "deny", tool
 
