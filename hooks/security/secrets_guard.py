@@ -108,6 +108,23 @@ SECRET_PATH_SUFFIXES = (
     "/.my.cnf", "/.boto", "/.s3cfg", "gcloud/credentials.db",
     "gcloud/application_default_credentials.json", "/etc/shadow", "/etc/gshadow",
     "/etc/sudoers", "/environ",
+    # Platform CLIs' stored logins (API or OAuth tokens, live keys).
+    ".config/stripe/config.toml", ".wrangler/config/default.toml", ".fly/config.yml",
+    ".config/netlify/config.json", ".netlify/config.json", "com.vercel.cli/auth.json",
+    ".config/turso/settings.json", ".config/neonctl/credentials.json", ".config/planetscale/access-token",
+    ".supabase/access-token", ".railway/config.json", ".doppler/.doppler.yaml", ".config/glab-cli/config.yml",
+    ".config/hub", ".terraform.d/credentials.tfrc.json", ".config/configstore/firebase-tools.json",
+    ".infisical/infisical-config.json", ".config/doctl/config.yaml", ".config/hcloud/cli.toml",
+    ".config/rclone/rclone.conf", ".config/restic/password", ".config/borg/keys",
+    # Servers' credential files: database maintenance logins, Kubernetes admin configs.
+    "/etc/mysql/debian.cnf", "/etc/rancher/k3s/k3s.yaml", "/etc/kubernetes/admin.conf",
+    "/etc/ipsec.secrets",
+)  # fmt: skip
+# Server folders whose files are private keys or passwords (the public certificates sit elsewhere).
+SECRET_SYSTEM_DIRS = (
+    "/etc/ssl/private/", "/etc/pki/tls/private/", "/etc/letsencrypt/keys/", "/etc/letsencrypt/accounts/",
+    "/etc/wireguard/", "/etc/NetworkManager/system-connections/", "/etc/restic/", "/etc/borgmatic/",
+    "/etc/borgmatic.d/", "/root/.ssh/", "/var/lib/docker/secrets/", "/etc/gitlab-runner/",
 )  # fmt: skip
 SECRET_BASENAMES = frozenset(
     {
@@ -138,6 +155,9 @@ SECRET_BASENAME_GLOBS = (
     "*-key.pem",
     "*_key.pem",
     "key.pem",
+    "ssh_host_*_key",
+    "*.keytab",
+    "*-secrets",
 )
 READERS = frozenset({
     "plutil",
@@ -346,6 +366,8 @@ def secret_file(path: str) -> str | None:
         return "a credentials file"
     if "/.git-crypt/keys/" in "/" + norm or "/.git/git-crypt/keys/" in "/" + norm:
         return "a git-crypt key"
+    if norm.startswith(SECRET_SYSTEM_DIRS) and not lower.endswith((".pub", ".md")) and lower != "readme":
+        return "a server's private key or password file"
     return None
 
 
@@ -511,9 +533,15 @@ def _searches_for_secrets(cmd: Cmd, value: str) -> bool:
     pattern = next((w.literal() or w.text for w in cmd.args if not (w.literal() or "").startswith("-")), "")
     if not SECRET_PATTERN_WORDS.search(pattern):
         return False
+    return _configuration_folder(value, cmd.ctx.home)
+
+
+def _configuration_folder(value: str, home: str | None) -> bool:
+    """Whether ``value`` is the system's or the user's configuration (``/etc``, ``~/.config``,
+    the home folder itself), where a search for credential words finds stored passwords."""
     norm = "/" + value.strip("/")
-    home = "/" + cmd.ctx.home.strip("/") if cmd.ctx.home else None
-    if norm.startswith("/etc"):
+    home = "/" + home.strip("/") if home else None
+    if norm == "/etc" or norm.startswith("/etc/"):
         return True
     return home is not None and (
         norm == home or any(norm == f"{home}/{d}" or norm.startswith(f"{home}/{d}/") for d in SECRET_SEARCH_DIRS)
@@ -1210,6 +1238,83 @@ def _prints_credential(name: str, lits: list[str], printer_editor: bool = False)
         return "a DigitalOcean token"
     if name.startswith("docker-credential-") and lits[:1] == ["get"]:
         return "a registry password"
+    return _platform_secret(name, lits)
+
+
+# Hosting, database and payment platforms' CLIs whose command prints a stored secret, a new
+# token or a password-bearing connection string: (programs, subcommand words, any of these
+# flags or None, what is printed). Listing names (``fly secrets list``, ``wrangler secret list``,
+# ``vercel env ls``) shows no values and is not here.
+_PLATFORM_SECRETS: tuple[tuple[frozenset[str], tuple[str, ...], frozenset[str] | None, str], ...] = (
+    (frozenset({"turso"}), ("db", "tokens", "create"), None, "a new database token"),
+    (frozenset({"turso"}), ("auth", "token"), None, "the Turso API token"),
+    (frozenset({"turso"}), ("auth", "api-tokens", "mint"), None, "a new Turso API token"),
+    (frozenset({"neonctl", "neon"}), ("connection-string",), None, "a connection string with its password"),
+    (frozenset({"neonctl", "neon"}), ("cs",), None, "a connection string with its password"),
+    (frozenset({"neonctl", "neon"}), ("roles", "reset-password"), None, "a new database password"),
+    (frozenset({"pscale"}), ("password", "create"), None, "a new database password"),
+    (frozenset({"pscale"}), ("service-token", "create"), None, "a new service token"),
+    (frozenset({"fly", "flyctl"}), ("auth", "token"), None, "the Fly.io access token"),
+    (frozenset({"fly", "flyctl"}), ("tokens", "create"), None, "a new Fly.io token"),
+    (frozenset({"netlify"}), ("env:get",), None, "an environment secret"),
+    (frozenset({"netlify"}), ("env:list",), frozenset({"--plain", "--json"}), "every environment value"),
+    (frozenset({"railway"}), ("variables",), None, "every service variable's value"),
+    (frozenset({"railway"}), ("variable", "list"), None, "every service variable's value"),
+    (frozenset({"supabase"}), ("projects", "api-keys"), None, "the project's API keys (service role included)"),
+    (frozenset({"stripe"}), ("config",), frozenset({"--list"}), "the stored Stripe API keys"),
+    (frozenset({"infisical"}), ("export",), None, "every secret of the environment"),
+    (frozenset({"infisical"}), ("secrets",), None, "secret values"),
+    (frozenset({"doppler"}), ("configure", "get"), frozenset({"token"}), "the Doppler token"),
+    (frozenset({"pulumi"}), ("config",), frozenset({"--show-secrets"}), "the stack's decrypted secrets"),
+    (frozenset({"pulumi"}), ("stack", "output"), frozenset({"--show-secrets"}), "the stack's decrypted secrets"),
+    (frozenset({"glab"}), ("auth", "status"), frozenset({"-t", "--show-token"}), "the GitLab token"),
+    (frozenset({"cloudflared"}), ("tunnel", "token"), None, "a tunnel's credentials"),
+    (frozenset({"mc", "mcli"}), ("alias", "list"), None, "the object store's access and secret keys"),
+    (frozenset({"mc", "mcli"}), ("alias", "ls"), None, "the object store's access and secret keys"),
+    (frozenset({"borg"}), ("key", "export"), None, "the backup repository's key"),
+    (frozenset({"wg"}), ("showconf",), None, "a WireGuard private key"),
+    (frozenset({"wg"}), ("show",), frozenset({"private-key", "preshared-keys"}), "a WireGuard private key"),
+)
+
+
+def _pulls_secrets_to_file(cmd: Cmd, name: str, lits: list[str], prints_secrets: bool) -> bool:
+    """``vercel env pull .env.local``, ``supabase status -o env``, ``infisical export > .env``:
+    a platform's secrets written into a file (or the dev stack's keys printed as an env file);
+    the user confirms, since the file is overwritten and now holds the values."""
+    words = [a for a in lits if not a.startswith("-")]
+    if (
+        name == "vercel"
+        and words[:2] in (["env", "pull"], ["pull"])
+        and (words[:1] == ["env"] or "--environment" in lits)
+    ):
+        return True
+    if (
+        name == "supabase"
+        and words[:1] == ["status"]
+        and ({"-o", "--output"} & set(lits) or any(a.startswith("--output=") for a in lits))
+    ):
+        return True
+    return prints_secrets and any(
+        r.op in (">", ">>", ">|", "&>") and r.fd in ("", "1") and r.target is not None for r in cmd.redirects
+    )
+
+
+def _platform_secret(name: str, lits: list[str]) -> str | None:
+    """What a platform CLI prints (``turso db tokens create``, ``neonctl connection-string``,
+    ``netlify env:list --plain``, ``borg key export REPO -``), or None. Options before and
+    between the subcommand words are skipped (``pscale password create db main x``)."""
+    words = [a for a in lits if not a.startswith("-")]
+    flags = {a.split("=", 1)[0] for a in lits if a.startswith("-")} | set(lits)
+    for programs, sub, needed, what in _PLATFORM_SECRETS:
+        if name not in programs or tuple(words[: len(sub)]) != sub:
+            continue
+        if needed is not None and not needed & flags:
+            continue
+        if name == "borg" and len(words) > 3 and words[3] != "-":
+            continue  # borg key export REPO FILE writes the key to a file (a backup of it)
+        if name == "infisical" and words[1:2] and words[1] in ("set", "delete", "folders"):
+            continue
+        return what
     return None
 
 
@@ -1295,6 +1400,12 @@ _SHOWS = (
             "fold",
             "bat",
             "cat",
+            # The clipboard: any program (and the next paste) can read it.
+            "pbcopy",
+            "xclip",
+            "xsel",
+            "wl-copy",
+            "clip.exe",
         }
     )
 )
@@ -1538,6 +1649,14 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 "deny",
                 f"`{cmd.display}` prints {printed} into the transcript. Capture it where it is used "
                 "(`T=$(…)`, or pipe it into the tool: `… | docker login --password-stdin`) instead.",
+            )
+        )
+    elif _pulls_secrets_to_file(cmd, name, lits, printed is not None or _secret_store_read(name, lits)):
+        found.append(
+            (
+                "ask",
+                f"rule secret-pull: `{cmd.display}` writes a platform's stored secrets into a local file (it may "
+                "overwrite one). Confirm; keep the file git-ignored and never print it.",
             )
         )
     exported = _exports_private_keys(name, lits)
@@ -1893,8 +2012,18 @@ def check_read(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[st
         ):
             paths.append(".env")
     found: list[Finding] = []
+    pattern = tool_input.get("pattern") if tool == "Grep" else None
+    mode = tool_input.get("output_mode") if tool == "Grep" else None
     for p in paths:
         kind = secret_file(p)
+        if (
+            not kind
+            and isinstance(pattern, str)
+            and SECRET_PATTERN_WORDS.search(pattern)
+            and mode not in ("files_with_matches", "count")
+            and _configuration_folder(os.path.expanduser(p), os.path.expanduser("~"))
+        ):
+            kind = "configuration searched for credential words"
         if not kind and maybe_secret_file(p):
             found.append(
                 (
