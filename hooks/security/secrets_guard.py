@@ -333,6 +333,8 @@ def encrypted_file(path: str) -> bool:
 def secret_file(path: str) -> str | None:
     """What kind of secret file ``path`` is, or None."""
     norm = path.replace("\\", "/")
+    if "/./" in norm or "//" in norm[1:]:
+        norm = os.path.normpath(norm)  # /etc/./shadow, /etc//shadow name /etc/shadow
     base = os.path.basename(norm.rstrip("/"))
     lower = base.lower()
     if encrypted_file(norm):

@@ -176,8 +176,14 @@ SYSTEM_INFO_DIRS = (
     "/etc/modprobe.d/",
     "/etc/ld.so.conf.d/",
 )
+# The system's configuration and logs (nginx sites, systemd units, cron tables, sshd settings,
+# /var/log): how the machine is set up and what it did, read daily by whoever runs it. Reading
+# them (never writing) is looking at system information; the credential files kept among them
+# (/etc/shadow, /etc/ssl/private, host keys, /etc/restic/env) are secrets_guard's rule.
+SYSTEM_READABLE_DIRS = ("/etc/", "/var/log/")
 # Programs that only read the files they are given (so a system-information path is fine).
 READ_ONLY = frozenset({
+    "zcat", "zgrep", "zless", "zmore", "xzcat", "bzcat", "zstdcat",
     "cat", "head", "tail", "less", "more", "bat", "batcat", "grep", "egrep", "fgrep", "rg", "wc",
     "file", "stat", "sort", "uniq", "cut", "awk", "gawk", "mawk", "jq", "diff", "md5sum",
     "sha256sum", "sha1sum", "od", "xxd", "hexdump", "strings", "tr", "column", "nl", "tac", "ls",
@@ -399,6 +405,58 @@ def _temp_exec(cmd: Cmd, roots: list[str], made: set[str]) -> list[Finding]:
                 )
             ]
     return []
+
+
+MACHINE_LOGS = frozenset({
+    "syslog", "messages", "secure", "auth.log", "kern.log", "daemon.log", "user.log", "debug", "wtmp",
+    "btmp", "lastlog", "faillog", "journal", "audit", "dmesg", "boot.log", "sudo.log", "cloud-init",
+})  # fmt: skip
+
+
+def system_readable(path: str) -> bool:
+    """Whether ``path`` is system configuration or a log (``/etc/nginx/nginx.conf``,
+    ``/var/log/syslog``) that may be read, not written, from outside the project."""
+    if path.startswith("/var/log/"):
+        # A service's own log folder (/var/log/nginx/error.log); the machine-wide logs
+        # (/var/log/syslog, auth.log, the journal) record every user's and program's activity.
+        top = path[len("/var/log/") :].split("/")[0]
+        return bool(top) and top not in MACHINE_LOGS and not top.startswith(tuple(MACHINE_LOGS))
+    if os.path.basename(path) in ("shadow", "gshadow", "shadow-", "gshadow-", "sudoers") or "/private/" in path:
+        return False  # the password hashes and private keys kept there are never system information
+    return path.startswith("/etc/")
+
+
+def _inspects_system_file(cmd: Cmd, word: Word, path: str) -> bool:
+    """``openssl x509 -in /etc/letsencrypt/live/x/fullchain.pem -noout -enddate``, ``logrotate -d
+    /etc/logrotate.d/nginx``, ``find /var/log/nginx -name '*.gz'`` (no action): a program that
+    only reports on a system file (a certificate's dates, a dry run, a listing)."""
+    if not system_readable(path) or any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects):
+        return False
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name == "openssl":
+        return (
+            lits[:1] in (["x509"], ["crl"], ["verify"], ["req"])
+            and "-out" not in lits
+            and ("-noout" in lits or lits[:1] == ["verify"])
+        )
+    if cmd.name == "logrotate":
+        return "-d" in lits or "--debug" in lits
+    if cmd.name in ("find", "fd", "fdfind"):
+        actions = (
+            "-delete",
+            "-exec",
+            "-execdir",
+            "-ok",
+            "-okdir",
+            "-fprint",
+            "-fprint0",
+            "-fprintf",
+            "-fls",
+            "-x",
+            "-X",
+        )
+        return not any(lit in actions or lit.startswith(("--exec", "-x=")) for lit in lits)
+    return False
 
 
 def system_info(path: str) -> bool:
@@ -927,7 +985,8 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
             if id(word) in deleted:
                 found.extend(_tool_folder_delete(cmd, word, aliases))
             # Unknown parts become "*": /etc/$FILE is still under /etc.
-            for value in cmd.values(word) or _temp_var_value(word, cmd.ctx) or [_shell.expand_pattern(word, cmd.ctx)]:
+            known = cmd.values(word)
+            for value in known or _temp_var_value(word, cmd.ctx) or [_shell.expand_pattern(word, cmd.ctx)]:
                 if not _path_like(value):
                     continue
                 path = _resolve(value, cmd.ctx.cwd)
@@ -937,9 +996,15 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     if id(word) in deleted:
                         found.extend(_temp_delete(cmd, value, made, under=cmd.name == "find"))
                     continue
-                readable = system_info(path) or public_credential(path, cmd.ctx.home)
+                # /etc/$FILE is not known to be readable: it may name /etc/shadow.
+                readable = (
+                    system_info(path)
+                    or (bool(known) and system_readable(path))
+                    or public_credential(path, cmd.ctx.home)
+                )
                 if (
                     (readable and (_reads_only(cmd, word) or value in code_reads))
+                    or (bool(known) and _inspects_system_file(cmd, word, path))
                     or _key_fingerprint(cmd, word, path)
                     or _sources_tool_env(cmd, word, path)
                     or _searches_startup_file(cmd, word, path)
@@ -1136,7 +1201,12 @@ def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload) 
         if (
             path is not None
             and tool in ("Read", "Grep")
-            and (system_info(path) or public_credential(path, home) or dependency_file(path, home))
+            and (
+                system_info(path)
+                or system_readable(path)
+                or public_credential(path, home)
+                or dependency_file(path, home)
+            )
         ):
             continue
         if path is not None and outside(path, roots) and scratch(path, os.path.expanduser(value), cwd, roots, home):

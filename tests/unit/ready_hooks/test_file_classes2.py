@@ -118,3 +118,41 @@ def test_grep_tool_over_system_configuration_for_credentials(kit: Any, project: 
     # Which files mention it, not the lines: no value is printed.
     assert grep(pattern="secret", path="/etc", output_mode="files_with_matches") is None
     assert grep(pattern="server_name", path="/etc/nginx") is None
+
+
+SYSTEM_READS: list[tuple[str, str | None]] = [
+    # Reading the machine's configuration and a service's logs is looking at system information.
+    ("grep -n 'server_name' /etc/nginx/sites-enabled/*.conf", None),
+    ("sudo tail -n 200 /var/log/mysql/error.log", None),
+    ("zgrep -c ' 504 ' /var/log/caddy/access.log.3.gz", None),
+    ("cat /etc/systemd/system/worker.service", None),
+    ("sudo openssl x509 -in /etc/ssl/certs/internal-ca.pem -noout -fingerprint", None),
+    ("find /var/log/redis -name '*.gz' -mtime +30", None),
+    ("sudo logrotate --debug /etc/logrotate.d/postgresql-common", None),
+    # Writing there, deleting there, unknown names and the machine-wide logs stay outside.
+    ("sudo sed -i 's/worker_processes 2/worker_processes 4/' /etc/nginx/nginx.conf", "deny"),
+    ("find /var/log/redis -name '*.gz' -delete", "deny"),
+    ("sudo openssl x509 -in /etc/ssl/certs/a.pem -out /etc/ssl/certs/b.der -outform der", "deny"),
+    ("cat /etc/$CONF_NAME", "deny"),
+    ("sudo less /var/log/auth.log", "deny"),
+    ("journalctl --file /var/log/journal/x/system.journal", "deny"),
+    ("sudo cat /etc/ssl/private/api.key", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), SYSTEM_READS)
+def test_reading_system_configuration_and_service_logs(
+    kit: Any, project: Path, command: str, expected: str | None
+) -> None:
+    decision, _own, reasons = judged(kit, kit.bash(command, project))
+    assert decision == expected, (command, reasons)
+
+
+def test_file_tools_read_system_configuration(kit: Any, project: Path) -> None:
+    assert judged(kit, kit.pre_tool("Read", {"file_path": "/etc/haproxy/haproxy.cfg"}, project))[0] is None
+    assert judged(kit, kit.pre_tool("Grep", {"pattern": "upstream", "path": "/etc/nginx"}, project))[0] is None
+    assert judged(kit, kit.pre_tool("Read", {"file_path": "/etc/ssh/ssh_host_ecdsa_key"}, project))[0] == "deny"
+    assert (
+        judged(kit, kit.pre_tool("Edit", {"file_path": "/etc/hosts", "old_string": "a", "new_string": "b"}, project))[0]
+        == "deny"
+    )

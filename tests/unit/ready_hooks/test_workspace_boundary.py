@@ -17,7 +17,7 @@ def hook(kit: Any) -> Any:
 @pytest.mark.parametrize(
     "command",
     [
-        "cat /etc/fstab",
+        "cp /etc/fstab /etc/fstab.bak",
         "cat ~/notes.txt",
         "ls ~ > ~/listing.txt",
         "cd .. && ls",
@@ -93,13 +93,13 @@ def test_allowed_dirs_are_configurable(
     extra = tmp_path / "shared"
     monkeypatch.setenv("WORKSPACE_ALLOWED_DIRS", f"{extra}:/nonexistent")
     assert hook.run(kit.bash(f"cat {extra}/notes.txt", project)) is None
-    assert kit.decision(hook.run(kit.bash("cat /etc/fstab", project))) == "deny"
+    assert kit.decision(hook.run(kit.bash("cp /etc/fstab /etc/fstab.bak", project))) == "deny"
 
 
 def test_project_falls_back_to_payload_cwd(hook: Any, kit: Any, project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CLAUDE_PROJECT_DIR")
     assert hook.run(kit.bash(f"cat {project}/a", project)) is None
-    assert kit.decision(hook.run(kit.bash("cat /etc/fstab", project))) == "deny"
+    assert kit.decision(hook.run(kit.bash("cp /etc/fstab /etc/fstab.bak", project))) == "deny"
 
 
 def test_malformed_input_fails_closed(hook: Any, kit: Any, project: Path) -> None:
