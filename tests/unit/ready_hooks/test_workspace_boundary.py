@@ -28,7 +28,7 @@ def hook(kit: Any) -> Any:
         "git -C /srv/repo log",
         "cat /etc/$NAME",
         "tar xzf a.tgz -C /",
-        "python3 -c \"open('/etc/fstab').read()\"",
+        "python3 -c \"open('/etc/fstab', 'w').write('')\"",
         "python3 -c \"open('/etc/passwd', 'a').write('x')\"",
         "cd",
     ],
@@ -68,7 +68,7 @@ def test_file_tools(hook: Any, kit: Any, project: Path) -> None:
     inside = kit.pre_tool("Read", {"file_path": str(project / "a.py")}, project)
     assert hook.run(inside) is None
     for tool, tool_input in [
-        ("Read", {"file_path": "/etc/fstab"}),
+        ("Read", {"file_path": "/etc/shadow"}),
         ("Write", {"file_path": f"{project}/../x.py", "content": ""}),
         ("Glob", {"pattern": "/etc/**"}),
         ("Glob", {"pattern": "../**"}),
