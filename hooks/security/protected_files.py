@@ -8,7 +8,8 @@ Description: Denies Write/Edit/MultiEdit/NotebookEdit of protected project files
     truncate, sed -i/perl -i, chmod/chown, dd of=, find -delete; not a chmod that lets nobody
     else write, adds no execute bit and leaves .env files closed, nor a git hook whose whole
     script is in the call's here-document and fetches no code; not rm of a stale .git/*.lock
-    nor cp -n of a missing env file); deleting or moving a protected branch's ref (git
+    nor cp -n of a missing env file, nor renaming an env file to a backup name beside it
+    (mv .env .env.bak: the only copy is kept)); deleting or moving a protected branch's ref (git
     update-ref -d refs/heads/main, git branch -D/-f main). Default list: .git/,
     .claude/settings.json, .claude/settings.local.json, .claude/hooks/,
     .claude/protected_files.json, .env and .env.* (not .env.example*/.sample*/.template*), and
@@ -360,6 +361,8 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
                     continue
                 if hit and _stale_git_lock(cmd, path if glob_part is None else os.path.join(path, glob_part)):
                     continue
+                if hit and glob_part is None and _env_renamed(cmd, path, word):
+                    continue
                 if (
                     hit is None
                     and glob_part is not None
@@ -432,6 +435,30 @@ def _guarded_by_missing_file(cmd: Cmd, path: str, source: str, before: list[Cmd]
         negated = lits.count("!") % 2 == 1
         return ("||" in between and not negated) or (negated and ("&&" in between or "then" in between))
     return False
+
+
+_BACKUP_NAME = re.compile(r"\.(?:bak|backup|old|orig|save|prev)$|~$", re.IGNORECASE)
+
+
+def _env_renamed(cmd: Cmd, path: str, word: Word) -> bool:
+    """``mv .env .env.bak``, ``mv -n config/.env config/.env.2024-05-01.old``: renaming an env file
+    to a backup name beside it keeps its only copy (nothing is printed or lost)."""
+    if cmd.name != "mv" or not os.path.basename(path).startswith(".env"):
+        return False
+    _flags, positionals, values = _shell.split_options(cmd.args, WRITE_VALUE_OPTIONS["mv"])
+    if values or len(positionals) != 2 or not any(p is word for p in positionals):
+        return False
+    path = _shell.normalize((cmd.values(positionals[0]) or [""])[0], cmd.ctx.cwd) or ""
+    source = _shell.normalize((cmd.values(positionals[0]) or [""])[0], cmd.ctx.cwd)
+    dest_text = _shell.expand_pattern(positionals[1], cmd.ctx)
+    dest = _shell.normalize(dest_text, cmd.ctx.cwd)
+    return (
+        source == path
+        and dest is not None
+        and os.path.dirname(dest) == os.path.dirname(path)
+        and os.path.basename(dest).startswith(os.path.basename(path) + ".")
+        and _BACKUP_NAME.search(dest) is not None
+    )
 
 
 def _stale_git_lock(cmd: Cmd, path: str) -> bool:

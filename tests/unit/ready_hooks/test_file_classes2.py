@@ -156,3 +156,24 @@ def test_file_tools_read_system_configuration(kit: Any, project: Path) -> None:
         judged(kit, kit.pre_tool("Edit", {"file_path": "/etc/hosts", "old_string": "a", "new_string": "b"}, project))[0]
         == "deny"
     )
+
+
+ENV_RENAMES: list[tuple[str, str | None]] = [
+    # Renaming an env file to a backup name beside it keeps the only copy.
+    ("mv .env .env.old", None),
+    ("mv -n services/api/.env services/api/.env.2024-11-02.bak", None),
+    ('mv .env.local ".env.local.$(date +%F).orig"', None),
+    # Moving it elsewhere, over another env file, or a lock file aside stays refused.
+    ("mv .env ~/env-backup", "deny"),
+    ("mv .env .env.production", "deny"),
+    ("mv .env.bak .env", "deny"),
+    ("mv Cargo.lock Cargo.lock.bak", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), ENV_RENAMES)
+def test_renaming_an_env_file_to_a_backup_beside_it(
+    kit: Any, project: Path, command: str, expected: str | None
+) -> None:
+    _combined, own, reasons = judged(kit, kit.bash(command, project))
+    assert own["protected_files"] == expected, (command, reasons)
