@@ -1790,7 +1790,113 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         start = len(found)
         _check_inline_code(cmd, found)
         _common.tag_rule("secret-file", found, start)
+        start = len(found)
+        _check_log_search(cmd, cmds, found)
+        _common.tag_rule("log-credentials", found, start)
+        start = len(found)
+        _check_history_search(cmd, found)
+        _common.tag_rule("history-search", found, start)
+        start = len(found)
+        _check_unit_environment(cmd, found)
+        _common.tag_rule("unit-environment", found, start)
     return found
+
+
+# Words of a credential *value* in a log line or a diff: a header, a key=value, a known token
+# prefix. "Failed password for root" (a failed login) names no value and does not match.
+_CREDENTIAL_VALUE = re.compile(
+    r"(?i)authori[sz]ation|bearer|api[_-]?key|x-api-key|access[_-]?token|refresh[_-]?token|client[_-]?secret|"
+    r"secret[_-]?key|cookie|passw(?:or)?d\W{0,3}[=:]|token\W{0,3}[=:]|sk_live|sk_test|ghp_|xox[bp]-|AKIA|AWS_SECRET|"
+    r"PRIVATE KEY"
+)
+LOG_READERS = frozenset({"journalctl", "dmesg"})
+_LOG_SUBCOMMANDS = {"docker": "logs", "podman": "logs", "kubectl": "logs", "fly": "logs", "flyctl": "logs"}
+
+
+def _log_source(cmd: Cmd) -> bool:
+    """Whether ``cmd`` prints logs: journalctl, ``docker logs``, ``kubectl logs``, or a reader of
+    a ``*.log`` file or a file under /var/log."""
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name in LOG_READERS or (cmd.name in _LOG_SUBCOMMANDS and _LOG_SUBCOMMANDS[cmd.name] in lits[:2]):
+        return True
+    if cmd.name in READERS or cmd.name in FILTERS or cmd.name in ("zcat", "zgrep", "tail", "head", "cat"):
+        return any(a.startswith("/var/log/") or re.search(r"\.log(?:\.\d+)?(?:\.gz)?$", a) for a in lits)
+    return False
+
+
+def _check_log_search(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
+    """``journalctl -u api | grep -i 'authorization: bearer'``, ``grep -h 'api_key=' /var/log/nginx/
+    access.log``: searching logs for credential values prints every token a request carried.
+    Counting (``-c``) or listing files (``-l``) prints none."""
+    if cmd.name not in _SEARCHERS | {"zgrep", "zegrep", "xzgrep", "zstdgrep"} or _inverted(cmd):
+        return
+    flags, positionals, values = _shell.split_options(cmd.args, frozenset({"-e", "--regexp", "-m", "-A", "-B", "-C"}))
+    if _NO_LINES & set(flags):
+        return
+    patterns = [w.literal() or w.text for w in values.get("e", []) + values.get("regexp", [])] or [
+        w.literal() or w.text for w in positionals[:1]
+    ]
+    if not any(_CREDENTIAL_VALUE.search(p) for p in patterns):
+        return
+    upstream = [c for c in cmds if any(d is cmd for d in _downstream(c, cmds))]
+    if not (_log_source(cmd) or any(_log_source(c) for c in upstream)):
+        return
+    if not _reaches_transcript(cmd, cmds):
+        return
+    found.append(
+        (
+            "deny",
+            f"`{cmd.display}` searches logs for credentials (headers, keys, tokens): every value a "
+            "request or a program logged would be printed. Count the lines (`grep -c`) or search for a "
+            "request id instead.",
+        )
+    )
+
+
+_HISTORY_DIFF_FLAGS = frozenset({"-p", "-u", "--patch"})
+
+
+def _check_history_search(cmd: Cmd, found: list[Finding]) -> None:
+    """``git log -p -S 'sk_live_'``, ``git log -G 'PASSWORD=' -p``: the patches that added or
+    removed a credential-looking string are printed, a committed key with them; the user
+    confirms (``--stat``/``--oneline`` without ``-p`` lists commits only)."""
+    if cmd.name != "git":
+        return
+    lits = [w.literal() or "" for w in cmd.args]
+    if not lits or lits[0] not in ("log", "show", "whatchanged"):
+        return
+    searched = [lits[i + 1] for i, a in enumerate(lits[:-1]) if a in ("-S", "-G")]
+    searched += [a[2:] for a in lits if a.startswith(("-S", "-G")) and len(a) > 2]
+    if not any(SECRET_PATTERN_WORDS.search(p) or _CREDENTIAL_VALUE.search(p) for p in searched):
+        return
+    if lits[0] == "log" and not (_HISTORY_DIFF_FLAGS & set(lits)):
+        return
+    found.append(
+        (
+            "ask",
+            f"`{cmd.display}` prints the history's patches that contain a credential-looking string; a key "
+            "that was ever committed would be shown. Confirm, or list the commits only (`--oneline`, no `-p`).",
+        )
+    )
+
+
+def _check_unit_environment(cmd: Cmd, found: list[Finding]) -> None:
+    """``systemctl show -p Environment api.service``, ``systemctl show-environment``: a unit's
+    Environment= lines often carry passwords and tokens; the user confirms."""
+    if cmd.name != "systemctl":
+        return
+    lits = [w.literal() or "" for w in cmd.args]
+    shows_env = "show-environment" in lits or (
+        "show" in lits and any(a in ("Environment", "-pEnvironment", "--property=Environment") for a in lits)
+    )
+    if shows_env:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` prints a unit's environment, where passwords and tokens are often set. "
+                "Confirm, or read the unit's other properties instead.",
+            )
+        )
 
 
 def _check_inline_code(cmd: Cmd, found: list[Finding]) -> None:

@@ -177,3 +177,35 @@ def test_renaming_an_env_file_to_a_backup_beside_it(
 ) -> None:
     _combined, own, reasons = judged(kit, kit.bash(command, project))
     assert own["protected_files"] == expected, (command, reasons)
+
+
+LOG_AND_HISTORY: list[tuple[str, str | None]] = [
+    # Logs searched for credential values print every token a request carried.
+    ("sudo journalctl -u payments -S -1h | grep -i 'authorization'", "deny"),
+    ("podman logs gateway 2>&1 | grep -E 'access_token=|refresh_token='", "deny"),
+    ("zgrep -h 'x-api-key' /var/log/haproxy/haproxy.log.2.gz", "deny"),
+    ("kubectl logs -n shop deploy/web | rg -i 'set-cookie'", "deny"),
+    # Failed logins, counts and code searches print no value.
+    ("sudo journalctl -u sshd | grep -i 'failed password' | tail -20", None),
+    ("grep -c 'Bearer' /var/log/caddy/access.log", None),
+    ("grep -rn 'authorization' src/middleware/", None),
+    ("docker logs web 2>&1 | grep -i timeout", None),
+    # History patches that carry a credential-looking string: confirmed.
+    ("git log -p -S 'ghp_' -- scripts/", "ask"),
+    ("git log --patch -G 'SECRET_KEY\\s*=' settings/", "ask"),
+    ("git show -S 'xoxb-' HEAD~20..HEAD", "ask"),
+    ("git log -S 'DATABASE_PASSWORD' --oneline", None),
+    ("git log -p -S 'renderHeader' -- src/", None),
+    # A unit's environment often carries passwords.
+    ("systemctl show -p Environment postgres-backup.service", "ask"),
+    ("systemctl show-environment", "ask"),
+    ("systemctl show -p ActiveState,SubState nginx", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), LOG_AND_HISTORY)
+def test_logs_history_and_unit_environment(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    _combined, own, reasons = judged(kit, kit.bash(command, project))
+    assert own["secrets_guard"] == expected, (command, reasons)
+    if expected:
+        assert any("[secrets_guard] rule " in r for r in reasons), reasons
