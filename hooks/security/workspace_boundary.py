@@ -10,7 +10,12 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     symlinks resolved). /dev/null and the other standard streams are always allowed; more
     directories can be allowed with WORKSPACE_ALLOWED_DIRS (colon-separated). Public
     credential files (/etc/passwd, ~/.ssh/*.pub, authorized_keys, known_hosts, CA certificates)
-    may be read. Asks for git config --global writes; denies settings that make every repository
+    may be read, and so may the system's configuration under /etc and a service's own log
+    folder (/var/log/nginx/…) with programs that only read (cat, grep, tail, zgrep, openssl x509
+    -noout, logrotate -d, find without actions) — not the machine-wide logs (syslog, auth.log,
+    the journal), not password or key files, not a name an unknown variable supplies. Listing or
+    verifying a backup repository (restic snapshots/check, borg list) reads it. Changing the
+    machine's accounts asks; adding one to a privileged group (sudo, wheel, docker…) is denied. Asks for git config --global writes; denies settings that make every repository
     run or trust something, and ansible authorized_key grants. The system temp folder is
     scratch space: writes pass, deleting there what the command did not create asks, running
     an unseen file from there asks. Remote commands (ssh host '…', docker exec) are not
@@ -457,6 +462,36 @@ def _inspects_system_file(cmd: Cmd, word: Word, path: str) -> bool:
         )
         return not any(lit in actions or lit.startswith(("--exec", "-x=")) for lit in lits)
     return False
+
+
+# Backup tools' subcommands that only look at a repository (its snapshots, files, integrity).
+_BACKUP_READS = {
+    "restic": frozenset({"snapshots", "check", "ls", "stats", "find", "diff", "list", "version", "cat"}),
+    "borg": frozenset({"list", "info", "check", "diff"}),
+    "kopia": frozenset({"snapshot", "repository", "content", "ls"}),
+}
+_BACKUP_WRITES = frozenset({"--repair", "--read-write", "--delete", "--prune", "-d"})
+
+
+def _inspects_backup_repo(cmd: Cmd) -> bool:
+    """``restic -r /srv/restic snapshots``, ``borg list /mnt/backup/repo``, ``restic check``: listing
+    or verifying a backup repository outside the project changes nothing in it (``check
+    --repair`` and the subcommands that forget, prune or delete are not reads)."""
+    reads = _BACKUP_READS.get(cmd.name or "")
+    if reads is None:
+        return False
+    lits = [w.literal() or "" for w in cmd.args]
+    _flags, positionals, _values = _shell.split_options(
+        cmd.args, frozenset({"-r", "--repo", "--repository-file", "--password-file", "-p", "--cache-dir", "--host"})
+    )
+    sub = positionals[0].literal() if positionals else None
+    if sub not in reads or _BACKUP_WRITES & set(lits):
+        return False
+    if cmd.name == "restic" and sub == "cat":
+        return bool(positionals[1:2]) and positionals[1].literal() in ("snapshot", "tree", "index")
+    if cmd.name == "kopia":
+        return bool(positionals[1:2]) and positionals[1].literal() in ("list", "ls", "status", "verify")
+    return True
 
 
 def system_info(path: str) -> bool:
@@ -948,6 +983,56 @@ def _remote_login_grant(cmd: Cmd) -> list[Finding]:
     ]
 
 
+# Groups whose members are root in all but name: sudo rights, the container or VM daemon's
+# socket, raw disks, the logs and the password hashes.
+PRIVILEGED_GROUPS = frozenset({
+    "sudo", "wheel", "admin", "root", "docker", "lxd", "libvirt", "kvm", "disk", "shadow", "adm",
+    "systemd-journal", "podman", "staff",
+})  # fmt: skip
+ACCOUNT_TOOLS = frozenset({
+    "usermod", "useradd", "adduser", "gpasswd", "addgroup", "groupadd", "groupmod", "userdel", "deluser",
+    "passwd", "chpasswd", "chage", "chsh", "pw", "dscl", "sysadminctl", "dseditgroup",
+})  # fmt: skip
+# Options and subcommands that only show an account (passwd -S, chage -l, dscl . -read …).
+_ACCOUNT_READS = frozenset({"-S", "--status", "-l", "--list", "usershow", "groupshow", "-read", "-list", "checkmember"})
+
+
+def _account_change(cmd: Cmd) -> list[Finding]:
+    """``usermod -aG sudo ci``, ``gpasswd -a deploy docker``, ``adduser app wheel``, ``passwd -d
+    root``: changing the machine's accounts writes /etc/passwd, /etc/group or /etc/shadow, outside
+    any project. A privileged group (root in all but name) is refused; other account changes ask."""
+    if cmd.name not in ACCOUNT_TOOLS:
+        return []
+    lits = [w.literal() or w.text for w in cmd.args]
+    if _ACCOUNT_READS & set(lits) and not (cmd.name == "passwd" and "-l" in lits):
+        return []  # shows the account (passwd -l locks it: a change)
+    groups: set[str] = set()
+    for i, a in enumerate(lits):
+        short_group = a.startswith("-") and not a.startswith("--") and bool({"G", "g"} & set(a))
+        if (short_group or a in ("--groups", "--gid")) and i + 1 < len(lits):
+            groups.update(lits[i + 1].split(","))
+        elif a.startswith("--groups="):
+            groups.update(a.split("=", 1)[1].split(","))
+    if cmd.name in ("gpasswd", "adduser", "addgroup", "dseditgroup") or cmd.name == "deluser":
+        groups.update(a for a in lits if not a.startswith("-"))
+    if groups & PRIVILEGED_GROUPS and cmd.name not in ("userdel", "deluser"):
+        granted = sorted(groups & PRIVILEGED_GROUPS)[0]
+        return [
+            (
+                "deny",
+                f"rule access-grant: `{cmd.display}` adds an account to the {granted} group, which is root in all "
+                "but name. Ask the user to grant it themselves.",
+            )
+        ]
+    return [
+        (
+            "ask",
+            f"rule account-change: `{cmd.display}` changes the machine's accounts (/etc/passwd, /etc/group, "
+            "/etc/shadow), outside the project. Confirm, or ask the user to make the change.",
+        )
+    ]
+
+
 def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
     """Findings for a Bash command: paths outside the allowed roots."""
     try:
@@ -973,6 +1058,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         found.extend(_temp_exec(cmd, roots, made))
         found.extend(_git_config_findings(cmd, roots))
         found.extend(_remote_login_grant(cmd))
+        found.extend(_account_change(cmd))
         # Files an interpreter's inline code only opens for reading (open('/etc/os-release')).
         code_reads = (
             {path for path, writes in _shell.code_file_refs(cmd) if not writes}
@@ -1005,6 +1091,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                 if (
                     (readable and (_reads_only(cmd, word) or value in code_reads))
                     or (bool(known) and _inspects_system_file(cmd, word, path))
+                    or _inspects_backup_repo(cmd)
                     or _key_fingerprint(cmd, word, path)
                     or _sources_tool_env(cmd, word, path)
                     or _searches_startup_file(cmd, word, path)

@@ -209,3 +209,31 @@ def test_logs_history_and_unit_environment(kit: Any, project: Path, command: str
     assert own["secrets_guard"] == expected, (command, reasons)
     if expected:
         assert any("[secrets_guard] rule " in r for r in reasons), reasons
+
+
+ACCOUNTS_AND_BACKUPS: list[tuple[str, str | None]] = [
+    # A privileged group is root in all but name; other account changes are confirmed.
+    ("sudo usermod -a -G wheel,libvirt jenkins", "deny"),
+    ("sudo gpasswd --add runner docker", "deny"),
+    ("sudo adduser deploy sudo", "deny"),
+    ("sudo usermod --append --groups=adm,systemd-journal grafana", "deny"),
+    ("sudo usermod -aG dialout $USER", "ask"),
+    ("sudo passwd -l old-contractor", "ask"),
+    ("sudo passwd -S eval-user", None),
+    ("sudo chage -l eval-user", None),
+    ("sudo visudo -c", None),
+    # Listing or verifying a backup repository outside the project reads it.
+    ("restic -r /mnt/nas/restic stats --mode raw-data", None),
+    ("restic --repo /var/backups/restic ls latest /etc/nginx", None),
+    ("borg list --short /mnt/usb/borg-repo", None),
+    ("borg check /mnt/usb/borg-repo", None),
+    ("borg check --repair /mnt/usb/borg-repo", "deny"),
+    ("restic -r /mnt/nas/restic forget --keep-daily 7 --prune", "deny"),
+    ("restic -r /mnt/nas/restic restore latest --target /", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), ACCOUNTS_AND_BACKUPS)
+def test_account_changes_and_backup_reads(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    _combined, own, reasons = judged(kit, kit.bash(command, project))
+    assert own["workspace_boundary"] == expected, (command, reasons)
