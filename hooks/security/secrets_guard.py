@@ -10,12 +10,23 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     ~/.aws/credentials, ~/.netrc, .git-credentials, .npmrc, kube/docker configs,
     /proc/*/environ…) with Read/Grep or Bash readers (cat, head, grep, cp, curl -d @…, git
     add …); printing secret environment variables (printenv TOKEN, echo $GITHUB_TOKEN,
-    env | grep KEY, gh auth token, aws configure get …), decrypting to the terminal (gpg -d,
+    env | grep KEY, gh auth token, aws configure get …); platform CLIs that print a stored
+    secret, mint a token or print a password-bearing connection string (turso db tokens create,
+    neonctl connection-string, pscale password create, fly tokens create, netlify env:get,
+    railway variables, supabase projects api-keys, stripe config --list, infisical export,
+    pulumi --show-secrets, borg key export, wg showconf) into the transcript or the clipboard;
+    platform logins (~/.config/stripe, ~/.wrangler, ~/.fly …) and server key or password files
+    (/etc/ssl/private, ssh host keys, /etc/letsencrypt/keys, /etc/wireguard, /etc/restic,
+    /etc/mysql/debian.cnf); logs searched for credential values (journalctl | grep bearer);
+    decrypting to the terminal (gpg -d,
     sops -d), setfacl granting read on credentials, Kubernetes Secret values, a database dump
     piped to the network, a file server publishing the home folder, CI run steps that would be
     denied as commands. Answers "ask" for bare env/printenv (dumps every variable), names-only
     filters (cut -d= -f1 .env, env | cut -d= -f1), shell history, deleting a secret file or a
-    copy, a live-looking key in a test, and high-entropy values assigned to secret-looking names.
+    copy, a live-looking key in a test, high-entropy values assigned to secret-looking names,
+    a platform's secrets pulled into a file (vercel env pull, supabase status -o env), history
+    patches searched for credential-looking strings (git log -p -S 'sk_live_') and a unit's
+    Environment (systemctl show -p Environment).
     Encrypted files (*.enc, *.gpg, *.age) and public keys are not secrets.
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
     the standard library's ``secrets`` module on sys.path.)
