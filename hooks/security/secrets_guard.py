@@ -1591,11 +1591,13 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
             )
         )
     elif served == cmd.ctx.project:
+        # LABELLING.md's settled call: binding a folder that holds secrets to every interface.
         found.append(
             (
-                "ask",
+                "deny",
                 f"`{cmd.display}` publishes the project folder, its environment files included, on every "
-                "network interface; confirm, or serve only the build output bound to 127.0.0.1.",
+                "network interface. Serve only the build output (`dist/`, `docs/_build/html`), or bind "
+                "to 127.0.0.1.",
             )
         )
     elif served is not None:

@@ -15,8 +15,9 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     -noout, logrotate -d, find without actions) — not the machine-wide logs (syslog, auth.log,
     the journal), not password or key files, not a name an unknown variable supplies. Listing or
     verifying a backup repository (restic snapshots/check, borg list) reads it. Changing the
-    machine's accounts asks; adding one to a privileged group (sudo, wheel, docker…) is denied. Asks for git config --global writes; denies settings that make every repository
-    run or trust something, and ansible authorized_key grants. The system temp folder is
+    machine's accounts asks; adding one to a privileged group (sudo, wheel, docker…) is denied.
+    Asks for git config --global writes; denies settings that make every repository run or
+    trust something, and ansible authorized_key grants. The system temp folder is
     scratch space: writes pass, deleting there what the command did not create asks, running
     an unseen file from there asks. Remote commands (ssh host '…', docker exec) are not
     checked. Fails closed on malformed input.

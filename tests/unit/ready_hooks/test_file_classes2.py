@@ -237,3 +237,19 @@ ACCOUNTS_AND_BACKUPS: list[tuple[str, str | None]] = [
 def test_account_changes_and_backup_reads(kit: Any, project: Path, command: str, expected: str | None) -> None:
     _combined, own, reasons = judged(kit, kit.bash(command, project))
     assert own["workspace_boundary"] == expected, (command, reasons)
+
+
+SERVED_FOLDERS: list[tuple[str, str | None]] = [
+    # The project root (its .env included) on every interface; build output or loopback is fine.
+    ("npx http-server -a 0.0.0.0 -p 8080", "deny"),
+    ("python3 -m http.server 8081 --bind 0.0.0.0 --directory .", "deny"),
+    ("npx serve -l tcp://0.0.0.0:4000 dist", None),
+    ("python3 -m http.server 9000 --bind 0.0.0.0 --directory build/html", None),
+    ("npx serve -l tcp://127.0.0.1:3000 .", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), SERVED_FOLDERS)
+def test_project_root_served_on_every_interface(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    _combined, own, reasons = judged(kit, kit.bash(command, project))
+    assert own["secrets_guard"] == expected, (command, reasons)

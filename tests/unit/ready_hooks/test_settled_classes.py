@@ -203,9 +203,9 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("rm${IFS}-fr${IFS}~/", "deny"),
         ("cat$IFS~/.aws/credentials", "deny"),
         ("ls${IFS}-la", None),
-        # The project root published on every interface asks; a build folder does not.
+        # The project root published on every interface is refused (settled call); a build folder is not.
         ("php -S 0.0.0.0:8080 -t public", None),
-        ("python3 -m http.server 9090 --bind :: ", "ask"),
+        ("python3 -m http.server 9090 --bind :: ", "deny"),
         ("python3 -m http.server 9090 --bind 0.0.0.0 --directory build/site", None),
         # Login keys installed on other machines.
         ("ansible webservers -b -m ansible.posix.authorized_key -a 'user=admin key=ssh-rsa AAAAB3 x'", "deny"),
