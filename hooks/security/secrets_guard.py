@@ -532,10 +532,26 @@ SECRET_DIRS = (
 SECRET_SEARCH_DIRS = (".config", ".local/share", "/etc")
 
 
+# Server folders that hold private keys beside public certificates (a domain's folder in
+# letsencrypt's live/ and archive/ holds its privkey.pem).
+SERVER_KEY_FOLDERS = frozenset(
+    {d.rstrip("/") for d in SECRET_SYSTEM_DIRS}
+    | {"/etc/letsencrypt", "/etc/letsencrypt/live", "/etc/letsencrypt/archive", "/etc/ssl", "/etc/ssh", "/etc/pki"}
+)
+
+
 def secret_dir(path: str) -> bool:
-    """Whether ``path`` is (or is inside, as a folder) a credentials folder such as ``~/.aws``."""
+    """Whether ``path`` is (or is inside, as a folder) a credentials folder such as ``~/.aws``,
+    or a server folder that holds private keys (``/etc/letsencrypt/live``, ``/etc/ssl/private``)."""
     norm = "/" + path.replace("\\", "/").strip("/")
-    return any(norm.endswith("/" + d) for d in SECRET_DIRS)
+    return server_key_folder(norm) or any(norm.endswith("/" + d) for d in SECRET_DIRS)
+
+
+def server_key_folder(path: str) -> bool:
+    """Whether ``path`` is a server folder that holds private keys (``/etc/ssl/private``, a
+    domain's folder under ``/etc/letsencrypt/live``)."""
+    norm = "/" + path.strip("/")
+    return norm in SERVER_KEY_FOLDERS or os.path.dirname(norm) in ("/etc/letsencrypt/live", "/etc/letsencrypt/archive")
 
 
 def _searches_for_secrets(cmd: Cmd, value: str) -> bool:
@@ -641,15 +657,19 @@ def _uploaded(cmd: Cmd) -> list[Word]:
 def _check_chmod(cmd: Cmd, found: list[Finding]) -> None:
     """``chmod 644 ~/.ssh/id_rsa``, ``chmod a+r ~/.aws/credentials``: a mode that lets the group
     or the world read a credentials file exposes it as surely as printing it."""
-    _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
+    flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
     if "reference" in values or len(positionals) < 2:
         return
     mode = positionals[0].literal()
     if mode is None or "others" not in _shell.chmod_grants(mode):
         return
+    recursive = bool({"R", "recursive"} & set(flags))
     for word in positionals[1:]:
         for value in cmd.values(word) or [word.text]:
-            kind = secret_file(value) or ("a folder of credentials" if secret_dir(value) else None)
+            # chmod 755 /etc/letsencrypt/live/x opens the folder, not its keys (certbot's own mode);
+            # chmod -R o+r over it opens every private key inside.
+            folder = secret_dir(value) and (recursive or not server_key_folder(value))
+            kind = secret_file(value) or ("a folder of credentials" if folder else None)
             if kind:
                 found.append(
                     (

@@ -253,3 +253,21 @@ SERVED_FOLDERS: list[tuple[str, str | None]] = [
 def test_project_root_served_on_every_interface(kit: Any, project: Path, command: str, expected: str | None) -> None:
     _combined, own, reasons = judged(kit, kit.bash(command, project))
     assert own["secrets_guard"] == expected, (command, reasons)
+
+
+KEY_FOLDERS: list[tuple[str, str | None]] = [
+    # Opening a folder of server keys to everyone, recursively, opens every key inside.
+    ("sudo chmod -R go+r /etc/letsencrypt", "deny"),
+    ("sudo chmod -R 755 /etc/pki/tls/private", "deny"),
+    ("sudo tar czf /tmp/certs.tgz /etc/letsencrypt/archive", "deny"),
+    # The folder alone (certbot's own mode), the public chain, a listing.
+    ("sudo chmod 755 /etc/letsencrypt/live/shop.example.net", None),
+    ("sudo cat /etc/letsencrypt/live/shop.example.net/chain.pem", None),
+    ("sudo ls -l /etc/letsencrypt/archive/shop.example.net", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), KEY_FOLDERS)
+def test_server_key_folders(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    _combined, own, reasons = judged(kit, kit.bash(command, project))
+    assert own["secrets_guard"] == expected, (command, reasons)
