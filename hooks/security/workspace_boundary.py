@@ -573,6 +573,23 @@ def _searches_startup_file(cmd: Cmd, word: Word, path: str) -> bool:
         return False
     if os.path.dirname(path) != os.path.normpath(cmd.ctx.home) or os.path.basename(path) not in STARTUP_FILES:
         return False
+    return _narrow_search(cmd)
+
+
+def _cat_into_search(cmd: Cmd, word: Word, path: str, cmds: list[Cmd]) -> bool:
+    """``cat ~/.zshrc | grep -n PATH``: the start-up file piped whole into a search for one named
+    setting shows those lines only, as ``grep -n PATH ~/.zshrc`` does."""
+    if cmd.name != "cat" or len(cmd.args) != 1 or not _reads_only(cmd, word):
+        return False
+    if os.path.dirname(path) != os.path.normpath(cmd.ctx.home) or os.path.basename(path) not in STARTUP_FILES:
+        return False
+    nxt = next((c for c in cmds if c.prev is cmd), None)
+    return nxt is not None and nxt.name in SEARCHERS and not nxt.redirects and _narrow_search(nxt)
+
+
+def _narrow_search(cmd: Cmd) -> bool:
+    """Whether the grep/rg ``cmd`` searches for one named setting: no inverted match, no pattern
+    file, a pattern of two or more characters that matches neither credentials nor every export."""
     flags, positionals, values = _shell.split_options(cmd.args, frozenset({"-e", "--regexp", "-f", "--file"}))
     if {"v", "invert-match"} & set(flags) or "f" in values or "file" in values:
         return False
@@ -1096,6 +1113,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     or _key_fingerprint(cmd, word, path)
                     or _sources_tool_env(cmd, word, path)
                     or _searches_startup_file(cmd, word, path)
+                    or _cat_into_search(cmd, word, path, cmds)
                     or _metadata_only(cmd, word, path)
                     or _owner_only_chmod(cmd, path)
                     or _device_use(cmd, word, path)

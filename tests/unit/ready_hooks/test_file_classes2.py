@@ -271,3 +271,21 @@ KEY_FOLDERS: list[tuple[str, str | None]] = [
 def test_server_key_folders(kit: Any, project: Path, command: str, expected: str | None) -> None:
     _combined, own, reasons = judged(kit, kit.bash(command, project))
     assert own["secrets_guard"] == expected, (command, reasons)
+
+
+STARTUP_PIPES: list[tuple[str, str | None]] = [
+    # A start-up file piped whole into a search for one setting, as `grep -n nvm ~/.bashrc` is.
+    ("cat ~/.zshrc | grep -n 'pyenv init'", None),
+    ("cat ~/.bash_profile | rg JAVA_HOME", None),
+    # Searches for credentials, inverted matches and the whole file still read it.
+    ("cat ~/.zshrc | grep -i api_key", "deny"),
+    ("cat ~/.bashrc | grep -v '^#'", "deny"),
+    ("cat ~/.profile", "deny"),
+    ("cat ~/.npmrc | grep registry", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), STARTUP_PIPES)
+def test_start_up_file_piped_into_a_search(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    decision, _own, reasons = judged(kit, kit.bash(command, project))
+    assert decision == expected, (command, reasons)
