@@ -18,7 +18,8 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     machine's accounts asks; adding one to a privileged group (sudo, wheel, docker…) is denied.
     Asks for git config --global writes; denies settings that make every repository run or
     trust something, and ansible authorized_key grants. The system temp folder is
-    scratch space: writes pass, deleting there what the command did not create asks, running
+    scratch space: writes pass, deleting there what the command did not create (nor writes
+    again as a later output: rm -rf /tmp/report && tool --output=/tmp/report) asks, running
     an unseen file from there asks. Remote commands (ssh host '…', docker exec) are not
     checked. Fails closed on malformed input.
 """
@@ -1068,6 +1069,9 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
     made: set[str] = set()  # what the command created so far (its own scratch files)
     # SDK_ROOT=$ANDROID_HOME: which tool variable a variable of the command copies.
     aliases = {m.group("name"): m.group("source") for m in _ALIAS.finditer(command)}
+    # What later parts of the command line write as their output (``rm -rf /tmp/report && tool
+    # --output=/tmp/report``): clearing a folder the task is about to regenerate is its own.
+    outputs = {p for c in cmds if not c.ctx.remote for p in created_paths(c)}
     for cmd in cmds:
         if cmd.ctx.remote:
             continue
@@ -1097,7 +1101,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                 if path is None or not outside(path, roots):
                     continue
                 if scratch(path, value, cmd.ctx.cwd, roots, cmd.ctx.home):
-                    if id(word) in deleted:
+                    if id(word) in deleted and path not in outputs:
                         found.extend(_temp_delete(cmd, value, made, under=cmd.name == "find"))
                     continue
                 # /etc/$FILE is not known to be readable: it may name /etc/shadow.

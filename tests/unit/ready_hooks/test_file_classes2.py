@@ -289,3 +289,21 @@ STARTUP_PIPES: list[tuple[str, str | None]] = [
 def test_start_up_file_piped_into_a_search(kit: Any, project: Path, command: str, expected: str | None) -> None:
     decision, _own, reasons = judged(kit, kit.bash(command, project))
     assert decision == expected, (command, reasons)
+
+
+TEMP_REGENERATED: list[tuple[str, str | None]] = [
+    # Clearing a temp folder that a later part of the same command writes as its output.
+    ("rm -rf /tmp/e2e-report && npx playwright test --output=/tmp/e2e-report", None),
+    ("rm -rf /tmp/bin-cache && go build -o /tmp/bin-cache ./cmd/api", None),
+    ("rm -rf /var/tmp/preview && mkdir /var/tmp/preview && cp -r public/* /var/tmp/preview/", None),
+    # Not regenerated, or only a parent folder made: another session's files, confirmed.
+    ("rm -rf /tmp/e2e-report && npx playwright test", "ask"),
+    ("rm -rf /tmp/cache/pkg && mkdir -p /tmp/cache", "ask"),
+    ("rm -rf /tmp && mkdir /tmp", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), TEMP_REGENERATED)
+def test_temp_folder_cleared_and_regenerated(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    _combined, own, reasons = judged(kit, kit.bash(command, project))
+    assert own["workspace_boundary"] == expected, (command, reasons)
