@@ -171,6 +171,7 @@ SYSTEM_INFO_DIRS = (
     "/sys/devices/system/",
     "/sys/fs/cgroup/",
     "/usr/",  # programs, libraries, headers, documentation: readable by everyone, no secrets
+    "/nix/store/",  # Nix's packages: world-readable by design, never a place for secrets
     # Trusted CA certificates: public by design (the private keys live in /etc/ssl/private).
     "/etc/ssl/certs/",
     "/etc/pki/tls/certs/",
@@ -1151,6 +1152,14 @@ _CACHE_CLEANERS = (
     (frozenset({"huggingface-cli"}), ("delete-cache",)),
     (frozenset({"hf"}), ("cache", "delete")),
     (frozenset({"dotnet"}), ("nuget", "locals")),
+    # Package stores of system-wide managers: old generations and unused paths, regenerable,
+    # though deleting generations also removes the rollbacks to them.
+    (frozenset({"nix-collect-garbage"}), ()),
+    (frozenset({"nix"}), ("store", "gc")),
+    (frozenset({"nix-store"}), ("--gc",)),
+    (frozenset({"bun"}), ("pm", "cache", "rm")),
+    (frozenset({"deno"}), ("clean",)),
+    (frozenset({"yarn"}), ("cache", "clean")),
 )
 TOOL_HOME_VARS = frozenset({
     "ANDROID_HOME", "ANDROID_SDK_ROOT", "ANDROID_NDK_HOME", "GRADLE_USER_HOME", "CARGO_HOME", "RUSTUP_HOME",
@@ -1171,8 +1180,14 @@ def _tool_cache_clean(cmd: Cmd) -> list[Finding]:
     """``conda clean --all``, ``npm cache clean --force``, ``go clean -modcache``: a tool empties
     its cache outside the project, regenerable but shared by every project."""
     lits = [w.literal() or "" for w in cmd.args]
-    words = [a for a in lits if not a.startswith("-")]
+    words = [a for a in lits if not a.startswith("-") or a == "--gc"]
     hit = any(cmd.name in names and tuple(words[: len(sub)]) == sub for names, sub in _CACHE_CLEANERS)
+    if {"--print-dead", "--print-live", "--dry-run", "-n"} & set(lits) and cmd.name in (
+        "nix-store",
+        "nix-collect-garbage",
+        "nix",
+    ):
+        hit = False  # only reports what would be collected
     if cmd.name == "go" and words[:1] == ["clean"]:
         hit = bool({"-modcache", "-cache", "-fuzzcache"} & set(lits))
     if not hit:

@@ -307,3 +307,21 @@ TEMP_REGENERATED: list[tuple[str, str | None]] = [
 def test_temp_folder_cleared_and_regenerated(kit: Any, project: Path, command: str, expected: str | None) -> None:
     _combined, own, reasons = judged(kit, kit.bash(command, project))
     assert own["workspace_boundary"] == expected, (command, reasons)
+
+
+STORE_GC: list[tuple[str, str | None]] = [
+    # Collecting a system-wide package store: regenerable, but rollbacks go; confirmed.
+    ("sudo nix-collect-garbage --delete-older-than 30d", "ask"),
+    ("nix store gc --max 10G", "ask"),
+    ("deno clean", "ask"),
+    # Reports and reads of the store change nothing.
+    ("nix-store --gc --print-dead", None),
+    ("nix-collect-garbage --dry-run", None),
+    ("ls /nix/store/abc123-openssl-3.0.13/lib && cat /nix/store/abc123-openssl-3.0.13/nix-support/setup-hook", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), STORE_GC)
+def test_package_store_collection(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    _combined, own, reasons = judged(kit, kit.bash(command, project))
+    assert own["workspace_boundary"] == expected, (command, reasons)
