@@ -222,6 +222,9 @@ _PREVIEW = re.compile(
 )
 
 
+PREVIEW_NAME = _PREVIEW  # shared with the data family (a preview app or database branch)
+
+
 def _preview_names(args: list[str]) -> bool:
     names = [a for a in args if not a.startswith("-")]
     return bool(names) and all(_PREVIEW.search(n) for n in names)
