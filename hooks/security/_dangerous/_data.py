@@ -921,6 +921,22 @@ _DB_TASKS: list[tuple[frozenset[str], re.Pattern[str], str]] = [
         "drops every object in the database's schemas",
     ),
     (frozenset({"xcrun"}), re.compile(r"simctl erase"), "erases the simulators' apps and data"),
+    # Rolling migrations back drops the columns and tables they added, with their data.
+    (
+        frozenset({"alembic", "flask"}),
+        re.compile(r"(?:^| )downgrade\b"),
+        "rolls migrations back (dropping the tables and columns they added, with their data)",
+    ),
+    (
+        frozenset({"rails", "rake", "php", "artisan", "knex", "sequelize", "sequelize-cli", "mix"}),
+        re.compile(r"db:rollback|migrate:rollback|migrate:down|db:migrate:undo|ecto\.rollback|db:migrate:down"),
+        "rolls migrations back (dropping the tables and columns they added, with their data)",
+    ),
+    (
+        frozenset({"goose", "dbmate", "migrate", "sql-migrate", "diesel", "sqlx", "typeorm", "atlas", "refinery"}),
+        re.compile(r"(?:^| )(?:down|down-to|rollback|revert|migration:revert|migration revert|migrate revert)\b"),
+        "rolls migrations back (dropping the tables and columns they added, with their data)",
+    ),
     (
         frozenset({"python", "manage.py", "django-admin"}),
         re.compile(r"(?:^| )(?:flush|reset_db)\b|migrate \S+ zero"),
@@ -933,6 +949,41 @@ _TEST_DB = re.compile(r"(?i)(?:^|[._=/:-])test(?:s|ing)?(?:$|[._/-])")
 _SCRIPT_RUNNERS = frozenset({"npm", "pnpm", "yarn", "bun", "make", "just", "task", "mise", "composer", "nx", "turbo"})
 _DB_WORD = re.compile(r"(?i)^(?:db|database|schema|tables?|data)$")
 _WIPE_WORD = re.compile(r"(?i)^(?:reset|drop|wipe|truncate|purge|nuke|destroy|flush|fresh|clear|empty)$")
+
+
+# $PROD_DSN, ${PRODUCTION_DATABASE_URL}: a variable whose name says it holds the production target.
+_PROD_VARIABLE = re.compile(r"\$\{?(?:\w*_)?(?:PROD|PRODUCTION|LIVE)(?:_\w*)?\}?")
+_PACKAGE_EXEC = frozenset({"pnpm", "yarn", "npm", "bun"})
+_PACKAGE_EXEC_VALUE = frozenset({"--filter", "-F", "-C", "--dir", "--cwd", "-w", "--workspace", "--prefix"})
+
+
+def _inner_tool(name: str, lits: list[str]) -> tuple[str, list[str]]:
+    """The tool a package manager, ``python -m`` or ``go run`` starts, with its arguments:
+    ``pnpm --filter db exec prisma migrate reset`` → prisma, ``yarn workspace db prisma …``,
+    ``python -m alembic downgrade -1`` → alembic, ``go run ./cmd/migrate down`` → migrate."""
+    if name in _PACKAGE_EXEC:
+        rest: list[str] = []
+        skip = False
+        for a in lits:
+            if skip:
+                skip = False
+            elif a in _PACKAGE_EXEC_VALUE:
+                skip = True
+            elif not a.startswith("-") or rest:
+                rest.append(a)
+        if name == "yarn" and rest[:1] == ["workspace"]:
+            rest = rest[2:]
+        if rest[:1] in (["exec"], ["dlx"], ["x"]) and len(rest) > 1:
+            rest = [a for a in rest[1:] if a != "--"]
+            return rest[0].rsplit("/", 1)[-1], rest[1:]
+        if name == "yarn" and rest and rest[0] not in ("run", "install", "add", "remove", "test", "build"):
+            return rest[0], rest[1:]  # yarn prisma migrate reset: yarn runs a package's binary
+    if name.startswith("python") and lits[:1] == ["-m"] and len(lits) > 1:
+        return lits[1], lits[2:]
+    if name == "go" and lits[:1] == ["run"] and len(lits) > 1:
+        target = next((a for a in lits[1:] if not a.startswith("-")), "")
+        return target.rstrip("/").rsplit("/", 1)[-1].removesuffix(".go"), lits[lits.index(target) + 1 :]
+    return name, lits
 
 
 def _script_targets(cmd: Cmd, lits: list[str]) -> list[str]:
@@ -974,11 +1025,12 @@ def rule_db_tasks(cmd: Cmd, found: list[Finding]) -> None:
         )
         return
     lits = [(w.literal() or "") for w in cmd.args]
-    line = " ".join(lits)
+    tool, tool_args = _inner_tool(cmd.name, lits)
+    line = " ".join(tool_args)
     what = ""
     for names, task, does in _DB_TASKS:
-        if (cmd.name in names or cmd.name.endswith(tuple("/" + n for n in names))) and task.search(line):
-            if cmd.name == "python" and not any(a.endswith("manage.py") for a in lits[:1]):
+        if (tool in names or tool.endswith(tuple("/" + n for n in names))) and task.search(line):
+            if tool == "python" and not any(a.endswith("manage.py") for a in tool_args[:1]):
                 continue
             what = does
             break
@@ -994,7 +1046,12 @@ def rule_db_tasks(cmd: Cmd, found: list[Finding]) -> None:
             what = f"runs the project's `{wipes[0]}` task, whose name says it drops or resets a database"
     if not what:
         return
-    prod = production(cmd) or production_host(cmd) or any(re.search(r"(?i):(?:prod|production)\b", a) for a in lits)
+    prod = (
+        production(cmd)
+        or production_host(cmd)
+        or any(re.search(r"(?i):(?:prod|production)\b", a) for a in lits)
+        or any(_PROD_VARIABLE.search(w.text) for w in cmd.args)
+    )
     env_text = [*lits, *(f"{k}={v}" for k, v in cmd.env.items())]
     test_db = not prod and any(_TEST_DB.search(t) for t in env_text)
     flush = cmd.name in ("python", "manage.py", "django-admin") and "flush" in lits
