@@ -440,7 +440,8 @@ _SUBSTITUTION = re.compile(
 _AUTH_CONFIG = re.compile(r"pg_hba\.conf|sshd_config|my\.cnf|mysqld\.cnf|redis\.conf|mongod\.conf")
 _AUTH_OFF = re.compile(
     r"(?i)\btrust\b|PermitRootLogin\s+yes|PermitEmptyPasswords\s+yes|skip[-_]grant[-_]tables"
-    r"|protected-mode\s+no|authorization:\s*disabled"
+    r"|protected-mode\s+no|authorization:\s*disabled|PasswordAuthentication\s+yes|PermitRootLogin\s+without-password"
+    r"|AuthenticationMethods\s+none"
 )
 
 
@@ -454,3 +455,113 @@ def _grants_access(path: str, text: str) -> str:
     if path.endswith("/authorized_keys") and re.search(r"\bssh-(?:rsa|ed25519|dss)\b|\becdsa-sha2", text):
         return "a key that may log in to this account"
     return ""
+
+
+# Groups whose members are root in all but name: sudo/wheel/admin run anything as root; docker,
+# lxd, libvirt and disk hand out the host's root file system.
+_ADMIN_GROUPS = frozenset({
+    "sudo", "wheel", "admin", "root", "docker", "lxd", "libvirt", "disk", "sudoers", "administrators",
+})  # fmt: skip
+# Packages without which the machine no longer boots, lets anyone log in, or can be repaired.
+_ESSENTIAL = re.compile(
+    r"^(?:sudo|doas|openssh-server|openssh|ssh|sshd|systemd|systemd-sysv|init|coreutils|bash|dash|libc6|glibc"
+    r"|libc-bin|apt|dpkg|rpm|dnf|yum|apk-tools|pacman|zypper|util-linux|login|passwd|shadow|shadow-utils"
+    r"|base-files|base-passwd|mount|procps|e2fsprogs|grub\S*|linux|linux-lts|linux-image\S*|linux-generic|kernel\S*"
+    r"|initramfs-tools|dracut|busybox|python3|perl-base|tar|gzip|sed|grep|findutils|pam\S*|libpam\S*)(?::\w+)?$"
+)
+_PACKAGE_REMOVES: dict[str, frozenset[str]] = {
+    "apt": frozenset({"remove", "purge", "autoremove"}),
+    "apt-get": frozenset({"remove", "purge", "autoremove"}),
+    "aptitude": frozenset({"remove", "purge"}),
+    "dnf": frozenset({"remove", "erase", "autoremove"}),
+    "yum": frozenset({"remove", "erase", "autoremove"}),
+    "microdnf": frozenset({"remove"}),
+    "zypper": frozenset({"remove", "rm"}),
+    "apk": frozenset({"del"}),
+    "pacman": frozenset({"-R", "-Rs", "-Rns", "-Rdd", "-Rsc", "-Rn", "--remove"}),
+    "dpkg": frozenset({"-r", "-P", "--remove", "--purge"}),
+    "rpm": frozenset({"-e", "--erase"}),
+    "snap": frozenset({"remove"}),
+}
+
+
+def _granted_groups(name: str, lits: list[str]) -> list[str]:
+    """The groups ``usermod -aG``, ``useradd -G``, ``gpasswd -a``, ``adduser USER GROUP``,
+    ``dseditgroup -a`` or ``net localgroup … /add`` put an account in."""
+    groups: list[str] = []
+    if name in ("usermod", "useradd", "adduser"):
+        for i, a in enumerate(lits):
+            if a in ("-G", "--groups", "-aG", "-Ga") and i + 1 < len(lits):
+                groups += lits[i + 1].split(",")
+            elif a.startswith("--groups="):
+                groups += a.partition("=")[2].split(",")
+            elif re.fullmatch(r"-a?G\S+", a):
+                groups += a.lstrip("-aG").split(",")
+    ops = [a for a in lits if not a.startswith("-")]
+    if name == "gpasswd" and ({"-a", "--add", "-M", "--members"} & set(lits)):
+        groups += ops[-1:]
+    if name in ("adduser", "addgroup") and len(ops) == 2:
+        groups += ops[1:]  # adduser USER GROUP (Debian), addgroup USER GROUP (BusyBox)
+    if name == "dseditgroup" and "-a" in lits:
+        groups += ops[-1:]
+    if name == "net" and [a.lower() for a in ops[:1]] == ["localgroup"] and "/add" in [a.lower() for a in lits]:
+        groups += ops[1:2]
+    return [g.lower() for g in groups if g]
+
+
+def rule_accounts(cmd: Cmd, found: list[Finding]) -> None:
+    """Accounts and the packages the system stands on: an account added to an administrator
+    group (sudo, wheel, docker …) or given user id 0, denied (root for someone else); an account
+    deleted with its home, or lingering user services, asked; removing a package the system
+    needs to boot or be administered (sudo, openssh-server, systemd, the kernel, the package
+    manager), denied."""
+    lits = [(w.literal() or "") for w in cmd.args]
+    name = cmd.name
+    admin = [g for g in _granted_groups(name, lits) if g in _ADMIN_GROUPS]
+    uid0 = name in ("usermod", "useradd") and any(
+        (a in ("-u", "--uid") and b == "0") or a == "--uid=0" for a, b in itertools.pairwise([*lits, ""])
+    )
+    if admin or uid0:
+        what = f"the {admin[0]} group" if admin else "user id 0"
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` gives an account {what}, which amounts to root on this machine (access "
+                "for others). Ask the user to change who administers the machine.",
+            )
+        )
+        return
+    if name in ("userdel", "deluser") and ({"-r", "--remove", "--remove-home", "--remove-all-files"} & set(lits)):
+        found.append(
+            ("ask", f"`{cmd.display}` deletes an account together with its home folder and files; confirm.")
+        )
+        return
+    if name == "loginctl" and lits[:1] == ["enable-linger"]:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` keeps the user's services running after logout and starts them at boot "
+                "(persistence); confirm.",
+            )
+        )
+        return
+    verbs = _PACKAGE_REMOVES.get(name)
+    if verbs is None:
+        return
+    if name == "pacman":
+        removing = any(a in verbs or re.fullmatch(r"-R\w*", a) for a in lits)
+    elif name in ("dpkg", "rpm"):
+        removing = bool(verbs & set(lits))
+    else:  # apt remove …: the first operand is the action
+        ops = [a for a in lits if not a.startswith("-")]
+        removing = bool(ops) and ops[0] in verbs
+    essential = [a for a in lits if not a.startswith("-") and _ESSENTIAL.match(a)]
+    if removing and (essential or "--allow-remove-essential" in lits):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` removes {essential[0] if essential else 'essential packages'}, which the "
+                "system needs to boot, log in or be administered. Remove only the application's own "
+                "packages, or ask the user.",
+            )
+        )
