@@ -62,16 +62,22 @@ def _hijacks_every_repository(cmd: Cmd) -> str:
         values = cmd.values(word) or []
         paths = [_shell.normalize(v, cmd.ctx.cwd) for v in values]
         home = cmd.ctx.home
-        if not (
-            paths
-            and home
-            and all(p and _shell.is_within(p, home) and not _shell.is_within(p, cmd.ctx.project) for p in paths)
-        ):
+        if not (paths and home and all(p and _own_hooks_folder(p, home, cmd.ctx.project) for p in paths)):
             return "makes every repository of the user run the hooks of one project or temporary folder"
     m = re.fullmatch(r"url\.(.+)\.(?:push)?insteadof", key)
     if m and _url_host(m.group(1)) != _url_host(value):
         return f"silently sends every git fetch and push for {value} to another server"
     return ""
+
+
+def _own_hooks_folder(path: str, home: str, project: str) -> bool:
+    """The user's own hooks folder: directly in their home (``~/.githooks``) or in their
+    configuration (``~/.config/git/hooks``); a folder inside another checkout (``~/tools/.githooks``)
+    is that project's hooks."""
+    if not _shell.is_within(path, home) or _shell.is_within(path, project):
+        return False
+    rel = path[len(home.rstrip("/")) + 1 :]
+    return "/" not in rel or rel.startswith(".config/")
 
 
 def _url_host(url: str) -> str:

@@ -65,6 +65,28 @@ def _edits_in_place(name: str, lits: list[str]) -> bool:
     return name in ("sed", "perl", "gsed") and any(re.fullmatch(r"-\w*i\S*|--in-place\S*", a) for a in lits)
 
 
+# The system's record of logins and commands (not rotated copies such as auth.log.1).
+_AUDIT_LOG = re.compile(
+    r"^/var/log/(?:auth\.log|secure|wtmp|btmp|lastlog|faillog|syslog|messages|audit/audit\.log|audit/?"
+    r"|journal/?)$|^/var/run/utmp$|^~?/?(?:root/)?\.bash_history$"
+)
+
+
+def _erased_logs(cmd: Cmd, name: str, lits: list[str]) -> str:
+    """The login/audit log a command empties or deletes: ``truncate -s 0 /var/log/auth.log``,
+    ``shred -u /var/log/wtmp``, ``rm /var/log/secure``, ``: > /var/log/btmp``; ``auditctl -D``
+    (every audit rule)."""
+    if name == "auditctl" and "-D" in lits:
+        return "every kernel audit rule"
+    paths = [r.target.literal() or "" for r in cmd.redirects if r.op in (">", ">|") and r.target is not None]
+    if name in ("truncate", "shred", "rm", "unlink", "srm", "wipe") or (name == "tee" and not {"-a", "--append"} & set(lits)):
+        paths += [a for a in lits if not a.startswith("-")]
+    logs = [p for p in paths if _AUDIT_LOG.match(p.rstrip("*")) and not p.endswith(".bash_history")]
+    if name == "truncate" and not any(a in ("-s0", "--size=0") or a == "0" for a in lits):
+        return ""
+    return logs[0] if logs else ""
+
+
 def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
     """Turning off the firewall or a security service."""
     lits = [(w.literal() or "") for w in cmd.args]
@@ -128,6 +150,16 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
         what = "switches a server's authentication off (trust logins, root or empty-password logins)"
     elif _tls_off_everywhere(name, lits):
         what = "turns TLS certificate checks off for every future download of the tool"
+    erased = _erased_logs(cmd, name, lits)
+    if erased and not what:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` erases {erased}, the record of who logged in and what ran (covering "
+                "tracks). Leave the system's logs to logrotate; read or copy them instead.",
+            )
+        )
+        return
     if what:
         found.append(
             (
@@ -238,9 +270,11 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
     targets = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None]
     if cmd.name == "tee":
         targets += [w for w in cmd.args if not (w.literal() or "").startswith("-")]
+    written = text
     for word in targets:
         for value in cmd.values(word) or [_shell.expand_pattern(word, cmd.ctx)]:
             path = _shell.normalize(value, cmd.ctx.cwd) or value
+            text = written
             access = _grants_access(path, text)
             if access:
                 found.append(
@@ -264,6 +298,7 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
                 continue
             # /etc/crontab and /etc/cron.d/*: a schedule and a user name before each command.
             system_cron = _SYSTEM_CRON.search(path) is not None
+            text = _unit_script(text) if _UNIT_FILE.search(path) else text
             later = (
                 None
                 if _shell.fetches_and_runs(text)
@@ -284,6 +319,19 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
                         "document the install step for the user instead.",
                     )
                 )
+
+
+_UNIT_FILE = re.compile(r"/systemd/.*(?:\.(?:service|timer|socket|path|mount)|\.d/[^/]+\.conf)$")
+_EXEC_LINE = re.compile(r"(?m)^\s*Exec\w*\s*=\s*[-@+!:]*(?P<cmd>.+)$")
+
+
+def _unit_script(text: str) -> str:
+    """The commands a systemd unit runs (``ExecStartPre=``, ``ExecStart=``, …) as one shell line,
+    in order, so that a download in one line and running the file in the next are judged
+    together; the unit's text itself when it has no Exec lines."""
+    commands = [m.group("cmd").strip() for m in _EXEC_LINE.finditer(text)]
+    return " ; ".join(commands) if commands else text
+
 
 
 _CRON_SCHEDULE = re.compile(r"^\s*(?:@\w+|(?:\S+\s+){5})")
@@ -336,6 +384,12 @@ _UPLOAD = re.compile(
 )
 _CRON_TIMES = re.compile(r"^\s*(?:@\w+|(?:[\d*/,-]+\s+){5})")
 _TEMP_DIRS = ("/tmp", "/dev/shm", "/var/tmp")
+# Variables that load code into every process: the dynamic loader's preload, Node's --require.
+_INJECTS = re.compile(
+    r"\b(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)\s*=\s*['\"]?[^\s'\"]"
+    r"|\bNODE_OPTIONS\s*=\s*['\"]?[^'\"\n]*(?:--require|-r\s|--import|--(?:experimental-)?loader)"
+    r"|\bPERL5OPT\s*=\s*['\"]?-M|\bJAVA_TOOL_OPTIONS\s*=\s*['\"]?[^'\"\n]*-javaagent"
+)
 
 
 def _job_risk(text: str, ctx: Ctx, user_field: bool = False) -> str | None:
@@ -350,6 +404,8 @@ def _job_risk(text: str, ctx: Ctx, user_field: bool = False) -> str | None:
             continue
         if _UPLOAD.search(line):
             return "sends local files or command output to a network host every time it runs"
+        if _INJECTS.search(line):
+            return "injects a library or module into every program started later (hidden code)"
         try:
             cmds = _shell.walk(line, ctx.child())
         except _shell.ShellParseError:
