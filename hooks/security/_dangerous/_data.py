@@ -218,7 +218,6 @@ def _weak_admin_password(stmt: str) -> bool:
     return user in _ADMIN_ACCOUNTS and bool(pw) and (pw == user or pw in _GUESSABLE)
 
 
-
 # DELETE FROM t, and the forms without FROM or with a join: DELETE t (SQL Server, Oracle),
 # DELETE TOP (n) FROM t, DELETE t1 FROM t1 JOIN t2 (MySQL), WITH … DELETE.
 _DELETE_STATEMENT = re.compile(r"\bDELETE\s+FROM\b|(?:^|\)\s*)DELETE\s+(?:TOP\s*\(\s*\d+\s*\)\s+)?[\w.\"`\[\]]+")
@@ -528,8 +527,17 @@ _PLATFORM_DESTROYS: list[tuple[frozenset[str], tuple[str, ...]]] = [
     (frozenset({"netlify"}), ("sites:delete", "sites delete")),
     (
         frozenset({"wrangler"}),
-        ("delete", "d1 delete", "kv namespace delete", "kv:namespace delete", "r2 bucket delete",
-         "queues delete", "vectorize delete", "hyperdrive delete", "pages project delete"),
+        (
+            "delete",
+            "d1 delete",
+            "kv namespace delete",
+            "kv:namespace delete",
+            "r2 bucket delete",
+            "queues delete",
+            "vectorize delete",
+            "hyperdrive delete",
+            "pages project delete",
+        ),
     ),
     (frozenset({"supabase"}), ("projects delete", "orgs delete")),
     (frozenset({"railway"}), ("delete", "environment delete", "service delete", "volume delete")),
@@ -587,9 +595,9 @@ def _platform_delete(name: str, lits: list[str]) -> tuple[str, str]:
             return "", f"{'resets' if action in ('reset', 'restore') else 'deletes'} a database branch and its data"
     if name == "stripe" and ("--live" in lits or any("sk_live_" in a for a in lits)) and "delete" in ops[:3]:
         return "", "deletes a live-mode Stripe object (real customers and payments; no undo)"
-    if name == "influx" and ops[:1] == ["delete"] and not {"--predicate", "-p"} & set(lits):
-        if not any(a.startswith("--predicate=") for a in lits):
-            return "deletes every point of an InfluxDB bucket in the time range (no --predicate)", ""
+    predicate = {"--predicate", "-p"} & set(lits) or any(a.startswith("--predicate=") for a in lits)
+    if name == "influx" and ops[:1] == ["delete"] and not predicate:
+        return "deletes every point of an InfluxDB bucket in the time range (no --predicate)", ""
     if name in ("kafka-topics", "kafka-topics.sh") and "--delete" in lits:
         return "", "deletes a Kafka topic with its messages"
     if name == "rpk" and ops[:2] == ["topic", "delete"]:
@@ -649,8 +657,7 @@ def _hosted_shell_sql(cmd: Cmd) -> list[str] | None:
 
     def option(*names: str) -> list[str]:
         got: list[str] = []
-        for i, w in enumerate(cmd.args):
-            lit = lits[i]
+        for i, lit in enumerate(lits):
             if lit in names and i + 1 < len(cmd.args):
                 got.append(" ".join(cmd.values(cmd.args[i + 1]) or [cmd.args[i + 1].text]))
             elif lit.partition("=")[0] in names and "=" in lit:
@@ -686,6 +693,7 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     DROP/TRUNCATE, DELETE/UPDATE without a real WHERE, changes against production."""
     name = SQL_ALIASES.get(cmd.name, cmd.name)
     texts: list[str] = []
+    hosted = _hosted_shell_sql(cmd)
     if name in SQL_CLIENTS:
         sql_opts, with_value, positional_sql = SQL_CLIENTS[name]
         # sqlite3/duckdb use single-dash long options (-cmd): split them by hand.
@@ -711,8 +719,8 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
                     texts.append(written)
     elif _db_console(cmd):
         texts.extend(_db_console_sql(cmd))
-    elif _hosted_shell_sql(cmd) is not None:
-        texts.extend(_hosted_shell_sql(cmd) or [])
+    elif hosted is not None:
+        texts.extend(hosted)
     elif cmd.name in _shell.INTERPRETERS:
         # sqlite3.connect(…).execute("DROP TABLE …"), cursor.execute('DELETE FROM …')
         texts.extend(m.group("sql") for code in _shell.code_of(cmd) for m in _CODE_SQL.finditer(code))
@@ -769,7 +777,7 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
         return
     if cmd.stdin_text:
         texts.append(cmd.stdin_text)
-    for sql_file in _sql_files(cmd) if name in SQL_CLIENTS or _db_console(cmd) else []:
+    for sql_file in _sql_files(cmd) if name in SQL_CLIENTS or _db_console(cmd) or hosted is not None else []:
         found.append(
             (
                 "ask",

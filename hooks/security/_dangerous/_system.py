@@ -79,7 +79,9 @@ def _erased_logs(cmd: Cmd, name: str, lits: list[str]) -> str:
     if name == "auditctl" and "-D" in lits:
         return "every kernel audit rule"
     paths = [r.target.literal() or "" for r in cmd.redirects if r.op in (">", ">|") and r.target is not None]
-    if name in ("truncate", "shred", "rm", "unlink", "srm", "wipe") or (name == "tee" and not {"-a", "--append"} & set(lits)):
+    if name in ("truncate", "shred", "rm", "unlink", "srm", "wipe") or (
+        name == "tee" and not {"-a", "--append"} & set(lits)
+    ):
         paths += [a for a in lits if not a.startswith("-")]
     logs = [p for p in paths if _AUDIT_LOG.match(p.rstrip("*")) and not p.endswith(".bash_history")]
     if name == "truncate" and not any(a in ("-s0", "--size=0") or a == "0" for a in lits):
@@ -331,7 +333,6 @@ def _unit_script(text: str) -> str:
     together; the unit's text itself when it has no Exec lines."""
     commands = [m.group("cmd").strip() for m in _EXEC_LINE.finditer(text)]
     return " ; ".join(commands) if commands else text
-
 
 
 _CRON_SCHEDULE = re.compile(r"^\s*(?:@\w+|(?:\S+\s+){5})")
@@ -588,9 +589,7 @@ def rule_accounts(cmd: Cmd, found: list[Finding]) -> None:
         )
         return
     if name in ("userdel", "deluser") and ({"-r", "--remove", "--remove-home", "--remove-all-files"} & set(lits)):
-        found.append(
-            ("ask", f"`{cmd.display}` deletes an account together with its home folder and files; confirm.")
-        )
+        found.append(("ask", f"`{cmd.display}` deletes an account together with its home folder and files; confirm."))
         return
     if name == "loginctl" and lits[:1] == ["enable-linger"]:
         found.append(

@@ -77,7 +77,10 @@ PLATFORM_CASES = [
     ("stripe listen --forward-to localhost:4242/webhook", None),
     # Time series and queues.
     ("influx delete --bucket metrics --start 1970-01-01T00:00:00Z --stop 2030-01-01T00:00:00Z", "deny"),
-    ("influx delete --bucket m --start 2024-01-01T00:00:00Z --stop 2024-02-01T00:00:00Z --predicate 'host=\"a\"'", None),
+    (
+        "influx delete --bucket m --start 2024-01-01T00:00:00Z --stop 2024-02-01T00:00:00Z --predicate 'host=\"a\"'",
+        None,
+    ),
     ("kafka-topics.sh --bootstrap-server localhost:9092 --delete --topic orders", "ask"),
     ("rpk topic delete clicks", "ask"),
     # Reads and deploys are ordinary work.
@@ -123,11 +126,11 @@ MIGRATION_CASES = [
     ("npx sequelize-cli db:migrate:undo", "ask"),
     ("mix ecto.rollback", "ask"),
     ("diesel migration revert", "ask"),
-    ("goose -dir migrations postgres \"$DSN\" down", "ask"),
+    ('goose -dir migrations postgres "$DSN" down', "ask"),
     ("yarn workspace @shop/db prisma migrate reset", "ask"),
     ("pnpm -F db exec prisma migrate reset --force", "ask"),
     # … and against production it is denied.
-    ("go run ./services/billing/cmd/migrate -path db/migrations down -all -database \"$PROD_DB_URL\"", "deny"),
+    ('go run ./services/billing/cmd/migrate -path db/migrations down -all -database "$PROD_DB_URL"', "deny"),
     ('goose -dir migrations postgres "${PRODUCTION_DSN}" down', "deny"),
     ("DATABASE_URL=$PROD_DATABASE_URL pnpm --filter api exec knex migrate:rollback", "deny"),
     # Upgrades, history and other programs started the same way pass.
@@ -227,9 +230,7 @@ UNIT_AND_STARTUP_CASES = [
 
 
 @pytest.mark.parametrize(("command", "expected"), UNIT_AND_STARTUP_CASES)
-def test_units_startup_files_and_hooks(
-    hook: Any, kit: Any, project: Path, command: str, expected: str | None
-) -> None:
+def test_units_startup_files_and_hooks(hook: Any, kit: Any, project: Path, command: str, expected: str | None) -> None:
     assert verdict(hook, kit, project, command) == expected
 
 
