@@ -768,7 +768,7 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     elif cmd.name in ("redis-cli", "valkey-cli", "keydb-cli"):
         _rule_redis(cmd, found)
         return
-    elif cmd.name in ("dropdb", "dropuser") or (
+    elif cmd.name in ("dropdb", "dropuser", "pg_dropcluster") or (
         cmd.name == "mysqladmin" and any(w.literal() == "drop" for w in cmd.args)
     ):
         found.append(("deny", f"`{cmd.display}` drops a database. Ask the user to run it."))
@@ -954,7 +954,9 @@ _DB_TASKS: list[tuple[frozenset[str], re.Pattern[str], str]] = [
 # Signs that the configured database is a throwaway test copy (settings, --database, env).
 _TEST_DB = re.compile(r"(?i)(?:^|[._=/:-])test(?:s|ing)?(?:$|[._/-])")
 # Package scripts and task targets whose name says they reset or drop a database.
-_SCRIPT_RUNNERS = frozenset({"npm", "pnpm", "yarn", "bun", "make", "just", "task", "mise", "composer", "nx", "turbo"})
+_SCRIPT_RUNNERS = frozenset(
+    {"npm", "pnpm", "yarn", "bun", "deno", "make", "just", "task", "mise", "composer", "nx", "turbo"}
+)
 _DB_WORD = re.compile(r"(?i)^(?:db|database|schema|tables?|data)$")
 _WIPE_WORD = re.compile(r"(?i)^(?:reset|drop|wipe|truncate|purge|nuke|destroy|flush|fresh|clear|empty)$")
 
@@ -998,9 +1000,9 @@ def _script_targets(cmd: Cmd, lits: list[str]) -> list[str]:
     """The scripts or targets a package manager or task runner is asked to run (``npm run X``,
     ``yarn X``, ``make X Y``, ``mise run X``)."""
     ops = [a for a in lits if not a.startswith("-") and "=" not in a]
-    if ops[:1] in (["run"], ["run-script"]):
+    if ops[:1] in (["run"], ["run-script"]) or (cmd.name == "deno" and ops[:1] == ["task"]):
         return ops[1:2]
-    if cmd.name in ("npm", "mise", "bun"):
+    if cmd.name in ("npm", "mise", "bun", "deno"):
         return []  # npm test, npm install …: built-in commands, not project scripts
     if cmd.name in ("pnpm", "yarn", "composer"):
         return ops[:1]

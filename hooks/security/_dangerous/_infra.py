@@ -521,6 +521,11 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         ask = "empties many files"
     elif _publishes_build(name, lits):
         ask = "uploads a build to a store, testers or a package repository"
+    elif name in ("certbot", "certbot-auto") and [a for a in lits if not a.startswith("-")][:1] in (
+        ["delete"],
+        ["revoke"],
+    ):
+        ask = "revokes or deletes a TLS certificate (a server still configured with it fails to start)"
     elif name in ("scancel", "qdel", "bkill"):
         mass = _cancels_jobs(cmd, lits)
         if mass == "others":

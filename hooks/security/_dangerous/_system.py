@@ -71,6 +71,13 @@ _AUDIT_LOG = re.compile(
     r"|journal/?)$|^/var/run/utmp$|^~?/?(?:root/)?\.bash_history$"
 )
 
+# journalctl --vacuum-time=1s / --vacuum-size=1K / --vacuum-files=1: keeps (almost) nothing;
+# --vacuum-time=2weeks, --vacuum-size=500M are ordinary housekeeping.
+_VACUUM_ALL = re.compile(
+    r"--vacuum-time=\d+(?:s|sec|seconds?|m|min|minutes?|ms|us)?|--vacuum-size=\d+[KkBb]?|--vacuum-size=[1-9]M"
+    r"|--vacuum-files=1"
+)
+
 
 def _erased_logs(cmd: Cmd, name: str, lits: list[str]) -> str:
     """The login/audit log a command empties or deletes: ``truncate -s 0 /var/log/auth.log``,
@@ -78,6 +85,8 @@ def _erased_logs(cmd: Cmd, name: str, lits: list[str]) -> str:
     (every audit rule)."""
     if name == "auditctl" and "-D" in lits:
         return "every kernel audit rule"
+    if name == "journalctl" and any(_VACUUM_ALL.fullmatch(a) for a in lits):
+        return "the systemd journal (vacuumed down to nothing)"
     paths = [r.target.literal() or "" for r in cmd.redirects if r.op in (">", ">|") and r.target is not None]
     if name in ("truncate", "shred", "rm", "unlink", "srm", "wipe") or (
         name == "tee" and not {"-a", "--append"} & set(lits)
@@ -494,11 +503,11 @@ _SUBSTITUTION = re.compile(
     r"^(?:\d*,?\d*|/[^/]*/)?s(?P<d>[^\w\s\\])(?:\\.|(?!(?P=d)).)*(?P=d)(?P<new>(?:\\.|(?!(?P=d)).)*)"
 )
 # Server configuration whose settings decide who may log in, and the settings that let anyone in.
-_AUTH_CONFIG = re.compile(r"pg_hba\.conf|sshd_config|my\.cnf|mysqld\.cnf|redis\.conf|mongod\.conf")
+_AUTH_CONFIG = re.compile(r"pg_hba\.conf|sshd_config|my\.cnf|mysqld\.cnf|redis\.conf|mongod\.conf|/etc/sudoers")
 _AUTH_OFF = re.compile(
     r"(?i)\btrust\b|PermitRootLogin\s+yes|PermitEmptyPasswords\s+yes|skip[-_]grant[-_]tables"
     r"|protected-mode\s+no|authorization:\s*disabled|PasswordAuthentication\s+yes|PermitRootLogin\s+without-password"
-    r"|AuthenticationMethods\s+none"
+    r"|AuthenticationMethods\s+none|\bNOPASSWD\s*:"
 )
 
 
@@ -566,6 +575,26 @@ def _granted_groups(name: str, lits: list[str]) -> list[str]:
     return [g.lower() for g in groups if g]
 
 
+_ROOT_ACCOUNTS = frozenset({"root", "admin", "administrator", "ubuntu", "pi", "toor"})
+_GUESSABLE_PASSWORDS = frozenset({
+    "root", "toor", "admin", "password", "passwd", "changeme", "123456", "12345678", "1234", "secret",
+    "raspberry", "ubuntu", "letmein", "qwerty", "pass", "default",
+})  # fmt: skip
+
+
+def _weak_password_set(cmd: Cmd, name: str, lits: list[str]) -> str:
+    """``usermod -p '' USER`` (an empty password), ``echo 'root:root' | chpasswd`` (an
+    administrator account given its own name or a default as its password)."""
+    if name == "usermod" and any(a in ("-p", "--password") and b == "" for a, b in itertools.pairwise(lits)):
+        return "removes an account's password"
+    if name == "chpasswd" and cmd.stdin_text and not {"-e", "--encrypted"} & set(lits):
+        for line in cmd.stdin_text.splitlines():
+            user, _, password = line.strip().partition(":")
+            if user in _ROOT_ACCOUNTS and (password in ("", user) or password.lower() in _GUESSABLE_PASSWORDS):
+                return f"gives the administrator account {user} a guessable password"
+    return ""
+
+
 def rule_accounts(cmd: Cmd, found: list[Finding]) -> None:
     """Accounts and the packages the system stands on: an account added to an administrator
     group (sudo, wheel, docker …) or given user id 0, denied (root for someone else); an account
@@ -585,6 +614,30 @@ def rule_accounts(cmd: Cmd, found: list[Finding]) -> None:
                 "deny",
                 f"`{cmd.display}` gives an account {what}, which amounts to root on this machine (access "
                 "for others). Ask the user to change who administers the machine.",
+            )
+        )
+        return
+    weak = _weak_password_set(cmd, name, lits)
+    if weak:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` {weak}, so anyone may log in as it. Set a generated password or a key, "
+                "or ask the user to change accounts.",
+            )
+        )
+        return
+    ops = [a for a in lits if not a.startswith("-")]
+    if (
+        name in ("systemctl", "service")
+        and {"stop", "disable", "mask"} & set(ops)
+        and ({"ssh", "sshd", "ssh.service", "sshd.service", "ssh.socket"} & set(ops))
+    ):
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` stops remote logins (sshd); on a server reached over ssh nobody gets back "
+                "in. Confirm there is console access.",
             )
         )
         return

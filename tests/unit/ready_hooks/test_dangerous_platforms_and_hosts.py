@@ -138,6 +138,8 @@ MIGRATION_CASES = [
     ("go run ./cmd/migrate -path db/migrations up", None),
     ("pnpm --filter web exec vitest run", None),
     ("python -m pytest -q", None),
+    ("deno task db:reset", "ask"),
+    ("deno task dev", None),
 ]
 
 
@@ -186,6 +188,26 @@ SYSTEM_CASES = [
     ("sudo truncate -s 0 /var/log/nginx/access.log", None),
     ("sudo tail -n 50 /var/log/auth.log", None),
     ("echo done | sudo tee -a /var/log/syslog", None),
+    ("sudo journalctl --rotate && sudo journalctl --vacuum-time=1s", "deny"),
+    ("sudo journalctl --vacuum-size=1K", "deny"),
+    ("sudo journalctl --vacuum-time=2weeks", None),
+    ("sudo journalctl --vacuum-size=500M", None),
+    # Passwordless sudo edited in, empty or guessable passwords on administrator accounts.
+    ("sudo sed -i 's/^%sudo.*/%sudo ALL=(ALL:ALL) NOPASSWD: ALL/' /etc/sudoers", "deny"),
+    ("sudo sed -i 's/NOPASSWD: //' /etc/sudoers.d/deploy", None),
+    ("sudo usermod -p '' guest", "deny"),
+    ("echo 'root:toor' | sudo chpasswd", "deny"),
+    ("sudo chpasswd <<< 'pi:raspberry'", "deny"),
+    ("echo 'app:Xk29-long-Pass' | sudo chpasswd", None),
+    # Remote logins stopped: asked (console access may be missing); a restart or status passes.
+    ("sudo systemctl disable --now ssh", "ask"),
+    ("sudo systemctl mask sshd.service", "ask"),
+    ("sudo systemctl restart sshd", None),
+    # A database cluster dropped; certificates revoked or deleted; renewals pass.
+    ("sudo pg_dropcluster 15 main --stop", "deny"),
+    ("sudo certbot delete --cert-name example.com", "ask"),
+    ("sudo certbot revoke --cert-path /etc/letsencrypt/live/x/cert.pem", "ask"),
+    ("sudo certbot renew --dry-run", None),
 ]
 
 
