@@ -1,6 +1,13 @@
-"""Rule family: data. SQL through database clients, framework consoles and inline code
-(:func:`sql_findings`), Redis wipes, hosted data without undo (buckets, managed databases) and ORM
-table wipes."""
+"""Rule family: data. SQL through database clients, hosted databases' own shells (``turso db
+shell``, ``pscale shell``, ``wrangler d1 execute``, ``heroku pg:psql``, ``fly postgres connect``),
+framework consoles and inline code (:func:`sql_findings`: DROP/TRUNCATE, DELETE/UPDATE without a
+real WHERE, row-level security switched off, writes granted to PUBLIC/anon, accounts without a
+password or administrators with a guessable one); Redis wipes; hosted data without undo (buckets,
+managed databases, a hosting platform's whole app/site/worker/KV store — a preview's only asked —,
+database branches, live-mode Stripe deletes, InfluxDB buckets, backup repositories and snapshots
+picked by a computed list; retention policies pass); ORM table wipes; framework tasks that reset
+a database or roll migrations back (asked; denied against production, also through ``pnpm exec``,
+``python -m``, ``go run``)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,11 @@
 """Rule family: the system. Security switched off (firewall, security services, TLS checks
-user-wide) and persistence: cron jobs, start-up files, git hooks and units that download and run
-code or run what would be refused now."""
+user-wide, sshd/sudoers/database authentication, login and audit logs erased) and persistence:
+cron jobs, start-up files, git hooks and units (their Exec lines judged as one script) that
+download and run code, load code into every process (LD_PRELOAD, NODE_OPTIONS --require) or run
+what would be refused now. Accounts: an account put in an administrator group or given uid 0,
+an empty or guessable administrator password, and removing packages the system stands on (sudo,
+openssh, systemd, the kernel, libc, the package manager) are denied; ``userdel -r``, lingering
+user services and sshd stopped are asked."""
 
 from __future__ import annotations
 
