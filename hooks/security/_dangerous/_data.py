@@ -1,7 +1,7 @@
 """Rule family: data. SQL through database clients, hosted databases' own shells (``turso db
 shell``, ``pscale shell``, ``wrangler d1 execute``, ``heroku pg:psql``, ``fly postgres connect``),
 framework consoles and inline code (:func:`sql_findings`: DROP/TRUNCATE, DELETE/UPDATE without a
-real WHERE, row-level security switched off, writes granted to PUBLIC/anon, accounts without a
+real WHERE, row-level security switched off, writes granted to PUBLIC, accounts without a
 password or administrators with a guessable one); Redis wipes; hosted data without undo (buckets,
 managed databases, a hosting platform's whole app/site/worker/KV store — a preview's only asked —,
 database branches, live-mode Stripe deletes, InfluxDB buckets, backup repositories and snapshots
@@ -198,11 +198,11 @@ _NO_PASSWORD = re.compile(
 
 
 # Row-level security switched off, a role allowed to bypass it, or write rights granted to every
-# role (PUBLIC) or to Supabase's unauthenticated ``anon`` role.
+# role (PUBLIC). (Grants to Supabase's ``anon`` role are its defaults: row-level policies guard them.)
 _ACCESS_OPENED = re.compile(
     r"\bALTER\s+TABLE\b.*\b(?:DISABLE|NO\s+FORCE)\s+ROW\s+LEVEL\s+SECURITY\b"
     r"|\bALTER\s+(?:USER|ROLE)\b.*\bBYPASSRLS\b"
-    r"|\bGRANT\s+(?:ALL|[\w\s,]*\b(?:INSERT|UPDATE|DELETE|TRUNCATE)\b).*\bTO\s+(?:[\w\s,]*\b)?(?:PUBLIC|ANON)\b"
+    r"|\bGRANT\s+(?:ALL|[\w\s,]*\b(?:INSERT|UPDATE|DELETE|TRUNCATE)\b).*\bTO\s+(?:[\w\s,]*\b)?PUBLIC\b"
 )
 # Accounts that administer the server, and passwords anyone would try first.
 _ADMIN_ACCOUNTS = frozenset({"POSTGRES", "ROOT", "SA", "ADMIN", "MYSQL", "SYSTEM", "SYS", "ADMINISTRATOR"})
@@ -252,7 +252,7 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
                 (
                     "deny",
                     f"{where} switches row-level security off or gives write access to every role "
-                    "(PUBLIC, Supabase's anon): anyone who reaches the database can change any row. "
+                    "(PUBLIC): anyone who reaches the database can read or change any row. "
                     "Grant to one named role and keep the policies; ask the user to change access.",
                 )
             )

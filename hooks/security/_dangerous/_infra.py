@@ -72,12 +72,12 @@ def _hijacks_every_repository(cmd: Cmd) -> str:
 
 def _own_hooks_folder(path: str, home: str, project: str) -> bool:
     """The user's own hooks folder: directly in their home (``~/.githooks``) or in their
-    configuration (``~/.config/git/hooks``); a folder inside another checkout (``~/tools/.githooks``)
-    is that project's hooks."""
+    configuration (``~/.config/git/hooks``, their dotfiles); a folder inside another checkout
+    (``~/tools/.githooks``) is that project's hooks."""
     if not _shell.is_within(path, home) or _shell.is_within(path, project):
         return False
     rel = path[len(home.rstrip("/")) + 1 :]
-    return "/" not in rel or rel.startswith(".config/")
+    return "/" not in rel or rel.startswith((".config/", "dotfiles/", ".dotfiles/"))
 
 
 def _url_host(url: str) -> str:

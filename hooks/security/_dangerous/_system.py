@@ -533,12 +533,15 @@ def _grants_access(path: str, text: str) -> str:
 _ADMIN_GROUPS = frozenset({
     "sudo", "wheel", "admin", "root", "docker", "lxd", "libvirt", "disk", "sudoers", "administrators",
 })  # fmt: skip
-# Packages without which the machine no longer boots, lets anyone log in, or can be repaired.
+# Packages without which the machine no longer boots, lets anyone log in, or can be repaired
+# (the kernel's meta-package, not an old versioned kernel, which is routine housekeeping).
 _ESSENTIAL = re.compile(
     r"^(?:sudo|doas|openssh-server|openssh|ssh|sshd|systemd|systemd-sysv|init|coreutils|bash|dash|libc6|glibc"
     r"|libc-bin|apt|dpkg|rpm|dnf|yum|apk-tools|pacman|zypper|util-linux|login|passwd|shadow|shadow-utils"
-    r"|base-files|base-passwd|mount|procps|e2fsprogs|grub\S*|linux|linux-lts|linux-image\S*|linux-generic|kernel\S*"
-    r"|initramfs-tools|dracut|busybox|python3|perl-base|tar|gzip|sed|grep|findutils|pam\S*|libpam\S*)(?::\w+)?$"
+    r"|base-files|base-passwd|mount|procps|e2fsprogs|grub-common|grub2?|grub-pc|grub-efi\S*|shim-signed|linux"
+    r"|linux-lts|linux-image-(?:generic|amd64|arm64|virtual)|linux-generic|kernel|kernel-core|initramfs-tools"
+    r"|dracut|busybox|python3|perl-base|tar|gzip|sed|grep|findutils|pam|libpam0g|libpam-modules|libpam-runtime)"
+    r"(?::\w+)?$"
 )
 _PACKAGE_REMOVES: dict[str, frozenset[str]] = {
     "apt": frozenset({"remove", "purge", "autoremove"}),
@@ -600,6 +603,16 @@ def _weak_password_set(cmd: Cmd, name: str, lits: list[str]) -> str:
     return ""
 
 
+_OWN_ACCOUNT = re.compile(r"\$\{?(?:USER|LOGNAME)\}?|\$\((?:whoami|id -un)\)|`whoami`")
+
+
+def _own_account(cmd: Cmd) -> bool:
+    """Whether the account a group command names is the user's own (``$USER``, ``$(whoami)``):
+    the docker post-install step, not access for someone else."""
+    words = [w for w in cmd.args if not (w.literal() or "").startswith("-")]
+    return bool(words) and any(_OWN_ACCOUNT.fullmatch(w.text.strip("\"'")) for w in words)
+
+
 def rule_accounts(cmd: Cmd, found: list[Finding]) -> None:
     """Accounts and the packages the system stands on: an account added to an administrator
     group (sudo, wheel, docker …) or given user id 0, denied (root for someone else); an account
@@ -612,6 +625,15 @@ def rule_accounts(cmd: Cmd, found: list[Finding]) -> None:
     uid0 = name in ("usermod", "useradd") and any(
         (a in ("-u", "--uid") and b == "0") or a == "--uid=0" for a, b in itertools.pairwise([*lits, ""])
     )
+    if admin and not uid0 and _own_account(cmd):
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` puts your own account in the {admin[0]} group, which amounts to root "
+                "on this machine; confirm (rootless tools avoid it).",
+            )
+        )
+        return
     if admin or uid0:
         what = f"the {admin[0]} group" if admin else "user id 0"
         found.append(

@@ -33,7 +33,8 @@ HOSTED_SQL_CASES = [
     ('fly postgres connect -a shop-db <<< "DELETE FROM users"', "deny"),
     # Security switched off inside the database, guessable administrator passwords.
     ("psql \"$SUPABASE_DB_URL\" -c 'ALTER TABLE public.notes DISABLE ROW LEVEL SECURITY'", "deny"),
-    ("psql -c 'GRANT INSERT, UPDATE ON public.votes TO anon'", "deny"),
+    ("psql -c 'GRANT INSERT, UPDATE ON public.votes TO PUBLIC'", "deny"),
+    ("psql -c 'GRANT ALL ON ALL TABLES IN SCHEMA public TO anon, authenticated, service_role'", None),
     ("psql -c 'ALTER ROLE reporting BYPASSRLS'", "deny"),
     ("psql -c 'GRANT SELECT ON public.posts TO anon'", None),
     ("psql -c 'GRANT UPDATE ON public.profiles TO authenticated'", None),
@@ -157,6 +158,7 @@ SYSTEM_CASES = [
     ("sudo adduser bob sudo", "deny"),
     ("sudo dseditgroup -o edit -a carol -t user admin", "deny"),
     ("sudo usermod -aG video,audio alice", None),
+    ('sudo usermod -aG docker "$USER"', "ask"),  # your own account: the docker post-install step
     ("sudo adduser --disabled-password --gecos '' svc-web", None),
     # Accounts removed with their files, services that outlive the login: asked.
     ("sudo userdel -r olduser", "ask"),
@@ -175,6 +177,8 @@ SYSTEM_CASES = [
     ("sudo apt-get autoremove -y", None),
     ("sudo apt install -y openssh-server sudo", None),
     ("sudo dnf remove httpd", None),
+    ("sudo apt purge linux-image-5.15.0-50-generic", None),  # an old kernel: housekeeping
+    ("sudo apt remove linux-image-generic", "deny"),
     # Password logins switched on in sshd; switched off is hardening.
     ("sudo sed -i 's/^#\\?PasswordAuthentication .*/PasswordAuthentication yes/' /etc/ssh/sshd_config", "deny"),
     ("echo 'PasswordAuthentication yes' | sudo tee /etc/ssh/sshd_config.d/50-pw.conf", "deny"),
@@ -248,6 +252,7 @@ UNIT_AND_STARTUP_CASES = [
     ("git config --global core.hooksPath ~/src/dotfiles/.githooks", "deny"),
     ("git config --global core.hooksPath ~/.githooks", "ask"),
     ("git config --global core.hooksPath ~/.config/git/hooks", "ask"),
+    ("git config --global core.hooksPath ~/dotfiles/git/hooks", "ask"),
 ]
 
 
