@@ -423,9 +423,9 @@ def rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
     """Hosted data deleted through a cloud or store CLI: a bucket emptied recursively or
     removed with its contents, a managed database, table or cluster deleted, every key of
     etcd/consul. None of it has an undo; a single object or an empty bucket only asks."""
-    lits = [(w.literal() or "") for w in cmd.args]
+    # (pnpm dlx vercel remove …: the tool a package manager starts)
+    name, lits = _inner_tool(cmd.name, [(w.literal() or "") for w in cmd.args])
     flags = set(lits)
-    name = cmd.name
     what = ""
     ask = ""
     urls = [a for a in lits if re.match(r"(?:s3|gs)://", a)]

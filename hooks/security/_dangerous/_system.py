@@ -644,6 +644,15 @@ def rule_accounts(cmd: Cmd, found: list[Finding]) -> None:
             )
         )
         return
+    if name == "visudo" and cmd.stdin_text and _grants_access("/etc/sudoers", cmd.stdin_text):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` writes a sudo rule that lets an account run commands as root. Do not "
+                "change who may use sudo; ask the user.",
+            )
+        )
+        return
     weak = _weak_password_set(cmd, name, lits)
     if weak:
         found.append(
