@@ -605,6 +605,8 @@ def _platform_delete(name: str, lits: list[str]) -> tuple[str, str]:
     predicate = {"--predicate", "-p"} & set(lits) or any(a.startswith("--predicate=") for a in lits)
     if name == "influx" and ops[:1] == ["delete"] and not predicate:
         return "deletes every point of an InfluxDB bucket in the time range (no --predicate)", ""
+    if name == "virsh" and "undefine" in ops and ({"--remove-all-storage", "--storage"} & set(lits)):
+        return "", "deletes a virtual machine together with its disks"
     if name in ("kafka-topics", "kafka-topics.sh") and "--delete" in lits:
         return "", "deletes a Kafka topic with its messages"
     if name == "rpk" and ops[:2] == ["topic", "delete"]:

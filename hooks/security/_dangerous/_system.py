@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 SECURITY_SERVICES = frozenset({
     "firewalld", "ufw", "nftables", "iptables", "ip6tables", "apparmor", "auditd", "fail2ban",
     "selinux", "clamav-daemon", "falcon-sensor", "crowdstrike", "osqueryd", "wazuh-agent",
+    # the system's logging and intrusion detection: stopping them hides what happens next
+    "rsyslog", "syslog-ng", "systemd-journald", "crowdsec", "sshguard", "suricata", "snort", "aide",
 })  # fmt: skip
 
 
@@ -46,6 +48,7 @@ def _tls_off_everywhere(name: str, lits: list[str]) -> bool:
     return False
 
 
+_EVERY_PORT = re.compile(r"(?:0|1):65535(?:/\w+)?")
 _IPTABLES_MATCH = frozenset({
     "-p", "--protocol", "-s", "--source", "-d", "--destination", "-i", "--in-interface", "-o",
     "--out-interface", "-m", "--match", "--dport", "--sport", "--destination-port", "--source-port",
@@ -113,6 +116,10 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
         what = "turns the firewall off"
     elif name == "ufw" and ops[:2] == ["default", "allow"]:
         what = "makes the firewall accept everything"
+    elif (name == "ufw" and "allow" in ops[:2] and any(_EVERY_PORT.fullmatch(a) for a in ops)) or (
+        name == "firewall-cmd" and any(re.fullmatch(r"--add-port=(?:0|1)-65535/\w+", a) for a in lits)
+    ):
+        what = "opens every port of the firewall"
     elif name == "firewall-cmd" and any(re.fullmatch(r"--set-default-zone=(?:trusted|public-open)", a) for a in lits):
         what = "makes the firewall trust every connection"
     elif name in ("iptables", "ip6tables") and _accepts_everything(lits):
@@ -310,6 +317,16 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
                     )
                 )
                 continue
+            if _PACKAGE_SOURCE.search(path) and _UNSIGNED_LINE.search(text):
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` writes a package source into {path} whose packages are installed "
+                        "without checking their signatures (tampered packages run as root). Add the "
+                        "repository's signing key instead, or ask the user.",
+                    )
+                )
+                continue
             if not _shell.autorun_path(path):
                 continue
             # /etc/crontab and /etc/cron.d/*: a schedule and a user name before each command.
@@ -488,6 +505,16 @@ def _quote(word: str) -> str:
     return word if re.fullmatch(r"[\w@%+=:,./-]+", word) else "'" + word.replace("'", "'\\''") + "'"
 
 
+# Package manager configuration: a source or cache trusted without signatures.
+_PACKAGE_SOURCE = re.compile(
+    r"^/etc/apt/(?:sources\.list|sources\.list\.d/|apt\.conf\.d/)|^/etc/(?:yum\.repos\.d|zypp/repos\.d)/"
+    r"|^/etc/dnf/dnf\.conf$|^/etc/pacman\.conf$|^/etc/apk/repositories$|/nix/nix\.conf$"
+)
+_UNSIGNED_LINE = re.compile(
+    r"(?im)\[[^\]]*\btrusted=yes\b[^\]]*\]|AllowUnauthenticated\s+\"?(?:true|1)|AllowInsecureRepositories\s+\"?true"
+    r"|^\s*(?:repo_)?gpgcheck\s*=\s*(?:0|false|no)\b|^\s*SigLevel\s*=\s*Never\b"
+    r"|^\s*(?:extra-)?trusted-substituters\s*=|^\s*(?:extra-)?substituters\s*=.*\bhttp://|^\s*require-sigs\s*=\s*false"
+)
 _SUDOERS = re.compile(r"^/etc/sudoers(?:\.d/|$)")
 _TOOL_RC = re.compile(r"/(?:\.curlrc|\.wgetrc|\.npmrc|\.yarnrc(?:\.yml)?|\.gitconfig|pip\.conf|pip\.ini|\.condarc)$")
 _TLS_OFF_LINE = re.compile(

@@ -258,6 +258,46 @@ UNIT_AND_STARTUP_CASES = [
 ]
 
 
+SOURCES_AND_FIREWALL_CASES = [
+    # Package sources installed without signature checks: every later install may be tampered with.
+    (
+        "echo 'deb [trusted=yes] http://pkgs.example.net/apt stable main' | sudo tee /etc/apt/sources.list.d/v.list",
+        "deny",
+    ),
+    (
+        "printf '[vendor]\\nbaseurl=https://rpm.example.net/\\ngpgcheck=0\\n' | sudo tee /etc/yum.repos.d/v.repo",
+        "deny",
+    ),
+    ("echo 'APT::Get::AllowUnauthenticated \"true\";' | sudo tee /etc/apt/apt.conf.d/99insecure", "deny"),
+    ("echo 'trusted-substituters = https://cache.example.org' | sudo tee -a /etc/nix/nix.conf", "deny"),
+    (
+        "echo 'deb [signed-by=/usr/share/keyrings/v.gpg] https://pkgs.example.net/apt stable main' "
+        "| sudo tee /etc/apt/sources.list.d/v.list",
+        None,
+    ),
+    ("echo 'experimental-features = nix-command flakes' | sudo tee -a /etc/nix/nix.conf", None),
+    # Logging stopped hides what happens next; a restart does not.
+    ("sudo systemctl stop rsyslog", "deny"),
+    ("sudo systemctl mask systemd-journald", "deny"),
+    ("sudo systemctl restart rsyslog", None),
+    # Every port opened; one port is the ordinary way.
+    ("sudo ufw allow 1:65535/tcp", "deny"),
+    ("sudo firewall-cmd --permanent --add-port=1-65535/tcp", "deny"),
+    ("sudo ufw allow 443/tcp", None),
+    ("sudo firewall-cmd --permanent --add-port=8080/tcp", None),
+    # A virtual machine deleted with its disks: asked; powering it off passes.
+    ("virsh undefine web01 --remove-all-storage", "ask"),
+    ("virsh destroy web01", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), SOURCES_AND_FIREWALL_CASES)
+def test_package_sources_logging_and_firewall(
+    hook: Any, kit: Any, project: Path, command: str, expected: str | None
+) -> None:
+    assert verdict(hook, kit, project, command) == expected
+
+
 @pytest.mark.parametrize(("command", "expected"), UNIT_AND_STARTUP_CASES)
 def test_units_startup_files_and_hooks(hook: Any, kit: Any, project: Path, command: str, expected: str | None) -> None:
     assert verdict(hook, kit, project, command) == expected
