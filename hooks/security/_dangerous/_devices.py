@@ -32,12 +32,17 @@ DISK_TOOLS = frozenset(
 )
 
 
-# Fork bombs in interpreter code (shell ones are found in the parsed functions).
+# Fork bombs in interpreter code (shell ones are found in the parsed functions): a fork inside a
+# loop that never ends, however the language spells it — a statement modifier (perl/ruby
+# ``fork while 1``, ``fork until 0``, ``1 while fork``), or an endless loop header (``while True:``,
+# ``while (1) {``, ``for (;;)``, ``loop {``, ``loop do``) whose body forks before any ``break``.
+_FOREVER = r"(?:1|true|True|!0|fork(?:\(\))?)"
 FORK_BOMB = re.compile(
-    r"fork\s*while\s*fork|while\s*\(?\s*(?:True|1|true)\s*\)?\s*:\s*os\.fork\(\)"
-    # ruby -e 'loop { fork }', perl -e 'while(1){fork}', node: for(;;) child_process.fork(…)
-    r"|\bloop\s*(?:\{|do)\s*(?:Process\.)?fork\b|\bwhile\s*\(?\s*(?:1|true|True)\s*\)?\s*\{?\s*(?:Process\.)?fork\b"
-    r"|for\s*\(\s*;\s*;\s*\)\s*\{?\s*[\w.()'\"]*fork\("
+    r"\bfork\b(?:\s*\(\s*\))?\s+while\s*\(?\s*" + _FOREVER + r"\b"
+    r"|\bfork\b(?:\s*\(\s*\))?\s+until\s*\(?\s*(?:0|false|nil)\b"
+    r"|\b\d\s+while\s+(?:\w+(?:\.|::))?fork\b"
+    r"|(?:\bwhile\s*\(?\s*" + _FOREVER + r"\s*\)?\s*(?::|\{|\bdo\b)?|\bfor\s*\(\s*;\s*;\s*\)|\bloop\s*(?:\{|\bdo\b))"
+    r"(?:(?!\bbreak\b|\bexit\b|\breturn\b)[^;]|;(?!\s*(?:break|exit|return)\b)){0,80}?\bfork\b"
 )
 
 

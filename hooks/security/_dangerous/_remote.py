@@ -207,9 +207,28 @@ _URL_RUNNERS = {
 }
 
 
+# Nix subcommands that run or install what a flake reference names (nix build only builds).
+_NIX_RUNS = frozenset({"run", "shell", "develop"})
+# The Nix project's own flakes (nixpkgs and friends) are the distribution, not someone's code.
+_OFFICIAL_FLAKE = re.compile(r"(?i)^(?:github|gitlab):(?:NixOS|nix-community)/")
+
+
+def _nix_installables(cmd: Cmd) -> list[Word]:
+    """``nix run github:u/r``, ``nix shell git+https://…#x``, ``nix profile install github:u/r``:
+    the flake references whose code is run or installed (``nix run nixpkgs#jq`` is the registry)."""
+    _flags, positionals, _values = _shell.split_options(cmd.args, frozenset({"--override-input", "-c", "--command"}))
+    lits = [w.literal() for w in positionals]
+    if lits[:1] and lits[0] in _NIX_RUNS:
+        return positionals[1:] if lits[0] != "run" else positionals[1:2]
+    if lits[:2] in (["profile", "install"], ["profile", "add"]):
+        return positionals[2:]
+    return []
+
+
 def rule_runs_url(cmd: Cmd, found: list[Finding]) -> None:
     """``npx https://gist…/run.js``, ``deno run https://…/x.ts``, ``uv run https://…/s.py``,
-    ``pnpm dlx github:user/repo``: the program run is whatever the URL serves at that moment."""
+    ``pnpm dlx github:user/repo``, ``nix run github:user/repo``, ``brew install https://…/x.rb``:
+    the program run is whatever the URL serves at that moment."""
     words = cmd.argv[:1]  # npx/bunx/uv run unwrap to the URL itself as the program word
     if cmd.name in _URL_RUNNERS:
         _flags, positionals, _values = _shell.split_options(cmd.args, frozenset({"-p", "--package", "--spec"}))
@@ -222,9 +241,16 @@ def rule_runs_url(cmd: Cmd, found: list[Finding]) -> None:
         # uvx --from git+https://… tool, pipx run --spec URL: the package the tool comes from.
         _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"--from", "--spec", "--with"}))
         words = [*words, *values.get("from", []), *values.get("spec", []), *values.get("with", [])]
+    if cmd.name == "nix":
+        words = _nix_installables(cmd)
+    elif cmd.name == "brew":
+        # brew install https://…/tool.rb: the formula is Ruby that runs during the install.
+        _flags, positionals, _values = _shell.split_options(cmd.args)
+        if [w.literal() for w in positionals[:1]] in (["install"], ["reinstall"]):
+            words = positionals[1:]
     for word in words:
         url = next((v for v in cmd.values(word) or [word.text] if _URL_OPERAND.match(v)), None)
-        if url is not None:
+        if url is not None and not _OFFICIAL_FLAKE.match(url):
             found.append(
                 (
                     "deny",
