@@ -26,7 +26,10 @@ _CODE_SHELL_BARE = re.compile(
 _CODE_QX = re.compile(r"""(?:%x|\bqx)(?:\((?P<a>[^)]*)\)|\{(?P<b>[^}]*)\}|\[(?P<c>[^\]]*)\]|\|(?P<d>[^|]*)\|)""")
 # Recursive deletes by language: Python's rmtree, Node's fs.rm/rmSync/rmdirSync (also
 # fs.promises.rm), Ruby's rm_rf, Rust's remove_dir_all, Perl's remove_tree, Deno.remove/removeSync.
-_RM_CALLS = r"(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|removedirs|remove_tree|removeSync|(?:fse|fsExtra)\.remove|Deno\.removeSync|Deno\.remove|(?:\bfs|\bfsp|\bpromises|\bfse|\))\.rm|fs\.rmdir)"
+_RM_CALLS = (
+    r"(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|removedirs|remove_tree|removeSync|"
+    r"(?:fse|fsExtra)\.remove|Deno\.removeSync|Deno\.remove|(?:\bfs|\bfsp|\bpromises|\bfse|\))\.rm|fs\.rmdir)"
+)
 _CODE_RMTREE = re.compile(
     _RM_CALLS
     + r"""

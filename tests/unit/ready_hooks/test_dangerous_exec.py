@@ -486,7 +486,7 @@ ROUND_C: dict[str, list[tuple[str, str | None]]] = {
         ("deno eval \"await Deno.remove(Deno.env.get('HOME')!, {recursive: true})\"", "deny"),
         ("deno eval --ext=ts \"Deno.removeSync('/opt', {recursive: true})\"", "deny"),
         (
-            'bun -e \'import {homedir} from "node:os"; (await import("node:fs")).rmSync(homedir(), {recursive: true})\'',
+            'bun -e \'import {homedir} from "node:os"; (await import("node:fs")).rmSync(homedir(), {recursive: 1})\'',
             "deny",
         ),
         ("node -p \"require('fs-extra').removeSync(process.env['HOME'])\"", "deny"),
