@@ -71,6 +71,32 @@ def _leftover_name(pattern: str) -> bool:
     return m is not None and all(m.group("head") + ch + m.group("tail") in LEFTOVER_NAMES for ch in m.group("chars"))
 
 
+# Extensions of files worth a confirmation before a find deletes every one in the project:
+# source code, documents and configuration, data and databases, models, keys, media, archives
+# and backups. Any other extension (*.retry, *.pid, *.bak~, *.tmp.*) names tool droppings.
+_KEPT_EXTENSIONS = frozenset({
+    "py", "pyi", "js", "mjs", "cjs", "jsx", "ts", "tsx", "mts", "go", "rs", "java", "kt", "kts",
+    "scala", "rb", "php", "c", "h", "cc", "cpp", "hpp", "cs", "swift", "m", "mm", "dart", "ex",
+    "exs", "erl", "hs", "ml", "clj", "lua", "pl", "pm", "r", "jl", "sh", "bash", "zsh", "fish",
+    "ps1", "sql", "proto", "graphql", "vue", "svelte", "astro", "html", "htm", "css", "scss",
+    "sass", "less", "tf", "tfvars", "tfstate", "nix", "ipynb", "md", "mdx", "rst", "txt", "adoc",
+    "tex", "yml", "yaml", "toml", "json", "jsonc", "json5", "ini", "cfg", "conf", "xml", "env",
+    "properties", "lock", "db", "sqlite", "sqlite3", "mdb", "dump", "csv", "tsv", "parquet",
+    "jsonl", "ndjson", "xlsx", "xls", "h5", "hdf5", "npy", "npz", "pkl", "pickle", "pt", "pth",
+    "ckpt", "safetensors", "onnx", "arrow", "feather", "avro", "orc", "bak", "backup", "pem",
+    "key", "crt", "p12", "pfx", "jks", "keystore", "gpg", "asc", "kdbx", "pack", "idx", "png",
+    "jpg", "jpeg", "gif", "svg", "webp", "mp4", "mp3", "wav", "pdf", "docx", "pptx", "zip",
+    "tar", "gz", "tgz", "xz", "zst", "7z", "bz2", "age", "enc",
+})  # fmt: skip
+
+
+def _droppings_name(pattern: str) -> bool:
+    """``*.retry``, ``*.pid``, ``*.log.1``: a -name pattern that picks one extension of files a
+    tool leaves behind, not code, data or keys (``*.py``, ``*.db``, ``*.pem`` …)."""
+    m = re.fullmatch(r"\*\.(?P<ext>[A-Za-z][\w-]*)(?:\.[\w*-]+|\*)?", pattern)
+    return m is not None and m.group("ext").lower() not in _KEPT_EXTENSIONS
+
+
 def _xargs_inputs(cmd: Cmd) -> list[str] | None:
     """Arguments xargs would append: the literal words a preceding echo/printf prints."""
     if cmd.stdin_text is not None:  # xargs rm <<< "$HOME", xargs rm < list written earlier
@@ -136,7 +162,9 @@ def _find_scope(find: Cmd) -> tuple[list[Word], bool, bool]:
             elif lit not in ("-type", "-mtime", "-mmin", "-atime", "-amin", "-newer"):
                 groups[-1].append("")  # -path, -regex, -size …: not a leftover name we know
     chosen = [g for g in groups if g]
-    leftovers = bool(chosen) and all(any(_leftover_name(n) or n == "-empty" for n in g) for g in chosen)
+    leftovers = bool(chosen) and all(
+        any(_leftover_name(n) or _droppings_name(n) or n == "-empty" for n in g) for g in chosen
+    )
     return starts or [Word([_shell.Lit(".", True)], ".")], filtered, leftovers
 
 
@@ -157,6 +185,8 @@ def rule_rm(cmd: Cmd, found: list[Finding]) -> None:
         prev = cmd.prev
         if prev is not None and prev.name == "find":
             _rule_find_scope(prev, cmd, found)
+        elif prev is not None and prev.name in ("fd", "fdfind") and _fd_finds_leftovers(prev):
+            pass  # fd -t d '^\.next$' apps | xargs rm -rf: build output found inside the project
         elif prev is not None and _git_list_is_safe(prev):
             pass  # git ls-files '*.orig' | xargs rm: project files git can name, leftovers or tracked
         elif cmd.replace and targets and all(_placed_under_folder(w, cmd.replace) for w in targets):
@@ -312,6 +342,42 @@ def _classify_unknown_target(pattern: str, cmd: Cmd, found: list[Finding]) -> No
                 "the project.",
             )
         )
+
+
+_FD_VALUES = frozenset({
+    "-t", "--type", "-e", "--extension", "-E", "--exclude", "-d", "--max-depth", "--min-depth",
+    "--exact-depth", "-S", "--size", "--changed-within", "--changed-before", "-o", "--owner",
+    "-j", "--threads", "--max-results", "-c", "--color", "--search-path", "--base-directory",
+})  # fmt: skip
+
+
+def _fd_finds_leftovers(fd: Cmd) -> bool:
+    """``fd -t d -H '^\\.next$' apps``, ``fd -e retry``, ``fd -g '*.pyc' src``: fd (find's modern
+    twin) lists only generated leftovers, searched for inside the project. Its pattern is a
+    regular expression: anchored, escaped literal names (``^\\.turbo$``) are read as the name."""
+    if fd.ctx.remote or fd.ctx.cwd is None:
+        return False
+    flags, positionals, values = _shell.split_options(fd.args, _FD_VALUES)
+    if "base-directory" in values:
+        return False
+    lits = [w.literal() for w in positionals]
+    if None in lits:
+        return False
+    pattern, roots = (lits[0] or "", lits[1:]) if lits else ("", [])
+    roots = [*roots, *[w.literal() or "" for w in values.get("search-path", [])]] or ["."]
+    extensions = [w.literal() or "" for k in ("e", "extension") for w in values.get(k, [])]
+    if pattern in ("", ".", "^", ".*"):
+        names = ["*." + e.lstrip(".") for e in extensions]
+    elif "g" in flags or "glob" in flags:
+        names = [pattern]
+    else:
+        literal = pattern.removeprefix("^").removesuffix("$").replace("\\.", ".")
+        names = [literal] if re.fullmatch(r"[\w.-]+", literal) and pattern.endswith("$") else []
+    if not names or not all(_leftover_name(n) or _droppings_name(n) for n in names):
+        return False
+    project = os.path.normpath(fd.ctx.project)
+    paths = [_shell.normalize(r, fd.ctx.cwd) for r in roots]
+    return all(p is not None and _shell.is_within(p, project) for p in paths)
 
 
 def _git_list_is_safe(lister: Cmd) -> bool:

@@ -266,18 +266,33 @@ def rule_runs_url(cmd: Cmd, found: list[Finding]) -> None:
 _TEXT_READERS = frozenset({"jq", "yq", "grep", "egrep", "sed", "awk", "gawk", "head", "tail", "cut"})
 
 
+# Files that hold prose or data, not a script: their text run as commands is a fragment nobody
+# reviewed as code (docs/setup.md, notes/cmds.txt, ops/runbook.rst).
+_DOC_EXTENSIONS = frozenset({
+    ".txt", ".md", ".mdx", ".rst", ".adoc", ".notes", ".note", ".log", ".json", ".yaml", ".yml",
+    ".csv", ".html", ".org", ".text", ".snippet", ".snippets",
+})  # fmt: skip
+
+
 def _file_text_source(word: Word, ctx: _shell.Ctx) -> bool:
-    """``"$(jq -r .scripts.x package.json)"``, ``<(grep -v '^#' ops.cmds)``: the word's text is
-    read out of a file by a text tool (an env file of assignments excepted: loading it is routine)."""
+    """``"$(jq -r .scripts.x package.json)"``, ``<(grep -v '^#' ops.cmds)``, ``"$(cat notes.txt |
+    sed 's/^# //')"``, ``"$(cat docs/setup.md)"``: the word's text is picked out of a file by a
+    text tool at any stage, or is a document's text (an env file of assignments excepted:
+    loading it is routine; a whole script through cat runs like the script itself)."""
     for sub in word.subs():
         stages = [c for p in sub.script.pipelines for c in p.commands if c.words]
         if not stages:
             continue
         first = [w.literal() or "" for w in stages[0].words]
-        if os.path.basename(first[0]) not in _TEXT_READERS:
-            continue
+        names = [os.path.basename(c.words[0].literal() or "") for c in stages]
+        if names[0] not in _TEXT_READERS and names[0] != "cat":
+            continue  # a tool's own output (ssh-agent -s, brew shellenv) or a download, judged elsewhere
         operands = [a for a in first[1:] if a and not a.startswith("-")]
-        if not any(".env" in os.path.basename(a) or a.endswith(".env") for a in operands):
+        if any(".env" in os.path.basename(a) or a.endswith(".env") for a in operands):
+            continue
+        if any(n in _TEXT_READERS for n in names):
+            return True
+        if names[0] == "cat" and any(os.path.splitext(a)[1].lower() in _DOC_EXTENSIONS for a in operands):
             return True
     return False
 

@@ -524,6 +524,34 @@ ROUND_C: dict[str, list[tuple[str, str | None]]] = {
         ("brew install --cask visual-studio-code", None),
         ("brew install acme/tools/cli", None),
     ],
+    # find/fd deleting one kind of tool droppings inside the project passes; code, data, keys,
+    # backups and anything outside the project do not.
+    "finder-deletes": [
+        ("find . -name '*.retry' -delete", None),
+        ("find deploy -type f -name '*.pid' -exec rm -f {} +", None),
+        ("find . -name '*.log.*' -mtime +7 -delete", None),
+        ("fd -t d -H '^\\.svelte-kit$' apps packages | xargs rm -rf", None),
+        ("fdfind -e tsbuildinfo | xargs rm -f", None),
+        ("fd -g '*.pyc' src | xargs rm", None),
+        ("find . -name '*.sqlite' -delete", "ask"),
+        ("find . -name '*.ts' -delete", "ask"),
+        ("find certs -name '*.key' -exec rm {} +", "ask"),
+        ("fd -e parquet data | xargs rm -f", "ask"),
+        ("fd -t d cache apps | xargs rm -rf", "ask"),
+        ("find ~/code -name '*.retry' -delete", "deny"),
+        ("fd -t d -H '^node_modules$' ~ | xargs rm -rf", "deny"),
+    ],
+    # Project text run as commands: a fragment picked out of a file, or a document's text
+    # (settled: warn); a whole script, a tool's own env output and loading .env are ordinary.
+    "executed-project-text": [
+        ("sh -c \"$(cat README.md | awk '/^```sh/,/^```$/' | grep -v '```')\"", "ask"),
+        ('eval "$(cat notes/release-steps.txt)"', "ask"),
+        ('zsh -c "$(tail -n 3 docs/runbook.md)"', "ask"),
+        ("bash -c \"$(cut -d'#' -f1 ops/cmds.list)\"", "ask"),
+        ('bash -c "$(cat scripts/bootstrap.sh)"', None),
+        ('eval "$(docker-machine env dev | grep export)"', None),
+        ('eval "$(fnm env --use-on-cd)"', None),
+    ],
 }
 
 
