@@ -401,10 +401,51 @@ _FILE_RUNNERS = frozenset({
 })  # fmt: skip
 
 
+_EXTRACTORS = frozenset({"tar", "bsdtar", "gtar", "unzip", "7z", "7za"})
+
+
+def _extracted_into(cmd: Cmd, downloaded: set[str]) -> str | None:
+    """The folder an archive is unpacked into when the archive is a download: ``curl … | tar xz
+    -C bin``, ``unzip tool.zip`` after ``curl -LO …/tool.zip`` (None for other archives)."""
+    if cmd.name not in _EXTRACTORS or cmd.ctx.cwd is None:
+        return None
+    upstream = set(cmd.stdin_sources).union(*cmd.stage_names[: cmd.stage]) if cmd.stage_names else set()
+    names = {os.path.basename(w.literal() or "").lower() for w in cmd.args}
+    if not (upstream & _shell.DOWNLOADERS or names & {d.lower() for d in downloaded}):
+        return None
+    _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"-C", "--directory", "-d", "-f", "--file"}))
+    into = values.get("C") or values.get("directory") or (values.get("d") if cmd.name == "unzip" else None)
+    where = (cmd.values(into[0]) or [None])[0] if into else "."
+    return _shell.normalize(where, cmd.ctx.cwd) if where else None
+
+
+def _runs_from(cmd: Cmd, folders: list[str]) -> bool:
+    """Whether the program of ``cmd`` is a path inside one of ``folders`` (./tool, bin/x)."""
+    program = cmd.argv[0].literal() if cmd.argv else None
+    if not program or "/" not in program or cmd.ctx.cwd is None:
+        return False
+    path = _shell.normalize(program, cmd.ctx.cwd)
+    return path is not None and any(_shell.is_within(path, f) for f in folders)
+
+
 def rule_download_then_run(cmds: list[Cmd], found: list[Finding]) -> None:
-    """A script written by a download or a decoder and run later in the same command."""
+    """A script written by a download or a decoder and run later in the same command, also a
+    program unpacked from a downloaded archive (``curl -L …tgz | tar xz && ./tool install``)."""
     downloaded: set[str] = set()
+    unpacked: list[str] = []
     for cmd in cmds:
+        if unpacked and _runs_from(cmd, unpacked):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` runs a program unpacked from an archive downloaded in the same "
+                    "command, before anyone checked it. Download and verify it first, then run it.",
+                )
+            )
+            return
+        folder = _extracted_into(cmd, downloaded)
+        if folder is not None:
+            unpacked.append(folder)
         upstream = set(cmd.stdin_sources).union(*cmd.stage_names[: cmd.stage]) if cmd.stage_names else set()
         if cmd.name in _HIDERS or upstream & _HIDERS:
             target = _downloaded_file(cmd)
