@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ._data import rule_db_tasks, rule_dump_upload, rule_hosted_data, rule_orm, rule_sql, sql_findings
 from ._devices import rule_devices, rule_fork_bomb, rule_power
-from ._files import rule_chmod, rule_find, rule_mv, rule_rm, rule_rsync
+from ._files import rule_chmod, rule_find, rule_mirror_empty, rule_mv, rule_rm, rule_rsync
 from ._git import rule_gh, rule_git
 from ._infra import rule_fleet, rule_warn_tools
 from ._paths import critical
@@ -57,6 +57,7 @@ __all__ = [
     "rule_hidden_code",
     "rule_hosted_data",
     "rule_http_delete",
+    "rule_mirror_empty",
     "rule_mv",
     "rule_orm",
     "rule_persistence",

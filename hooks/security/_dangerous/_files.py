@@ -484,6 +484,58 @@ def _find_exec_chmod(find: Cmd, name: str, at: int, found: list[Finding]) -> Non
     rule_chmod(Cmd(name, argv, [], find.ctx, find.origin, wrappers=[*find.wrappers, "find"]), found)
 
 
+# Mirroring tools and the flags (or subcommands) that delete what the source lacks.
+_MIRRORS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # name: (subcommand words that mirror, flags that turn deletion on; () = always deletes)
+    "rsync": ((), ("delete", "delete-before", "delete-during", "delete-after", "delete-delay", "del")),
+    "rclone": (("sync",), ()),
+    "aws": (("s3", "sync"), ("delete",)),
+    "gsutil": (("rsync",), ("d",)),
+    "gcloud": (("storage", "rsync"), ("delete-unmatched-destination-objects",)),
+    "azcopy": (("sync",), ("delete-destination",)),
+    "mc": (("mirror",), ("remove",)),
+}
+_EMPTY_NAMES = frozenset({"empty", "empty-dir", "emptydir", "blank", "nothing", "null", "void"})
+
+
+def _empty_source(word: Word, cmd: Cmd) -> bool:
+    """A mirror source that is an empty folder: named so (``/tmp/empty/``, ``./blank``),
+    ``/dev/null``, or a variable or ``$(…)`` made by ``mktemp -d``."""
+    for part in word.parts:
+        if isinstance(part, _shell.Var) and "mktemp" in cmd.ctx.sources.get(part.name, set()):
+            return True
+    if any("mktemp" in _shell.names_in(sub.script, cmd.ctx) for sub in word.subs()):
+        return True
+    values = cmd.values(word) or []
+    return any(v == "/dev/null" or os.path.basename(v.rstrip("/")).lower() in _EMPTY_NAMES for v in values)
+
+
+def rule_mirror_empty(cmd: Cmd, found: list[Finding]) -> None:
+    """``rsync -a --delete /tmp/empty/ host:/srv/``, ``rclone sync /tmp/empty remote:bucket``,
+    ``aws s3 sync "$(mktemp -d)" s3://b --delete``: mirroring an empty folder deletes everything
+    at the destination, wherever it is (another host, a bucket)."""
+    spec = _MIRRORS.get(cmd.name)
+    if spec is None:
+        return
+    words, delete_flags = spec
+    flags, positionals, _values = _shell.split_options(cmd.args, _shell.VALUE_OPTIONS.get(cmd.name, frozenset()))
+    lits = [w.literal() for w in positionals]
+    if lits[: len(words)] != list(words):
+        return
+    if delete_flags and not any(f.split("=")[0] in delete_flags and not f.endswith("=false") for f in flags):
+        return
+    operands = positionals[len(words) :]
+    if len(operands) >= 2 and any(_empty_source(w, cmd) for w in operands[:-1]):
+        dest = operands[-1].text
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` mirrors an empty folder onto {dest}, which deletes everything there. "
+                "Delete the specific files meant, or sync a folder that holds the wanted content.",
+            )
+        )
+
+
 def rule_rsync(cmd: Cmd, found: list[Finding]) -> None:
     """``rsync --delete SRC DEST`` deletes whatever in DEST is not in SRC: with an empty or
     unrelated source that is ``rm -rf DEST/*``, so a critical local DEST is denied."""

@@ -549,6 +549,18 @@ ROUND_C: dict[str, list[tuple[str, str | None]]] = {
         ("curl -L https://x.example/fixtures.tgz | tar xz -C tests/fixtures && pytest tests", None),
         ("tar xzf vendor/protoc.tgz -C .tools && .tools/bin/protoc --version", None),
     ],
+    # Mirroring an empty folder deletes the whole destination, on any host or bucket.
+    "mirror-empty": [
+        ("rclone sync /tmp/empty b2:family-photos", "deny"),
+        ('X=$(mktemp -d); rsync -a --delete "$X"/ backup@nas:/volume1/archive/', "deny"),
+        ('aws s3 sync "$(mktemp -d)" s3://acme-prod-uploads --delete', "deny"),
+        ("gsutil -m rsync -r -d ./blank gs://acme-audit-logs", "deny"),
+        ("mc mirror --remove /tmp/void minio/backups", "deny"),
+        ("rclone sync dist/ r2:acme-web", None),
+        ("aws s3 sync ./public s3://acme-site --delete", None),
+        ("rsync -az --delete build/ deploy@web-1:/srv/app/current/", None),
+        ("rclone copy /tmp/empty remote:bucket", None),
+    ],
     # Project text run as commands: a fragment picked out of a file, or a document's text
     # (settled: warn); a whole script, a tool's own env output and loading .env are ordinary.
     "executed-project-text": [
