@@ -72,7 +72,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
 
     for index, cmd in enumerate(cmds):
         name = cmd.name
-        if name in ("rm", "rmdir", "unlink") or name in _POWERSHELL_REMOVE:
+        if name in ("rm", "rmdir", "unlink") or name in _POWERSHELL_REMOVE or name in _dangerous.TREE_REMOVERS:
             apply("rm", _dangerous.rule_rm, cmd)
         elif name == "find":
             apply("find-delete", _dangerous.rule_find, cmd)

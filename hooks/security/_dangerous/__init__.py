@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ._data import rule_db_tasks, rule_dump_upload, rule_hosted_data, rule_orm, rule_sql, sql_findings
 from ._devices import rule_devices, rule_fork_bomb, rule_power
-from ._files import rule_chmod, rule_find, rule_mirror_empty, rule_mv, rule_rm, rule_rsync
+from ._files import TREE_REMOVERS, rule_chmod, rule_find, rule_mirror_empty, rule_mv, rule_rm, rule_rsync
 from ._git import rule_gh, rule_git
 from ._infra import rule_fleet, rule_warn_tools
 from ._paths import critical
@@ -40,6 +40,7 @@ from ._remote import (
 from ._system import rule_persistence, rule_security_off
 
 __all__ = [
+    "TREE_REMOVERS",
     "critical",
     "rule_chmod",
     "rule_code_runs_fetched",

@@ -168,10 +168,15 @@ def _find_scope(find: Cmd) -> tuple[list[Word], bool, bool]:
     return starts or [Word([_shell.Lit(".", True)], ".")], filtered, leftovers
 
 
+# Package-registry tools that delete whole trees, like rm -rf (npx rimraf ~, bunx del-cli 'dist/*').
+TREE_REMOVERS = frozenset({"rimraf", "del-cli", "premove", "rm-rf"})
+
+
 def rule_rm(cmd: Cmd, found: list[Finding]) -> None:
-    """``rm``/``rmdir``/``unlink`` (also fed by ``xargs``) of critical, bulk or unknown targets."""
+    """``rm``/``rmdir``/``unlink`` (also fed by ``xargs``) of critical, bulk or unknown targets;
+    ``rimraf``/``del-cli`` read as ``rm -rf``."""
     flags, targets, _ = _shell.split_options(cmd.args)
-    recursive = any(f in ("r", "R", "recursive") for f in flags)
+    recursive = any(f in ("r", "R", "recursive") for f in flags) or cmd.name in TREE_REMOVERS
     if "no-preserve-root" in flags:
         found.append(
             (

@@ -561,6 +561,22 @@ ROUND_C: dict[str, list[tuple[str, str | None]]] = {
         ("rsync -az --delete build/ deploy@web-1:/srv/app/current/", None),
         ("rclone copy /tmp/empty remote:bucket", None),
     ],
+    # Package runners run the program after their subcommand, behind workspace options too;
+    # rimraf and del-cli are rm -rf.
+    "package-runners": [
+        ("pnpm -r exec rm -rf ~", "deny"),
+        ("pnpm dlx rimraf /", "deny"),
+        ("npx rimraf ~", "deny"),
+        ("npm x -- del-cli '/*'", "deny"),
+        ("npx shx rm -rf ~", "deny"),
+        ('yarn exec rm -rf "$HOME"', "deny"),
+        ("pnpm --filter @acme/api exec prisma migrate reset --force", "ask"),
+        ("pnpm -r --filter './packages/*' exec rimraf dist .turbo", None),
+        ("bunx rimraf --glob '**/node_modules'", None),
+        ("npx shx rm -rf coverage", None),
+        ("pnpm -C apps/web exec next build", None),
+        ("npm exec --workspace web -- vitest run", None),
+    ],
     # Project text run as commands: a fragment picked out of a file, or a document's text
     # (settled: warn); a whole script, a tool's own env output and loading .env are ordinary.
     "executed-project-text": [
