@@ -609,6 +609,15 @@ def _to_self(owner: Word, ctx: Ctx) -> bool:
     return bool(name) and (name == user or _SELF_WORDS.fullmatch(name) is not None)
 
 
+def _application_folder(path: str) -> bool:
+    """``/var/www``, ``/var/www/app``, ``/srv/app``, ``/opt/acme``: where a server keeps the
+    applications it serves, whose ownership and group access the admin sets to the service
+    user (the system's own folders — ``/etc``, ``/usr``, ``/var/lib``, ``/srv`` itself — stay
+    critical)."""
+    comps = path.strip("/").split("/")
+    return comps[:2] == ["var", "www"] or (len(comps) >= 2 and comps[0] in ("srv", "opt"))
+
+
 def rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
     """``chmod``/``chown``/``chgrp``/``setfacl``/``chattr`` of system or home folders, setuid or
     world-writable modes."""
@@ -656,6 +665,8 @@ def rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
             if cmd.name in ("chown", "chgrp") and _shell.is_within(target, home) and _to_self(positionals[0], cmd.ctx):
                 continue  # sudo chown -R "$USER" ~/.npm: taking one's own files back
             why = critical(target, cmd.ctx)
+            if why and _application_folder(target):
+                continue  # sudo chown -R www-data /var/www/app: a served application's files
             if why and (recursive or path in ("/", os.path.normpath(cmd.ctx.home))):
                 found.append(
                     (

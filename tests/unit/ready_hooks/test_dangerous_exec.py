@@ -598,3 +598,25 @@ ROUND_C: dict[str, list[tuple[str, str | None]]] = {
 )
 def test_round_c_classes(kit: Any, project: Path, command: str, expected: str | None) -> None:
     assert decide(kit, project, command) == expected, command
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("sudo chown -R www-data:www-data /var/www/shop", None),
+        ("sudo chown -R deploy: /srv/api", None),
+        ("sudo chgrp -R www-data /var/www", None),
+        ("sudo chmod -R g+rw /opt/metabase/plugins", None),
+        ("sudo chmod -R 777 /var/www/shop", "deny"),
+        ("sudo chmod -R 4755 /srv/api/bin", "deny"),
+        ("sudo chown -R deploy /etc", "deny"),
+        ("sudo chown -R www-data /srv", "deny"),
+        ("sudo chown -R app /var/lib", "deny"),
+    ],
+)
+def test_application_folders_on_a_server_take_their_service_owner(
+    kit: Any, project: Path, command: str, expected: str | None
+) -> None:
+    # dangerous_commands alone: writes outside the project are workspace_boundary's call.
+    hook = kit.load("security/dangerous_commands.py")
+    assert kit.decision(hook.run(kit.bash(command, project))) == expected, command
