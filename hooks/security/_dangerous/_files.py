@@ -102,10 +102,23 @@ def _xargs_inputs(cmd: Cmd) -> list[str] | None:
     if cmd.stdin_text is not None:  # xargs rm <<< "$HOME", xargs rm < list written earlier
         return [v for v in cmd.stdin_text.split() if not v.startswith("-")]
     prev = cmd.prev
-    if prev is None or prev.name not in ("echo", "printf"):
+    if prev is None or prev.name not in ("echo", "printf", "ls"):
         return None
+    words = prev.args
+    if prev.name == "ls":
+        # ls -d packages/*/dist: the operands themselves (without -d, ls prints what is inside
+        # each folder, names relative to it, which rm would take relative to here).
+        lits = [w.literal() or "" for w in prev.args]
+        if (
+            not any(a.startswith("-") and not a.startswith("--") and "d" in a for a in lits)
+            and "--directory" not in lits
+        ):
+            return None
+        words = [w for w, a in zip(prev.args, lits, strict=True) if not a.startswith("-")]
+        if not words:
+            return None
     values: list[str] = []
-    for word in prev.args:
+    for word in words:
         got = prev.values(word)
         if got is None:
             return None

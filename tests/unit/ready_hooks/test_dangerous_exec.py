@@ -533,6 +533,10 @@ ROUND_C: dict[str, list[tuple[str, str | None]]] = {
         ("fd -t d -H '^\\.svelte-kit$' apps packages | xargs rm -rf", None),
         ("fdfind -e tsbuildinfo | xargs rm -f", None),
         ("fd -g '*.pyc' src | xargs rm", None),
+        ("ls -d packages/*/dist apps/*/.next | xargs rm -rf", None),
+        ("ls -d ~/* | xargs rm -rf", "deny"),
+        ("ls -d src/* | xargs rm -rf", "ask"),
+        ("ls build | xargs rm -rf", "ask"),  # names inside build/, removed from here
         ("find . -name '*.sqlite' -delete", "ask"),
         ("find . -name '*.ts' -delete", "ask"),
         ("find certs -name '*.key' -exec rm {} +", "ask"),
