@@ -86,6 +86,8 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
             apply("git", _dangerous.rule_git, cmd, cmds[:index])
         elif name == "gh":
             apply("git", _dangerous.rule_gh, cmd)
+        elif name in ("bfg", "java"):
+            apply("git", _dangerous.rule_bfg, cmd)
         apply("mirror", _dangerous.rule_mirror_empty, cmd)
         apply("devices", _dangerous.rule_devices, cmd)
         apply("power", _dangerous.rule_power, cmd)

@@ -581,6 +581,17 @@ ROUND_C: dict[str, list[tuple[str, str | None]]] = {
         ("pnpm -C apps/web exec next build", None),
         ("npm exec --workspace web -- vitest run", None),
     ],
+    # Whole-history rewrites by other tools, and deleting the repository on the host.
+    "whole-history": [
+        ("bfg --delete-files '*.pem'", "deny"),
+        ("java -jar ~/bin/bfg-1.14.0.jar --replace-text leaked.txt", "deny"),
+        ("git lfs migrate import --everything --include='*.mp4'", "deny"),
+        ("gh api --method DELETE /repos/acme/storefront", "deny"),
+        ("git lfs migrate import --include='*.zip'", "ask"),
+        ("git lfs migrate info --everything", None),
+        ("java -jar target/app.jar --server.port=8081", None),
+        ("gh api -X DELETE repos/acme/storefront/issues/comments/991", None),
+    ],
     # Project text run as commands: a fragment picked out of a file, or a document's text
     # (settled: warn); a whole script, a tool's own env output and loading .env are ordinary.
     "executed-project-text": [
