@@ -592,6 +592,22 @@ ROUND_C: dict[str, list[tuple[str, str | None]]] = {
         ("java -jar target/app.jar --server.port=8081", None),
         ("gh api -X DELETE repos/acme/storefront/issues/comments/991", None),
     ],
+    # Storage layers above the disk: pools, volumes, encrypted containers, RAID members.
+    "storage-layers": [
+        ("sudo zpool destroy backup", "deny"),
+        ("sudo zfs destroy -r tank/postgres", "deny"),
+        ("sudo lvremove -y vg_data/lv_pg", "deny"),
+        ("sudo cryptsetup luksFormat --type luks2 /dev/nvme1n1p3", "deny"),
+        ("sudo mdadm --zero-superblock /dev/sdc1", "deny"),
+        ("diskutil apfs deleteVolume disk3s5", "deny"),
+        ("sudo launchctl reboot userspace", "deny"),
+        ("sudo zfs destroy tank/data@autosnap-2024-01-01", None),
+        ("sudo zfs destroy -nv tank/postgres", None),
+        ("sudo zpool status -x", None),
+        ("sudo lvs -o +devices", None),
+        ("sudo cryptsetup luksDump /dev/nvme1n1p3", None),
+        ("diskutil apfs list", None),
+    ],
     # Project text run as commands: a fragment picked out of a file, or a document's text
     # (settled: warn); a whole script, a tool's own env output and loading .env are ordinary.
     "executed-project-text": [
