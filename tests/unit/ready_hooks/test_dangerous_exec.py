@@ -605,7 +605,7 @@ ROUND_C: dict[str, list[tuple[str, str | None]]] = {
         ("sudo zfs destroy -nv tank/postgres", None),
         ("sudo zpool status -x", None),
         ("sudo lvs -o +devices", None),
-        ("sudo cryptsetup luksDump /dev/nvme1n1p3", None),
+        ("sudo cryptsetup status cryptdata", None),
         ("diskutil apfs list", None),
     ],
     # Project text run as commands: a fragment picked out of a file, or a document's text
