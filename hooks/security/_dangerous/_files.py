@@ -373,7 +373,8 @@ def _fd_finds_leftovers(fd: Cmd) -> bool:
     """``fd -t d -H '^\\.next$' apps``, ``fd -e retry``, ``fd -g '*.pyc' src``: fd (find's modern
     twin) lists only generated leftovers, searched for inside the project. Its pattern is a
     regular expression: anchored, escaped literal names (``^\\.turbo$``) are read as the name."""
-    if fd.ctx.remote or fd.ctx.cwd is None:
+    cwd = fd.ctx.cwd
+    if fd.ctx.remote or cwd is None:
         return False
     flags, positionals, values = _shell.split_options(fd.args, _FD_VALUES)
     if "base-directory" in values:
@@ -394,7 +395,7 @@ def _fd_finds_leftovers(fd: Cmd) -> bool:
     if not names or not all(_leftover_name(n) or _droppings_name(n) for n in names):
         return False
     project = os.path.normpath(fd.ctx.project)
-    paths = [_shell.normalize(r, fd.ctx.cwd) for r in roots]
+    paths = [_shell.normalize(r, cwd) for r in roots]
     return all(p is not None and _shell.is_within(p, project) for p in paths)
 
 

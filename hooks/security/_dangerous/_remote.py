@@ -415,8 +415,8 @@ def _extracted_into(cmd: Cmd, downloaded: set[str]) -> str | None:
         return None
     _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"-C", "--directory", "-d", "-f", "--file"}))
     into = values.get("C") or values.get("directory") or (values.get("d") if cmd.name == "unzip" else None)
-    where = (cmd.values(into[0]) or [None])[0] if into else "."
-    return _shell.normalize(where, cmd.ctx.cwd) if where else None
+    got = cmd.values(into[0]) if into else ["."]
+    return _shell.normalize(got[0], cmd.ctx.cwd) if got else None
 
 
 def _runs_from(cmd: Cmd, folders: list[str]) -> bool:
