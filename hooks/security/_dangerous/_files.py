@@ -382,7 +382,8 @@ def _fd_finds_leftovers(fd: Cmd) -> bool:
     lits = [w.literal() for w in positionals]
     if None in lits:
         return False
-    pattern, roots = (lits[0] or "", lits[1:]) if lits else ("", [])
+    pattern = (lits[0] or "") if lits else ""
+    roots = [r or "" for r in lits[1:]]
     roots = [*roots, *[w.literal() or "" for w in values.get("search-path", [])]] or ["."]
     extensions = [w.literal() or "" for k in ("e", "extension") for w in values.get(k, [])]
     if pattern in ("", ".", "^", ".*"):
