@@ -54,6 +54,22 @@ def rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
     if name in _shell.POWERSHELLS:
         _powershell(cmd, found)
     runs_code = name in _shell.SHELLS or name in _shell.INTERPRETERS or name in _PS_EVAL or name in ("source", ".")
+    if runs_code and cmd.xargs and cmd.stage > 0 and set().union(*cmd.stage_names[: cmd.stage]) & _shell.DOWNLOADERS:
+        inline, _stdin, _file = _shell.shell_invocation(cmd.args) if name in _shell.SHELLS else (None, False, None)
+        lits = [w.literal() or "" for w in cmd.args]
+        script = (inline.literal() or "") if inline is not None else ""
+        placeholder = bool(cmd.replace) and script.split()[:1] == [cmd.replace]
+        if (name in _shell.SHELLS and ((inline is None and "-c" in lits) or placeholder)) or (
+            name in _shell.INTERPRETERS and lits[-1:] in (["-c"], ["-e"])
+        ):
+            # curl … | xargs -0 bash -c, curl … | xargs -I{} sh -c '{}': the download is the code.
+            found.append(
+                (
+                    "deny",
+                    f"`{name}` runs text downloaded on the spot, handed over by xargs, which nobody has "
+                    "reviewed. Download it to a file, read it, then run it.",
+                )
+            )
     if runs_code and (cmd.stage > 0 or cmd.stdin_sources) and _reads_code_from_stdin(cmd):
         upstream: set[str] = set(cmd.stdin_sources)
         for stage in cmd.stage_names[: cmd.stage]:
