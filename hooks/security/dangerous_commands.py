@@ -109,6 +109,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("hidden-code", _dangerous.rule_decoded_operand, cmd)
         apply("risky-tool", _dangerous.rule_warn_tools, cmd)
         apply("security-off", _dangerous.rule_security_off, cmd)
+        apply("accounts", _dangerous.rule_accounts, cmd)
         apply("remote-shell", _dangerous.rule_remote_shell, cmd)
         apply("orm-wipe", _dangerous.rule_orm, cmd)
         apply("db-reset", _dangerous.rule_db_tasks, cmd)

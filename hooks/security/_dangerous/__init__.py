@@ -12,7 +12,8 @@ to each command that would run; each rule appends ``(decision, reason)`` finding
   framework tasks that reset a database, dumps sent over the network;
 * ``_remote`` — download-and-run, code that runs fetched code, URL runners, hidden code,
   remote shells, HTTP ``DELETE``;
-* ``_system`` — security switched off, persistence (cron, start-up files, units);
+* ``_system`` — security switched off, persistence (cron, start-up files, units), accounts
+  given root and essential packages removed;
 * ``_infra`` — ``kubectl``/``helm``/``terraform``, cloud CLIs, production targets and the
   other tools that ask, commands sent to fleets (ansible, salt, pssh, cloud run-command).
 
@@ -37,11 +38,12 @@ from ._remote import (
     rule_remote_shell,
     rule_runs_url,
 )
-from ._system import rule_persistence, rule_security_off
+from ._system import rule_accounts, rule_persistence, rule_security_off
 
 __all__ = [
     "TREE_REMOVERS",
     "critical",
+    "rule_accounts",
     "rule_bfg",
     "rule_chmod",
     "rule_code_runs_fetched",

@@ -1,6 +1,13 @@
-"""Rule family: data. SQL through database clients, framework consoles and inline code
-(:func:`sql_findings`), Redis wipes, hosted data without undo (buckets, managed databases) and ORM
-table wipes."""
+"""Rule family: data. SQL through database clients, hosted databases' own shells (``turso db
+shell``, ``pscale shell``, ``wrangler d1 execute``, ``heroku pg:psql``, ``fly postgres connect``),
+framework consoles and inline code (:func:`sql_findings`: DROP/TRUNCATE, DELETE/UPDATE without a
+real WHERE, row-level security switched off, writes granted to PUBLIC, accounts without a
+password or administrators with a guessable one); Redis wipes; hosted data without undo (buckets,
+managed databases, a hosting platform's whole app/site/worker/KV store — a preview's only asked —,
+database branches, live-mode Stripe deletes, InfluxDB buckets, backup repositories and snapshots
+picked by a computed list; retention policies pass); ORM table wipes; framework tasks that reset
+a database or roll migrations back (asked; denied against production, also through ``pnpm exec``,
+``python -m``, ``go run``)."""
 
 from __future__ import annotations
 
@@ -10,7 +17,7 @@ import _shell
 from _common import Finding
 from _shell import Cmd, Word
 
-from ._infra import production, production_host
+from ._infra import PREVIEW_NAME, production, production_host
 from ._paths import is_match_all
 
 SQL_CLIENTS: dict[str, tuple[frozenset[str], frozenset[str], bool]] = {
@@ -190,6 +197,34 @@ _NO_PASSWORD = re.compile(
 )
 
 
+# Row-level security switched off, a role allowed to bypass it, or write rights granted to every
+# role (PUBLIC). (Grants to Supabase's ``anon`` role are its defaults: row-level policies guard them.)
+_ACCESS_OPENED = re.compile(
+    r"\bALTER\s+TABLE\b.*\b(?:DISABLE|NO\s+FORCE)\s+ROW\s+LEVEL\s+SECURITY\b"
+    r"|\bALTER\s+(?:USER|ROLE)\b.*\bBYPASSRLS\b"
+    r"|\bGRANT\s+(?:ALL|[\w\s,]*\b(?:INSERT|UPDATE|DELETE|TRUNCATE)\b).*\bTO\s+(?:[\w\s,]*\b)?PUBLIC\b"
+)
+# Accounts that administer the server, and passwords anyone would try first.
+_ADMIN_ACCOUNTS = frozenset({"POSTGRES", "ROOT", "SA", "ADMIN", "MYSQL", "SYSTEM", "SYS", "ADMINISTRATOR"})
+_GUESSABLE = frozenset({"PASSWORD", "PASSWD", "POSTGRES", "ROOT", "ADMIN", "SECRET", "CHANGEME", "123456",
+                        "12345678", "1234", "PASS", "TOOR", "QWERTY", "LETMEIN", "DEFAULT", "MYSQL"})  # fmt: skip
+_SET_PASSWORD = re.compile(
+    r"\bALTER\s+(?:USER|ROLE)\s+['\"`]?(?P<user>\w+)['\"`]?(?:@\S+)?\b.*?"
+    r"\b(?:PASSWORD|IDENTIFIED(?:\s+WITH\s+\w+)?\s+BY)\s+'(?P<pw>\w*)'"
+    r"|\bSET\s+PASSWORD\s+FOR\s+['\"`]?(?P<user2>\w+)['\"`]?(?:@\S+)?\s*=\s*(?:PASSWORD\s*\(\s*)?'(?P<pw2>\w*)'"
+)
+
+
+def _weak_admin_password(stmt: str) -> bool:
+    """``ALTER USER postgres WITH PASSWORD 'postgres'``, ``ALTER USER 'root'@'%' IDENTIFIED BY
+    'root'``: an administrator account given its own name or a default as its password."""
+    m = _SET_PASSWORD.search(stmt)
+    if not m:
+        return False
+    user, pw = (m.group("user"), m.group("pw")) if m.group("user") else (m.group("user2"), m.group("pw2"))
+    return user in _ADMIN_ACCOUNTS and bool(pw) and (pw == user or pw in _GUESSABLE)
+
+
 # DELETE FROM t, and the forms without FROM or with a join: DELETE t (SQL Server, Oracle),
 # DELETE TOP (n) FROM t, DELETE t1 FROM t1 JOIN t2 (MySQL), WITH … DELETE.
 _DELETE_STATEMENT = re.compile(r"\bDELETE\s+FROM\b|(?:^|\)\s*)DELETE\s+(?:TOP\s*\(\s*\d+\s*\)\s+)?[\w.\"`\[\]]+")
@@ -209,6 +244,26 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
                     "deny",
                     f"{where} prints the database accounts' password hashes, which can be cracked offline. "
                     "Select the user names only (e.g. SELECT user, host FROM mysql.user).",
+                )
+            )
+            continue
+        if _ACCESS_OPENED.search(stmt):
+            found.append(
+                (
+                    "deny",
+                    f"{where} switches row-level security off or gives write access to every role "
+                    "(PUBLIC): anyone who reaches the database can read or change any row. "
+                    "Grant to one named role and keep the policies; ask the user to change access.",
+                )
+            )
+            continue
+        if _weak_admin_password(stmt):
+            found.append(
+                (
+                    "deny",
+                    f"{where} gives a database administrator account a guessable password (its own "
+                    "name, or a default such as 'password'). Use a generated password kept in the "
+                    "secret store, or ask the user to change accounts.",
                 )
             )
             continue
@@ -368,9 +423,9 @@ def rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
     """Hosted data deleted through a cloud or store CLI: a bucket emptied recursively or
     removed with its contents, a managed database, table or cluster deleted, every key of
     etcd/consul. None of it has an undo; a single object or an empty bucket only asks."""
-    lits = [(w.literal() or "") for w in cmd.args]
+    # (pnpm dlx vercel remove …: the tool a package manager starts)
+    name, lits = _inner_tool(cmd.name, [(w.literal() or "") for w in cmd.args])
     flags = set(lits)
-    name = cmd.name
     what = ""
     ask = ""
     urls = [a for a in lits if re.match(r"(?:s3|gs)://", a)]
@@ -455,6 +510,10 @@ def rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
             what = "deletes a whole remote bucket or store with everything in it"
         else:
             ask = "deletes a remote path and everything in it"
+    if not what and not ask:
+        what, ask = _platform_delete(name, lits)
+    if not what and not ask:
+        what, ask = _backup_delete(cmd, lits)
     if what:
         found.append(
             (
@@ -467,6 +526,128 @@ def rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
         found.append(("ask", f"`{cmd.display}` {ask}; confirm this is intended."))
 
 
+# Hosting platforms' commands that delete a whole app, site, worker or store with its
+# deployments and data: (program names, leading operands).
+_PLATFORM_DESTROYS: list[tuple[frozenset[str], tuple[str, ...]]] = [
+    (frozenset({"fly", "flyctl"}), ("apps destroy", "apps delete", "destroy", "apps rm")),
+    (frozenset({"vercel"}), ("remove", "rm", "project rm", "project remove", "projects rm", "projects remove")),
+    (frozenset({"netlify"}), ("sites:delete", "sites delete")),
+    (
+        frozenset({"wrangler"}),
+        (
+            "delete",
+            "d1 delete",
+            "kv namespace delete",
+            "kv:namespace delete",
+            "r2 bucket delete",
+            "queues delete",
+            "vectorize delete",
+            "hyperdrive delete",
+            "pages project delete",
+        ),
+    ),
+    (frozenset({"supabase"}), ("projects delete", "orgs delete")),
+    (frozenset({"railway"}), ("delete", "environment delete", "service delete", "volume delete")),
+    (frozenset({"render"}), ("services delete",)),
+    (frozenset({"dokku"}), ("apps:destroy", "postgres:destroy", "redis:destroy", "mysql:destroy")),
+    (frozenset({"upstash"}), ("redis delete", "kafka delete", "vector delete", "qstash delete")),
+    (frozenset({"atlas", "mongocli"}), ("clusters delete", "atlas clusters delete", "projects delete")),
+    (frozenset({"amplify"}), ("delete",)),
+    (frozenset({"firebase"}), ("hosting:disable", "apps:delete")),
+    (frozenset({"convex"}), ("delete",)),
+    (frozenset({"influx"}), ("bucket delete", "org delete")),
+    (frozenset({"influxdb3"}), ("delete database", "delete table")),
+    (frozenset({"meilisearch", "typesense"}), ("delete-index", "indexes delete")),
+]
+# Database branches (PlanetScale, Neon, Supabase, Xata): a copy of the data for one feature.
+_BRANCH_TOOLS = {
+    "pscale": ("branch",),
+    "neonctl": ("branches", "branch"),
+    "neon": ("branches", "branch"),
+    "supabase": ("branches",),
+    "xata": ("branch",),
+}
+_MAIN_BRANCH = re.compile(r"(?i)^(?:main|master|prod|production|live|primary|default)$")
+
+
+def _platform_delete(name: str, lits: list[str]) -> tuple[str, str]:
+    """(denied, asked) for a hosting platform's delete: a whole app, site, worker, KV namespace,
+    bucket or hosted store is denied (its deployments and data go with it) unless it is named as
+    one pull request's preview (asked); a database branch deleted is asked (its main or production
+    branch denied), a branch reset to its parent loses its writes; a live-mode payment object
+    (``stripe customers delete … --live``) is asked; ``influx delete`` with no predicate empties
+    the bucket; deleting a message-queue topic is asked."""
+    ops = [a for a in lits if not a.startswith("-")]
+    line = " ".join(ops)
+    for names, verbs in _PLATFORM_DESTROYS:
+        if name not in names:
+            continue
+        verb = next((v for v in verbs if line == v or line.startswith(v + " ")), None)
+        if verb is None:
+            continue
+        targets = line[len(verb) :].split() + [a.partition("=")[2] for a in lits if a.startswith("--name=")]
+        targets += [lits[i + 1] for i, a in enumerate(lits[:-1]) if a in ("--name", "-a", "--app", "--project")]
+        if name == "vercel" and all(re.search(r"\.vercel\.app$|^https?://|^dpl_", t) for t in targets if t) and targets:
+            return "", "removes Vercel deployments"  # single deployments by URL or id
+        if targets and all(PREVIEW_NAME.search(t) for t in targets) and not any(_MAIN_BRANCH.match(t) for t in targets):
+            return "", f"deletes a preview's {name} resource"
+        return f"deletes a whole hosted app, site or store with its deployments and data ({name} {verb})", ""
+    if name in _BRANCH_TOOLS and ops[:1] and ops[0] in _BRANCH_TOOLS[name] and len(ops) > 1:
+        action, branches = ops[1], ops[2:]
+        if name == "pscale":
+            branches = ops[3:4]  # pscale branch delete DATABASE BRANCH
+        if action in ("delete", "rm", "remove", "reset", "restore"):
+            if any(_MAIN_BRANCH.match(b) or _PROD_TARGET.search(b) for b in branches):
+                return f"{'resets' if action != 'delete' else 'deletes'} the main or production database branch", ""
+            return "", f"{'resets' if action in ('reset', 'restore') else 'deletes'} a database branch and its data"
+    if name == "stripe" and ("--live" in lits or any("sk_live_" in a for a in lits)) and "delete" in ops[:3]:
+        return "", "deletes a live-mode Stripe object (real customers and payments; no undo)"
+    predicate = {"--predicate", "-p"} & set(lits) or any(a.startswith("--predicate=") for a in lits)
+    if name == "influx" and ops[:1] == ["delete"] and not predicate:
+        return "deletes every point of an InfluxDB bucket in the time range (no --predicate)", ""
+    if name == "virsh" and "undefine" in ops and ({"--remove-all-storage", "--storage"} & set(lits)):
+        return "", "deletes a virtual machine together with its disks"
+    if name in ("kafka-topics", "kafka-topics.sh") and "--delete" in lits:
+        return "", "deletes a Kafka topic with its messages"
+    if name == "rpk" and ops[:2] == ["topic", "delete"]:
+        return "", "deletes a Kafka topic with its messages"
+    return "", ""
+
+
+def _backup_delete(cmd: Cmd, lits: list[str]) -> tuple[str, str]:
+    """(denied, asked) for a backup tool removing backups: a whole repository (``borg delete
+    REPO``, ``borg rdelete``, ``tarsnap --nuke``) or snapshots picked by a computed list
+    (``restic forget $(restic snapshots …)``) is denied, since the backups are the last copy;
+    named snapshots or archives are asked. Retention policies (``forget --keep-daily 7``, ``borg
+    prune --keep-…``) pass: they keep the recent backups."""
+    name = cmd.name
+    ops = [a for a in lits if a and not a.startswith("-")]
+    if name == "restic" and "forget" in ops:
+        at = next(i for i, w in enumerate(cmd.args) if w.literal() == "forget")
+        snaps = [w for w in cmd.args[at + 1 :] if not (w.literal() or "").startswith("-")]
+        if any(a.startswith("--keep-") for a in lits):
+            return "", ""
+        if any(w.subs() or w.literal() is None for w in snaps):
+            return "deletes restic snapshots chosen by a computed list (possibly every backup)", ""
+        return ("", "deletes restic snapshots") if snaps else ("", "")
+    if name == "borg" and ("rdelete" in ops or "delete" in ops):
+        at = ops.index("rdelete" if "rdelete" in ops else "delete")
+        repos = ops[at + 1 :]
+        archives = any(a.startswith(("-a", "--glob-archives", "--match-archives", "--prefix")) for a in lits)
+        if "rdelete" in ops or (not archives and not any("::" in r and not r.endswith("::") for r in repos)):
+            return "deletes a whole borg repository with every archive in it", ""
+        return "", "deletes borg archives"
+    if name == "tarsnap" and "--nuke" in lits:
+        return "deletes every tarsnap archive", ""
+    if name == "tarsnap" and "-d" in lits:
+        return "", "deletes tarsnap archives"
+    if name == "kopia" and ops[:2] in (["snapshot", "delete"], ["snap", "delete"]):
+        return "", "deletes kopia snapshots"
+    if name == "kopia" and ops[:2] == ["repository", "delete"]:
+        return "deletes the whole kopia repository", ""
+    return "", ""
+
+
 def _scratch_database(positionals: list[Word], texts: list[str]) -> bool:
     """``sqlite3 :memory: '…'`` or ``duckdb -c '…'`` with no file: the database lives only as long
     as the command, so deleting from it loses nothing (unless the SQL ATTACHes a real file)."""
@@ -474,11 +655,54 @@ def _scratch_database(positionals: list[Word], texts: list[str]) -> bool:
     return memory and not any(re.search(r"(?i)\battach\b|^\s*\.open\b", t, re.MULTILINE) for t in texts)
 
 
+def _hosted_shell_sql(cmd: Cmd) -> list[str] | None:
+    """SQL given to a hosted database's own shell command, as an argument (stdin is read by the
+    caller), or None when ``cmd`` is not one: ``turso db shell DB "SQL"``, ``pscale shell DB
+    BRANCH``, ``wrangler d1 execute DB --command "SQL"``, ``heroku pg:psql -c "SQL"``, ``fly
+    postgres connect``, ``supabase db query "SQL"``, ``atlas sql``… These reach a remote
+    database; the same SQL rules apply as to psql."""
+    lits = [w.literal() or "" for w in cmd.args]
+    ops = [a for a in lits if not a.startswith("-")]
+
+    def option(*names: str) -> list[str]:
+        got: list[str] = []
+        for i, lit in enumerate(lits):
+            if lit in names and i + 1 < len(cmd.args):
+                got.append(" ".join(cmd.values(cmd.args[i + 1]) or [cmd.args[i + 1].text]))
+            elif lit.partition("=")[0] in names and "=" in lit:
+                got.append(lit.partition("=")[2])
+        return got
+
+    if cmd.name == "turso" and ops[:2] == ["db", "shell"]:
+        # turso db shell DB [SQL]: the words after the database name are the statement.
+        at = lits.index("shell")
+        rest = [w for w in cmd.args[at + 1 :] if not (w.literal() or "").startswith("-")]
+        return [" ".join(cmd.values(w) or [w.text]) for w in rest[1:]]
+    if cmd.name == "pscale" and ops[:1] == ["shell"]:
+        return []
+    if cmd.name == "wrangler" and ops[:2] == ["d1", "execute"]:
+        return option("--command")
+    if cmd.name == "heroku" and ops[:1] in (["pg:psql"], ["psql"]):
+        return option("-c", "--command")
+    if cmd.name in ("fly", "flyctl") and ops[:2] in (["postgres", "connect"], ["pg", "connect"], ["mpg", "connect"]):
+        return []
+    if cmd.name in ("supabase", "neonctl", "neon", "railway", "atlas", "render") and (
+        {"query", "sql", "execute", "psql", "connect"} & set(ops[:2])
+    ):
+        return option("-c", "--command", "--sql", "--query", "-e", "--execute") + [
+            " ".join(cmd.values(w) or [w.text])
+            for w in cmd.args
+            if re.match(r"(?is)\s*(?:DROP|DELETE|TRUNCATE|UPDATE|ALTER|GRANT)\b", w.literal() or "")
+        ]
+    return None
+
+
 def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     """SQL run through a database client, a framework's database console or interpreter code:
     DROP/TRUNCATE, DELETE/UPDATE without a real WHERE, changes against production."""
     name = SQL_ALIASES.get(cmd.name, cmd.name)
     texts: list[str] = []
+    hosted = _hosted_shell_sql(cmd)
     if name in SQL_CLIENTS:
         sql_opts, with_value, positional_sql = SQL_CLIENTS[name]
         # sqlite3/duckdb use single-dash long options (-cmd): split them by hand.
@@ -504,6 +728,8 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
                     texts.append(written)
     elif _db_console(cmd):
         texts.extend(_db_console_sql(cmd))
+    elif hosted is not None:
+        texts.extend(hosted)
     elif cmd.name in _shell.INTERPRETERS:
         # sqlite3.connect(…).execute("DROP TABLE …"), cursor.execute('DELETE FROM …')
         texts.extend(m.group("sql") for code in _shell.code_of(cmd) for m in _CODE_SQL.finditer(code))
@@ -551,7 +777,7 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     elif cmd.name in ("redis-cli", "valkey-cli", "keydb-cli"):
         _rule_redis(cmd, found)
         return
-    elif cmd.name in ("dropdb", "dropuser") or (
+    elif cmd.name in ("dropdb", "dropuser", "pg_dropcluster") or (
         cmd.name == "mysqladmin" and any(w.literal() == "drop" for w in cmd.args)
     ):
         found.append(("deny", f"`{cmd.display}` drops a database. Ask the user to run it."))
@@ -560,7 +786,7 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
         return
     if cmd.stdin_text:
         texts.append(cmd.stdin_text)
-    for sql_file in _sql_files(cmd) if name in SQL_CLIENTS or _db_console(cmd) else []:
+    for sql_file in _sql_files(cmd) if name in SQL_CLIENTS or _db_console(cmd) or hosted is not None else []:
         found.append(
             (
                 "ask",
@@ -712,6 +938,22 @@ _DB_TASKS: list[tuple[frozenset[str], re.Pattern[str], str]] = [
         "drops every object in the database's schemas",
     ),
     (frozenset({"xcrun"}), re.compile(r"simctl erase"), "erases the simulators' apps and data"),
+    # Rolling migrations back drops the columns and tables they added, with their data.
+    (
+        frozenset({"alembic", "flask"}),
+        re.compile(r"(?:^| )downgrade\b"),
+        "rolls migrations back (dropping the tables and columns they added, with their data)",
+    ),
+    (
+        frozenset({"rails", "rake", "php", "artisan", "knex", "sequelize", "sequelize-cli", "mix"}),
+        re.compile(r"db:rollback|migrate:rollback|migrate:down|db:migrate:undo|ecto\.rollback|db:migrate:down"),
+        "rolls migrations back (dropping the tables and columns they added, with their data)",
+    ),
+    (
+        frozenset({"goose", "dbmate", "migrate", "sql-migrate", "diesel", "sqlx", "typeorm", "atlas", "refinery"}),
+        re.compile(r"(?:^| )(?:down|down-to|rollback|revert|migration:revert|migration revert|migrate revert)\b"),
+        "rolls migrations back (dropping the tables and columns they added, with their data)",
+    ),
     (
         frozenset({"python", "manage.py", "django-admin"}),
         re.compile(r"(?:^| )(?:flush|reset_db)\b|migrate \S+ zero"),
@@ -721,18 +963,55 @@ _DB_TASKS: list[tuple[frozenset[str], re.Pattern[str], str]] = [
 # Signs that the configured database is a throwaway test copy (settings, --database, env).
 _TEST_DB = re.compile(r"(?i)(?:^|[._=/:-])test(?:s|ing)?(?:$|[._/-])")
 # Package scripts and task targets whose name says they reset or drop a database.
-_SCRIPT_RUNNERS = frozenset({"npm", "pnpm", "yarn", "bun", "make", "just", "task", "mise", "composer", "nx", "turbo"})
+_SCRIPT_RUNNERS = frozenset(
+    {"npm", "pnpm", "yarn", "bun", "deno", "make", "just", "task", "mise", "composer", "nx", "turbo"}
+)
 _DB_WORD = re.compile(r"(?i)^(?:db|database|schema|tables?|data)$")
 _WIPE_WORD = re.compile(r"(?i)^(?:reset|drop|wipe|truncate|purge|nuke|destroy|flush|fresh|clear|empty)$")
+
+
+# $PROD_DSN, ${PRODUCTION_DATABASE_URL}: a variable whose name says it holds the production target.
+_PROD_VARIABLE = re.compile(r"\$\{?(?:\w*_)?(?:PROD|PRODUCTION|LIVE)(?:_\w*)?\}?")
+_PACKAGE_EXEC = frozenset({"pnpm", "yarn", "npm", "bun"})
+_PACKAGE_EXEC_VALUE = frozenset({"--filter", "-F", "-C", "--dir", "--cwd", "-w", "--workspace", "--prefix"})
+
+
+def _inner_tool(name: str, lits: list[str]) -> tuple[str, list[str]]:
+    """The tool a package manager, ``python -m`` or ``go run`` starts, with its arguments:
+    ``pnpm --filter db exec prisma migrate reset`` → prisma, ``yarn workspace db prisma …``,
+    ``python -m alembic downgrade -1`` → alembic, ``go run ./cmd/migrate down`` → migrate."""
+    if name in _PACKAGE_EXEC:
+        rest: list[str] = []
+        skip = False
+        for a in lits:
+            if skip:
+                skip = False
+            elif a in _PACKAGE_EXEC_VALUE:
+                skip = True
+            elif not a.startswith("-") or rest:
+                rest.append(a)
+        if name == "yarn" and rest[:1] == ["workspace"]:
+            rest = rest[2:]
+        if rest[:1] in (["exec"], ["dlx"], ["x"]) and len(rest) > 1:
+            rest = [a for a in rest[1:] if a != "--"]
+            return rest[0].rsplit("/", 1)[-1], rest[1:]
+        if name == "yarn" and rest and rest[0] not in ("run", "install", "add", "remove", "test", "build"):
+            return rest[0], rest[1:]  # yarn prisma migrate reset: yarn runs a package's binary
+    if name.startswith("python") and lits[:1] == ["-m"] and len(lits) > 1:
+        return lits[1], lits[2:]
+    if name == "go" and lits[:1] == ["run"] and len(lits) > 1:
+        target = next((a for a in lits[1:] if not a.startswith("-")), "")
+        return target.rstrip("/").rsplit("/", 1)[-1].removesuffix(".go"), lits[lits.index(target) + 1 :]
+    return name, lits
 
 
 def _script_targets(cmd: Cmd, lits: list[str]) -> list[str]:
     """The scripts or targets a package manager or task runner is asked to run (``npm run X``,
     ``yarn X``, ``make X Y``, ``mise run X``)."""
     ops = [a for a in lits if not a.startswith("-") and "=" not in a]
-    if ops[:1] in (["run"], ["run-script"]):
+    if ops[:1] in (["run"], ["run-script"]) or (cmd.name == "deno" and ops[:1] == ["task"]):
         return ops[1:2]
-    if cmd.name in ("npm", "mise", "bun"):
+    if cmd.name in ("npm", "mise", "bun", "deno"):
         return []  # npm test, npm install …: built-in commands, not project scripts
     if cmd.name in ("pnpm", "yarn", "composer"):
         return ops[:1]
@@ -765,11 +1044,12 @@ def rule_db_tasks(cmd: Cmd, found: list[Finding]) -> None:
         )
         return
     lits = [(w.literal() or "") for w in cmd.args]
-    line = " ".join(lits)
+    tool, tool_args = _inner_tool(cmd.name, lits)
+    line = " ".join(tool_args)
     what = ""
     for names, task, does in _DB_TASKS:
-        if (cmd.name in names or cmd.name.endswith(tuple("/" + n for n in names))) and task.search(line):
-            if cmd.name == "python" and not any(a.endswith("manage.py") for a in lits[:1]):
+        if (tool in names or tool.endswith(tuple("/" + n for n in names))) and task.search(line):
+            if tool == "python" and not any(a.endswith("manage.py") for a in tool_args[:1]):
                 continue
             what = does
             break
@@ -785,7 +1065,12 @@ def rule_db_tasks(cmd: Cmd, found: list[Finding]) -> None:
             what = f"runs the project's `{wipes[0]}` task, whose name says it drops or resets a database"
     if not what:
         return
-    prod = production(cmd) or production_host(cmd) or any(re.search(r"(?i):(?:prod|production)\b", a) for a in lits)
+    prod = (
+        production(cmd)
+        or production_host(cmd)
+        or any(re.search(r"(?i):(?:prod|production)\b", a) for a in lits)
+        or any(_PROD_VARIABLE.search(w.text) for w in cmd.args)
+    )
     env_text = [*lits, *(f"{k}={v}" for k, v in cmd.env.items())]
     test_db = not prod and any(_TEST_DB.search(t) for t in env_text)
     flush = cmd.name in ("python", "manage.py", "django-admin") and "flush" in lits

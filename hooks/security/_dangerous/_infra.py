@@ -62,16 +62,22 @@ def _hijacks_every_repository(cmd: Cmd) -> str:
         values = cmd.values(word) or []
         paths = [_shell.normalize(v, cmd.ctx.cwd) for v in values]
         home = cmd.ctx.home
-        if not (
-            paths
-            and home
-            and all(p and _shell.is_within(p, home) and not _shell.is_within(p, cmd.ctx.project) for p in paths)
-        ):
+        if not (paths and home and all(p and _own_hooks_folder(p, home, cmd.ctx.project) for p in paths)):
             return "makes every repository of the user run the hooks of one project or temporary folder"
     m = re.fullmatch(r"url\.(.+)\.(?:push)?insteadof", key)
     if m and _url_host(m.group(1)) != _url_host(value):
         return f"silently sends every git fetch and push for {value} to another server"
     return ""
+
+
+def _own_hooks_folder(path: str, home: str, project: str) -> bool:
+    """The user's own hooks folder: directly in their home (``~/.githooks``) or in their
+    configuration (``~/.config/git/hooks``, their dotfiles); a folder inside another checkout
+    (``~/tools/.githooks``) is that project's hooks."""
+    if not _shell.is_within(path, home) or _shell.is_within(path, project):
+        return False
+    rel = path[len(home.rstrip("/")) + 1 :]
+    return "/" not in rel or rel.startswith((".config/", "dotfiles/", ".dotfiles/"))
 
 
 def _url_host(url: str) -> str:
@@ -220,6 +226,9 @@ def _unattended(name: str, lits: list[str]) -> bool:
 _PREVIEW = re.compile(
     r"(?i)(?:^|[-_.])(?:pr|preview|review|feature|feat|branch|ephemeral|tmp|temp|sandbox|ci|test)(?:$|[-_.\d])"
 )
+
+
+PREVIEW_NAME = _PREVIEW  # shared with the data family (a preview app or database branch)
 
 
 def _preview_names(args: list[str]) -> bool:
@@ -512,6 +521,11 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         ask = "empties many files"
     elif _publishes_build(name, lits):
         ask = "uploads a build to a store, testers or a package repository"
+    elif name in ("certbot", "certbot-auto") and [a for a in lits if not a.startswith("-")][:1] in (
+        ["delete"],
+        ["revoke"],
+    ):
+        ask = "revokes or deletes a TLS certificate (a server still configured with it fails to start)"
     elif name in ("scancel", "qdel", "bkill"):
         mass = _cancels_jobs(cmd, lits)
         if mass == "others":

@@ -1,6 +1,11 @@
 """Rule family: the system. Security switched off (firewall, security services, TLS checks
-user-wide) and persistence: cron jobs, start-up files, git hooks and units that download and run
-code or run what would be refused now."""
+user-wide, sshd/sudoers/database authentication, login and audit logs erased) and persistence:
+cron jobs, start-up files, git hooks and units (their Exec lines judged as one script) that
+download and run code, load code into every process (LD_PRELOAD, NODE_OPTIONS --require) or run
+what would be refused now. Accounts: an account put in an administrator group or given uid 0,
+an empty or guessable administrator password, and removing packages the system stands on (sudo,
+openssh, systemd, the kernel, libc, the package manager) are denied; ``userdel -r``, lingering
+user services and sshd stopped are asked."""
 
 from __future__ import annotations
 
@@ -22,6 +27,8 @@ if TYPE_CHECKING:
 SECURITY_SERVICES = frozenset({
     "firewalld", "ufw", "nftables", "iptables", "ip6tables", "apparmor", "auditd", "fail2ban",
     "selinux", "clamav-daemon", "falcon-sensor", "crowdstrike", "osqueryd", "wazuh-agent",
+    # the system's logging and intrusion detection: stopping them hides what happens next
+    "rsyslog", "syslog-ng", "systemd-journald", "crowdsec", "sshguard", "suricata", "snort", "aide",
 })  # fmt: skip
 
 
@@ -41,6 +48,7 @@ def _tls_off_everywhere(name: str, lits: list[str]) -> bool:
     return False
 
 
+_EVERY_PORT = re.compile(r"(?:0|1):65535(?:/\w+)?")
 _IPTABLES_MATCH = frozenset({
     "-p", "--protocol", "-s", "--source", "-d", "--destination", "-i", "--in-interface", "-o",
     "--out-interface", "-m", "--match", "--dport", "--sport", "--destination-port", "--source-port",
@@ -65,6 +73,39 @@ def _edits_in_place(name: str, lits: list[str]) -> bool:
     return name in ("sed", "perl", "gsed") and any(re.fullmatch(r"-\w*i\S*|--in-place\S*", a) for a in lits)
 
 
+# The system's record of logins and commands (not rotated copies such as auth.log.1).
+_AUDIT_LOG = re.compile(
+    r"^/var/log/(?:auth\.log|secure|wtmp|btmp|lastlog|faillog|syslog|messages|audit/audit\.log|audit/?"
+    r"|journal/?)$|^/var/run/utmp$|^~?/?(?:root/)?\.bash_history$"
+)
+
+# journalctl --vacuum-time=1s / --vacuum-size=1K / --vacuum-files=1: keeps (almost) nothing;
+# --vacuum-time=2weeks, --vacuum-size=500M are ordinary housekeeping.
+_VACUUM_ALL = re.compile(
+    r"--vacuum-time=\d+(?:s|sec|seconds?|m|min|minutes?|ms|us)?|--vacuum-size=\d+[KkBb]?|--vacuum-size=[1-9]M"
+    r"|--vacuum-files=1"
+)
+
+
+def _erased_logs(cmd: Cmd, name: str, lits: list[str]) -> str:
+    """The login/audit log a command empties or deletes: ``truncate -s 0 /var/log/auth.log``,
+    ``shred -u /var/log/wtmp``, ``rm /var/log/secure``, ``: > /var/log/btmp``; ``auditctl -D``
+    (every audit rule)."""
+    if name == "auditctl" and "-D" in lits:
+        return "every kernel audit rule"
+    if name == "journalctl" and any(_VACUUM_ALL.fullmatch(a) for a in lits):
+        return "the systemd journal (vacuumed down to nothing)"
+    paths = [r.target.literal() or "" for r in cmd.redirects if r.op in (">", ">|") and r.target is not None]
+    if name in ("truncate", "shred", "rm", "unlink", "srm", "wipe") or (
+        name == "tee" and not {"-a", "--append"} & set(lits)
+    ):
+        paths += [a for a in lits if not a.startswith("-")]
+    logs = [p for p in paths if _AUDIT_LOG.match(p.rstrip("*")) and not p.endswith(".bash_history")]
+    if name == "truncate" and not any(a in ("-s0", "--size=0") or a == "0" for a in lits):
+        return ""
+    return logs[0] if logs else ""
+
+
 def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
     """Turning off the firewall or a security service."""
     lits = [(w.literal() or "") for w in cmd.args]
@@ -75,6 +116,10 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
         what = "turns the firewall off"
     elif name == "ufw" and ops[:2] == ["default", "allow"]:
         what = "makes the firewall accept everything"
+    elif (name == "ufw" and "allow" in ops[:2] and any(_EVERY_PORT.fullmatch(a) for a in ops)) or (
+        name == "firewall-cmd" and any(re.fullmatch(r"--add-port=(?:0|1)-65535/\w+", a) for a in lits)
+    ):
+        what = "opens every port of the firewall"
     elif name == "firewall-cmd" and any(re.fullmatch(r"--set-default-zone=(?:trusted|public-open)", a) for a in lits):
         what = "makes the firewall trust every connection"
     elif name in ("iptables", "ip6tables") and _accepts_everything(lits):
@@ -128,6 +173,16 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
         what = "switches a server's authentication off (trust logins, root or empty-password logins)"
     elif _tls_off_everywhere(name, lits):
         what = "turns TLS certificate checks off for every future download of the tool"
+    erased = _erased_logs(cmd, name, lits)
+    if erased and not what:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` erases {erased}, the record of who logged in and what ran (covering "
+                "tracks). Leave the system's logs to logrotate; read or copy them instead.",
+            )
+        )
+        return
     if what:
         found.append(
             (
@@ -238,9 +293,11 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
     targets = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None]
     if cmd.name == "tee":
         targets += [w for w in cmd.args if not (w.literal() or "").startswith("-")]
+    written = text
     for word in targets:
         for value in cmd.values(word) or [_shell.expand_pattern(word, cmd.ctx)]:
             path = _shell.normalize(value, cmd.ctx.cwd) or value
+            text = written
             access = _grants_access(path, text)
             if access:
                 found.append(
@@ -260,10 +317,21 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
                     )
                 )
                 continue
+            if _PACKAGE_SOURCE.search(path) and _UNSIGNED_LINE.search(text):
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` writes a package source into {path} whose packages are installed "
+                        "without checking their signatures (tampered packages run as root). Add the "
+                        "repository's signing key instead, or ask the user.",
+                    )
+                )
+                continue
             if not _shell.autorun_path(path):
                 continue
             # /etc/crontab and /etc/cron.d/*: a schedule and a user name before each command.
             system_cron = _SYSTEM_CRON.search(path) is not None
+            text = _unit_script(text) if _UNIT_FILE.search(path) else text
             later = (
                 None
                 if _shell.fetches_and_runs(text)
@@ -284,6 +352,18 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
                         "document the install step for the user instead.",
                     )
                 )
+
+
+_UNIT_FILE = re.compile(r"/systemd/.*(?:\.(?:service|timer|socket|path|mount)|\.d/[^/]+\.conf)$")
+_EXEC_LINE = re.compile(r"(?m)^\s*Exec\w*\s*=\s*[-@+!:]*(?P<cmd>.+)$")
+
+
+def _unit_script(text: str) -> str:
+    """The commands a systemd unit runs (``ExecStartPre=``, ``ExecStart=``, …) as one shell line,
+    in order, so that a download in one line and running the file in the next are judged
+    together; the unit's text itself when it has no Exec lines."""
+    commands = [m.group("cmd").strip() for m in _EXEC_LINE.finditer(text)]
+    return " ; ".join(commands) if commands else text
 
 
 _CRON_SCHEDULE = re.compile(r"^\s*(?:@\w+|(?:\S+\s+){5})")
@@ -336,6 +416,12 @@ _UPLOAD = re.compile(
 )
 _CRON_TIMES = re.compile(r"^\s*(?:@\w+|(?:[\d*/,-]+\s+){5})")
 _TEMP_DIRS = ("/tmp", "/dev/shm", "/var/tmp")
+# Variables that load code into every process: the dynamic loader's preload, Node's --require.
+_INJECTS = re.compile(
+    r"\b(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)\s*=\s*['\"]?[^\s'\"]"
+    r"|\bNODE_OPTIONS\s*=\s*['\"]?[^'\"\n]*(?:--require|-r\s|--import|--(?:experimental-)?loader)"
+    r"|\bPERL5OPT\s*=\s*['\"]?-M|\bJAVA_TOOL_OPTIONS\s*=\s*['\"]?[^'\"\n]*-javaagent"
+)
 
 
 def _job_risk(text: str, ctx: Ctx, user_field: bool = False) -> str | None:
@@ -350,6 +436,8 @@ def _job_risk(text: str, ctx: Ctx, user_field: bool = False) -> str | None:
             continue
         if _UPLOAD.search(line):
             return "sends local files or command output to a network host every time it runs"
+        if _INJECTS.search(line):
+            return "injects a library or module into every program started later (hidden code)"
         try:
             cmds = _shell.walk(line, ctx.child())
         except _shell.ShellParseError:
@@ -417,6 +505,16 @@ def _quote(word: str) -> str:
     return word if re.fullmatch(r"[\w@%+=:,./-]+", word) else "'" + word.replace("'", "'\\''") + "'"
 
 
+# Package manager configuration: a source or cache trusted without signatures.
+_PACKAGE_SOURCE = re.compile(
+    r"^/etc/apt/(?:sources\.list|sources\.list\.d/|apt\.conf\.d/)|^/etc/(?:yum\.repos\.d|zypp/repos\.d)/"
+    r"|^/etc/dnf/dnf\.conf$|^/etc/pacman\.conf$|^/etc/apk/repositories$|/nix/nix\.conf$"
+)
+_UNSIGNED_LINE = re.compile(
+    r"(?im)\[[^\]]*\btrusted=yes\b[^\]]*\]|AllowUnauthenticated\s+\"?(?:true|1)|AllowInsecureRepositories\s+\"?true"
+    r"|^\s*(?:repo_)?gpgcheck\s*=\s*(?:0|false|no)\b|^\s*SigLevel\s*=\s*Never\b"
+    r"|^\s*(?:extra-)?trusted-substituters\s*=|^\s*(?:extra-)?substituters\s*=.*\bhttp://|^\s*require-sigs\s*=\s*false"
+)
 _SUDOERS = re.compile(r"^/etc/sudoers(?:\.d/|$)")
 _TOOL_RC = re.compile(r"/(?:\.curlrc|\.wgetrc|\.npmrc|\.yarnrc(?:\.yml)?|\.gitconfig|pip\.conf|pip\.ini|\.condarc)$")
 _TLS_OFF_LINE = re.compile(
@@ -437,10 +535,11 @@ _SUBSTITUTION = re.compile(
     r"^(?:\d*,?\d*|/[^/]*/)?s(?P<d>[^\w\s\\])(?:\\.|(?!(?P=d)).)*(?P=d)(?P<new>(?:\\.|(?!(?P=d)).)*)"
 )
 # Server configuration whose settings decide who may log in, and the settings that let anyone in.
-_AUTH_CONFIG = re.compile(r"pg_hba\.conf|sshd_config|my\.cnf|mysqld\.cnf|redis\.conf|mongod\.conf")
+_AUTH_CONFIG = re.compile(r"pg_hba\.conf|sshd_config|my\.cnf|mysqld\.cnf|redis\.conf|mongod\.conf|/etc/sudoers")
 _AUTH_OFF = re.compile(
     r"(?i)\btrust\b|PermitRootLogin\s+yes|PermitEmptyPasswords\s+yes|skip[-_]grant[-_]tables"
-    r"|protected-mode\s+no|authorization:\s*disabled"
+    r"|protected-mode\s+no|authorization:\s*disabled|PasswordAuthentication\s+yes|PermitRootLogin\s+without-password"
+    r"|AuthenticationMethods\s+none|\bNOPASSWD\s*:"
 )
 
 
@@ -454,3 +553,186 @@ def _grants_access(path: str, text: str) -> str:
     if path.endswith("/authorized_keys") and re.search(r"\bssh-(?:rsa|ed25519|dss)\b|\becdsa-sha2", text):
         return "a key that may log in to this account"
     return ""
+
+
+# Groups whose members are root in all but name: sudo/wheel/admin run anything as root; docker,
+# lxd, libvirt and disk hand out the host's root file system.
+_ADMIN_GROUPS = frozenset({
+    "sudo", "wheel", "admin", "root", "docker", "lxd", "libvirt", "disk", "sudoers", "administrators",
+})  # fmt: skip
+# Packages without which the machine no longer boots, lets anyone log in, or can be repaired
+# (the kernel's meta-package, not an old versioned kernel, which is routine housekeeping).
+_ESSENTIAL = re.compile(
+    r"^(?:sudo|doas|openssh-server|openssh|ssh|sshd|systemd|systemd-sysv|init|coreutils|bash|dash|libc6|glibc"
+    r"|libc-bin|apt|dpkg|rpm|dnf|yum|apk-tools|pacman|zypper|util-linux|login|passwd|shadow|shadow-utils"
+    r"|base-files|base-passwd|mount|procps|e2fsprogs|grub-common|grub2?|grub-pc|grub-efi\S*|shim-signed|linux"
+    r"|linux-lts|linux-image-(?:generic|amd64|arm64|virtual)|linux-generic|kernel|kernel-core|initramfs-tools"
+    r"|dracut|busybox|python3|perl-base|tar|gzip|sed|grep|findutils|pam|libpam0g|libpam-modules|libpam-runtime)"
+    r"(?::\w+)?$"
+)
+_PACKAGE_REMOVES: dict[str, frozenset[str]] = {
+    "apt": frozenset({"remove", "purge", "autoremove"}),
+    "apt-get": frozenset({"remove", "purge", "autoremove"}),
+    "aptitude": frozenset({"remove", "purge"}),
+    "dnf": frozenset({"remove", "erase", "autoremove"}),
+    "yum": frozenset({"remove", "erase", "autoremove"}),
+    "microdnf": frozenset({"remove"}),
+    "zypper": frozenset({"remove", "rm"}),
+    "apk": frozenset({"del"}),
+    "pacman": frozenset({"-R", "-Rs", "-Rns", "-Rdd", "-Rsc", "-Rn", "--remove"}),
+    "dpkg": frozenset({"-r", "-P", "--remove", "--purge"}),
+    "rpm": frozenset({"-e", "--erase"}),
+    "snap": frozenset({"remove"}),
+}
+
+
+def _granted_groups(name: str, lits: list[str]) -> list[str]:
+    """The groups ``usermod -aG``, ``useradd -G``, ``gpasswd -a``, ``adduser USER GROUP``,
+    ``dseditgroup -a`` or ``net localgroup … /add`` put an account in."""
+    groups: list[str] = []
+    if name in ("usermod", "useradd", "adduser"):
+        for i, a in enumerate(lits):
+            if a in ("-G", "--groups", "-aG", "-Ga") and i + 1 < len(lits):
+                groups += lits[i + 1].split(",")
+            elif a.startswith("--groups="):
+                groups += a.partition("=")[2].split(",")
+            elif re.fullmatch(r"-a?G\S+", a):
+                groups += a.lstrip("-aG").split(",")
+    ops = [a for a in lits if not a.startswith("-")]
+    if name == "gpasswd" and ({"-a", "--add", "-M", "--members"} & set(lits)):
+        groups += ops[-1:]
+    if name in ("adduser", "addgroup") and len(ops) == 2:
+        groups += ops[1:]  # adduser USER GROUP (Debian), addgroup USER GROUP (BusyBox)
+    if name == "dseditgroup" and "-a" in lits:
+        groups += ops[-1:]
+    if name == "net" and [a.lower() for a in ops[:1]] == ["localgroup"] and "/add" in [a.lower() for a in lits]:
+        groups += ops[1:2]
+    return [g.lower() for g in groups if g]
+
+
+_ROOT_ACCOUNTS = frozenset({"root", "admin", "administrator", "ubuntu", "pi", "toor"})
+_GUESSABLE_PASSWORDS = frozenset({
+    "root", "toor", "admin", "password", "passwd", "changeme", "123456", "12345678", "1234", "secret",
+    "raspberry", "ubuntu", "letmein", "qwerty", "pass", "default",
+})  # fmt: skip
+
+
+def _weak_password_set(cmd: Cmd, name: str, lits: list[str]) -> str:
+    """``usermod -p '' USER`` (an empty password), ``echo 'root:root' | chpasswd`` (an
+    administrator account given its own name or a default as its password)."""
+    if name == "usermod" and any(a in ("-p", "--password") and b == "" for a, b in itertools.pairwise(lits)):
+        return "removes an account's password"
+    if name == "chpasswd" and cmd.stdin_text and not {"-e", "--encrypted"} & set(lits):
+        for line in cmd.stdin_text.splitlines():
+            user, _, password = line.strip().partition(":")
+            if user in _ROOT_ACCOUNTS and (password in ("", user) or password.lower() in _GUESSABLE_PASSWORDS):
+                return f"gives the administrator account {user} a guessable password"
+    return ""
+
+
+_OWN_ACCOUNT = re.compile(r"\$\{?(?:USER|LOGNAME)\}?|\$\((?:whoami|id -un)\)|`whoami`")
+
+
+def _own_account(cmd: Cmd) -> bool:
+    """Whether the account a group command names is the user's own (``$USER``, ``$(whoami)``):
+    the docker post-install step, not access for someone else."""
+    words = [w for w in cmd.args if not (w.literal() or "").startswith("-")]
+    return bool(words) and any(_OWN_ACCOUNT.fullmatch(w.text.strip("\"'")) for w in words)
+
+
+def rule_accounts(cmd: Cmd, found: list[Finding]) -> None:
+    """Accounts and the packages the system stands on: an account added to an administrator
+    group (sudo, wheel, docker …) or given user id 0, denied (root for someone else); an account
+    deleted with its home, or lingering user services, asked; removing a package the system
+    needs to boot or be administered (sudo, openssh-server, systemd, the kernel, the package
+    manager), denied."""
+    lits = [(w.literal() or "") for w in cmd.args]
+    name = cmd.name
+    admin = [g for g in _granted_groups(name, lits) if g in _ADMIN_GROUPS]
+    uid0 = name in ("usermod", "useradd") and any(
+        (a in ("-u", "--uid") and b == "0") or a == "--uid=0" for a, b in itertools.pairwise([*lits, ""])
+    )
+    if admin and not uid0 and _own_account(cmd):
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` puts your own account in the {admin[0]} group, which amounts to root "
+                "on this machine; confirm (rootless tools avoid it).",
+            )
+        )
+        return
+    if admin or uid0:
+        what = f"the {admin[0]} group" if admin else "user id 0"
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` gives an account {what}, which amounts to root on this machine (access "
+                "for others). Ask the user to change who administers the machine.",
+            )
+        )
+        return
+    if name == "visudo" and cmd.stdin_text and _grants_access("/etc/sudoers", cmd.stdin_text):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` writes a sudo rule that lets an account run commands as root. Do not "
+                "change who may use sudo; ask the user.",
+            )
+        )
+        return
+    weak = _weak_password_set(cmd, name, lits)
+    if weak:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` {weak}, so anyone may log in as it. Set a generated password or a key, "
+                "or ask the user to change accounts.",
+            )
+        )
+        return
+    ops = [a for a in lits if not a.startswith("-")]
+    if (
+        name in ("systemctl", "service")
+        and {"stop", "disable", "mask"} & set(ops)
+        and ({"ssh", "sshd", "ssh.service", "sshd.service", "ssh.socket"} & set(ops))
+    ):
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` stops remote logins (sshd); on a server reached over ssh nobody gets back "
+                "in. Confirm there is console access.",
+            )
+        )
+        return
+    if name in ("userdel", "deluser") and ({"-r", "--remove", "--remove-home", "--remove-all-files"} & set(lits)):
+        found.append(("ask", f"`{cmd.display}` deletes an account together with its home folder and files; confirm."))
+        return
+    if name == "loginctl" and lits[:1] == ["enable-linger"]:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` keeps the user's services running after logout and starts them at boot "
+                "(persistence); confirm.",
+            )
+        )
+        return
+    verbs = _PACKAGE_REMOVES.get(name)
+    if verbs is None:
+        return
+    if name == "pacman":
+        removing = any(a in verbs or re.fullmatch(r"-R\w*", a) for a in lits)
+    elif name in ("dpkg", "rpm"):
+        removing = bool(verbs & set(lits))
+    else:  # apt remove …: the first operand is the action
+        ops = [a for a in lits if not a.startswith("-")]
+        removing = bool(ops) and ops[0] in verbs
+    essential = [a for a in lits if not a.startswith("-") and _ESSENTIAL.match(a)]
+    if removing and (essential or "--allow-remove-essential" in lits):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` removes {essential[0] if essential else 'essential packages'}, which the "
+                "system needs to boot, log in or be administered. Remove only the application's own "
+                "packages, or ask the user.",
+            )
+        )
