@@ -4,15 +4,24 @@ Hook: dangerous_commands
 Event: PreToolUse
 Matcher: Bash
 Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the project root or
-    system folders, also through find, xargs, rsync --delete and interpreter code; dd/mkfs
-    onto devices, sysrq; fork bombs; curl|sh and other download-and-run, PowerShell's irm|iex
-    included; chmod/chown -R on /; git push --force to main/master, rewriting every branch
-    (filter-branch --all, filter-repo); git reset --hard without a backup ref or a clean-tree
+    system folders, also through find, fd/ls -d | xargs, rimraf/del-cli, package runners (pnpm
+    -r exec, npx shx), rsync --delete and interpreter code (python/node/ruby/perl, deno eval,
+    bun -e, Deno.remove, fs-extra); mirroring an empty folder onto any destination (rsync
+    --delete, rclone sync, aws s3 sync --delete, gsutil rsync -d, mc mirror --remove); dd/mkfs
+    onto devices, storage pools/volumes/LUKS destroyed (zpool/zfs destroy, lvremove,
+    cryptsetup luksFormat), sysrq; fork bombs in any language's endless loop; curl|sh and other
+    download-and-run (also via xargs, an unpacked downloaded archive, nix run github:, brew
+    install URL), PowerShell's irm|iex included; chmod/chown -R on / (a server's application
+    folders /var/www, /srv/*, /opt/* may take their service user); git push --force to
+    main/master, rewriting every branch (filter-branch --all, filter-repo, BFG, git lfs migrate
+    --everything), deleting the repository via gh api; git reset --hard without a backup ref or a clean-tree
     check; SQL DROP/TRUNCATE, DELETE/UPDATE without a real WHERE through database clients,
     framework consoles and ORMs; firewall off; cron jobs or start-up files that fetch and run
     remote code) and answers "ask" for destructive-but-sometimes-legitimate ones (git clean
     -f, docker system prune, find -delete and bulk rm inside the project outside build
-    output, force-push to other branches, a service restarted on a production host…).
+    output (one extension of tool droppings such as *.retry or *.pid passes; code, data, keys,
+    backups ask), force-push to other branches, a service restarted on a production host, a
+    shell running text picked out of a file or a document…).
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
     wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
     brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an
@@ -72,7 +81,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
 
     for index, cmd in enumerate(cmds):
         name = cmd.name
-        if name in ("rm", "rmdir", "unlink") or name in _POWERSHELL_REMOVE:
+        if name in ("rm", "rmdir", "unlink") or name in _POWERSHELL_REMOVE or name in _dangerous.TREE_REMOVERS:
             apply("rm", _dangerous.rule_rm, cmd)
         elif name == "find":
             apply("find-delete", _dangerous.rule_find, cmd)
@@ -86,6 +95,9 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
             apply("git", _dangerous.rule_git, cmd, cmds[:index])
         elif name == "gh":
             apply("git", _dangerous.rule_gh, cmd)
+        elif name in ("bfg", "java"):
+            apply("git", _dangerous.rule_bfg, cmd)
+        apply("mirror", _dangerous.rule_mirror_empty, cmd)
         apply("devices", _dangerous.rule_devices, cmd)
         apply("power", _dangerous.rule_power, cmd)
         apply("sql", _dangerous.rule_sql, cmd)

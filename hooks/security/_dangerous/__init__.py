@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from ._data import rule_db_tasks, rule_dump_upload, rule_hosted_data, rule_orm, rule_sql, sql_findings
 from ._devices import rule_devices, rule_fork_bomb, rule_power
-from ._files import rule_chmod, rule_find, rule_mv, rule_rm, rule_rsync
-from ._git import rule_gh, rule_git
+from ._files import TREE_REMOVERS, rule_chmod, rule_find, rule_mirror_empty, rule_mv, rule_rm, rule_rsync
+from ._git import rule_bfg, rule_gh, rule_git
 from ._infra import rule_fleet, rule_warn_tools
 from ._paths import critical
 from ._remote import (
@@ -41,8 +41,10 @@ from ._remote import (
 from ._system import rule_accounts, rule_persistence, rule_security_off
 
 __all__ = [
+    "TREE_REMOVERS",
     "critical",
     "rule_accounts",
+    "rule_bfg",
     "rule_chmod",
     "rule_code_runs_fetched",
     "rule_db_tasks",
@@ -59,6 +61,7 @@ __all__ = [
     "rule_hidden_code",
     "rule_hosted_data",
     "rule_http_delete",
+    "rule_mirror_empty",
     "rule_mv",
     "rule_orm",
     "rule_persistence",

@@ -32,12 +32,17 @@ DISK_TOOLS = frozenset(
 )
 
 
-# Fork bombs in interpreter code (shell ones are found in the parsed functions).
+# Fork bombs in interpreter code (shell ones are found in the parsed functions): a fork inside a
+# loop that never ends, however the language spells it — a statement modifier (perl/ruby
+# ``fork while 1``, ``fork until 0``, ``1 while fork``), or an endless loop header (``while True:``,
+# ``while (1) {``, ``for (;;)``, ``loop {``, ``loop do``) whose body forks before any ``break``.
+_FOREVER = r"(?:1|true|True|!0|fork(?:\(\))?)"
 FORK_BOMB = re.compile(
-    r"fork\s*while\s*fork|while\s*\(?\s*(?:True|1|true)\s*\)?\s*:\s*os\.fork\(\)"
-    # ruby -e 'loop { fork }', perl -e 'while(1){fork}', node: for(;;) child_process.fork(…)
-    r"|\bloop\s*(?:\{|do)\s*(?:Process\.)?fork\b|\bwhile\s*\(?\s*(?:1|true|True)\s*\)?\s*\{?\s*(?:Process\.)?fork\b"
-    r"|for\s*\(\s*;\s*;\s*\)\s*\{?\s*[\w.()'\"]*fork\("
+    r"\bfork\b(?:\s*\(\s*\))?\s+while\s*\(?\s*" + _FOREVER + r"\b"
+    r"|\bfork\b(?:\s*\(\s*\))?\s+until\s*\(?\s*(?:0|false|nil)\b"
+    r"|\b\d\s+while\s+(?:\w+(?:\.|::))?fork\b"
+    r"|(?:\bwhile\s*\(?\s*" + _FOREVER + r"\s*\)?\s*(?::|\{|\bdo\b)?|\bfor\s*\(\s*;\s*;\s*\)|\bloop\s*(?:\{|\bdo\b))"
+    r"(?:(?!\bbreak\b|\bexit\b|\breturn\b)[^;]|;(?!\s*(?:break|exit|return)\b)){0,80}?\bfork\b"
 )
 
 
@@ -114,9 +119,51 @@ def _scratch_only(cmd: Cmd) -> bool:
     return bool(paths) and all(p is not None and _shell.build_output(p, cmd.ctx.project) for p in paths)
 
 
+# Storage layers above the disk whose subcommand destroys what they hold: ZFS pools and
+# datasets, LVM volumes and groups, LUKS headers, RAID superblocks, APFS containers and volumes.
+_STORAGE_DESTROY: dict[str, frozenset[str]] = {
+    "zpool": frozenset({"destroy", "labelclear"}),
+    "zfs": frozenset({"destroy"}),
+    "lvremove": frozenset({""}),
+    "vgremove": frozenset({""}),
+    "pvremove": frozenset({""}),
+    "cryptsetup": frozenset({"luksformat", "erase", "lukserase"}),
+    "mdadm": frozenset({"--zero-superblock"}),
+}
+
+
+def _storage_destroy(cmd: Cmd) -> bool:
+    """``zpool destroy tank``, ``lvremove -f vg0/data``, ``cryptsetup luksFormat /dev/sdb1``,
+    ``diskutil apfs deleteContainer disk4``: a storage layer and all its data, gone."""
+    lits = [(w.literal() or "").lower() for w in cmd.args]
+    if cmd.name == "diskutil" and lits[:1] == ["apfs"]:
+        return bool(re.match(r"delete(?:container|volume)|erase", lits[1] if len(lits) > 1 else ""))
+    subs = _STORAGE_DESTROY.get(cmd.name)
+    if subs is None:
+        return False
+    if subs == frozenset({""}):
+        return not any(a in ("-h", "--help", "--version") for a in lits) and any(not a.startswith("-") for a in lits)
+    if cmd.name == "zfs" and any(a.startswith("-") and "n" in a.lstrip("-") and len(a) < 6 for a in lits):
+        return False  # zfs destroy -nv: a dry run
+    if cmd.name == "zfs" and not any(a.startswith("-") and ("r" in a or "R" in a) for a in lits):
+        # One snapshot (tank/data@2024-01-01) pruned by retention; the dataset itself stays.
+        return not all("@" in a for a in lits[1:] if not a.startswith("-"))
+    return any(a in subs for a in lits)
+
+
 def rule_devices(cmd: Cmd, found: list[Finding]) -> None:
-    """``dd``/``mkfs``/disk tools and redirects that overwrite a block device."""
+    """``dd``/``mkfs``/disk tools and redirects that overwrite a block device; storage pools,
+    volumes and encrypted containers destroyed."""
     name = cmd.name
+    if _storage_destroy(cmd):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` destroys a storage pool, volume or encrypted container with all the data on "
+                "it. Ask the user to do storage administration themselves.",
+            )
+        )
+        return
     if name == "dd":
         for word in cmd.args:
             for value in cmd.values(word) or []:
@@ -219,6 +266,7 @@ def rule_power(cmd: Cmd, found: list[Finding]) -> None:
         name in ("shutdown", "reboot", "halt", "poweroff")
         or (name in ("init", "telinit") and lits[:1] in (["0"], ["6"]))
         or (name == "systemctl" and any(a in ("poweroff", "reboot", "halt", "kexec") for a in lits))
+        or (name == "launchctl" and lits[:1] == ["reboot"])  # macOS: launchctl reboot [system|userspace]
     ):
         found.append(("deny", f"`{cmd.display}` shuts down or reboots the machine. Ask the user to do it."))
     # kill -9 -1, pkill -u "$USER" (no pattern), killall5: every process of the user or the machine.

@@ -71,15 +71,54 @@ def _leftover_name(pattern: str) -> bool:
     return m is not None and all(m.group("head") + ch + m.group("tail") in LEFTOVER_NAMES for ch in m.group("chars"))
 
 
+# Extensions of files worth a confirmation before a find deletes every one in the project:
+# source code, documents and configuration, data and databases, models, keys, media, archives
+# and backups. Any other extension (*.retry, *.pid, *.bak~, *.tmp.*) names tool droppings.
+_KEPT_EXTENSIONS = frozenset({
+    "py", "pyi", "js", "mjs", "cjs", "jsx", "ts", "tsx", "mts", "go", "rs", "java", "kt", "kts",
+    "scala", "rb", "php", "c", "h", "cc", "cpp", "hpp", "cs", "swift", "m", "mm", "dart", "ex",
+    "exs", "erl", "hs", "ml", "clj", "lua", "pl", "pm", "r", "jl", "sh", "bash", "zsh", "fish",
+    "ps1", "sql", "proto", "graphql", "vue", "svelte", "astro", "html", "htm", "css", "scss",
+    "sass", "less", "tf", "tfvars", "tfstate", "nix", "ipynb", "md", "mdx", "rst", "txt", "adoc",
+    "tex", "yml", "yaml", "toml", "json", "jsonc", "json5", "ini", "cfg", "conf", "xml", "env",
+    "properties", "lock", "db", "sqlite", "sqlite3", "mdb", "dump", "csv", "tsv", "parquet",
+    "jsonl", "ndjson", "xlsx", "xls", "h5", "hdf5", "npy", "npz", "pkl", "pickle", "pt", "pth",
+    "ckpt", "safetensors", "onnx", "arrow", "feather", "avro", "orc", "bak", "backup", "pem",
+    "key", "crt", "p12", "pfx", "jks", "keystore", "gpg", "asc", "kdbx", "pack", "idx", "png",
+    "jpg", "jpeg", "gif", "svg", "webp", "mp4", "mp3", "wav", "pdf", "docx", "pptx", "zip",
+    "tar", "gz", "tgz", "xz", "zst", "7z", "bz2", "age", "enc",
+})  # fmt: skip
+
+
+def _droppings_name(pattern: str) -> bool:
+    """``*.retry``, ``*.pid``, ``*.log.1``: a -name pattern that picks one extension of files a
+    tool leaves behind, not code, data or keys (``*.py``, ``*.db``, ``*.pem`` …)."""
+    m = re.fullmatch(r"\*\.(?P<ext>[A-Za-z][\w-]*)(?:\.[\w*-]+|\*)?", pattern)
+    return m is not None and m.group("ext").lower() not in _KEPT_EXTENSIONS
+
+
 def _xargs_inputs(cmd: Cmd) -> list[str] | None:
     """Arguments xargs would append: the literal words a preceding echo/printf prints."""
     if cmd.stdin_text is not None:  # xargs rm <<< "$HOME", xargs rm < list written earlier
         return [v for v in cmd.stdin_text.split() if not v.startswith("-")]
     prev = cmd.prev
-    if prev is None or prev.name not in ("echo", "printf"):
+    if prev is None or prev.name not in ("echo", "printf", "ls"):
         return None
+    words = prev.args
+    if prev.name == "ls":
+        # ls -d packages/*/dist: the operands themselves (without -d, ls prints what is inside
+        # each folder, names relative to it, which rm would take relative to here).
+        lits = [w.literal() or "" for w in prev.args]
+        if (
+            not any(a.startswith("-") and not a.startswith("--") and "d" in a for a in lits)
+            and "--directory" not in lits
+        ):
+            return None
+        words = [w for w, a in zip(prev.args, lits, strict=True) if not a.startswith("-")]
+        if not words:
+            return None
     values: list[str] = []
-    for word in prev.args:
+    for word in words:
         got = prev.values(word)
         if got is None:
             return None
@@ -136,14 +175,21 @@ def _find_scope(find: Cmd) -> tuple[list[Word], bool, bool]:
             elif lit not in ("-type", "-mtime", "-mmin", "-atime", "-amin", "-newer"):
                 groups[-1].append("")  # -path, -regex, -size …: not a leftover name we know
     chosen = [g for g in groups if g]
-    leftovers = bool(chosen) and all(any(_leftover_name(n) or n == "-empty" for n in g) for g in chosen)
+    leftovers = bool(chosen) and all(
+        any(_leftover_name(n) or _droppings_name(n) or n == "-empty" for n in g) for g in chosen
+    )
     return starts or [Word([_shell.Lit(".", True)], ".")], filtered, leftovers
 
 
+# Package-registry tools that delete whole trees, like rm -rf (npx rimraf ~, bunx del-cli 'dist/*').
+TREE_REMOVERS = frozenset({"rimraf", "del-cli", "premove", "rm-rf"})
+
+
 def rule_rm(cmd: Cmd, found: list[Finding]) -> None:
-    """``rm``/``rmdir``/``unlink`` (also fed by ``xargs``) of critical, bulk or unknown targets."""
+    """``rm``/``rmdir``/``unlink`` (also fed by ``xargs``) of critical, bulk or unknown targets;
+    ``rimraf``/``del-cli`` read as ``rm -rf``."""
     flags, targets, _ = _shell.split_options(cmd.args)
-    recursive = any(f in ("r", "R", "recursive") for f in flags)
+    recursive = any(f in ("r", "R", "recursive") for f in flags) or cmd.name in TREE_REMOVERS
     if "no-preserve-root" in flags:
         found.append(
             (
@@ -157,6 +203,8 @@ def rule_rm(cmd: Cmd, found: list[Finding]) -> None:
         prev = cmd.prev
         if prev is not None and prev.name == "find":
             _rule_find_scope(prev, cmd, found)
+        elif prev is not None and prev.name in ("fd", "fdfind") and _fd_finds_leftovers(prev):
+            pass  # fd -t d '^\.next$' apps | xargs rm -rf: build output found inside the project
         elif prev is not None and _git_list_is_safe(prev):
             pass  # git ls-files '*.orig' | xargs rm: project files git can name, leftovers or tracked
         elif cmd.replace and targets and all(_placed_under_folder(w, cmd.replace) for w in targets):
@@ -314,6 +362,44 @@ def _classify_unknown_target(pattern: str, cmd: Cmd, found: list[Finding]) -> No
         )
 
 
+_FD_VALUES = frozenset({
+    "-t", "--type", "-e", "--extension", "-E", "--exclude", "-d", "--max-depth", "--min-depth",
+    "--exact-depth", "-S", "--size", "--changed-within", "--changed-before", "-o", "--owner",
+    "-j", "--threads", "--max-results", "-c", "--color", "--search-path", "--base-directory",
+})  # fmt: skip
+
+
+def _fd_finds_leftovers(fd: Cmd) -> bool:
+    """``fd -t d -H '^\\.next$' apps``, ``fd -e retry``, ``fd -g '*.pyc' src``: fd (find's modern
+    twin) lists only generated leftovers, searched for inside the project. Its pattern is a
+    regular expression: anchored, escaped literal names (``^\\.turbo$``) are read as the name."""
+    cwd = fd.ctx.cwd
+    if fd.ctx.remote or cwd is None:
+        return False
+    flags, positionals, values = _shell.split_options(fd.args, _FD_VALUES)
+    if "base-directory" in values:
+        return False
+    lits = [w.literal() for w in positionals]
+    if None in lits:
+        return False
+    pattern = (lits[0] or "") if lits else ""
+    roots = [r or "" for r in lits[1:]]
+    roots = [*roots, *[w.literal() or "" for w in values.get("search-path", [])]] or ["."]
+    extensions = [w.literal() or "" for k in ("e", "extension") for w in values.get(k, [])]
+    if pattern in ("", ".", "^", ".*"):
+        names = ["*." + e.lstrip(".") for e in extensions]
+    elif "g" in flags or "glob" in flags:
+        names = [pattern]
+    else:
+        literal = pattern.removeprefix("^").removesuffix("$").replace("\\.", ".")
+        names = [literal] if re.fullmatch(r"[\w.-]+", literal) and pattern.endswith("$") else []
+    if not names or not all(_leftover_name(n) or _droppings_name(n) for n in names):
+        return False
+    project = os.path.normpath(fd.ctx.project)
+    paths = [_shell.normalize(r, cwd) for r in roots]
+    return all(p is not None and _shell.is_within(p, project) for p in paths)
+
+
 def _git_list_is_safe(lister: Cmd) -> bool:
     """A list of project files from git that is safe to delete: tracked files narrowed by a
     pathspec (git restores them), or untracked files (``-o``) whose pathspecs all name
@@ -418,6 +504,58 @@ def _find_exec_chmod(find: Cmd, name: str, at: int, found: list[Finding]) -> Non
     rule_chmod(Cmd(name, argv, [], find.ctx, find.origin, wrappers=[*find.wrappers, "find"]), found)
 
 
+# Mirroring tools and the flags (or subcommands) that delete what the source lacks.
+_MIRRORS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # name: (subcommand words that mirror, flags that turn deletion on; () = always deletes)
+    "rsync": ((), ("delete", "delete-before", "delete-during", "delete-after", "delete-delay", "del")),
+    "rclone": (("sync",), ()),
+    "aws": (("s3", "sync"), ("delete",)),
+    "gsutil": (("rsync",), ("d",)),
+    "gcloud": (("storage", "rsync"), ("delete-unmatched-destination-objects",)),
+    "azcopy": (("sync",), ("delete-destination",)),
+    "mc": (("mirror",), ("remove",)),
+}
+_EMPTY_NAMES = frozenset({"empty", "empty-dir", "emptydir", "blank", "nothing", "null", "void"})
+
+
+def _empty_source(word: Word, cmd: Cmd) -> bool:
+    """A mirror source that is an empty folder: named so (``/tmp/empty/``, ``./blank``),
+    ``/dev/null``, or a variable or ``$(…)`` made by ``mktemp -d``."""
+    for part in word.parts:
+        if isinstance(part, _shell.Var) and "mktemp" in cmd.ctx.sources.get(part.name, set()):
+            return True
+    if any("mktemp" in _shell.names_in(sub.script, cmd.ctx) for sub in word.subs()):
+        return True
+    values = cmd.values(word) or []
+    return any(v == "/dev/null" or os.path.basename(v.rstrip("/")).lower() in _EMPTY_NAMES for v in values)
+
+
+def rule_mirror_empty(cmd: Cmd, found: list[Finding]) -> None:
+    """``rsync -a --delete /tmp/empty/ host:/srv/``, ``rclone sync /tmp/empty remote:bucket``,
+    ``aws s3 sync "$(mktemp -d)" s3://b --delete``: mirroring an empty folder deletes everything
+    at the destination, wherever it is (another host, a bucket)."""
+    spec = _MIRRORS.get(cmd.name)
+    if spec is None:
+        return
+    words, delete_flags = spec
+    flags, positionals, _values = _shell.split_options(cmd.args, _shell.VALUE_OPTIONS.get(cmd.name, frozenset()))
+    lits = [w.literal() for w in positionals]
+    if lits[: len(words)] != list(words):
+        return
+    if delete_flags and not any(f.split("=")[0] in delete_flags and not f.endswith("=false") for f in flags):
+        return
+    operands = positionals[len(words) :]
+    if len(operands) >= 2 and any(_empty_source(w, cmd) for w in operands[:-1]):
+        dest = operands[-1].text
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` mirrors an empty folder onto {dest}, which deletes everything there. "
+                "Delete the specific files meant, or sync a folder that holds the wanted content.",
+            )
+        )
+
+
 def rule_rsync(cmd: Cmd, found: list[Finding]) -> None:
     """``rsync --delete SRC DEST`` deletes whatever in DEST is not in SRC: with an empty or
     unrelated source that is ``rm -rf DEST/*``, so a critical local DEST is denied."""
@@ -486,6 +624,15 @@ def _to_self(owner: Word, ctx: Ctx) -> bool:
     return bool(name) and (name == user or _SELF_WORDS.fullmatch(name) is not None)
 
 
+def _application_folder(path: str) -> bool:
+    """``/var/www``, ``/var/www/app``, ``/srv/app``, ``/opt/acme``: where a server keeps the
+    applications it serves, whose ownership and group access the admin sets to the service
+    user (the system's own folders — ``/etc``, ``/usr``, ``/var/lib``, ``/srv`` itself — stay
+    critical)."""
+    comps = path.strip("/").split("/")
+    return comps[:2] == ["var", "www"] or (len(comps) >= 2 and comps[0] in ("srv", "opt"))
+
+
 def rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
     """``chmod``/``chown``/``chgrp``/``setfacl``/``chattr`` of system or home folders, setuid or
     world-writable modes."""
@@ -533,6 +680,8 @@ def rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
             if cmd.name in ("chown", "chgrp") and _shell.is_within(target, home) and _to_self(positionals[0], cmd.ctx):
                 continue  # sudo chown -R "$USER" ~/.npm: taking one's own files back
             why = critical(target, cmd.ctx)
+            if why and _application_folder(target):
+                continue  # sudo chown -R www-data /var/www/app: a served application's files
             if why and (recursive or path in ("/", os.path.normpath(cmd.ctx.home))):
                 found.append(
                     (

@@ -75,6 +75,11 @@ def rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
         found.append(("ask", f"`{cmd.display}` deletes every stash at once; confirm (or drop the one meant)."))
     elif sub in ("filter-branch", "filter-repo"):
         _history_rewrite(cmd, sub, rest, found)
+    elif sub == "lfs" and [w.literal() for w in rest[:2]] == ["migrate", "import"]:
+        # git lfs migrate import rewrites the current branch's history; --everything every ref.
+        lits = [w.literal() for w in rest[2:]]
+        every = "--everything" in lits or any((v or "").startswith("--include-ref") for v in lits)
+        _history_rewrite(cmd, "filter-branch", [Word([_shell.Lit("--all", True)], "--all")] if every else [], found)
     elif sub == "reflog" and rest and rest[0].literal() in ("expire", "delete"):
         found.append(("ask", f"`{cmd.display}` deletes reflog entries (the safety net for lost commits); confirm."))
     elif sub == "gc" and any((w.literal() or "") in ("--prune=now", "--prune=all") for w in rest):
@@ -324,6 +329,32 @@ def _has_backup(earlier: list[Cmd]) -> bool:
     return False
 
 
+# BFG Repo-Cleaner: rewrites every branch and tag of the repository it is run in.
+_BFG_JAR = re.compile(r"(?:^|/)bfg[\w.-]*\.jar$")
+
+
+def rule_bfg(cmd: Cmd, found: list[Finding]) -> None:
+    """``bfg --delete-files x``, ``java -jar bfg.jar --strip-blobs-bigger-than 50M``: BFG
+    rewrites the history of every ref, like ``git filter-repo``."""
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name == "java":
+        at = lits.index("-jar") + 1 if "-jar" in lits[:-1] else None
+        jar = (cmd.values(cmd.args[at]) or [cmd.args[at].text])[0] if at is not None else ""
+        if not _BFG_JAR.search(jar):
+            return
+    elif cmd.name != "bfg":
+        return
+    if any(a in ("-h", "--help", "--version") for a in lits) or not any(a.startswith("-") for a in lits):
+        return
+    found.append(
+        (
+            "deny",
+            f"`{cmd.display}` rewrites the history of every branch and tag, the shared ones included. "
+            "Rewrite one feature branch (`git filter-repo --refs <branch>`) or ask the user to do this.",
+        )
+    )
+
+
 def rule_gh(cmd: Cmd, found: list[Finding]) -> None:
     """``gh api -X DELETE …/git/refs/heads/main`` deletes a protected branch on the host; ``…/branches/
     main/protection`` with DELETE removes its protection. Both are shared history's safety."""
@@ -335,6 +366,15 @@ def rule_gh(cmd: Cmd, found: list[Finding]) -> None:
         return
     for word in positionals:
         path = (cmd.values(word) or [word.text])[0]
+        if re.fullmatch(r"/?repos/[^/?]+/[^/?]+/?", path):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes the whole repository on the hosting service, with its "
+                    "issues, releases and every branch. Ask the user to do this in the repository settings.",
+                )
+            )
+            continue
         m = re.search(r"/(?:git/refs/heads|branches)/([^/?]+)(/protection)?", path)
         if m and m.group(1) in _common.protected_branches():
             what = "the protection of" if m.group(2) else "the branch"

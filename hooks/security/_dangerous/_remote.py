@@ -54,6 +54,22 @@ def rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
     if name in _shell.POWERSHELLS:
         _powershell(cmd, found)
     runs_code = name in _shell.SHELLS or name in _shell.INTERPRETERS or name in _PS_EVAL or name in ("source", ".")
+    if runs_code and cmd.xargs and cmd.stage > 0 and set().union(*cmd.stage_names[: cmd.stage]) & _shell.DOWNLOADERS:
+        inline, _stdin, _file = _shell.shell_invocation(cmd.args) if name in _shell.SHELLS else (None, False, None)
+        lits = [w.literal() or "" for w in cmd.args]
+        script = (inline.literal() or "") if inline is not None else ""
+        placeholder = bool(cmd.replace) and script.split()[:1] == [cmd.replace]
+        if (name in _shell.SHELLS and ((inline is None and "-c" in lits) or placeholder)) or (
+            name in _shell.INTERPRETERS and lits[-1:] in (["-c"], ["-e"])
+        ):
+            # curl … | xargs -0 bash -c, curl … | xargs -I{} sh -c '{}': the download is the code.
+            found.append(
+                (
+                    "deny",
+                    f"`{name}` runs text downloaded on the spot, handed over by xargs, which nobody has "
+                    "reviewed. Download it to a file, read it, then run it.",
+                )
+            )
     if runs_code and (cmd.stage > 0 or cmd.stdin_sources) and _reads_code_from_stdin(cmd):
         upstream: set[str] = set(cmd.stdin_sources)
         for stage in cmd.stage_names[: cmd.stage]:
@@ -207,9 +223,28 @@ _URL_RUNNERS = {
 }
 
 
+# Nix subcommands that run or install what a flake reference names (nix build only builds).
+_NIX_RUNS = frozenset({"run", "shell", "develop"})
+# The Nix project's own flakes (nixpkgs and friends) are the distribution, not someone's code.
+_OFFICIAL_FLAKE = re.compile(r"(?i)^(?:github|gitlab):(?:NixOS|nix-community)/")
+
+
+def _nix_installables(cmd: Cmd) -> list[Word]:
+    """``nix run github:u/r``, ``nix shell git+https://…#x``, ``nix profile install github:u/r``:
+    the flake references whose code is run or installed (``nix run nixpkgs#jq`` is the registry)."""
+    _flags, positionals, _values = _shell.split_options(cmd.args, frozenset({"--override-input", "-c", "--command"}))
+    lits = [w.literal() for w in positionals]
+    if lits[:1] and lits[0] in _NIX_RUNS:
+        return positionals[1:] if lits[0] != "run" else positionals[1:2]
+    if lits[:2] in (["profile", "install"], ["profile", "add"]):
+        return positionals[2:]
+    return []
+
+
 def rule_runs_url(cmd: Cmd, found: list[Finding]) -> None:
     """``npx https://gist…/run.js``, ``deno run https://…/x.ts``, ``uv run https://…/s.py``,
-    ``pnpm dlx github:user/repo``: the program run is whatever the URL serves at that moment."""
+    ``pnpm dlx github:user/repo``, ``nix run github:user/repo``, ``brew install https://…/x.rb``:
+    the program run is whatever the URL serves at that moment."""
     words = cmd.argv[:1]  # npx/bunx/uv run unwrap to the URL itself as the program word
     if cmd.name in _URL_RUNNERS:
         _flags, positionals, _values = _shell.split_options(cmd.args, frozenset({"-p", "--package", "--spec"}))
@@ -222,9 +257,16 @@ def rule_runs_url(cmd: Cmd, found: list[Finding]) -> None:
         # uvx --from git+https://… tool, pipx run --spec URL: the package the tool comes from.
         _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"--from", "--spec", "--with"}))
         words = [*words, *values.get("from", []), *values.get("spec", []), *values.get("with", [])]
+    if cmd.name == "nix":
+        words = _nix_installables(cmd)
+    elif cmd.name == "brew":
+        # brew install https://…/tool.rb: the formula is Ruby that runs during the install.
+        _flags, positionals, _values = _shell.split_options(cmd.args)
+        if [w.literal() for w in positionals[:1]] in (["install"], ["reinstall"]):
+            words = positionals[1:]
     for word in words:
         url = next((v for v in cmd.values(word) or [word.text] if _URL_OPERAND.match(v)), None)
-        if url is not None:
+        if url is not None and not _OFFICIAL_FLAKE.match(url):
             found.append(
                 (
                     "deny",
@@ -240,18 +282,33 @@ def rule_runs_url(cmd: Cmd, found: list[Finding]) -> None:
 _TEXT_READERS = frozenset({"jq", "yq", "grep", "egrep", "sed", "awk", "gawk", "head", "tail", "cut"})
 
 
+# Files that hold prose or data, not a script: their text run as commands is a fragment nobody
+# reviewed as code (docs/setup.md, notes/cmds.txt, ops/runbook.rst).
+_DOC_EXTENSIONS = frozenset({
+    ".txt", ".md", ".mdx", ".rst", ".adoc", ".notes", ".note", ".log", ".json", ".yaml", ".yml",
+    ".csv", ".html", ".org", ".text", ".snippet", ".snippets",
+})  # fmt: skip
+
+
 def _file_text_source(word: Word, ctx: _shell.Ctx) -> bool:
-    """``"$(jq -r .scripts.x package.json)"``, ``<(grep -v '^#' ops.cmds)``: the word's text is
-    read out of a file by a text tool (an env file of assignments excepted: loading it is routine)."""
+    """``"$(jq -r .scripts.x package.json)"``, ``<(grep -v '^#' ops.cmds)``, ``"$(cat notes.txt |
+    sed 's/^# //')"``, ``"$(cat docs/setup.md)"``: the word's text is picked out of a file by a
+    text tool at any stage, or is a document's text (an env file of assignments excepted:
+    loading it is routine; a whole script through cat runs like the script itself)."""
     for sub in word.subs():
         stages = [c for p in sub.script.pipelines for c in p.commands if c.words]
         if not stages:
             continue
         first = [w.literal() or "" for w in stages[0].words]
-        if os.path.basename(first[0]) not in _TEXT_READERS:
-            continue
+        names = [os.path.basename(c.words[0].literal() or "") for c in stages]
+        if names[0] not in _TEXT_READERS and names[0] != "cat":
+            continue  # a tool's own output (ssh-agent -s, brew shellenv) or a download, judged elsewhere
         operands = [a for a in first[1:] if a and not a.startswith("-")]
-        if not any(".env" in os.path.basename(a) or a.endswith(".env") for a in operands):
+        if any(".env" in os.path.basename(a) or a.endswith(".env") for a in operands):
+            continue
+        if any(n in _TEXT_READERS for n in names):
+            return True
+        if names[0] == "cat" and any(os.path.splitext(a)[1].lower() in _DOC_EXTENSIONS for a in operands):
             return True
     return False
 
@@ -360,10 +417,51 @@ _FILE_RUNNERS = frozenset({
 })  # fmt: skip
 
 
+_EXTRACTORS = frozenset({"tar", "bsdtar", "gtar", "unzip", "7z", "7za"})
+
+
+def _extracted_into(cmd: Cmd, downloaded: set[str]) -> str | None:
+    """The folder an archive is unpacked into when the archive is a download: ``curl … | tar xz
+    -C bin``, ``unzip tool.zip`` after ``curl -LO …/tool.zip`` (None for other archives)."""
+    if cmd.name not in _EXTRACTORS or cmd.ctx.cwd is None:
+        return None
+    upstream = set(cmd.stdin_sources).union(*cmd.stage_names[: cmd.stage]) if cmd.stage_names else set()
+    names = {os.path.basename(w.literal() or "").lower() for w in cmd.args}
+    if not (upstream & _shell.DOWNLOADERS or names & {d.lower() for d in downloaded}):
+        return None
+    _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"-C", "--directory", "-d", "-f", "--file"}))
+    into = values.get("C") or values.get("directory") or (values.get("d") if cmd.name == "unzip" else None)
+    got = cmd.values(into[0]) if into else ["."]
+    return _shell.normalize(got[0], cmd.ctx.cwd) if got else None
+
+
+def _runs_from(cmd: Cmd, folders: list[str]) -> bool:
+    """Whether the program of ``cmd`` is a path inside one of ``folders`` (./tool, bin/x)."""
+    program = cmd.argv[0].literal() if cmd.argv else None
+    if not program or "/" not in program or cmd.ctx.cwd is None:
+        return False
+    path = _shell.normalize(program, cmd.ctx.cwd)
+    return path is not None and any(_shell.is_within(path, f) for f in folders)
+
+
 def rule_download_then_run(cmds: list[Cmd], found: list[Finding]) -> None:
-    """A script written by a download or a decoder and run later in the same command."""
+    """A script written by a download or a decoder and run later in the same command, also a
+    program unpacked from a downloaded archive (``curl -L …tgz | tar xz && ./tool install``)."""
     downloaded: set[str] = set()
+    unpacked: list[str] = []
     for cmd in cmds:
+        if unpacked and _runs_from(cmd, unpacked):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` runs a program unpacked from an archive downloaded in the same "
+                    "command, before anyone checked it. Download and verify it first, then run it.",
+                )
+            )
+            return
+        folder = _extracted_into(cmd, downloaded)
+        if folder is not None:
+            unpacked.append(folder)
         upstream = set(cmd.stdin_sources).union(*cmd.stage_names[: cmd.stage]) if cmd.stage_names else set()
         if cmd.name in _HIDERS or upstream & _HIDERS:
             target = _downloaded_file(cmd)

@@ -283,6 +283,7 @@ _WRAPPERS: dict[str, OptSpec] = {
     "npx": OptSpec(frozenset({"-p", "--package"})),
     "pnpx": OptSpec(frozenset({"-p", "--package"})),
     "bunx": OptSpec(frozenset({"-p", "--package"})),
+    "shx": OptSpec(),  # shx rm -rf …: ShellJS's portable Unix commands, run as themselves
     "then": OptSpec(),
     "do": OptSpec(),
     "else": OptSpec(),
@@ -358,7 +359,36 @@ _RUNNERS = {
     "bundle": "exec",
     "pnpm": "exec",
     "conda": "run",
+    "npm": "exec",
+    "yarn": "exec",
+    "bun": "x",
 }
+# Their other subcommands that run a program (pnpm dlx rimraf …, npm x …).
+_RUNNER_ALSO = {"pnpm": ("dlx",), "yarn": ("dlx",), "npm": ("x",)}
+# Options a runner takes before its subcommand, with a value (pnpm --filter @acme/db exec …,
+# pnpm -C apps/web exec …, conda -n env run …); other leading options are flags (pnpm -r exec).
+_RUNNER_LEAD_VALUE = frozenset({
+    "--filter", "-F", "-C", "--dir", "--workspace-concurrency", "--reporter", "--loglevel",
+    "-w", "--workspace", "--cwd", "-n", "--name", "-p", "--prefix", "--project", "--directory",
+})  # fmt: skip
+
+
+def _runner_rest(name: str, rest: list[Word]) -> list[Word] | None:
+    """The words after a runner's subcommand (``pnpm -r --filter web exec rm -rf dist`` →
+    ``rm -rf dist``), None if the call is not that runner's run subcommand."""
+    i = 0
+    while i < len(rest):
+        lit = rest[i].literal()
+        if lit is None:
+            return None
+        if lit == _RUNNERS[name] or lit in _RUNNER_ALSO.get(name, ()):
+            return rest[i + 1 :]
+        if not lit.startswith("-"):
+            return None
+        i += 2 if lit in _RUNNER_LEAD_VALUE else 1
+    return None
+
+
 _SHELL_VALUE = frozenset({"-o", "-O", "+O", "+o", "--rcfile", "--init-file"})
 _WATCH_VALUE = frozenset({"-n", "--interval", "-q", "--equexit"})
 
@@ -781,9 +811,10 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
             result.remote = True
             result.wrappers.append("compose " + (compose[0].literal() or ""))
             continue
-        if name in _RUNNERS and rest and rest[0].literal() == _RUNNERS[name]:
+        after = _runner_rest(name, rest) if name in _RUNNERS else None
+        if after is not None:
             _flags, positionals, _vals = split_options(
-                rest[1:], frozenset({"--with", "-p", "--python", "--env-file"}), stop_at_first=True
+                after, frozenset({"--with", "-p", "--python", "--env-file", "--package"}), stop_at_first=True
             )
             argv[:] = positionals
             result.wrappers.append(f"{name} {_RUNNERS[name]}")

@@ -24,8 +24,15 @@ _CODE_SHELL_BARE = re.compile(
     re.S,
 )
 _CODE_QX = re.compile(r"""(?:%x|\bqx)(?:\((?P<a>[^)]*)\)|\{(?P<b>[^}]*)\}|\[(?P<c>[^\]]*)\]|\|(?P<d>[^|]*)\|)""")
+# Recursive deletes by language: Python's rmtree, Node's fs.rm/rmSync/rmdirSync (also
+# fs.promises.rm), Ruby's rm_rf, Rust's remove_dir_all, Perl's remove_tree, Deno.remove/removeSync.
+_RM_CALLS = (
+    r"(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|removedirs|remove_tree|removeSync|"
+    r"(?:fse|fsExtra)\.remove|Deno\.removeSync|Deno\.remove|(?:\bfs|\bfsp|\bpromises|\bfse|\))\.rm|fs\.rmdir)"
+)
 _CODE_RMTREE = re.compile(
-    r"""(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|removedirs|remove_tree)
+    _RM_CALLS
+    + r"""
         \s*\(\s*(?P<q>["'])(?P<path>.+?)(?P=q)""",
     re.X | re.S,
 )
@@ -33,7 +40,7 @@ _CODE_WALK = re.compile(
     r"""(?:os\.walk|os\.scandir|os\.listdir|glob\.glob|Path|find|Find\.find|readdirSync)"""
     r"""\s*\(\s*(?P<q>["'])(?P<path>[^"']+)(?P=q)"""
 )
-_CODE_DELETES = re.compile(r"\b(?:remove|unlink|rmtree|rmdir|rmSync|unlinkSync|rm_rf)\b")
+_CODE_DELETES = re.compile(r"\b(?:remove|removeSync|unlink|rmtree|rmdir|rmSync|unlinkSync|rm_rf)\b")
 _CODE_BACKTICK = re.compile(r"`([^`]+)`")
 
 
@@ -76,8 +83,15 @@ def code_of(cmd: Cmd) -> list[str]:
         lit = w.literal()
         # -c/-e/-E (python, perl, ruby, node, lua), --eval, and php's -r.
         code_flag = r"-[A-Za-z]*[ceE]|--eval" + (r"|-r|--run" if cmd.name == "php" else "")
+        if cmd.name in ("node", "nodejs", "bun", "deno"):
+            code_flag += r"|-p|--print"  # node -p / bun --print evaluate and print the code
         if lit is not None and re.fullmatch(code_flag, lit) and i + 1 < len(args):
             codes.append(words_text([args[i + 1]], cmd.ctx))
+    if cmd.name == "deno":
+        # deno eval 'code': the subcommand's operand is the code (its flags come before it).
+        positionals = [w for w in args if not (w.literal() or "").startswith("-")]
+        if len(positionals) > 1 and positionals[0].literal() == "eval":
+            codes.append(words_text([positionals[1]], cmd.ctx))
     # No script file among the arguments, or the script is "-" (python3 - arg1 <<EOF): the
     # interpreter reads its code from stdin; later words are the program's own arguments.
     first = next((w.literal() for w in args if not (w.literal() or "").startswith("-") or w.literal() == "-"), None)
@@ -131,7 +145,10 @@ _HOME_EXPR = (
     r"(?:require\(\s*[\"']os[\"']\s*\)\.homedir\(\)|[A-Za-z_$][\w$]*\.homedir\(\)|process\.env\.HOME\b|"
     r"os\.path\.expanduser\(\s*[\"']~[\"']\s*\)|os\.environ\[\s*[\"']HOME[\"']\s*\]|"
     r"os\.getenv\(\s*[\"']HOME[\"']\s*\)|str\(\s*Path\.home\(\)\s*\)|Path\.home\(\)|Dir\.home\b|"
-    r"ENV\[\s*[\"']HOME[\"']\s*\]|File\.expand_path\(\s*[\"']~[\"']\s*\)|\$ENV\{\s*[\"']?HOME[\"']?\s*\})"
+    r"ENV\[\s*[\"']HOME[\"']\s*\]|File\.expand_path\(\s*[\"']~[\"']\s*\)|\$ENV\{\s*[\"']?HOME[\"']?\s*\}|"
+    # Deno and Bun: Deno.env.get("HOME")!, Deno.env.toObject().HOME, Bun.env.HOME, process.env["HOME"].
+    r"Deno\.env\.get\(\s*[\"']HOME[\"']\s*\)!?|Deno\.env\.toObject\(\)\.HOME\b|Bun\.env\.HOME\b|"
+    r"process\.env\[\s*[\"']HOME[\"']\s*\]|Deno\.homeDir\(\)|homedir\(\))"
 )
 _HOME_CONCAT = re.compile(r"(?P<q>[\"'])\s*\+\s*" + _HOME_EXPR)
 _HOME_INTERPOLATED = re.compile(
@@ -147,7 +164,7 @@ _HOME_INTERPOLATED = re.compile(
 
 _CODE_RMTREE_HOME = re.compile(
     # after home_literals, perl's rmtree($ENV{HOME}) reads rmtree(~)
-    r"(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|remove_tree)\s*\(\s*(?:~|" + _HOME_EXPR + r")\s*[,)]"
+    _RM_CALLS + r"\s*\(\s*(?:~|" + _HOME_EXPR + r")\s*[,)]"
 )
 
 
