@@ -1373,7 +1373,10 @@ _ACCOUNT_TABLES = re.compile(
 )
 _CREDENTIAL_COLUMN = re.compile(
     r"(?i)\b\w*(?:password|passwd|authentication_string|rolpassword|pass_hash|pwd_hash|api_?key|secret|"
-    r"access_token|refresh_token|auth_token|private_key)\b|\btoken\b"
+    # A suffix naming the stored form (``password_hash``, ``api_key_digest``) is still the
+    # credential; other suffixes are facts about it (``password_updated_at``).
+    r"access_token|refresh_token|auth_token|private_key)(?:_(?:hash|digest|encrypted|enc|salt|ciphertext))?\b"
+    r"|\btoken\b"
 )
 _SQL_HARMLESS = re.compile(
     r"(?is)\b(?:count|length|char_length|octet_length|bit_length)\s*\([^)]*\)|\b\w+\s+is\s+(?:not\s+)?null\b"

@@ -124,6 +124,8 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("security find-generic-password -s ci-token", None),  # attributes only, no -w/-g
         ("sqlite3 db/dev.sqlite3 'SELECT username, password FROM accounts LIMIT 3'", "deny"),
         ('psql -d app -c "select email, api_key from customers"', "deny"),
+        ('psql -d app -c "SELECT email, password_hash FROM users"', "deny"),
+        ("mysql app -e 'SELECT id, api_key_digest, password_salt FROM clients'", "deny"),
         ('mariadb -e "SELECT * FROM mysql.user"', "deny"),
         ('psql -d app -c "SELECT count(*) FROM users WHERE password_digest IS NULL"', None),
         ('psql -d app -c "SELECT id, password_updated_at FROM users LIMIT 5"', None),
