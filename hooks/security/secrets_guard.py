@@ -27,7 +27,11 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     a platform's secrets pulled into a file (vercel env pull, supabase status -o env), history
     patches searched for credential-looking strings (git log -p -S 'sk_live_') and a unit's
     Environment (systemctl show -p Environment).
-    Encrypted files (*.enc, *.gpg, *.age) and public keys are not secrets.
+    Encrypted files (*.enc, *.gpg, *.age) and public keys are not secrets. Key files named
+    with ssh-keygen -f anywhere (id_deploy, id_github_ci, deploy_key, ci-signing-key; no
+    extension) are SSH private keys. chmod on a secret file is denied when it lets others read
+    it (644, o+r, g+r); an absolute mode that leaves the world out (0640, 0440) shares the file
+    with its group the way services expect and passes.
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
     the standard library's ``secrets`` module on sys.path.)
 """
@@ -111,6 +115,9 @@ PLACEHOLDER = re.compile(
 )
 SAFE_ENV_SUFFIXES = frozenset({"example", "sample", "template", "dist", "defaults", "default", "schema", "tpl", "tmpl"})
 SSH_KEY_NAMES = frozenset({"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "identity"})
+# ssh-keygen -f names outside ~/.ssh: id_deploy, id_github_ci, deploy_key, ci-deploy-key,
+# signing_key. Extensionless only (id_map.json, deploy_key.pub, primary_key.rb are not keys).
+SSH_KEY_LIKE = re.compile(r"id_[a-z0-9]+(?:[_-][a-z0-9]+)*|[a-z0-9_-]*(?:deploy|ssh|private|signing)[_-]key")
 SSH_PUBLIC_FILES = frozenset({"known_hosts", "known_hosts.old", "config", "authorized_keys", "environment"})
 KEY_EXTENSIONS = frozenset({".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".p8"})
 SECRET_PATH_SUFFIXES = (
@@ -367,7 +374,7 @@ def secret_file(path: str) -> str | None:
         if SAFE_ENV_SUFFIXES & set(lower[5:].split(".")):
             return None
         return "an environment file with credentials"
-    if lower in SSH_KEY_NAMES:
+    if lower in SSH_KEY_NAMES or SSH_KEY_LIKE.fullmatch(lower):
         return "an SSH private key"
     if "/.ssh/" in "/" + norm and not lower.endswith(".pub") and lower not in SSH_PUBLIC_FILES:
         return "an SSH private key"
@@ -662,6 +669,11 @@ def _check_chmod(cmd: Cmd, found: list[Finding]) -> None:
         return
     mode = positionals[0].literal()
     if mode is None or "others" not in _shell.chmod_grants(mode):
+        return
+    if re.fullmatch(r"0*[0-7]{3,4}", mode) and not int(mode, 8) & 0o007:
+        # An absolute mode that leaves the world out is how services share a key with their
+        # group (0640 root:ssl-cert, sudoers 0440, /etc/shadow 0640): it sets, not loosens.
+        # g+r, 644 and o+r still expose the file.
         return
     recursive = bool({"R", "recursive"} & set(flags))
     for word in positionals[1:]:

@@ -16,8 +16,13 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     the journal), not password or key files, not a name an unknown variable supplies. Listing or
     verifying a backup repository (restic snapshots/check, borg list) reads it. Changing the
     machine's accounts asks; adding one to a privileged group (sudo, wheel, docker…) is denied.
+    A search for one named setting in a shell start-up file or a tool's settings in the home
+    folder (grep -n PATH ~/.zshrc, cat ~/.gitconfig | grep alias, ~/.vimrc, ~/.tmux.conf) is a
+    read-only look; the whole file, -v, or credential patterns are not.
     Asks for git config --global writes; denies settings that make every repository run or
-    trust something, and ansible authorized_key grants. The system temp folder is
+    trust something, and login keys installed for others: ansible authorized_key, ssh-copy-id
+    (not -n), and writes to .ssh/authorized_keys, here or in a command run over ssh
+    (… | ssh host 'cat >> ~/.ssh/authorized_keys', tee -a, scp/cp onto it). The system temp folder is
     scratch space: writes pass, deleting there what the command did not create (nor writes
     again as a later output: rm -rf /tmp/report && tool --output=/tmp/report) asks, running
     an unseen file from there asks. Remote commands (ssh host '…', docker exec) are not
@@ -562,9 +567,26 @@ STARTUP_FILES = frozenset({
     ".bashrc", ".bash_profile", ".bash_aliases", ".profile", ".zshrc", ".zprofile", ".zshenv",
     ".bash_login", ".inputrc",
 })  # fmt: skip
+# The user's tool settings (git aliases, editor and terminal options): a search
+# for one named setting in them shows that setting, like one in a start-up file.
+USER_CONFIG_FILES = frozenset({
+    ".gitconfig", ".config/git/config", ".gitignore_global", ".config/git/ignore", ".vimrc",
+    ".config/nvim/init.vim", ".config/nvim/init.lua", ".tmux.conf", ".config/tmux/tmux.conf",
+    ".config/fish/config.fish", ".config/starship.toml", ".editorconfig",
+    ".screenrc", ".nanorc", ".wgetrc", ".curlrc",
+})  # fmt: skip
 SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg"})
 # A pattern that would print credentials or every exported value rather than one setting.
 _BROAD_PATTERN = re.compile(r"(?i)key|token|secret|pass|auth|cred|export|^\W*$|\.\*")
+
+
+def _user_settings_file(path: str, home: str) -> bool:
+    """Whether ``path`` is the user's shell start-up file or a tool's settings file in the home
+    folder (``~/.zshrc``, ``~/.gitconfig``, ``~/.config/nvim/init.lua``)."""
+    home = os.path.normpath(home)
+    if os.path.dirname(path) == home and os.path.basename(path) in STARTUP_FILES:
+        return True
+    return path.startswith(home + "/") and path[len(home) + 1 :] in USER_CONFIG_FILES
 
 
 def _searches_startup_file(cmd: Cmd, word: Word, path: str) -> bool:
@@ -573,7 +595,7 @@ def _searches_startup_file(cmd: Cmd, word: Word, path: str) -> bool:
     that matches credentials or every export still counts as reading it."""
     if cmd.name not in SEARCHERS or not _reads_only(cmd, word):
         return False
-    if os.path.dirname(path) != os.path.normpath(cmd.ctx.home) or os.path.basename(path) not in STARTUP_FILES:
+    if not _user_settings_file(path, cmd.ctx.home):
         return False
     return _narrow_search(cmd)
 
@@ -583,7 +605,7 @@ def _cat_into_search(cmd: Cmd, word: Word, path: str, cmds: list[Cmd]) -> bool:
     setting shows those lines only, as ``grep -n PATH ~/.zshrc`` does."""
     if cmd.name != "cat" or len(cmd.args) != 1 or not _reads_only(cmd, word):
         return False
-    if os.path.dirname(path) != os.path.normpath(cmd.ctx.home) or os.path.basename(path) not in STARTUP_FILES:
+    if not _user_settings_file(path, cmd.ctx.home):
         return False
     nxt = next((c for c in cmds if c.prev is cmd), None)
     return nxt is not None and nxt.name in SEARCHERS and not nxt.redirects and _narrow_search(nxt)
@@ -984,9 +1006,40 @@ def _git_config_findings(cmd: Cmd, roots: list[str]) -> list[Finding]:
     ]
 
 
+_LOGIN_KEY_FILES = frozenset({"authorized_keys", "authorized_keys2"})
+_GRANT_MESSAGE = "Ask the user to grant access themselves (their key, their hosts)."
+
+
+def _writes_login_keys(cmd: Cmd) -> bool:
+    """Whether ``cmd`` writes an account's ``~/.ssh/authorized_keys``: ``cat >> …`` or ``tee -a …``
+    run over ssh, ``cp key.pub /root/.ssh/authorized_keys``. A project's test fixture named
+    authorized_keys (no ``.ssh/`` folder, on this machine) is not a login."""
+
+    def login_file(word: Word | None) -> bool:
+        text = "" if word is None else word.literal() or word.text
+        return os.path.basename(text) in _LOGIN_KEY_FILES and (cmd.ctx.remote or ".ssh/" in text)
+
+    if any(r.op in (">", ">>", ">|", "&>", "&>>") and login_file(r.target) for r in cmd.redirects):
+        return True
+    written = cmd.args[-1:] if cmd.name in ("cp", "mv", "install", "scp", "rsync") else cmd.args
+    return cmd.name in ("tee", "cp", "mv", "install", "scp", "rsync") and any(login_file(w) for w in written)
+
+
+def _hosts(cmd: Cmd) -> str:
+    """The host arguments of ``ssh-copy-id`` (the last word), for the message."""
+    return (cmd.args[-1].literal() or "another machine") if cmd.args else "another machine"
+
+
 def _remote_login_grant(cmd: Cmd) -> list[Finding]:
-    """``ansible prod -m authorized_key -a "user=root key=…"``: installing a login key on other
-    machines gives whoever holds it access there (LABELLING.md: access for others)."""
+    """``ansible prod -m authorized_key -a "user=root key=…"``, ``ssh-copy-id host``, ``… | ssh
+    host 'cat >> ~/.ssh/authorized_keys'``: installing a login key on a machine gives whoever
+    holds it access there (LABELLING.md: access for others)."""
+    if cmd.name == "ssh-copy-id" and not {"-n"} & {w.literal() for w in cmd.args}:
+        return [
+            ("deny", f"rule access-grant: `{cmd.display}` installs an SSH login key on {_hosts(cmd)}. {_GRANT_MESSAGE}")
+        ]
+    if _writes_login_keys(cmd):
+        return [("deny", f"rule access-grant: `{cmd.display}` adds an SSH login key to an account. {_GRANT_MESSAGE}")]
     if cmd.name not in ("ansible", "ansible-console"):
         return []
     _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"-m", "--module-name", "-a", "--args", "-i"}))
@@ -997,8 +1050,7 @@ def _remote_login_grant(cmd: Cmd) -> list[Finding]:
     return [
         (
             "deny",
-            f"rule access-grant: `{cmd.display}` installs an SSH login key on other machines. Ask the user to "
-            "grant access themselves (their key, their hosts).",
+            f"rule access-grant: `{cmd.display}` installs an SSH login key on other machines. {_GRANT_MESSAGE}",
         )
     ]
 
@@ -1075,6 +1127,8 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
     outputs = {p for c in cmds if not c.ctx.remote for p in created_paths(c)}
     for cmd in cmds:
         if cmd.ctx.remote:
+            # Remote commands' paths are the other machine's; granting a login there still counts.
+            found.extend(_remote_login_grant(cmd))
             continue
         found.extend(_listed_temp_deletes(cmd, roots, made))
         found.extend(_tool_cache_clean(cmd))

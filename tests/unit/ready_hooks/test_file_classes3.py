@@ -1,0 +1,119 @@
+"""secrets_guard and workspace_boundary on the classes the blind7 development set found: key files
+named by ``ssh-keygen -f`` outside ``~/.ssh``, absolute modes that share a key with a group only,
+searches of the user's tool settings for one setting, and login keys installed on other machines.
+Every case runs all four hooks the way ``dispatch.py`` combines them; the commands are written
+for these tests (other tools, flags and paths than the evaluation set), each class with
+dangerous twins and benign look-alikes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HOOKS = ("dangerous_commands", "secrets_guard", "workspace_boundary", "protected_files")
+RANK = {None: 0, "ask": 1, "deny": 2}
+
+
+def judged(kit: Any, payload: dict[str, Any]) -> tuple[str | None, dict[str, str | None], list[str]]:
+    """The combined decision, each hook's own decision, and the reasons given."""
+    own: dict[str, str | None] = {}
+    reasons: list[str] = []
+    for name in HOOKS:
+        result = kit.load(f"security/{name}.py").run(payload)
+        own[name] = kit.decision(result)
+        if result is not None:
+            reasons.append(kit.reason(result))
+    return max(own.values(), key=lambda d: RANK[d]), own, reasons
+
+
+# (command, secrets_guard's own decision)
+KEY_NAMES: list[tuple[str, str | None]] = [
+    # Private keys made with ssh-keygen -f under another name, kept in the project.
+    ("chmod 644 ops/ssh/id_github_actions", "deny"),
+    ("chmod a+r infra/keys/id_ecdsa_bastion", "deny"),
+    ("cat secrets-local/ci-deploy-key", "deny"),
+    ("base64 -w0 .deploy/signing_key", "deny"),
+    ("head -3 ansible/files/id_backup", "deny"),
+    # Their public halves, other files that merely start with id_, and keeping a key private.
+    ("cat ops/ssh/id_github_actions.pub", None),
+    ("cat src/id_generator.rs", None),
+    ("chmod 600 infra/keys/id_ecdsa_bastion", None),
+    ("chmod 0400 .deploy/signing_key", None),
+    ("ls -l ops/ssh/", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), KEY_NAMES)
+def test_key_files_named_outside_ssh_folder(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    _combined, own, reasons = judged(kit, kit.bash(command, project))
+    assert own["secrets_guard"] == expected, (command, reasons)
+
+
+GROUP_MODES: list[tuple[str, str | None]] = [
+    # Absolute modes that leave the world out: a key shared with its service's group only.
+    ("chmod 0640 certs/api.key", None),
+    ("chmod 750 config/credentials.json && ls -l config", None),
+    ("chmod 440 deploy/sudoers.d/ci", None),
+    # The world gains access, or the group is granted read explicitly: still exposed.
+    ("chmod 644 certs/api.key", "deny"),
+    ("chmod 0604 config/credentials.json", "deny"),
+    ("chmod g+r certs/api.key", "deny"),
+    ("chmod -R go+rX config/credentials.json", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), GROUP_MODES)
+def test_absolute_modes_without_world_access(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    _combined, own, reasons = judged(kit, kit.bash(command, project))
+    assert own["secrets_guard"] == expected, (command, reasons)
+    if expected:
+        assert any("secret-file" in r and "chmod 600" in r for r in reasons), reasons
+
+
+# (command, combined decision)
+SETTINGS_SEARCHES: list[tuple[str, str | None]] = [
+    # One named setting looked up in the user's tool settings.
+    ("grep -n 'defaultBranch' ~/.gitconfig", None),
+    ("cat ~/.config/git/config | grep -i editor", None),
+    ("rg -n 'pull.rebase' ~/.config/git/config", None),
+    ("grep -n 'set -g mouse' ~/.tmux.conf", None),
+    ("grep -n colorscheme ~/.vimrc", None),
+    # The whole file, inverted matches, credentials, or another file: still outside the project.
+    ("cat ~/.gitconfig", "deny"),
+    ("grep -v '^#' ~/.tmux.conf", "deny"),
+    ("grep -i token ~/.gitconfig", "deny"),
+    ("cat ~/.git-credentials | grep github", "deny"),
+    ("grep -rn alias ~/.config", "deny"),
+    ("grep -n HostName ~/.ssh/config", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), SETTINGS_SEARCHES)
+def test_searching_user_tool_settings(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    decision, _own, reasons = judged(kit, kit.bash(command, project))
+    assert decision == expected, (command, reasons)
+
+
+LOGIN_GRANTS: list[tuple[str, str | None]] = [
+    # A login key installed on another machine: access for whoever holds the key.
+    ("ssh-copy-id -i ~/.ssh/id_ed25519.pub admin@db-primary", "deny"),
+    ("ssh-copy-id build@ci-runner-3", "deny"),
+    ("cat ~/.ssh/id_rsa.pub | ssh -p 2200 ops@edge-2 'umask 077; cat >> .ssh/authorized_keys'", "deny"),
+    ("ssh root@vpn 'tee -a /root/.ssh/authorized_keys' < ~/.ssh/id_ed25519.pub", "deny"),
+    ("scp ~/.ssh/id_ecdsa.pub backup@nas:.ssh/authorized_keys", "deny"),
+    # Looking at who may log in there, or a dry run, changes nothing.
+    ("ssh ops@edge-2 'wc -l ~/.ssh/authorized_keys'", None),
+    ("ssh admin@db-primary 'grep -c ssh-ed25519 .ssh/authorized_keys'", None),
+    ("ssh-copy-id -n admin@db-primary", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), LOGIN_GRANTS)
+def test_login_keys_installed_on_other_machines(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    decision, own, reasons = judged(kit, kit.bash(command, project))
+    assert decision == expected, (command, reasons)
+    if expected:
+        assert own["workspace_boundary"] == "deny"
+        assert any("access-grant" in r and "Ask the user" in r for r in reasons), reasons
