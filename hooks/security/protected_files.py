@@ -8,7 +8,9 @@ Description: Denies Write/Edit/MultiEdit/NotebookEdit of protected project files
     truncate, sed -i/perl -i, chmod/chown, dd of=, find -delete; not a chmod that lets nobody
     else write, adds no execute bit and leaves .env files closed, nor a git hook whose whole
     script is in the call's here-document and fetches no code; not rm of a stale .git/*.lock
-    nor cp -n of a missing env file, nor renaming an env file to a backup name beside it
+    nor cp -n of a missing env file, nor an env file made from its template or empty from
+    /dev/null (install -m 600 /dev/null .env.test) where it is for tests or does not exist yet,
+    then filled in by the same command, nor renaming an env file to a backup name beside it
     (mv .env .env.bak: the only copy is kept)); deleting or moving a protected branch's ref (git
     update-ref -d refs/heads/main, git branch -D/-f main). Default list: .git/,
     .claude/settings.json, .claude/settings.local.json, .claude/hooks/,
@@ -395,7 +397,7 @@ _TEST_ENV = re.compile(r"(?:^|/)\.env\.(?:test|testing|ci|e2e)(?:\.local)?$")
 
 def _env_from_template(cmd: Cmd, path: str, source: str, before: list[Cmd]) -> bool:
     """``cp .env.example .env.test``, ``[ -f .env ] || cp .env.example .env``: making an env file
-    from its template overwrites no credentials when the file is for tests, when it does not
+    from its template (or empty, from /dev/null) overwrites no credentials when the file is for tests, when it does not
     exist yet (the project folder exists and holds no such file), or when the command itself
     only copies where none exists (a file test joined with ``||``, or ``!`` and ``&&``/``then``)."""
     if cmd.name not in ("cp", "install") or not os.path.basename(path).startswith(".env"):
@@ -404,7 +406,8 @@ def _env_from_template(cmd: Cmd, path: str, source: str, before: list[Cmd]) -> b
     if values.get("t") or values.get("target-directory") or len(positionals) != 2:
         return False
     template = cmd.values(positionals[0]) or []
-    if not template or not all(_ENV_TEMPLATE.search(t) for t in template):
+    # install -m 600 /dev/null .env.test: an empty file made private before values go in.
+    if not template or not all(_ENV_TEMPLATE.search(t) or t == "/dev/null" for t in template):
         return False
     if _TEST_ENV.search(path):
         return True

@@ -1202,10 +1202,24 @@ def _secret_store_read(name: str, lits: list[str]) -> bool:
     )
 
 
+# Cloud instance metadata endpoints that hand out the machine's role credentials or tokens
+# (AWS IMDS and ECS, Google, Azure managed identity); instance-id or region lookups are not.
+_METADATA_CREDENTIALS = re.compile(
+    r"(?:169\.254\.169\.254|\[?fd00:ec2::254\]?|metadata\.google\.internal|metadata)/.*"
+    r"(?:security-credentials|identity-credentials|service-accounts/[^/]+/(?:token|identity)|identity/oauth2/token)"
+    r"|169\.254\.170\.2/"
+)
+_URL_FETCHERS = frozenset(
+    {"curl", "wget", "http", "https", "xh", "httpie", "Invoke-RestMethod", "Invoke-WebRequest", "irm", "iwr"}
+)
+
+
 def _prints_credential(name: str, lits: list[str], printer_editor: bool = False) -> str | None:
     """What credential a command prints as its output (a token, a password), or None:
     ``gcloud auth print-access-token``, ``az account get-access-token``, ``aws ecr
     get-login-password``, ``kubectl create token``, ``pass show`` …"""
+    if name in _URL_FETCHERS and any(_METADATA_CREDENTIALS.search(a) for a in lits):
+        return "the cloud instance's role credentials"
     if name == "gcloud" and any(a in ("print-access-token", "print-identity-token") for a in lits):
         return "a Google Cloud access token"
     if name == "az" and lits[:2] == ["account", "get-access-token"]:
@@ -1291,6 +1305,8 @@ def _prints_credential(name: str, lits: list[str], printer_editor: bool = False)
 # flags or None, what is printed). Listing names (``fly secrets list``, ``wrangler secret list``,
 # ``vercel env ls``) shows no values and is not here.
 _PLATFORM_SECRETS: tuple[tuple[frozenset[str], tuple[str, ...], frozenset[str] | None, str], ...] = (
+    (frozenset({"argocd"}), ("admin", "initial-password"), None, "the Argo CD admin password"),
+    (frozenset({"argocd"}), ("account", "generate-token"), None, "a new Argo CD API token"),
     (frozenset({"turso"}), ("db", "tokens", "create"), None, "a new database token"),
     (frozenset({"turso"}), ("auth", "token"), None, "the Turso API token"),
     (frozenset({"turso"}), ("auth", "api-tokens", "mint"), None, "a new Turso API token"),

@@ -117,3 +117,56 @@ def test_login_keys_installed_on_other_machines(kit: Any, project: Path, command
     if expected:
         assert own["workspace_boundary"] == "deny"
         assert any("access-grant" in r and "Ask the user" in r for r in reasons), reasons
+
+
+INSTANCE_CREDENTIALS: list[tuple[str, str | None]] = [
+    # The machine's role credentials or tokens from the cloud metadata service, or a CLI that
+    # prints an admin password or mints an API token.
+    ("wget -qO- http://169.254.169.254/latest/meta-data/iam/security-credentials/worker-role", "deny"),
+    (
+        "curl -s -H 'Metadata-Flavor: Google' 'http://metadata.google.internal/computeMetadata/v1/instance/service-accounts/default/identity?audience=x'",
+        "deny",
+    ),
+    (
+        "http GET 'http://169.254.169.254/metadata/identity/oauth2/token?resource=https://x' Metadata:1",
+        "deny",
+    ),
+    ("curl -s http://169.254.170.2/v2/credentials/4f2a", "deny"),
+    ("argocd admin initial-password --namespace gitops", "deny"),
+    ("argocd account generate-token --account deployer", "deny"),
+    # Instance facts and listings hold no credentials.
+    ("curl -s http://169.254.169.254/latest/meta-data/placement/availability-zone", None),
+    ("curl -s -H 'Metadata-Flavor: Google' http://metadata.google.internal/computeMetadata/v1/instance/zone", None),
+    ("argocd app get storefront --refresh", None),
+    ("grep -rn 'security-credentials' docs/runbooks", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), INSTANCE_CREDENTIALS)
+def test_instance_metadata_credentials_and_admin_passwords(
+    kit: Any, project: Path, command: str, expected: str | None
+) -> None:
+    decision, own, reasons = judged(kit, kit.bash(command, project))
+    assert own["secrets_guard"] == expected, (command, reasons)
+    assert decision == expected, (command, reasons)
+
+
+# (command, protected_files' own decision)
+EMPTY_ENV_FILES: list[tuple[str, str | None]] = [
+    # An empty private env file for tests or CI made from /dev/null, then filled in.
+    ("install -m 600 /dev/null config/.env.testing && echo 'QUEUE=sync' >> config/.env.testing", None),
+    ("cp /dev/null .env.e2e && printf 'BASE_URL=http://localhost:4173\\n' >> .env.e2e", None),
+    ("[ -e .env ] || install -m 600 /dev/null .env", None),
+    # Emptying an existing env file that may hold the user's credentials, or appending to one.
+    ("cp /dev/null .env.production", "deny"),
+    ("install -m 600 /dev/null .env && echo 'PORT=8080' >> .env", "deny"),
+    ("echo 'LOG_LEVEL=debug' >> .env.ci", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), EMPTY_ENV_FILES)
+def test_empty_env_file_made_from_dev_null(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    for name in (".env", ".env.production", ".env.ci"):
+        (project / name).write_text("API_TOKEN=from-the-user\n")
+    _combined, own, reasons = judged(kit, kit.bash(command, project))
+    assert own["protected_files"] == expected, (command, reasons)
