@@ -2040,7 +2040,8 @@ _CI_FILE = re.compile(
     r"(?:^|/)(?:\.github/workflows/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|\.circleci/config\.ya?ml|Jenkinsfile|"
     r"azure-pipelines\.ya?ml|bitbucket-pipelines\.ya?ml|\.buildkite/[^/]+\.ya?ml)$"
 )
-_RUN_STEP = re.compile(r"^(?P<indent>\s*)(?:-\s*)?(?:run|script|command|sh)\s*:\s*(?P<cmd>.*)$")
+_RUN_STEP = re.compile(r"^(?P<indent>\s*)(?:-\s*)?(?:run|(?:before_|after_)?script|command|sh)\s*:\s*(?P<cmd>.*)$")
+_LIST_ITEM = re.compile(r"^(?P<indent>\s*)-\s+(?P<cmd>\S.*)$")
 
 
 # Jenkinsfile / Groovy steps (sh 'cmd', sh(script: "cmd"), bat '…'), and run steps written as
@@ -2052,7 +2053,8 @@ _FLOW_STEP = re.compile(r"""[{,]\s*["']?(?:run|script|command)["']?\s*:\s*(?P<q>
 
 
 def ci_run_steps(text: str) -> list[str]:
-    """The shell commands of a CI file's text: ``run: cmd`` lines and ``run: |`` blocks, Groovy
+    """The shell commands of a CI file's text: ``run: cmd`` lines, ``run: |`` blocks and
+    ``script:`` lists (GitLab, one ``- cmd`` per line), Groovy
     ``sh '…'`` steps and ``{"run": "…"}`` mappings."""
     steps: list[str] = [m.group("cmd") for m in _GROOVY_STEP.finditer(text)]
     steps += [m.group("cmd") for m in _FLOW_STEP.finditer(text)]
@@ -2071,6 +2073,16 @@ def ci_run_steps(text: str) -> list[str]:
                     break
                 body.append(stripped)
             steps.append("\n".join(body))
+        elif not cmd:
+            # GitLab's script: as a list of commands, one "- cmd" per line.
+            indent = len(m.group("indent"))
+            for raw in lines[i + 1 :]:
+                item = _LIST_ITEM.match(raw)
+                if not raw.strip():
+                    continue
+                if item is None or len(item.group("indent")) < indent:
+                    break
+                steps.append(item.group("cmd").strip().strip("'\""))
         elif cmd:
             steps.append(cmd.strip("'\""))
     return steps
