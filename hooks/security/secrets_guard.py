@@ -29,7 +29,13 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     Environment (systemctl show -p Environment).
     Encrypted files (*.enc, *.gpg, *.age) and public keys are not secrets. Key files named
     with ssh-keygen -f anywhere (id_deploy, id_github_ci, deploy_key, ci-signing-key; no
-    extension) are SSH private keys. chmod on a secret file is denied when it lets others read
+    extension) are SSH private keys; a bare file named for one secret (approle-secret-id,
+    jwt_secret, webhook-secret.txt), ~/.m2/settings.xml and the Azure CLI's token caches are
+    secret files, ~/.gradle/gradle.properties may be (reading it asks). Cloud metadata
+    endpoints that hand out the instance's credentials (169.254.169.254 …/security-credentials,
+    metadata.google.internal …/token, Azure identity/oauth2/token, ECS 169.254.170.2) and
+    argocd admin initial-password / account generate-token print credentials. CI script lists
+    (GitLab/Bitbucket "script:" with one "- cmd" per line, before_/after_script) are run steps. chmod on a secret file is denied when it lets others read
     it (644, o+r, g+r); an absolute mode that leaves the world out (0640, 0440) shares the file
     with its group the way services expect and passes.
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
@@ -126,6 +132,9 @@ SECRET_PATH_SUFFIXES = (
     "/.my.cnf", "/.boto", "/.s3cfg", "gcloud/credentials.db",
     "gcloud/application_default_credentials.json", "/etc/shadow", "/etc/gshadow",
     "/etc/sudoers", "/environ",
+    # Build tools' and cloud CLIs' stored logins: Maven's <server> passwords, Azure CLI tokens.
+    ".m2/settings.xml", ".m2/settings-security.xml", ".azure/accessTokens.json",
+    ".azure/msal_token_cache.json", ".azure/msal_token_cache.bin", ".azure/service_principal_entries.json",
     # Platform CLIs' stored logins (API or OAuth tokens, live keys).
     ".config/stripe/config.toml", ".wrangler/config/default.toml", ".fly/config.yml",
     ".config/netlify/config.json", ".netlify/config.json", "com.vercel.cli/auth.json",
@@ -176,6 +185,11 @@ SECRET_BASENAME_GLOBS = (
     "ssh_host_*_key",
     "*.keytab",
     "*-secrets",
+    # A bare file named for one secret: Vault's approle-secret-id, jwt_secret, webhook-secret.txt.
+    "*secret[-_]id",
+    "*secret[-_]id.txt",
+    "*[-_]secret",
+    "*[-_]secret.txt",
 )
 READERS = frozenset({
     "plutil",
@@ -411,6 +425,8 @@ def maybe_secret_file(path: str) -> bool:
     base = os.path.basename(norm).lower()
     return not encrypted_file(norm) and (
         base in MAYBE_SECRET_BASENAMES
+        # The user's Gradle properties hold repository logins and signing passwords, or not.
+        or norm.endswith(".gradle/gradle.properties")
         or base.endswith(".auto.tfvars")
         or MAYBE_SECRET_OVERRIDES.fullmatch(base) is not None
         or (os.path.basename(os.path.dirname(norm)) == "config" and CONFIG_DIR_OVERRIDES.fullmatch(base) is not None)

@@ -191,3 +191,29 @@ def test_ci_script_lists_are_run_steps(kit: Any, project: Path, name: str, text:
     assert own["secrets_guard"] == expected, (text, reasons)
     if expected:
         assert any("ci-secrets" in r for r in reasons), reasons
+
+
+# (command, secrets_guard's own decision)
+NAMED_SECRET_FILES: list[tuple[str, str | None]] = [
+    # Build tools' and cloud CLIs' stored logins in the home folder.
+    ("grep -n '<password>' ~/.m2/settings.xml", "deny"),
+    ("cp ~/.m2/settings-security.xml /tmp/", "deny"),
+    ("jq . ~/.azure/msal_token_cache.json", "deny"),
+    ("less ~/.gradle/gradle.properties", "ask"),
+    # A file named for one secret, and deleting a copy of it (confirmed: it may be the only one).
+    ("cat infra/vault/ci-secret-id", "deny"),
+    ("head -c 12 config/webhook_secret.txt", "deny"),
+    ("rm -f deploy/jwt-secret.bak", "ask"),
+    # The project's own build settings and documents about secrets are not secrets.
+    ("cat gradle.properties", None),
+    ("cat .mvn/maven.config", None),
+    ("cat docs/secret-rotation.md", None),
+    ("cat config/vault/role-id", None),
+    ("cat charts/api/templates/db-secret.yaml", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), NAMED_SECRET_FILES)
+def test_named_secret_files(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    _combined, own, reasons = judged(kit, kit.bash(command, project))
+    assert own["secrets_guard"] == expected, (command, reasons)
