@@ -35,9 +35,10 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     endpoints that hand out the instance's credentials (169.254.169.254 …/security-credentials,
     metadata.google.internal …/token, Azure identity/oauth2/token, ECS 169.254.170.2) and
     argocd admin initial-password / account generate-token print credentials. CI script lists
-    (GitLab/Bitbucket "script:" with one "- cmd" per line, before_/after_script) are run steps. chmod on a secret file is denied when it lets others read
-    it (644, o+r, g+r); an absolute mode that leaves the world out (0640, 0440) shares the file
-    with its group the way services expect and passes.
+    (GitLab/Bitbucket "script:" with one "- cmd" per line, before_/after_script) are run
+    steps. chmod on a secret file is denied when it lets others read it (644, o+r, g+r); an
+    absolute mode that leaves the world out (0640, 0440) shares the file with its group the
+    way services expect and passes.
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
     the standard library's ``secrets`` module on sys.path.)
 """
