@@ -26,7 +26,8 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     copy, a live-looking key in a test, high-entropy values assigned to secret-looking names,
     a platform's secrets pulled into a file (vercel env pull, supabase status -o env), history
     patches searched for credential-looking strings (git log -p -S 'sk_live_') and a unit's
-    Environment (systemctl show -p Environment).
+    Environment (systemctl show -p Environment), and a production database's rows dumped into
+    a local file (pg_dump/mysqldump/mongodump/bcp naming prod or production, not --schema-only).
     Encrypted files (*.enc, *.gpg, *.age) and public keys are not secrets. Key files named
     with ssh-keygen -f anywhere (id_deploy, id_github_ci, deploy_key, ci-signing-key; no
     extension) are SSH private keys; a bare file named for one secret (approle-secret-id,
@@ -913,6 +914,49 @@ def _check_dump_sent(cmd: Cmd, dumps: set[str], found: list[Finding]) -> None:
                 "variable, credentials included. Send only the values the service needs, named one by one.",
             )
         )
+
+
+_DUMPERS = frozenset({
+    "pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump", "mongoexport", "sqlcmd", "bcp", "expdp",
+})  # fmt: skip
+_DUMP_FILE_OPTIONS = frozenset({"-f", "--file", "-o", "--out", "--output", "-r", "--result-file", "--archive"})
+_PRODUCTION = re.compile(r"(?i)(?:^|[^a-z])prod(?:uction)?(?:[^a-z]|$)")
+
+
+def _check_production_dump(cmd: Cmd, found: list[Finding]) -> None:
+    """``pg_dump -h db-prod … > /tmp/x.sql``, ``mongodump --uri mongodb://…prod… --out dump/``: a
+    production database copied into a file on this machine holds its customers' data outside
+    production's controls; the user confirms (a dump piped to the network is denied elsewhere).
+    Dumps of local, staging or test databases pass."""
+    if cmd.name not in _DUMPERS or (cmd.name in ("sqlcmd", "bcp") and not _bcp_out(cmd)):
+        return
+    words = [w.literal() or w.text for w in cmd.args]
+    if not any(_PRODUCTION.search(w) for w in words if not w.startswith("-") or "=" in w):
+        return
+    schema_only = {"--schema-only", "-s"} if cmd.name in ("pg_dump", "pg_dumpall") else {"--no-data"}
+    if cmd.name in ("mysqldump", "mariadb-dump"):
+        schema_only.add("-d")
+    if schema_only & set(words):
+        return  # the tables' definitions, no rows
+    to_file = any(r.op in (">", ">>", ">|", "&>") and r.fd in ("", "1") for r in cmd.redirects) or any(
+        w.split("=", 1)[0] in _DUMP_FILE_OPTIONS for w in words
+    )
+    if cmd.name == "mongodump" and not any(w.startswith("--archive") and "=" not in w for w in words):
+        to_file = True  # mongodump writes ./dump/ unless told to stream an archive to stdout
+    if to_file:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` copies a production database into a local file: its customers' data "
+                "outside production. Confirm with the user, or dump a staging copy or only the schema.",
+            )
+        )
+
+
+def _bcp_out(cmd: Cmd) -> bool:
+    """``bcp db.dbo.t out file.dat`` or ``sqlcmd … -o file``: SQL Server data written to a file."""
+    lits = [w.literal() for w in cmd.args]
+    return "out" in lits or "queryout" in lits or "-o" in lits
 
 
 def _dumps_environment(cmd: Cmd) -> bool:
@@ -1877,6 +1921,9 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         start = len(found)
         _check_history_search(cmd, found)
         _common.tag_rule("history-search", found, start)
+        start = len(found)
+        _check_production_dump(cmd, found)
+        _common.tag_rule("production-dump", found, start)
         start = len(found)
         _check_unit_environment(cmd, found)
         _common.tag_rule("unit-environment", found, start)

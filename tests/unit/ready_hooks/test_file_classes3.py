@@ -217,3 +217,27 @@ NAMED_SECRET_FILES: list[tuple[str, str | None]] = [
 def test_named_secret_files(kit: Any, project: Path, command: str, expected: str | None) -> None:
     _combined, own, reasons = judged(kit, kit.bash(command, project))
     assert own["secrets_guard"] == expected, (command, reasons)
+
+
+# (command, secrets_guard's own decision)
+PRODUCTION_DUMPS: list[tuple[str, str | None]] = [
+    # Rows of a production database copied into a file on this machine: confirmed.
+    ("pg_dump -h billing-prod.internal -U ro -d billing -t invoices > invoices.sql", "ask"),
+    ("mariadb-dump --host=prod-mysql-3 crm customers --result-file=/tmp/c.sql", "ask"),
+    ("mongodump --uri 'mongodb+srv://ro@cluster-production.example.net/shop' --out backups/", "ask"),
+    ("pg_dump -Fc -d orders_prod -f /var/tmp/orders.dump", "ask"),
+    # Local, staging and test databases, schema-only dumps, and product catalogues pass.
+    ("pg_dump -h 127.0.0.1 -d orders_dev > dev.sql", None),
+    ("mysqldump -h staging-db crm > staging.sql", None),
+    ("pg_dump --schema-only -d orders_prod > schema.sql", None),
+    ("mysqldump --no-data --host=prod-mysql-3 crm > schema.sql", None),
+    ("mongodump --db products --out dump/", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), PRODUCTION_DUMPS)
+def test_production_database_dumped_to_a_file(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    _combined, own, reasons = judged(kit, kit.bash(command, project))
+    assert own["secrets_guard"] == expected, (command, reasons)
+    if expected:
+        assert any("production-dump" in r and "staging copy" in r for r in reasons), reasons
