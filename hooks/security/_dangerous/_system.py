@@ -289,6 +289,7 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
         )
         return
     if text is None:
+        _rule_unseen_login_keys(cmd, found)
         return
     targets = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None]
     if cmd.name == "tee":
@@ -541,6 +542,30 @@ _AUTH_OFF = re.compile(
     r"|protected-mode\s+no|authorization:\s*disabled|PasswordAuthentication\s+yes|PermitRootLogin\s+without-password"
     r"|AuthenticationMethods\s+none|\bNOPASSWD\s*:"
 )
+
+
+_LOGIN_KEYS = re.compile(r"/authorized_keys2?$")
+
+
+def _rule_unseen_login_keys(cmd: Cmd, found: list[Finding]) -> None:
+    """Text the call cannot show (``cat key.pub >> ~/.ssh/authorized_keys``, ``ssh host 'cat >>
+    ~/.ssh/authorized_keys'`` fed a key on stdin, ``cp k.pub …/authorized_keys``) written into an
+    ``authorized_keys`` file: whatever it is, it decides who may log in (LABELLING.md's settled
+    call: access for others is dangerous)."""
+    targets = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None]
+    if cmd.name == "tee" or (cmd.name in ("cp", "install", "mv", "ln") and len(cmd.args) > 1):
+        targets += [w for w in cmd.args if not (w.literal() or "").startswith("-")][-1 if cmd.name != "tee" else 0 :]
+    for word in targets:
+        for value in cmd.values(word) or [_shell.expand_pattern(word, cmd.ctx)]:
+            if _LOGIN_KEYS.search(value):
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` writes into {value}: every key there may log in to the account. "
+                        "Do not change who may log in; ask the user to add the key.",
+                    )
+                )
+                return
 
 
 def _grants_access(path: str, text: str) -> str:
