@@ -156,9 +156,12 @@ _HOME_EXPR = (
     r"ENV\[\s*[\"']HOME[\"']\s*\]|File\.expand_path\(\s*[\"']~[\"']\s*\)|\$ENV\{\s*[\"']?HOME[\"']?\s*\}|"
     # Deno and Bun: Deno.env.get("HOME")!, Deno.env.toObject().HOME, Bun.env.HOME, process.env["HOME"].
     r"Deno\.env\.get\(\s*[\"']HOME[\"']\s*\)!?|Deno\.env\.toObject\(\)\.HOME\b|Bun\.env\.HOME\b|"
-    r"process\.env\[\s*[\"']HOME[\"']\s*\]|Deno\.homeDir\(\)|homedir\(\))"
+    r"process\.env\[\s*[\"']HOME[\"']\s*\]|Deno\.homeDir\(\)|homedir\(\)|"
+    # PHP getenv("HOME"), $_SERVER['HOME']; Lua os.getenv("HOME") is matched above.
+    r"\bgetenv\(\s*[\"']HOME[\"']\s*\)|\$_SERVER\[\s*[\"']HOME[\"']\s*\])"
 )
-_HOME_CONCAT = re.compile(r"(?P<q>[\"'])\s*\+\s*" + _HOME_EXPR)
+# Concatenation: + (Python, JS, Ruby), . (PHP, Perl), .. (Lua).
+_HOME_CONCAT = re.compile(r"(?P<q>[\"'])\s*(?:\+|\.\.?)\s*" + _HOME_EXPR)
 _HOME_INTERPOLATED = re.compile(
     r"\$\{\s*"
     + _HOME_EXPR
@@ -236,10 +239,10 @@ def code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[li
                 first = node.args[0]
                 text = _py_str(first)
                 items: list[str] | None = None
-                if isinstance(first, ast.List | ast.Tuple) and all(
-                    isinstance(e, ast.Constant) and isinstance(e.value, str) for e in first.elts
-                ):
-                    items = [str(e.value) for e in first.elts if isinstance(e, ast.Constant)]
+                if isinstance(first, ast.List | ast.Tuple):
+                    # ["rm", "-rf", os.path.expanduser("~")]: every element a string we can work out.
+                    resolved = [_py_str(e) for e in first.elts]
+                    items = [e for e in resolved if e is not None] if None not in resolved else None
                 if fname in ("system", "popen", "getoutput", "getstatusoutput") and text:
                     shell_cmds.append(text)
                 elif fname in ("run", "call", "check_call", "check_output", "Popen"):
@@ -249,10 +252,10 @@ def code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[li
                         argvs.append(items)
                 elif fname in ("execv", "execvp", "execve", "execvpe", "spawnv", "spawnvp") and len(node.args) > 1:
                     second = node.args[1]  # os.execvp('rm', ['rm', '-rf', '/']): the argv is the list
-                    if isinstance(second, ast.List | ast.Tuple) and all(
-                        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in second.elts
-                    ):
-                        argvs.append([str(e.value) for e in second.elts if isinstance(e, ast.Constant)])
+                    if isinstance(second, ast.List | ast.Tuple):
+                        resolved = [_py_str(e) for e in second.elts]
+                        if None not in resolved:
+                            argvs.append([e for e in resolved if e is not None])
                 elif fname in ("execl", "execlp") and all(
                     isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args[1:]
                 ):

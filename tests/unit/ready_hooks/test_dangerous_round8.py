@@ -93,3 +93,24 @@ def test_messages_name_the_rule_and_the_way_out(kit: Any, project: Path) -> None
     hook = kit.load("security/dangerous_commands.py")
     text = kit.reason(hook.run(kit.bash("cat k.pub | ssh h 'cat >> ~/.ssh/authorized_keys'", project)))
     assert "authorized_keys" in text and "ask the user" in text
+
+
+# Python argument lists whose elements are worked out (expanduser, Path.home(), environ), and the
+# home folder joined to a command string with PHP's ``.`` and Lua's ``..``.
+WORKED_OUT: list[tuple[str, str | None]] = [
+    ("""python3 -c 'import subprocess, os; subprocess.run(["rm", "-rf", os.path.expanduser("~")])'""", "deny"),
+    ("""python3 -c 'import os; os.execvp("rm", ["rm", "-r", "-f", os.environ["HOME"]])'""", "deny"),
+    ("""python3 -c 'import subprocess as s, os; s.run(["ls", "-la", os.path.expanduser("~/.config")])'""", None),
+    ("""php -r 'passthru("rm -rf " . getenv("HOME"));'""", "deny"),
+    ("""lua -e 'os.execute("rm -rf " .. os.getenv("HOME"))'""", "deny"),
+    ("""php -r 'system("du -sh " . getenv("HOME"));'""", None),
+    ("""lua -e 'print("home: " .. os.getenv("HOME"))'""", None),
+]
+
+
+@pytest.mark.parametrize(("command", "own"), WORKED_OUT, ids=[c[:60] for c, _ in WORKED_OUT])
+def test_worked_out_arguments(kit: Any, project: Path, command: str, own: str | None) -> None:
+    got_own, combined = decide(kit, project, command)
+    assert got_own == own, command
+    if own is None:
+        assert combined is None, command
