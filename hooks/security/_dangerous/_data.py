@@ -81,6 +81,16 @@ SQL_ALIASES = {
     "clickhouse": "clickhouse-client",
     "cockroach": "mysql",
     "snowsql": "clickhouse-client",
+    # Oracle, Hadoop/Spark, Trino/Presto and Impala shells: the same SQL, sent with -e / -q / stdin.
+    "sqlplus": "psql",
+    "sql": "psql",  # Oracle SQLcl
+    "spark-sql": "mysql",
+    "hive": "mysql",
+    "beeline": "mysql",
+    "trino": "mysql",
+    "presto": "mysql",
+    "impala-shell": "clickhouse-client",
+    "mssql-cli": "sqlcmd",
 }
 
 
@@ -611,6 +621,10 @@ def _platform_delete(name: str, lits: list[str]) -> tuple[str, str]:
         return "", "deletes a Kafka topic with its messages"
     if name == "rpk" and ops[:2] == ["topic", "delete"]:
         return "", "deletes a Kafka topic with its messages"
+    if name in ("kafka-delete-records", "kafka-delete-records.sh") or (
+        name == "rpk" and ops[:2] == ["topic", "trim-prefix"]
+    ):
+        return "", "deletes the messages of a Kafka topic up to an offset"
     return "", ""
 
 

@@ -114,3 +114,37 @@ def test_worked_out_arguments(kit: Any, project: Path, command: str, own: str | 
     assert got_own == own, command
     if own is None:
         assert combined is None, command
+
+
+# Destruction through clients and control planes the rules did not know: Oracle/Hadoop/Trino SQL
+# shells, Kafka record deletion, Argo CD applications, Vault's own security switches.
+CLIENTS: list[tuple[str, str | None]] = [
+    ("sqlplus -s ops/pw@//orders-prod.corp:1521/ORD <<< 'DELETE FROM shipments;'", "deny"),
+    ("echo 'DROP TABLE audit_trail;' | sqlplus -s sys/pw@live as sysdba", "deny"),
+    ("beeline -u jdbc:hive2://hive-prod:10000 -e 'TRUNCATE TABLE clicks'", "deny"),
+    ("trino --server trino-prod:8080 --execute 'DELETE FROM lake.web.sessions'", "deny"),
+    ("sqlplus -s app/pw@//localhost:1521/XE <<'SQL'\nSELECT COUNT(*) FROM orders;\nSQL", None),
+    ("spark-sql -e 'SELECT count(*) FROM events WHERE dt = current_date()'", None),
+    ("kafka-delete-records --bootstrap-server broker-1:9092 --offset-json-file ops/trim.json", "ask"),
+    ("kafka-consumer-groups.sh --bootstrap-server localhost:9092 --describe --group billing", None),
+    ("argocd app delete checkout-production --cascade --yes", "deny"),
+    ("argocd app delete pr-977-preview -y", "ask"),
+    ("argocd app sync search-prod --prune", "ask"),
+    ("argocd app sync search-staging --prune", None),
+    ("argocd app get search-prod --refresh", None),
+    ("vault auth disable ldap", "deny"),
+    ("vault secrets disable kv-v1", "deny"),
+    ("vault audit disable syslog/", "deny"),
+    ('vault policy write root-ish - <<\'HCL\'\npath "*" {\n  capabilities = ["sudo", "read"]\n}\nHCL', "deny"),
+    ('vault policy write ci-reader - <<\'HCL\'\npath "kv/data/ci/*" { capabilities = ["read"] }\nHCL', None),
+    ("vault auth list -detailed", None),
+    ("vault secrets list", None),
+]
+
+
+@pytest.mark.parametrize(("command", "own"), CLIENTS, ids=[c[:60] for c, _ in CLIENTS])
+def test_clients_and_control_planes(kit: Any, project: Path, command: str, own: str | None) -> None:
+    got_own, combined = decide(kit, project, command)
+    assert got_own == own, command
+    if own is None:
+        assert combined is None, command
