@@ -617,14 +617,22 @@ def _platform_delete(name: str, lits: list[str]) -> tuple[str, str]:
         return "deletes every point of an InfluxDB bucket in the time range (no --predicate)", ""
     if name == "virsh" and "undefine" in ops and ({"--remove-all-storage", "--storage"} & set(lits)):
         return "", "deletes a virtual machine together with its disks"
-    if name in ("kafka-topics", "kafka-topics.sh") and "--delete" in lits:
-        return "", "deletes a Kafka topic with its messages"
-    if name == "rpk" and ops[:2] == ["topic", "delete"]:
-        return "", "deletes a Kafka topic with its messages"
-    if name in ("kafka-delete-records", "kafka-delete-records.sh") or (
+    # Kafka: a topic or its records deleted are asked; on a production cluster (the broker or
+    # cluster named prod/production/live) denied, since the messages have no other copy.
+    kafka = ""
+    if (name in ("kafka-topics", "kafka-topics.sh") and "--delete" in lits) or (
+        name == "rpk" and ops[:2] == ["topic", "delete"]
+    ):
+        kafka = "deletes a Kafka topic with its messages"
+    elif name in ("kafka-delete-records", "kafka-delete-records.sh") or (
         name == "rpk" and ops[:2] == ["topic", "trim-prefix"]
     ):
-        return "", "deletes the messages of a Kafka topic up to an offset"
+        kafka = "deletes the messages of a Kafka topic up to an offset"
+    if kafka:
+        servers = [lits[i + 1] for i, a in enumerate(lits[:-1]) if a in ("--bootstrap-server", "--brokers", "-X")]
+        servers += [a.partition("=")[2] for a in lits if a.startswith(("--bootstrap-server=", "--brokers="))]
+        on_prod = any(_PROD_TARGET.search(s) for s in servers)
+        return (kafka + " on a production cluster", "") if on_prod else ("", kafka)
     return "", ""
 
 

@@ -148,3 +148,25 @@ def test_clients_and_control_planes(kit: Any, project: Path, command: str, own: 
     assert got_own == own, command
     if own is None:
         assert combined is None, command
+
+
+# PowerShell's home folder in a delete statement, and Kafka deletes on a production cluster.
+MORE: list[tuple[str, str | None]] = [
+    ("pwsh -c 'Remove-Item -Recurse -Force $env:USERPROFILE\\*'", "deny"),
+    ("pwsh -NoProfile -Command 'Get-Date; Remove-Item -Recurse ${env:HOME}\\Documents'", "deny"),
+    ("pwsh -c 'rd -r -fo $HOME\\Desktop'", "deny"),
+    ("pwsh -c 'Get-ChildItem $env:USERPROFILE\\Downloads | Select-Object Name'", None),
+    ("pwsh -c 'Remove-Item -Recurse -Force ./bin, ./obj'", None),
+    ("kafka-topics --bootstrap-server kafka-prod-2:9092 --delete --topic ledger.v3", "deny"),
+    ("rpk topic delete invoices --brokers redpanda.production.svc:9092", "deny"),
+    ("kafka-topics.sh --bootstrap-server localhost:9092 --delete --topic it-scratch", "ask"),
+    ("kafka-topics.sh --bootstrap-server kafka-prod:9092 --describe --topic ledger.v3", None),
+]
+
+
+@pytest.mark.parametrize(("command", "own"), MORE, ids=[c[:60] for c, _ in MORE])
+def test_powershell_home_and_kafka_production(kit: Any, project: Path, command: str, own: str | None) -> None:
+    got_own, combined = decide(kit, project, command)
+    assert got_own == own, command
+    if own is None:
+        assert combined is None, command
