@@ -336,11 +336,13 @@ def _changes_production_cluster(name: str, lits: list[str]) -> bool:
 
 
 def production_host(cmd: Cmd) -> bool:
-    """A database client pointed at a production server: its host, URL or service name says
-    so (``-h prod-db.internal``, ``postgres://…@db.production…``, ``--host=live-db``)."""
+    """A database client pointed at a production server: its host, URL, connection string or
+    service name says so (``-h prod-db.internal``, ``postgres://…@db.production…``,
+    ``--host=live-db``, ``Server=sql-prod;Database=…``)."""
     for word in cmd.args:
         for value in cmd.values(word) or [word.text]:
-            if re.search(r"(?i)(?:^|[@/.=_-])(?:prod|production|live)(?:$|[.:/_-])", value):
+            # ; and , end a name in ADO/JDBC connection strings: Server=sql-prod;Database=…
+            if re.search(r"(?i)(?:^|[@/.=_-])(?:prod|production|live)(?:$|[.:/_;,-])", value):
                 return True
     return False
 

@@ -170,3 +170,24 @@ def test_powershell_home_and_kafka_production(kit: Any, project: Path, command: 
     assert got_own == own, command
     if own is None:
         assert combined is None, command
+
+
+# A search index deleted by a name pattern; a production server named in a connection string.
+PATTERNS: list[tuple[str, str | None]] = [
+    ("curl -s -X DELETE 'http://127.0.0.1:9200/audit-2023.*'", "ask"),
+    ("curl --request DELETE https://search.production.corp:9200/orders-*", "deny"),
+    ("http DELETE :9200/metrics-*", "ask"),
+    ("curl -X DELETE http://localhost:9200/it-scratch-index", None),
+    ("curl -s 'http://localhost:9200/_cat/indices/logs-*?v'", None),
+    ("dotnet ef database drop -f --connection 'Server=billing-prod;Database=Billing'", "deny"),
+    ("dotnet ef database drop -f --connection 'Host=localhost;Database=billing_dev'", "ask"),
+    ("dotnet ef database update --connection 'Server=billing-prod;Database=Billing'", None),
+]
+
+
+@pytest.mark.parametrize(("command", "own"), PATTERNS, ids=[c[:60] for c, _ in PATTERNS])
+def test_index_patterns_and_connection_strings(kit: Any, project: Path, command: str, own: str | None) -> None:
+    got_own, combined = decide(kit, project, command)
+    assert got_own == own, command
+    if own is None:
+        assert combined is None, command
