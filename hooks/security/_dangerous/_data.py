@@ -819,7 +819,8 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     start = len(found)
     for sql in texts:
         found.extend(sql_findings(sql, f"`{cmd.display}`"))
-    prod = production(cmd) or production_host(cmd)
+    # psql "$PROD_DB_URL": a variable whose name says production is the production database.
+    prod = production(cmd) or production_host(cmd) or any(_PROD_VARIABLE.search(w.text) for w in cmd.args)
     if not prod and _test_database(cmd, name, texts):
         # Settled: dropping or emptying a test database is warn; a scratch table in one is routine.
         scratch = all(_SCRATCH_DROP.fullmatch(" ".join(t.split()).upper().rstrip("; ")) for t in texts if t.strip())
@@ -993,7 +994,7 @@ _WIPE_WORD = re.compile(r"(?i)^(?:reset|drop|wipe|truncate|purge|nuke|destroy|fl
 
 
 # $PROD_DSN, ${PRODUCTION_DATABASE_URL}: a variable whose name says it holds the production target.
-_PROD_VARIABLE = re.compile(r"\$\{?(?:\w*_)?(?:PROD|PRODUCTION|LIVE)(?:_\w*)?\}?")
+_PROD_VARIABLE = re.compile(r"\$\{?(?:\w*_)?(?:PROD|PRODUCTION|LIVE)(?:_\w*)?(?!\w)\}?")
 _PACKAGE_EXEC = frozenset({"pnpm", "yarn", "npm", "bun"})
 _PACKAGE_EXEC_VALUE = frozenset({"--filter", "-F", "-C", "--dir", "--cwd", "-w", "--workspace", "--prefix"})
 

@@ -191,3 +191,21 @@ def test_index_patterns_and_connection_strings(kit: Any, project: Path, command:
     assert got_own == own, command
     if own is None:
         assert combined is None, command
+
+
+# A variable whose name says production (not one that merely starts with PROD…).
+PROD_VARIABLES: list[tuple[str, str | None]] = [
+    ("""mysql --host="$LIVE_DB_HOST" -e 'ALTER TABLE orders DROP COLUMN legacy_ref'""", "deny"),
+    ("""psql "${PROD_DSN}" -c 'ALTER TABLE carts DROP COLUMN coupon'""", "deny"),
+    ("""psql "$PRODUCT_CATALOG_URL" -c 'ALTER TABLE items DROP COLUMN blurb'""", "ask"),
+    ("""psql "$DEV_DB_URL" -c 'ALTER TABLE carts DROP COLUMN coupon'""", "ask"),
+    ("""psql "$PROD_DSN" -c 'SELECT count(*) FROM carts'""", None),
+]
+
+
+@pytest.mark.parametrize(("command", "own"), PROD_VARIABLES, ids=[c[:60] for c, _ in PROD_VARIABLES])
+def test_production_variables(kit: Any, project: Path, command: str, own: str | None) -> None:
+    got_own, combined = decide(kit, project, command)
+    assert got_own == own, command
+    if own is None:
+        assert combined is None, command
