@@ -628,8 +628,15 @@ def _platform_delete(name: str, lits: list[str]) -> tuple[str, str]:
         name == "rpk" and ops[:2] == ["topic", "trim-prefix"]
     ):
         kafka = "deletes the messages of a Kafka topic up to an offset"
+    elif (name == "rabbitmqctl" and ops[:1] in (["purge_queue"], ["delete_queue"], ["delete_vhost"])) or (
+        name == "rabbitmqadmin" and ops[:2] in (["purge", "queue"], ["delete", "queue"], ["delete", "vhost"])
+    ):
+        kafka = "purges or deletes a RabbitMQ queue or virtual host with its messages"
     if kafka:
+        # The broker (Kafka bootstrap server) or RabbitMQ virtual host (-p /prod, --vhost=live).
         servers = [lits[i + 1] for i, a in enumerate(lits[:-1]) if a in ("--bootstrap-server", "--brokers", "-X")]
+        servers += [lits[i + 1] for i, a in enumerate(lits[:-1]) if a in ("-p", "--vhost", "-V", "-H", "--host")]
+        servers += [a.partition("=")[2] for a in lits if a.startswith(("--vhost=", "--host="))]
         servers += [a.partition("=")[2] for a in lits if a.startswith(("--bootstrap-server=", "--brokers="))]
         on_prod = any(_PROD_TARGET.search(s) for s in servers)
         return (kafka + " on a production cluster", "") if on_prod else ("", kafka)

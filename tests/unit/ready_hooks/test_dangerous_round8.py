@@ -209,3 +209,20 @@ def test_production_variables(kit: Any, project: Path, command: str, own: str | 
     assert got_own == own, command
     if own is None:
         assert combined is None, command
+
+
+# Message queues purged or deleted: asked; on a production virtual host or broker, denied.
+QUEUES: list[tuple[str, str | None]] = [
+    ("rabbitmqctl delete_queue invoices.retry -p live", "deny"),
+    ("rabbitmqadmin --vhost=production purge queue name=emails", "deny"),
+    ("rabbitmqctl purge_queue local.jobs", "ask"),
+    ("rabbitmqadmin list queues name messages", None),
+]
+
+
+@pytest.mark.parametrize(("command", "own"), QUEUES, ids=[c[:60] for c, _ in QUEUES])
+def test_queue_purges(kit: Any, project: Path, command: str, own: str | None) -> None:
+    got_own, combined = decide(kit, project, command)
+    assert got_own == own, command
+    if own is None:
+        assert combined is None, command
