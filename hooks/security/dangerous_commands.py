@@ -22,6 +22,17 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     output (one extension of tool droppings such as *.retry or *.pid passes; code, data, keys,
     backups ask), force-push to other branches, a service restarted on a production host, a
     shell running text picked out of a file or a document…).
+    Code that runs after all counts wherever it hides: a program spawned with an argument
+    list in any language (Ruby/Perl system("rm", "-rf", …), Node spawnSync/execFileSync, Go
+    exec.Command, Rust Command::new(…).args, PHP pcntl_exec, Python lists built from
+    expanduser/Path.home()), a file written earlier in the line and run with go/deno/bun run
+    (Go's os.RemoveAll is a recursive delete), PowerShell Remove-Item of $env:USERPROFILE.
+    Anything written into an authorized_keys file (also on a host over ssh, the key fed on
+    stdin) is denied: it decides who may log in. Production is read from hosts, connection
+    strings (Server=sql-prod;…) and variable names ($PROD_DB_URL): SQL through Oracle/Hive/
+    Trino/Impala shells, Kafka topic or record deletes, Argo CD app deletes, index deletes by
+    name pattern (curl -X DELETE :9200/logs-*) are asked, denied on production; Vault auth/
+    secrets/audit disable and a policy opening path "*" are denied.
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
     wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
     brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an

@@ -81,6 +81,16 @@ SQL_ALIASES = {
     "clickhouse": "clickhouse-client",
     "cockroach": "mysql",
     "snowsql": "clickhouse-client",
+    # Oracle, Hadoop/Spark, Trino/Presto and Impala shells: the same SQL, sent with -e / -q / stdin.
+    "sqlplus": "psql",
+    "sql": "psql",  # Oracle SQLcl
+    "spark-sql": "mysql",
+    "hive": "mysql",
+    "beeline": "mysql",
+    "trino": "mysql",
+    "presto": "mysql",
+    "impala-shell": "clickhouse-client",
+    "mssql-cli": "sqlcmd",
 }
 
 
@@ -607,10 +617,29 @@ def _platform_delete(name: str, lits: list[str]) -> tuple[str, str]:
         return "deletes every point of an InfluxDB bucket in the time range (no --predicate)", ""
     if name == "virsh" and "undefine" in ops and ({"--remove-all-storage", "--storage"} & set(lits)):
         return "", "deletes a virtual machine together with its disks"
-    if name in ("kafka-topics", "kafka-topics.sh") and "--delete" in lits:
-        return "", "deletes a Kafka topic with its messages"
-    if name == "rpk" and ops[:2] == ["topic", "delete"]:
-        return "", "deletes a Kafka topic with its messages"
+    # Kafka: a topic or its records deleted are asked; on a production cluster (the broker or
+    # cluster named prod/production/live) denied, since the messages have no other copy.
+    kafka = ""
+    if (name in ("kafka-topics", "kafka-topics.sh") and "--delete" in lits) or (
+        name == "rpk" and ops[:2] == ["topic", "delete"]
+    ):
+        kafka = "deletes a Kafka topic with its messages"
+    elif name in ("kafka-delete-records", "kafka-delete-records.sh") or (
+        name == "rpk" and ops[:2] == ["topic", "trim-prefix"]
+    ):
+        kafka = "deletes the messages of a Kafka topic up to an offset"
+    elif (name == "rabbitmqctl" and ops[:1] in (["purge_queue"], ["delete_queue"], ["delete_vhost"])) or (
+        name == "rabbitmqadmin" and ops[:2] in (["purge", "queue"], ["delete", "queue"], ["delete", "vhost"])
+    ):
+        kafka = "purges or deletes a RabbitMQ queue or virtual host with its messages"
+    if kafka:
+        # The broker (Kafka bootstrap server) or RabbitMQ virtual host (-p /prod, --vhost=live).
+        servers = [lits[i + 1] for i, a in enumerate(lits[:-1]) if a in ("--bootstrap-server", "--brokers", "-X")]
+        servers += [lits[i + 1] for i, a in enumerate(lits[:-1]) if a in ("-p", "--vhost", "-V", "-H", "--host")]
+        servers += [a.partition("=")[2] for a in lits if a.startswith(("--vhost=", "--host="))]
+        servers += [a.partition("=")[2] for a in lits if a.startswith(("--bootstrap-server=", "--brokers="))]
+        on_prod = any(_PROD_TARGET.search(s) for s in servers)
+        return (kafka + " on a production cluster", "") if on_prod else ("", kafka)
     return "", ""
 
 
@@ -797,7 +826,8 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     start = len(found)
     for sql in texts:
         found.extend(sql_findings(sql, f"`{cmd.display}`"))
-    prod = production(cmd) or production_host(cmd)
+    # psql "$PROD_DB_URL": a variable whose name says production is the production database.
+    prod = production(cmd) or production_host(cmd) or any(_PROD_VARIABLE.search(w.text) for w in cmd.args)
     if not prod and _test_database(cmd, name, texts):
         # Settled: dropping or emptying a test database is warn; a scratch table in one is routine.
         scratch = all(_SCRATCH_DROP.fullmatch(" ".join(t.split()).upper().rstrip("; ")) for t in texts if t.strip())
@@ -971,7 +1001,7 @@ _WIPE_WORD = re.compile(r"(?i)^(?:reset|drop|wipe|truncate|purge|nuke|destroy|fl
 
 
 # $PROD_DSN, ${PRODUCTION_DATABASE_URL}: a variable whose name says it holds the production target.
-_PROD_VARIABLE = re.compile(r"\$\{?(?:\w*_)?(?:PROD|PRODUCTION|LIVE)(?:_\w*)?\}?")
+_PROD_VARIABLE = re.compile(r"\$\{?(?:\w*_)?(?:PROD|PRODUCTION|LIVE)(?:_\w*)?(?!\w)\}?")
 _PACKAGE_EXEC = frozenset({"pnpm", "yarn", "npm", "bun"})
 _PACKAGE_EXEC_VALUE = frozenset({"--filter", "-F", "-C", "--dir", "--cwd", "-w", "--workspace", "--prefix"})
 

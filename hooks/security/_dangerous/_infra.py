@@ -111,6 +111,11 @@ def _destroys_unattended(name: str, lits: list[str]) -> str:
             "destroys production infrastructure, or any without showing the plan. Run it without the "
             "auto-approve flag on a non-production stack so the user reviews the plan, or ask the user."
         )
+    ops = _argocd_ops(lits) if name == "argocd" else []
+    if ops[:2] in (["app", "delete"], ["appset", "delete"]) and any(_PROD_NAME.search(a) for a in ops[2:]):
+        return (
+            "deletes a production Argo CD application and, cascading, everything it deployed. Ask the user to run it."
+        )
     if name in ("kubectl", "helm") and _kube_verb(lits) in ("delete", "uninstall"):
         named_prod = any(_PROD_NAME.search(a) for a in lits if not a.startswith("-"))
         at = lits.index(_kube_verb(lits))
@@ -126,6 +131,20 @@ def _destroys_unattended(name: str, lits: list[str]) -> str:
         if _kube_target_prod(lits) and not _recreated_pods(name, lits[at + 1 :]):
             return "deletes resources in production. Ask the user to run it; try it on staging first."
     return ""
+
+
+def _argocd_ops(lits: list[str]) -> list[str]:
+    """The operands of an ``argocd`` command line (``--server``/``-n``-style values skipped)."""
+    ops: list[str] = []
+    skip = False
+    for a in lits:
+        if skip:
+            skip = False
+        elif a in ("--server", "--auth-token", "--grpc-web-root-path", "-n", "--app-namespace", "--context", "-l"):
+            skip = True
+        elif not a.startswith("-"):
+            ops.append(a)
+    return ops
 
 
 # Tool → (its global options that take a value glued with =, the words of a destroy).
@@ -317,11 +336,13 @@ def _changes_production_cluster(name: str, lits: list[str]) -> bool:
 
 
 def production_host(cmd: Cmd) -> bool:
-    """A database client pointed at a production server: its host, URL or service name says
-    so (``-h prod-db.internal``, ``postgres://…@db.production…``, ``--host=live-db``)."""
+    """A database client pointed at a production server: its host, URL, connection string or
+    service name says so (``-h prod-db.internal``, ``postgres://…@db.production…``,
+    ``--host=live-db``, ``Server=sql-prod;Database=…``)."""
     for word in cmd.args:
         for value in cmd.values(word) or [word.text]:
-            if re.search(r"(?i)(?:^|[@/.=_-])(?:prod|production|live)(?:$|[.:/_-])", value):
+            # ; and , end a name in ADO/JDBC connection strings: Server=sql-prod;Database=…
+            if re.search(r"(?i)(?:^|[@/.=_-])(?:prod|production|live)(?:$|[.:/_;,-])", value):
                 return True
     return False
 
@@ -456,6 +477,11 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         ask = "changes Terraform state by hand (resources it forgets are no longer managed or destroyed)"
     elif name == "helm" and lits[:1] in (["uninstall"], ["delete"]):
         ask = "uninstalls a Helm release"
+    elif name == "argocd" and _argocd_ops(lits)[:2] in (["app", "delete"], ["appset", "delete"], ["proj", "delete"]):
+        ask = "deletes an Argo CD application (with --cascade, every resource it deployed)"
+    elif name == "argocd" and _argocd_ops(lits)[:2] == ["app", "sync"] and "--prune" in lits:
+        if any(_PROD_NAME.search(a) for a in _argocd_ops(lits)[2:]):
+            ask = "syncs a production application with --prune (deletes what git no longer lists)"
     elif _changes_production_cluster(name, lits):
         ask = "changes a production cluster (try it on staging first)"
     elif _iac_destroys(name, lits):

@@ -521,6 +521,17 @@ def rule_http_delete(cmd: Cmd, found: list[Finding]) -> None:
                     "index meant, or ask the user to run it.",
                 )
             )
+        elif re.search(r"^(?:\w+://)?[^/]*/[^/?]*\*", url):
+            # DELETE /logs-2024.*: every index whose name matches, data included; on a host named
+            # production nobody should run it unreviewed.
+            prod = re.search(r"(?i)^(?:\w+://)?[^/]*(?:^|[@/.=_-])(?:prod|production|live)(?:$|[.:/_-])", url)
+            found.append(
+                (
+                    "deny" if prod else "ask",
+                    f"`{cmd.display}` deletes every index or collection whose name matches the pattern. "
+                    "List them first (GET /_cat/indices/PATTERN) and delete the ones meant by name, or ask the user.",
+                )
+            )
 
 
 def rule_remote_shell(cmd: Cmd, found: list[Finding]) -> None:

@@ -161,6 +161,14 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
         what = "turns the Windows firewall off"
     elif name == "auditctl" and lits[:2] == ["-e", "0"]:
         what = "turns kernel auditing off"
+    elif name == "vault" and ops[:2] in (["auth", "disable"], ["secrets", "disable"], ["audit", "disable"]):
+        what = {
+            "auth": "turns a Vault login method off (every token it issued is revoked)",
+            "secrets": "unmounts a Vault secrets engine, deleting every secret stored in it",
+            "audit": "turns a Vault audit device off (access to secrets goes unrecorded)",
+        }[ops[0]]
+    elif name == "vault" and ops[:2] == ["policy", "write"] and _vault_grants_everything(cmd, ops):
+        what = 'writes a Vault policy that opens every path (path "*") with sudo or write rights'
     elif _edits_in_place(name, lits) and any(
         re.search(r"(?i)\bSELINUX=(?:disabled|permissive)\b|\b(?:selinux|apparmor)=0\b", _written_part(a)) for a in lits
     ):
@@ -191,6 +199,17 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
                 "security settings; open a single port or add a rule instead if that is the goal.",
             )
         )
+
+
+_VAULT_EVERY_PATH = re.compile(r'(?s)path\s+"\*"\s*\{[^}]*\b(?:sudo|create|update|delete)\b')
+
+
+def _vault_grants_everything(cmd: Cmd, ops: list[str]) -> bool:
+    """``vault policy write NAME FILE|-``: the policy text (stdin, a here-doc, or a file written
+    earlier in the line) grants rights on every path."""
+    source = cmd.args[[w.literal() for w in cmd.args].index(ops[3])] if len(ops) > 3 and ops[3] != "-" else None
+    text = cmd.stdin_text if source is None else cmd.ctx.written(source)
+    return bool(text and _VAULT_EVERY_PATH.search(text))
 
 
 def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Finding]) -> None:
@@ -289,6 +308,7 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
         )
         return
     if text is None:
+        _rule_unseen_login_keys(cmd, found)
         return
     targets = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None]
     if cmd.name == "tee":
@@ -541,6 +561,30 @@ _AUTH_OFF = re.compile(
     r"|protected-mode\s+no|authorization:\s*disabled|PasswordAuthentication\s+yes|PermitRootLogin\s+without-password"
     r"|AuthenticationMethods\s+none|\bNOPASSWD\s*:"
 )
+
+
+_LOGIN_KEYS = re.compile(r"/authorized_keys2?$")
+
+
+def _rule_unseen_login_keys(cmd: Cmd, found: list[Finding]) -> None:
+    """Text the call cannot show (``cat key.pub >> ~/.ssh/authorized_keys``, ``ssh host 'cat >>
+    ~/.ssh/authorized_keys'`` fed a key on stdin, ``cp k.pub …/authorized_keys``) written into an
+    ``authorized_keys`` file: whatever it is, it decides who may log in (LABELLING.md's settled
+    call: access for others is dangerous)."""
+    targets = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None]
+    if cmd.name == "tee" or (cmd.name in ("cp", "install", "mv", "ln") and len(cmd.args) > 1):
+        targets += [w for w in cmd.args if not (w.literal() or "").startswith("-")][-1 if cmd.name != "tee" else 0 :]
+    for word in targets:
+        for value in cmd.values(word) or [_shell.expand_pattern(word, cmd.ctx)]:
+            if _LOGIN_KEYS.search(value):
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` writes into {value}: every key there may log in to the account. "
+                        "Do not change who may log in; ask the user to add the key.",
+                    )
+                )
+                return
 
 
 def _grants_access(path: str, text: str) -> str:

@@ -833,6 +833,18 @@ _PWSH_COMMAND = frozenset({"-c", "-command", "-com", "-comm", "-comma", "-comman
 _PWSH_ENCODED = frozenset({"-e", "-ec", "-en", "-enc", "-encodedcommand", "-encoded", "/e", "/enc"})
 
 
+# PowerShell names the home folder $env:USERPROFILE, $env:HOME or $HOME and separates with "\".
+# In a delete statement (Remove-Item -Recurse $env:USERPROFILE\*) they are written "~" and "~/"
+# so the rm rules judge the target; other statements keep them (reads are other hooks' business).
+_PS_HOME = re.compile(r"(?i)\$(?:(?:env:(?:USERPROFILE|HOME)|HOME)\b|\{env:(?:USERPROFILE|HOME)\})")
+_PS_HOME_SEP = re.compile(r"~\\")
+_PS_DELETE = re.compile(r"(?i)(?:^|(?<=[;|\n({]))\s*(?:Remove-Item|ri|rm|rd|rmdir|del|erase)\b[^;|\n]*")
+
+
+def _ps_home(m: re.Match[str]) -> str:
+    return _PS_HOME_SEP.sub("~/", _PS_HOME.sub("~", m.group(0)))
+
+
 def powershell_code(cmd: Cmd) -> tuple[list[str], bool]:
     """The script a ``pwsh``/``powershell`` call runs (``-Command`` text, parameter names in any
     case and abbreviation) and whether it runs a base64 ``-EncodedCommand`` nobody can read."""
@@ -842,7 +854,7 @@ def powershell_code(cmd: Cmd) -> tuple[list[str], bool]:
     for i, word in enumerate(args):
         lit = (word.literal() or "").lower()
         if lit in _PWSH_COMMAND and i + 1 < len(args):
-            texts.append(words_text(args[i + 1 :], cmd.ctx))
+            texts.append(_PS_DELETE.sub(_ps_home, words_text(args[i + 1 :], cmd.ctx)))
             break
         if lit in _PWSH_ENCODED:
             encoded = True

@@ -25,9 +25,10 @@ _CODE_SHELL_BARE = re.compile(
 )
 _CODE_QX = re.compile(r"""(?:%x|\bqx)(?:\((?P<a>[^)]*)\)|\{(?P<b>[^}]*)\}|\[(?P<c>[^\]]*)\]|\|(?P<d>[^|]*)\|)""")
 # Recursive deletes by language: Python's rmtree, Node's fs.rm/rmSync/rmdirSync (also
-# fs.promises.rm), Ruby's rm_rf, Rust's remove_dir_all, Perl's remove_tree, Deno.remove/removeSync.
+# fs.promises.rm), Ruby's rm_rf, Rust's remove_dir_all, Perl's remove_tree, Deno.remove/removeSync,
+# Go's os.RemoveAll, Kotlin's deleteRecursively.
 _RM_CALLS = (
-    r"(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|removedirs|remove_tree|removeSync|"
+    r"(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|RemoveAll|deleteRecursively|removedirs|remove_tree|removeSync|"
     r"(?:fse|fsExtra)\.remove|Deno\.removeSync|Deno\.remove|(?:\bfs|\bfsp|\bpromises|\bfse|\))\.rm|fs\.rmdir)"
 )
 _CODE_RMTREE = re.compile(
@@ -42,6 +43,10 @@ _CODE_WALK = re.compile(
 )
 _CODE_DELETES = re.compile(r"\b(?:remove|removeSync|unlink|rmtree|rmdir|rmSync|unlinkSync|rm_rf)\b")
 _CODE_BACKTICK = re.compile(r"`([^`]+)`")
+# Program and arguments passed as separate strings, in any language: Ruby/Perl
+# system("rm", "-rf", dir), Node spawnSync("rm", ["-rf", p]) / execFileSync, Go
+# exec.Command("rm", "-rf", p), Rust Command::new("rm").args(["-rf", p]), PHP pcntl_exec.
+# No shell reads these, so the shell-string patterns above never see them.
 
 
 AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
@@ -75,7 +80,10 @@ def code_of(cmd: Cmd) -> list[str]:
     earlier, else a here-doc or piped text."""
     codes: list[str] = []
     args = cmd.args
-    script = next((w for w in args if not (w.literal() or "").startswith("-")), None)
+    positional = [w for w in args if not (w.literal() or "").startswith("-")]
+    script = positional[0] if positional else None
+    if script is not None and script.literal() == "run" and len(positional) > 1:
+        script = positional[1]  # go run main.go, deno run x.ts, bun run x.ts: the file after "run"
     written = cmd.ctx.written(script) if script is not None else None
     if written is not None:
         codes.append(written)
@@ -148,9 +156,12 @@ _HOME_EXPR = (
     r"ENV\[\s*[\"']HOME[\"']\s*\]|File\.expand_path\(\s*[\"']~[\"']\s*\)|\$ENV\{\s*[\"']?HOME[\"']?\s*\}|"
     # Deno and Bun: Deno.env.get("HOME")!, Deno.env.toObject().HOME, Bun.env.HOME, process.env["HOME"].
     r"Deno\.env\.get\(\s*[\"']HOME[\"']\s*\)!?|Deno\.env\.toObject\(\)\.HOME\b|Bun\.env\.HOME\b|"
-    r"process\.env\[\s*[\"']HOME[\"']\s*\]|Deno\.homeDir\(\)|homedir\(\))"
+    r"process\.env\[\s*[\"']HOME[\"']\s*\]|Deno\.homeDir\(\)|homedir\(\)|"
+    # PHP getenv("HOME"), $_SERVER['HOME']; Lua os.getenv("HOME") is matched above.
+    r"\bgetenv\(\s*[\"']HOME[\"']\s*\)|\$_SERVER\[\s*[\"']HOME[\"']\s*\])"
 )
-_HOME_CONCAT = re.compile(r"(?P<q>[\"'])\s*\+\s*" + _HOME_EXPR)
+# Concatenation: + (Python, JS, Ruby), . (PHP, Perl), .. (Lua).
+_HOME_CONCAT = re.compile(r"(?P<q>[\"'])\s*(?:\+|\.\.?)\s*" + _HOME_EXPR)
 _HOME_INTERPOLATED = re.compile(
     r"\$\{\s*"
     + _HOME_EXPR
@@ -161,6 +172,20 @@ _HOME_INTERPOLATED = re.compile(
     + r"\s*\}|\$ENV\{\s*['\"]?HOME['\"]?\s*\}"
 )
 
+
+# Program and arguments passed as separate strings, in any language: Ruby/Perl
+# system("rm", "-rf", dir) or system "rm", …, Node spawnSync("rm", ["-rf", p]) / execFileSync,
+# Go exec.Command("rm", "-rf", p), Rust Command::new("rm").args(["-rf", p]), PHP pcntl_exec.
+# No shell reads these, so the shell-string patterns above never see them; a home-folder
+# expression among the arguments reads as "~".
+_CODE_ARGV_CALL = re.compile(
+    r"""(?:\bsystem|\bexec|\bspawn|spawnSync|execFile|execFileSync|execa|execaSync|\bCommand|Command::new|"""
+    r"""capture2e?|capture3|popen3?|pcntl_exec|proc_open|ProcessBuilder)(?:\s*\(\s*|[ \t]+(?=["']))"""
+    r"""(?P<args>(?:"[^"\n]*"|'[^'\n]*'|~|"""
+    + _HOME_EXPR
+    + r"""|\[|\]|\)\s*\.args?\s*\(|[\s,&]|(?:vec|Arrays\.asList|List\.of)!?\s*\()+)"""
+)
+_ARGV_TOKEN = re.compile(r""""([^"\n]*)"|'([^'\n]*)'|(~|""" + _HOME_EXPR + ")")
 
 _CODE_RMTREE_HOME = re.compile(
     # after home_literals, perl's rmtree($ENV{HOME}) reads rmtree(~)
@@ -214,10 +239,10 @@ def code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[li
                 first = node.args[0]
                 text = _py_str(first)
                 items: list[str] | None = None
-                if isinstance(first, ast.List | ast.Tuple) and all(
-                    isinstance(e, ast.Constant) and isinstance(e.value, str) for e in first.elts
-                ):
-                    items = [str(e.value) for e in first.elts if isinstance(e, ast.Constant)]
+                if isinstance(first, ast.List | ast.Tuple):
+                    # ["rm", "-rf", os.path.expanduser("~")]: every element a string we can work out.
+                    resolved = [_py_str(e) for e in first.elts]
+                    items = [e for e in resolved if e is not None] if None not in resolved else None
                 if fname in ("system", "popen", "getoutput", "getstatusoutput") and text:
                     shell_cmds.append(text)
                 elif fname in ("run", "call", "check_call", "check_output", "Popen"):
@@ -227,10 +252,10 @@ def code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[li
                         argvs.append(items)
                 elif fname in ("execv", "execvp", "execve", "execvpe", "spawnv", "spawnvp") and len(node.args) > 1:
                     second = node.args[1]  # os.execvp('rm', ['rm', '-rf', '/']): the argv is the list
-                    if isinstance(second, ast.List | ast.Tuple) and all(
-                        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in second.elts
-                    ):
-                        argvs.append([str(e.value) for e in second.elts if isinstance(e, ast.Constant)])
+                    if isinstance(second, ast.List | ast.Tuple):
+                        resolved = [_py_str(e) for e in second.elts]
+                        if None not in resolved:
+                            argvs.append([e for e in resolved if e is not None])
                 elif fname in ("execl", "execlp") and all(
                     isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args[1:]
                 ):
@@ -245,6 +270,10 @@ def code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[li
     shell_cmds.extend(m.group(1) for m in _CODE_BACKTICK.finditer(code))
     rm_paths.extend(m.group("path") for m in _CODE_RMTREE.finditer(code))
     rm_paths.extend("~" for _ in _CODE_RMTREE_HOME.finditer(code))
+    for m in _CODE_ARGV_CALL.finditer(code):
+        argv = [a or b or ("~" if c else "") for a, b, c in _ARGV_TOKEN.findall(m.group("args"))]
+        if len(argv) > 1:
+            argvs.append(argv)
     _walk_deletes(code, rm_paths)
     return shell_cmds, rm_paths, argvs
 

@@ -392,7 +392,8 @@ def _walk_runs(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
                 _walk_text(text, ctx.child(), "shell -c", depth, out)
             except ShellParseError:
                 continue
-    elif name in INTERPRETERS:
+    elif name in INTERPRETERS or (name == "go" and args[:1] and args[0].literal() == "run"):
+        # go run FILE compiles and runs a program: a file written earlier in the line is code too.
         _walk_code(cmd, ctx, depth, out)
     elif name in AWKS:
         for text in awk_commands(cmd):
@@ -495,7 +496,8 @@ def _walk_code(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
                 Cmd("rm", [Word([Lit("rm", True)], "rm"), Word([Lit("-rf", True)], "-rf"), word], [], ctx, "code")
             )
         for argv in argvs:
-            words = [Word([Lit(a, True)], a) for a in argv]
+            # "~" stands for a home-folder expression of the code (Perl's $ENV{HOME}, os.homedir()).
+            words = [Word([Var("~"), Lit(a[1:], True)] if a[:2] in ("~", "~/") else [Lit(a, True)], a) for a in argv]
             un = unwrap(words, ctx)
             if un.argv:
                 spawned = Cmd(prog_name(un.argv[0], ctx), un.argv, [], ctx, "code", wrappers=un.wrappers)
