@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -80,6 +80,30 @@ def reason(result: Any) -> str:
     return str(result["hookSpecificOutput"]["permissionDecisionReason"])
 
 
+SECURITY_HOOKS = ("dangerous_commands", "secrets_guard", "workspace_boundary", "protected_files")
+_STRENGTH = {None: 0, "ask": 1, "deny": 2}
+
+
+class Verdict(NamedTuple):
+    """The four security hooks on one payload, combined the way ``dispatch.py`` does."""
+
+    combined: str | None  # any deny -> "deny", else any ask -> "ask", else None
+    own: dict[str, str | None]  # each hook's own decision
+    reasons: list[str]  # the reasons of the hooks that answered, in hook order
+
+
+def security_verdict(payload: dict[str, Any]) -> Verdict:
+    """Run the four security hooks on ``payload`` and combine their decisions."""
+    own: dict[str, str | None] = {}
+    reasons: list[str] = []
+    for name in SECURITY_HOOKS:
+        result = load_hook(f"security/{name}.py").run(payload)
+        own[name] = decision(result)
+        if result is not None:
+            reasons.append(reason(result))
+    return Verdict(max(own.values(), key=lambda d: _STRENGTH[d]), own, reasons)
+
+
 def fixture_payload(name: str, project: Path, transcript: Path | None = None) -> dict[str, Any]:
     """A recorded Claude Code payload with its placeholders filled in."""
     text = (PAYLOADS / f"{name}.json").read_text()
@@ -145,6 +169,7 @@ class Kit:
     bash = staticmethod(bash)
     decision = staticmethod(decision)
     reason = staticmethod(reason)
+    security = staticmethod(security_verdict)
     fixture_payload = staticmethod(fixture_payload)
     git = staticmethod(git)
     hooks_dir = HOOKS

@@ -10,15 +10,10 @@ from typing import Any
 
 import pytest
 
-HOOKS = ("dangerous_commands", "secrets_guard", "workspace_boundary", "protected_files")
-RANK = {None: 0, "ask": 1, "deny": 2}
-
 
 def decide(kit: Any, project: Path, command: str) -> str | None:
     """The strongest decision of the four security hooks for a Bash command."""
-    payload = kit.bash(command, project)
-    decisions = [kit.decision(kit.load(f"security/{name}.py").run(payload)) for name in HOOKS]
-    return max(decisions, key=lambda d: RANK[d])
+    return kit.security(kit.bash(command, project)).combined
 
 
 CASES: dict[str, list[tuple[str, str | None]]] = {

@@ -11,15 +11,11 @@ from typing import Any
 
 import pytest
 
-HOOKS = ("dangerous_commands", "secrets_guard", "workspace_boundary", "protected_files")
-RANK = {None: 0, "ask": 1, "deny": 2}
-
 
 def decide(kit: Any, project: Path, command: str) -> tuple[str | None, str | None]:
     """(dangerous_commands' decision, the strongest decision of the four hooks)."""
-    payload = kit.bash(command, project)
-    decisions = {name: kit.decision(kit.load(f"security/{name}.py").run(payload)) for name in HOOKS}
-    return decisions["dangerous_commands"], max(decisions.values(), key=lambda d: RANK[d])
+    verdict = kit.security(kit.bash(command, project))
+    return verdict.own["dangerous_commands"], verdict.combined
 
 
 # (command, dangerous_commands' own decision)

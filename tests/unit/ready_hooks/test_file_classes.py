@@ -13,20 +13,11 @@ from typing import Any
 
 import pytest
 
-HOOKS = ("dangerous_commands", "secrets_guard", "workspace_boundary", "protected_files")
-RANK = {None: 0, "ask": 1, "deny": 2}
-
 
 def combined(kit: Any, payload: dict[str, Any]) -> tuple[str | None, list[str]]:
     """The strongest decision of the four security hooks, and their reasons."""
-    decisions: list[str | None] = []
-    reasons: list[str] = []
-    for name in HOOKS:
-        result = kit.load(f"security/{name}.py").run(payload)
-        decisions.append(kit.decision(result))
-        if result is not None:
-            reasons.append(kit.reason(result))
-    return max(decisions, key=lambda d: RANK[d]), reasons
+    verdict = kit.security(payload)
+    return verdict.combined, verdict.reasons
 
 
 CASES: dict[str, list[tuple[str, str | None]]] = {

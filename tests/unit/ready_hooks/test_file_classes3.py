@@ -12,20 +12,11 @@ from typing import Any
 
 import pytest
 
-HOOKS = ("dangerous_commands", "secrets_guard", "workspace_boundary", "protected_files")
-RANK = {None: 0, "ask": 1, "deny": 2}
-
 
 def judged(kit: Any, payload: dict[str, Any]) -> tuple[str | None, dict[str, str | None], list[str]]:
     """The combined decision, each hook's own decision, and the reasons given."""
-    own: dict[str, str | None] = {}
-    reasons: list[str] = []
-    for name in HOOKS:
-        result = kit.load(f"security/{name}.py").run(payload)
-        own[name] = kit.decision(result)
-        if result is not None:
-            reasons.append(kit.reason(result))
-    return max(own.values(), key=lambda d: RANK[d]), own, reasons
+    verdict = kit.security(payload)
+    return verdict.combined, verdict.own, verdict.reasons
 
 
 # (command, secrets_guard's own decision)
