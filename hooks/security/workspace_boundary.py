@@ -18,7 +18,9 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     machine's accounts asks; adding one to a privileged group (sudo, wheel, docker…) is denied.
     A search for one named setting in a shell start-up file or a tool's settings in the home
     folder (grep -n PATH ~/.zshrc, cat ~/.gitconfig | grep alias, ~/.vimrc, ~/.tmux.conf) is a
-    read-only look; the whole file, -v, or credential patterns are not.
+    read-only look; the whole file, -v, or credential patterns are not. The user's own service
+    definitions (~/.config/systemd/user/*.service, ~/Library/LaunchAgents/*.plist, autostart
+    entries) may be read like the system's units under /etc; writing them is persistence.
     Asks for git config --global writes; denies settings that make every repository run or
     trust something, and login keys installed for others: ansible authorized_key, ssh-copy-id
     (not -n), and writes to .ssh/authorized_keys, here or in a command run over ssh
@@ -525,6 +527,28 @@ def public_credential(path: str, home: str) -> bool:
     if not any(os.path.dirname(path) == d for d in ssh_dirs):
         return False
     return path.endswith(".pub") or os.path.basename(path) in PUBLIC_SSH_FILES
+
+
+# The user's own service definitions: the per-user twin of /etc/systemd/system, which is
+# already readable. Unit and agent files say what runs and when; credentials live in the
+# EnvironmentFile= they name, which stays outside.
+USER_SERVICE_DIRS = (".config/systemd/user", "Library/LaunchAgents", ".config/autostart", ".config/containers/systemd")
+USER_SERVICE_SUFFIXES = (
+    ".service", ".timer", ".socket", ".path", ".target", ".mount", ".plist", ".desktop", ".container",
+)  # fmt: skip
+
+
+def user_service_definition(path: str, home: str) -> bool:
+    """Whether ``path`` is one of the user's service folders (``~/.config/systemd/user``,
+    ``~/Library/LaunchAgents``) or a unit/agent file in it (``devserver.service``, ``x.plist``)."""
+    home = os.path.normpath(home)
+    for folder in USER_SERVICE_DIRS:
+        root = os.path.join(home, folder)
+        if path == root:
+            return True
+        if path.startswith(root + "/") and path.endswith(USER_SERVICE_SUFFIXES):
+            return True
+    return False
 
 
 def _sources_tool_env(cmd: Cmd, word: Word, path: str) -> bool:
@@ -1164,6 +1188,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     system_info(path)
                     or (bool(known) and system_readable(path))
                     or public_credential(path, cmd.ctx.home)
+                    or (bool(known) and user_service_definition(path, cmd.ctx.home))
                 )
                 if (
                     (readable and (_reads_only(cmd, word) or value in code_reads))
