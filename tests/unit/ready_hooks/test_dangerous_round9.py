@@ -1,5 +1,6 @@
 """dangerous_commands, round 9: shell commands handed to system/exec as Perl or Ruby
-quote-like literals (``q{…}``, ``qq(…)``, ``%q[…]``, ``%(…)``), and framework runners given
+quote-like literals (``q{…}``, ``qq(…)``, ``%q[…]``, ``%(…)``) or word lists (``qw(…)``,
+``%w[…]``), and framework runners given
 their options before the code (``rails runner -e production CODE``). Fresh commands, each with
 ordinary look-alikes; ``own`` is dangerous_commands' decision alone, ``combined`` what the four
 security hooks decide together."""
@@ -32,6 +33,16 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("perl -e 'system q{ls -la /tmp}'", None),
         ("ruby -e 'system %q{bundle exec rspec spec/models}'", None),
         ("perl -e 'print q{rm -rf / is a classic mistake}, qq(\\n)'", None),
+    ],
+    # Word-list literals (qw(…), %w[…]) are argument lists: the program runs without a shell.
+    "word-list-argv": [
+        ("ruby -e 'IO.popen(%w[rm -rf /etc])'", "deny"),
+        ("perl -e 'system qw(rm -rf /etc)'", "deny"),
+        ("ruby -e 'Process.spawn(*%w{chmod -R 777 /var})'", "deny"),
+        ("perl -e 'exec qw{dd if=/dev/zero of=/dev/sdb}'", "deny"),
+        ("ruby -e 'system(*%w[bundle exec rake test])'", None),
+        ("perl -e 'system qw(make -C build all)'", None),
+        ("perl -e 'my @a = qw(rm -rf /); print \"@a\"'", None),
     ],
     # rails runner takes its environment before the code: the code is still read.
     "runner-options": [
