@@ -17,8 +17,8 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     --everything), deleting the repository via gh api; git reset --hard without a backup ref or a clean-tree
     check; SQL DROP/TRUNCATE, DELETE/UPDATE without a real WHERE through database clients,
     framework consoles and ORMs (rails runner -e production CODE included); firewall off;
-    cron jobs or start-up files that fetch and run remote code) and answers "ask" for destructive-but-sometimes-legitimate ones (git clean
-    -f, docker system prune, find -delete and bulk rm inside the project outside build
+    cron jobs or start-up files that fetch and run remote code) and answers "ask" for
+    destructive-but-sometimes-legitimate ones (git clean -f, docker system prune, find -delete and bulk rm inside the project outside build
     output (one extension of tool droppings such as *.retry or *.pid passes; code, data, keys,
     backups ask), force-push to other branches, a service restarted on a production host, a
     shell running text picked out of a file or a document…).
