@@ -4,26 +4,28 @@ Hook: dangerous_commands
 Event: PreToolUse
 Matcher: Bash
 Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the project root or
-    system folders, also through find, fd/ls -d | xargs, rimraf/del-cli, package runners (pnpm
-    -r exec, npx shx), rsync --delete and interpreter code (python/node/ruby/perl, deno eval,
-    bun -e, Deno.remove, fs-extra); mirroring an empty folder onto any destination (rsync
-    --delete, rclone sync, aws s3 sync --delete, gsutil rsync -d, mc mirror --remove); dd/mkfs
-    onto devices, storage pools/volumes/LUKS destroyed (zpool/zfs destroy, lvremove,
-    cryptsetup luksFormat), sysrq; fork bombs in any language's endless loop; curl|sh and other
-    download-and-run (also via xargs, an unpacked downloaded archive, nix run github:, brew
-    install URL), PowerShell's irm|iex included; chmod/chown -R on / (a server's application
-    folders /var/www, /srv/*, /opt/* may take their service user); git push --force to
-    main/master, rewriting every branch (filter-branch --all, filter-repo, BFG, git lfs migrate
-    --everything), deleting the repository via gh api; git reset --hard without a backup ref or a clean-tree
-    check; SQL DROP/TRUNCATE, DELETE/UPDATE without a real WHERE through database clients,
-    framework consoles and ORMs; firewall off; cron jobs or start-up files that fetch and run
-    remote code) and answers "ask" for destructive-but-sometimes-legitimate ones (git clean
-    -f, docker system prune, find -delete and bulk rm inside the project outside build
-    output (one extension of tool droppings such as *.retry or *.pid passes; code, data, keys,
-    backups ask), force-push to other branches, a service restarted on a production host, a
-    shell running text picked out of a file or a document…).
+    system folders, also through find, fd/ls -d | xargs, rimraf/del-cli, package runners (pnpm -r
+    exec, npx shx), rsync --delete and interpreter code (python/node/ruby/perl, deno eval, bun -e,
+    Deno.remove, fs-extra); mirroring an empty folder onto any destination (rsync --delete, rclone
+    sync, aws s3 sync --delete, gsutil rsync -d, mc mirror --remove); dd/mkfs onto devices, storage
+    pools/volumes/LUKS destroyed (zpool/zfs destroy, lvremove, cryptsetup luksFormat), sysrq; fork
+    bombs in any language's endless loop; curl|sh and other download-and-run (also via xargs, an
+    unpacked downloaded archive, nix run github:, brew install URL), PowerShell's irm|iex included;
+    chmod/chown -R on / (a server's application folders /var/www, /srv/*, /opt/* may take their
+    service user); git push --force to main/master, rewriting every branch (filter-branch --all,
+    filter-repo, BFG, git lfs migrate --everything), deleting the repository via gh api; git reset
+    --hard without a backup ref or a clean-tree check; SQL DROP/TRUNCATE, DELETE/UPDATE without a
+    real WHERE through database clients, framework consoles and ORMs (rails runner -e production
+    CODE included); firewall off; cron jobs or start-up files that fetch and run remote code) and
+    answers "ask" for destructive-but-sometimes-legitimate ones (git clean -f, docker system prune,
+    find -delete and bulk rm inside the project outside build output (one extension of tool
+    droppings such as *.retry or *.pid passes; code, data, keys, backups ask), force-push to other
+    branches, a service restarted on a production host, a shell running text picked out of a file or
+    a document…).
     Code that runs after all counts wherever it hides: a program spawned with an argument
-    list in any language (Ruby/Perl system("rm", "-rf", …), Node spawnSync/execFileSync, Go
+    list in any language (Ruby/Perl system("rm", "-rf", …), Perl/Ruby quote-like and word-list
+    literals (system q{…}, exec %(…), system qw(rm -rf …), IO.popen(%w[…])), Node
+    spawnSync/execFileSync, Go
     exec.Command, Rust Command::new(…).args, PHP pcntl_exec, Python lists built from
     expanduser/Path.home()), a file written earlier in the line and run with go/deno/bun run
     (Go's os.RemoveAll is a recursive delete), PowerShell Remove-Item of $env:USERPROFILE.

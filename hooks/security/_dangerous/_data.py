@@ -894,8 +894,13 @@ def _orm_code(cmd: Cmd) -> list[str]:
     ``rails console`` / ``manage.py shell`` fed on stdin, interpreter ``-c``/``-e``."""
     lits = [w.literal() or "" for w in cmd.args]
     codes = _shell.code_of(cmd) if cmd.name in _shell.INTERPRETERS else []
-    if cmd.name in ("rails", "rake") and lits[:1] in (["runner"], ["r"]) and len(cmd.args) > 1:
-        codes.append(" ".join(cmd.values(cmd.args[1]) or [cmd.args[1].text]))
+    if cmd.name in ("rails", "rake") and lits[:1] in (["runner"], ["r"]):
+        # rails runner [-e production | --environment=production] CODE: options come first.
+        i = 1
+        while i < len(cmd.args) and lits[i].startswith("-"):
+            i += 2 if lits[i] in ("-e", "--environment") else 1
+        if i < len(cmd.args):
+            codes.append(" ".join(cmd.values(cmd.args[i]) or [cmd.args[i].text]))
     tinker = cmd.name in ("php", "artisan") and "tinker" in lits
     if tinker or (cmd.name == "mix" and lits[:1] == ["run"]):
         # php artisan tinker --execute="…", mix run -e "…"

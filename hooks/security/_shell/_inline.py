@@ -23,6 +23,17 @@ _CODE_SHELL_BARE = re.compile(
     r"""(?:^|[;{\s])(?:system|exec|spawn|open3|capture2e?|capture3|popen3?)[ \t]+(?P<q>["'])(?P<cmd>.+?)(?P=q)""",
     re.S,
 )
+# The same calls given a quote-like literal: Perl's q{…}/qq(…)/q[…]/q|…|, Ruby's %q{…}/%Q(…)/%(…).
+_CODE_SHELL_QUOTELIKE = re.compile(
+    r"""\b(?:system|exec|spawn|popen|open3|capture2e?|capture3)\s*\(?\s*(?:\bqq?|%[qQ]?)"""
+    r"""(?:\((?P<a>[^)]*)\)|\{(?P<b>[^}]*)\}|\[(?P<c>[^\]]*)\]|\|(?P<d>[^|]*)\||<(?P<e>[^>]*)>)"""
+)
+# Word-list literals are argument lists, no shell involved: Perl's system qw(rm -rf …), Ruby's
+# IO.popen(%w[rm -rf …]) / spawn(*%w{…}).
+_CODE_ARGV_WORDS = re.compile(
+    r"""\b(?:system|exec|spawn|popen|open3|capture2e?|capture3)\s*\(?\s*\*?(?:\bqw|%[wW])"""
+    r"""(?:\((?P<a>[^)]*)\)|\{(?P<b>[^}]*)\}|\[(?P<c>[^\]]*)\]|\|(?P<d>[^|]*)\||<(?P<e>[^>]*)>)"""
+)
 _CODE_QX = re.compile(r"""(?:%x|\bqx)(?:\((?P<a>[^)]*)\)|\{(?P<b>[^}]*)\}|\[(?P<c>[^\]]*)\]|\|(?P<d>[^|]*)\|)""")
 # Recursive deletes by language: Python's rmtree, Node's fs.rm/rmSync/rmdirSync (also
 # fs.promises.rm), Ruby's rm_rf, Rust's remove_dir_all, Perl's remove_tree, Deno.remove/removeSync,
@@ -267,9 +278,14 @@ def code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[li
     shell_cmds.extend(m.group("cmd") for m in _CODE_SHELL_CALL.finditer(code))
     shell_cmds.extend(m.group("cmd") for m in _CODE_SHELL_BARE.finditer(code))
     shell_cmds.extend(next(g for g in m.groups() if g is not None) for m in _CODE_QX.finditer(code))
+    shell_cmds.extend(next(g for g in m.groups() if g is not None) for m in _CODE_SHELL_QUOTELIKE.finditer(code))
     shell_cmds.extend(m.group(1) for m in _CODE_BACKTICK.finditer(code))
     rm_paths.extend(m.group("path") for m in _CODE_RMTREE.finditer(code))
     rm_paths.extend("~" for _ in _CODE_RMTREE_HOME.finditer(code))
+    for m in _CODE_ARGV_WORDS.finditer(code):
+        words = next(g for g in m.groups() if g is not None).split()
+        if len(words) > 1:
+            argvs.append(words)
     for m in _CODE_ARGV_CALL.finditer(code):
         argv = [a or b or ("~" if c else "") for a, b, c in _ARGV_TOKEN.findall(m.group("args"))]
         if len(argv) > 1:
