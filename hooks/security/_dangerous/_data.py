@@ -1098,14 +1098,25 @@ def rule_db_tasks(cmd: Cmd, found: list[Finding]) -> None:
         wipes = [t for t in _script_targets(cmd, lits) if _wipes_by_name(t)]
         if wipes:
             what = f"runs the project's `{wipes[0]}` task, whose name says it drops or resets a database"
-    if not what:
-        return
     prod = (
         production(cmd)
         or production_host(cmd)
         or any(re.search(r"(?i):(?:prod|production)\b", a) for a in lits)
         or any(_PROD_VARIABLE.search(w.text) for w in cmd.args)
+        or _prod_option(lits)
     )
+    if not what:
+        if prod and _forward_migration(tool, line):
+            # A forward migration is routine, but against production it changes the live schema
+            # (locks, long rewrites) with no rehearsal: the user confirms.
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` applies migrations to a production database. Confirm with the user; "
+                    "run them against a development or staging database first.",
+                )
+            )
+        return
     env_text = [*lits, *(f"{k}={v}" for k, v in cmd.env.items())]
     test_db = not prod and any(_TEST_DB.search(t) for t in env_text)
     flush = cmd.name in ("python", "manage.py", "django-admin") and "flush" in lits
@@ -1120,6 +1131,49 @@ def rule_db_tasks(cmd: Cmd, found: list[Finding]) -> None:
         )
     else:
         found.append(("ask", f"`{cmd.display}` {what}; the data in it is lost. Confirm this is a disposable database."))
+
+
+# Forward migrations of the usual frameworks (applied to production they are asked).
+_FORWARD_MIGRATIONS: list[tuple[frozenset[str], re.Pattern[str]]] = [
+    (frozenset({"rails", "rake"}), re.compile(r"(?:^| )db:migrate(?:$| )")),
+    (frozenset({"php", "artisan"}), re.compile(r"(?:^| )migrate(?:$| )")),
+    (frozenset({"python", "manage.py", "django-admin"}), re.compile(r"(?:^| )migrate(?:$| )")),
+    (frozenset({"prisma"}), re.compile(r"migrate deploy|db push")),
+    (frozenset({"alembic", "flask"}), re.compile(r"(?:^| )upgrade\b")),
+    (frozenset({"knex"}), re.compile(r"migrate:(?:latest|up)")),
+    (frozenset({"sequelize", "sequelize-cli"}), re.compile(r"db:migrate(?:$| )")),
+    (frozenset({"mix"}), re.compile(r"ecto\.migrate")),
+    (frozenset({"dotnet"}), re.compile(r"ef database update")),
+    (frozenset({"flyway", "liquibase"}), re.compile(r"(?:^| )(?:migrate|update)(?:$| )")),
+    (
+        frozenset({"goose", "dbmate", "migrate", "sql-migrate", "diesel", "sqlx", "typeorm"}),
+        re.compile(r"(?:^| )up\b|migration:run|migration run"),
+    ),
+]
+
+
+def _forward_migration(tool: str, line: str) -> bool:
+    """Whether ``tool`` with arguments ``line`` applies pending migrations."""
+    return any(tool in names and task.search(line) for names, task in _FORWARD_MIGRATIONS)
+
+
+# A production name inside an option value: ProdDbContext, --connection=production_ro, LIVE.
+_PROD_WORD = re.compile(r"(?:^|[^A-Za-z])(?:[Pp]rod(?:uction)?|PROD(?:UCTION)?|[Ll]ive|LIVE)(?:$|[^a-z])")
+_TARGET_OPTIONS = ("--context", "--connection", "--database", "--env", "--environment", "--target", "--profile")
+
+
+def _prod_option(lits: list[str]) -> bool:
+    """Whether an option naming the target database (``--context ProdDbContext``,
+    ``--database=live``) names production."""
+    for i, a in enumerate(lits):
+        opt, eq, value = a.partition("=")
+        if opt not in _TARGET_OPTIONS:
+            continue
+        if not eq:
+            value = lits[i + 1] if i + 1 < len(lits) else ""
+        if _PROD_WORD.search(value):
+            return True
+    return False
 
 
 _DB_FILE = re.compile(r"(?i)\.(?:sqlite3?|db|duckdb|mdb|accdb)(?:-wal|-shm|-journal)?$")
