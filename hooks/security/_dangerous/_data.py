@@ -1062,7 +1062,8 @@ def _wipes_by_name(target: str) -> bool:
 def rule_db_tasks(cmd: Cmd, found: list[Finding]) -> None:
     """Framework tasks that drop, reset or reload the configured database (``rails db:reset``,
     ``manage.py flush``, ``prisma migrate reset``, ``airflow db reset``, ``dbt run-operation
-    drop_schema``, ``npm run db:reset``, ``pg_restore --clean``…). Against production: denied.
+    drop_schema``, ``npm run db:reset``, ``pg_restore --clean``…). Against production (also an
+    option value naming it, ``--context ProdDbContext``): denied.
     ``manage.py flush`` with no sign of a test database: denied (it empties whatever the settings
     point at). Otherwise a development database is lost: asked."""
     if cmd.name in _RESTORE_CLEAN:
@@ -1106,16 +1107,6 @@ def rule_db_tasks(cmd: Cmd, found: list[Finding]) -> None:
         or _prod_option(lits)
     )
     if not what:
-        if prod and _forward_migration(tool, line):
-            # A forward migration is routine, but against production it changes the live schema
-            # (locks, long rewrites) with no rehearsal: the user confirms.
-            found.append(
-                (
-                    "ask",
-                    f"`{cmd.display}` applies migrations to a production database. Confirm with the user; "
-                    "run them against a development or staging database first.",
-                )
-            )
         return
     env_text = [*lits, *(f"{k}={v}" for k, v in cmd.env.items())]
     test_db = not prod and any(_TEST_DB.search(t) for t in env_text)
@@ -1131,30 +1122,6 @@ def rule_db_tasks(cmd: Cmd, found: list[Finding]) -> None:
         )
     else:
         found.append(("ask", f"`{cmd.display}` {what}; the data in it is lost. Confirm this is a disposable database."))
-
-
-# Forward migrations of the usual frameworks (applied to production they are asked).
-_FORWARD_MIGRATIONS: list[tuple[frozenset[str], re.Pattern[str]]] = [
-    (frozenset({"rails", "rake"}), re.compile(r"(?:^| )db:migrate(?:$| )")),
-    (frozenset({"php", "artisan"}), re.compile(r"(?:^| )migrate(?:$| )")),
-    (frozenset({"python", "manage.py", "django-admin"}), re.compile(r"(?:^| )migrate(?:$| )")),
-    (frozenset({"prisma"}), re.compile(r"migrate deploy|db push")),
-    (frozenset({"alembic", "flask"}), re.compile(r"(?:^| )upgrade\b")),
-    (frozenset({"knex"}), re.compile(r"migrate:(?:latest|up)")),
-    (frozenset({"sequelize", "sequelize-cli"}), re.compile(r"db:migrate(?:$| )")),
-    (frozenset({"mix"}), re.compile(r"ecto\.migrate")),
-    (frozenset({"dotnet"}), re.compile(r"ef database update")),
-    (frozenset({"flyway", "liquibase"}), re.compile(r"(?:^| )(?:migrate|update)(?:$| )")),
-    (
-        frozenset({"goose", "dbmate", "migrate", "sql-migrate", "diesel", "sqlx", "typeorm"}),
-        re.compile(r"(?:^| )up\b|migration:run|migration run"),
-    ),
-]
-
-
-def _forward_migration(tool: str, line: str) -> bool:
-    """Whether ``tool`` with arguments ``line`` applies pending migrations."""
-    return any(tool in names and task.search(line) for names, task in _FORWARD_MIGRATIONS)
 
 
 # A production name inside an option value: ProdDbContext, --connection=production_ro, LIVE.

@@ -1,7 +1,7 @@
 """dangerous_commands, round 10: a production target named inside an option value
-(``--context ProdDbContext``, ``--database=live``) and forward migrations applied to production
-(asked). Fresh commands, each with ordinary look-alikes; ``own`` is dangerous_commands' decision
-alone."""
+(``--context ProdDbContext``, ``--database=live``) makes a destructive database task production
+(denied); forward migrations stay ordinary work. Fresh commands with ordinary look-alikes;
+``own`` is dangerous_commands' decision alone."""
 
 from __future__ import annotations
 
@@ -21,16 +21,11 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("dotnet ef database drop --force --context ProductCatalogContext", "ask"),
         ("npx sequelize-cli db:drop --env development", "ask"),
     ],
-    # Forward migrations are routine, but against production they are confirmed.
-    "forward-migration-production": [
-        ("RAILS_ENV=production bin/rails db:migrate", "ask"),
-        ("python manage.py migrate --settings=config.settings.production", "ask"),
-        ("dotnet ef database update --context ProdAppContext", "ask"),
-        ("npx knex migrate:latest --env production", "ask"),
+    # Forward migrations stay ordinary work even against production (LABELLING.md, class 4).
+    "forward-migration": [
+        ("dotnet ef database update --context ProdAppContext", None),
+        ("npx knex migrate:latest --env production", None),
         ("php artisan migrate", None),
-        ("bin/rails db:migrate", None),
-        ("python manage.py migrate --settings=config.settings.test", None),
-        ("npx knex migrate:latest --env staging", None),
     ],
 }
 
@@ -46,9 +41,9 @@ def test_round10_cases(kit: Any, project: Path, command: str, own: str | None) -
     assert verdict.own["dangerous_commands"] == own, (command, verdict.reasons)
 
 
-def test_migration_message_names_the_rule_and_the_way_out(kit: Any, project: Path) -> None:
-    """The ask says production migrations and what to do instead."""
-    verdict = kit.security(kit.bash("MIX_ENV=prod mix ecto.migrate", project))
+def test_prod_context_message_names_the_way_out(kit: Any, project: Path) -> None:
+    """The deny says production and points at a development or test database."""
+    verdict = kit.security(kit.bash("dotnet ef database drop -f --context PROD_Context", project))
     text = " ".join(verdict.reasons)
-    assert "migrations to a production database" in text
-    assert "staging" in text
+    assert verdict.own["dangerous_commands"] == "deny"
+    assert "production" in text and "development" in text
