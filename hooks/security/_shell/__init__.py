@@ -14,7 +14,7 @@ command substitution or wrappers, so ``sudo /bin/rm -r -f "$HOME"`` or
   unknown, and holds the lexical path helpers;
 * ``_commands`` knows programs: option splitting, wrappers (``sudo``, ``env``, ``nice``,
   ``timeout``, ``xargs``, ``command``, ``exec``, ``ssh`` …) stripped so rules see the real
-  program, how a shell gets its script, what ``echo``/``printf`` print;
+  program, how a shell gets its script, what ``echo``/``printf`` (or a one-liner printing one literal) print;
 * ``_walk`` lists every command that would run, recursing into command substitutions,
   ``bash -c``, ``eval``, here-doc / here-string / piped scripts fed to a shell, scripts written
   earlier in the same command, ``find -exec``, ``ssh`` remote commands and inline code;

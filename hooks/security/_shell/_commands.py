@@ -1037,6 +1037,23 @@ def _printf_text(fmt: str, args: list[str]) -> str:
     return "".join(out)
 
 
+# print("…"), puts '…', say "…", console.log("…"), echo '…'; — one string literal printed.
+_PRINT_LITERAL = re.compile(
+    r"""^\s*(?:print|puts|say|console\.log|echo)\s*\(?\s*(['"])((?:(?!\1).)*)\1\s*\)?\s*;?\s*$""", re.S
+)
+_ONE_LINER_FLAG = {"python": "-c", "ruby": "-e", "perl": "-e", "node": "-e", "php": "-r"}
+
+
+def _one_liner_code(cmd: Cmd) -> str | None:
+    """The code of ``python3 -c CODE``, ``ruby -e CODE``, ``perl -e``, ``node -e``, ``php -r``."""
+    base = re.sub(r"[\d.]+$", "", cmd.name)
+    flag = _ONE_LINER_FLAG.get(base)
+    lits = [w.literal() for w in cmd.args]
+    if flag is None or len(lits) != 2 or lits[0] != flag:
+        return None
+    return lits[1]
+
+
 def printed_text(cmd: Cmd) -> str | None:
     """What an echo/printf (or cat/tee of a here-doc) prints, when it is literal."""
     if cmd.name == "echo":
@@ -1050,6 +1067,12 @@ def printed_text(cmd: Cmd) -> str | None:
     if cmd.name == "printf" and cmd.args:
         fmt = decode_escapes(words_text(cmd.args[:1], cmd.ctx))
         return _printf_text(fmt, [words_text([w], cmd.ctx) for w in cmd.args[1:]])
+    code = _one_liner_code(cmd)
+    if code is not None:
+        m = _PRINT_LITERAL.match(code)
+        # Only a plain literal: escapes and interpolation ($x, #{x}) would change the text.
+        if m and "\\" not in m.group(2) and (m.group(1) == "'" or not re.search(r"[$#`]", m.group(2))):
+            return m.group(2) + "\n"
     if cmd.name in ("cat", "tee"):
         for r in cmd.redirects:
             if r.op in ("<<", "<<-", "<<<") and r.body is not None:

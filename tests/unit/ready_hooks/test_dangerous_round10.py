@@ -1,7 +1,8 @@
 """dangerous_commands, round 10: a production target named inside an option value
 (``--context ProdDbContext``, ``--database=live``) makes a destructive database task production
-(denied); forward migrations stay ordinary work. Fresh commands with ordinary look-alikes;
-``own`` is dangerous_commands' decision alone."""
+(denied); an interpreter one-liner printing one string literal into a shell is judged as that
+text (escapes or interpolation keep the general ask); forward migrations stay ordinary work.
+Fresh commands with ordinary look-alikes; ``own`` is dangerous_commands' decision alone."""
 
 from __future__ import annotations
 
@@ -20,6 +21,17 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("dotnet ef database drop --force --context ReportingDbContext", "ask"),
         ("dotnet ef database drop --force --context ProductCatalogContext", "ask"),
         ("npx sequelize-cli db:drop --env development", "ask"),
+    ],
+    # An interpreter one-liner that prints one string literal is an echo: its text, piped into a
+    # shell, is judged as the command it is.
+    "printed-literal-to-shell": [
+        ("python3 -c 'print(\"rm -rf ~/\")' | sh", "deny"),
+        ("perl -e 'print \"dd if=/dev/zero of=/dev/sdb\\n\"' | bash", "ask"),
+        ("node -e \"console.log('mkfs.ext4 /dev/nvme0n1')\" | bash", "deny"),
+        ("php -r \"echo 'rm -rf /';\" | sh", "deny"),
+        ("ruby -e 'puts \"make test\"' | bash", None),
+        ("python3 -c 'print(\"hello\")'", None),
+        ("ruby -e 'puts \"rm -rf #{dir}\"' | bash", "ask"),
     ],
     # Forward migrations stay ordinary work even against production (LABELLING.md, class 4).
     "forward-migration": [
