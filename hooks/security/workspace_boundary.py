@@ -22,7 +22,10 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     definitions (~/.config/systemd/user/*.service, ~/Library/LaunchAgents/*.plist, autostart
     entries) may be read like the system's units under /etc; writing them is persistence.
     Asks for git config --global writes; denies settings that make every repository run or
-    trust something, and login keys installed for others: ansible authorized_key, ssh-copy-id
+    trust something, user package-manager settings that point every later install at another
+    source (pip/npm/pnpm config set of index-url, registry, trusted-host; conda channels; rule
+    package-source; the project scope and the official registry pass), and login keys installed
+    for others: ansible authorized_key, ssh-copy-id
     (not -n), and writes to .ssh/authorized_keys, here or in a command run over ssh
     (… | ssh host 'cat >> ~/.ssh/authorized_keys', tee -a, scp/cp onto it). The system temp folder is
     scratch space: writes pass, deleting there what the command did not create (nor writes
@@ -1030,6 +1033,46 @@ def _git_config_findings(cmd: Cmd, roots: list[str]) -> list[Finding]:
     ]
 
 
+# Package-source settings of the user's package managers: every later install, in every
+# project, downloads from the source they name. Official registries only restore the default.
+_SOURCE_KEY = re.compile(
+    r"(?:[\w-]+\.)?(?:index-url|extra-index-url|trusted-host|find-links)|(?:@[\w.-]+:)?registry|"
+    r"strict-ssl|npmregistryserver|channels|channel_alias|default_channels"
+)
+_OFFICIAL_SOURCES = re.compile(r"https://(?:pypi\.org/simple|registry\.npmjs\.org|registry\.yarnpkg\.com)/?")
+# Options that keep the setting inside the project (its virtualenv, its .npmrc, a named file).
+_PROJECT_SCOPES = frozenset({"--site", "--location=project", "project", "--file", "--env"})
+
+
+def _package_source_findings(cmd: Cmd) -> list[Finding]:
+    """``pip config set global.index-url URL``, ``npm config set registry URL``, ``conda config
+    --add channels URL``: a package manager's user configuration pointed at another package
+    source makes every later install in every project download from it. Refused; pointing it
+    back at the official registry, or setting it for the project only, is not."""
+    if cmd.name not in ("pip", "pip3", "npm", "pnpm", "conda", "mamba") or not cmd.args:
+        return []
+    texts = [w.literal() or w.text for w in cmd.args]
+    if texts[0] not in ("config", "set") or _PROJECT_SCOPES & set(texts):
+        return []
+    rest = texts[1:] if texts[0] == "config" else texts
+    setting = [t for t in rest if t not in ("set", "--add", "--append", "--prepend", "--set") and not t.startswith("-")]
+    writes = texts[0] == "set" or bool({"set", "--add", "--append", "--prepend", "--set"} & set(rest))
+    if not writes or len(setting) < 2:
+        return []
+    key, value = setting[0].lower(), " ".join(setting[1:])
+    if not _SOURCE_KEY.fullmatch(key) or _OFFICIAL_SOURCES.fullmatch(value) or value.lower() == "true":
+        return []
+    return [
+        (
+            "deny",
+            f"rule package-source: `{cmd.display}` points every later {cmd.name} install of the user, in "
+            "every project, at another package source or switches its checks off. Pass the source for "
+            "this install only (--index-url / --registry) or in the project's own config file, or ask "
+            "the user to change their configuration.",
+        )
+    ]
+
+
 _LOGIN_KEY_FILES = frozenset({"authorized_keys", "authorized_keys2"})
 _GRANT_MESSAGE = "Ask the user to grant access themselves (their key, their hosts)."
 
@@ -1158,6 +1201,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         found.extend(_tool_cache_clean(cmd))
         found.extend(_temp_exec(cmd, roots, made))
         found.extend(_git_config_findings(cmd, roots))
+        found.extend(_package_source_findings(cmd))
         found.extend(_remote_login_grant(cmd))
         found.extend(_account_change(cmd))
         # Files an interpreter's inline code only opens for reading (open('/etc/os-release')).
