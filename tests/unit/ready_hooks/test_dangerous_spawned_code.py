@@ -1,4 +1,4 @@
-"""dangerous_commands, round 8: code that runs after all (programs spawned with an argument
+"""dangerous_commands: code that runs after all (programs spawned with an argument
 list in any language, programs written to a file and run with ``go run``/``deno run``) and
 keys written into ``authorized_keys`` where the call cannot show them. Fresh commands, each
 with ordinary look-alikes; ``own`` is dangerous_commands' decision alone, ``combined`` what the
@@ -73,18 +73,6 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
 }
 
 
-@pytest.mark.parametrize(
-    ("command", "own"),
-    [case for cases in CASES.values() for case in cases],
-    ids=[f"{family}:{c[:60]}" for family, cases in CASES.items() for c, _ in cases],
-)
-def test_round8_cases(kit: Any, project: Path, command: str, own: str | None) -> None:
-    got_own, combined = decide(kit, project, command)
-    assert got_own == own, command
-    if own is None:
-        assert combined is None, command  # the look-alike is ordinary work for every hook
-
-
 def test_messages_name_the_rule_and_the_way_out(kit: Any, project: Path) -> None:
     hook = kit.load("security/dangerous_commands.py")
     text = kit.reason(hook.run(kit.bash("cat k.pub | ssh h 'cat >> ~/.ssh/authorized_keys'", project)))
@@ -102,14 +90,6 @@ WORKED_OUT: list[tuple[str, str | None]] = [
     ("""php -r 'system("du -sh " . getenv("HOME"));'""", None),
     ("""lua -e 'print("home: " .. os.getenv("HOME"))'""", None),
 ]
-
-
-@pytest.mark.parametrize(("command", "own"), WORKED_OUT, ids=[c[:60] for c, _ in WORKED_OUT])
-def test_worked_out_arguments(kit: Any, project: Path, command: str, own: str | None) -> None:
-    got_own, combined = decide(kit, project, command)
-    assert got_own == own, command
-    if own is None:
-        assert combined is None, command
 
 
 # Destruction through clients and control planes the rules did not know: Oracle/Hadoop/Trino SQL
@@ -138,14 +118,6 @@ CLIENTS: list[tuple[str, str | None]] = [
 ]
 
 
-@pytest.mark.parametrize(("command", "own"), CLIENTS, ids=[c[:60] for c, _ in CLIENTS])
-def test_clients_and_control_planes(kit: Any, project: Path, command: str, own: str | None) -> None:
-    got_own, combined = decide(kit, project, command)
-    assert got_own == own, command
-    if own is None:
-        assert combined is None, command
-
-
 # PowerShell's home folder in a delete statement, and Kafka deletes on a production cluster.
 MORE: list[tuple[str, str | None]] = [
     ("pwsh -c 'Remove-Item -Recurse -Force $env:USERPROFILE\\*'", "deny"),
@@ -158,14 +130,6 @@ MORE: list[tuple[str, str | None]] = [
     ("kafka-topics.sh --bootstrap-server localhost:9092 --delete --topic it-scratch", "ask"),
     ("kafka-topics.sh --bootstrap-server kafka-prod:9092 --describe --topic ledger.v3", None),
 ]
-
-
-@pytest.mark.parametrize(("command", "own"), MORE, ids=[c[:60] for c, _ in MORE])
-def test_powershell_home_and_kafka_production(kit: Any, project: Path, command: str, own: str | None) -> None:
-    got_own, combined = decide(kit, project, command)
-    assert got_own == own, command
-    if own is None:
-        assert combined is None, command
 
 
 # A search index deleted by a name pattern; a production server named in a connection string.
@@ -181,14 +145,6 @@ PATTERNS: list[tuple[str, str | None]] = [
 ]
 
 
-@pytest.mark.parametrize(("command", "own"), PATTERNS, ids=[c[:60] for c, _ in PATTERNS])
-def test_index_patterns_and_connection_strings(kit: Any, project: Path, command: str, own: str | None) -> None:
-    got_own, combined = decide(kit, project, command)
-    assert got_own == own, command
-    if own is None:
-        assert combined is None, command
-
-
 # A variable whose name says production (not one that merely starts with PROD…).
 PROD_VARIABLES: list[tuple[str, str | None]] = [
     ("""mysql --host="$LIVE_DB_HOST" -e 'ALTER TABLE orders DROP COLUMN legacy_ref'""", "deny"),
@@ -197,14 +153,6 @@ PROD_VARIABLES: list[tuple[str, str | None]] = [
     ("""psql "$DEV_DB_URL" -c 'ALTER TABLE carts DROP COLUMN coupon'""", "ask"),
     ("""psql "$PROD_DSN" -c 'SELECT count(*) FROM carts'""", None),
 ]
-
-
-@pytest.mark.parametrize(("command", "own"), PROD_VARIABLES, ids=[c[:60] for c, _ in PROD_VARIABLES])
-def test_production_variables(kit: Any, project: Path, command: str, own: str | None) -> None:
-    got_own, combined = decide(kit, project, command)
-    assert got_own == own, command
-    if own is None:
-        assert combined is None, command
 
 
 # Message queues purged or deleted: asked; on a production virtual host or broker, denied.
@@ -216,9 +164,25 @@ QUEUES: list[tuple[str, str | None]] = [
 ]
 
 
-@pytest.mark.parametrize(("command", "own"), QUEUES, ids=[c[:60] for c, _ in QUEUES])
-def test_queue_purges(kit: Any, project: Path, command: str, own: str | None) -> None:
+# Every case table above, run the same way.
+ALL_CASES: dict[str, list[tuple[str, str | None]]] = {
+    **CASES,
+    "worked-out-arguments": WORKED_OUT,
+    "clients-and-control-planes": CLIENTS,
+    "powershell-home-and-kafka": MORE,
+    "index-patterns-and-connection-strings": PATTERNS,
+    "production-variables": PROD_VARIABLES,
+    "queue-purges": QUEUES,
+}
+
+
+@pytest.mark.parametrize(
+    ("command", "own"),
+    [case for cases in ALL_CASES.values() for case in cases],
+    ids=[f"{family}:{c[:60]}" for family, cases in ALL_CASES.items() for c, _ in cases],
+)
+def test_spawned_code_cases(kit: Any, project: Path, command: str, own: str | None) -> None:
     got_own, combined = decide(kit, project, command)
     assert got_own == own, command
     if own is None:
-        assert combined is None, command
+        assert combined is None, command  # the look-alike is ordinary work for every hook

@@ -1,4 +1,4 @@
-"""dangerous_commands, round 9: shell commands handed to system/exec as Perl or Ruby
+"""dangerous_commands: shell commands handed to system/exec as Perl or Ruby
 quote-like literals (``q{…}``, ``qq(…)``, ``%q[…]``, ``%(…)``) or word lists (``qw(…)``,
 ``%w[…]``), and framework runners given
 their options before the code (``rails runner -e production CODE``). Fresh commands, each with
@@ -60,7 +60,7 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
     [case for cases in CASES.values() for case in cases],
     ids=[f"{family}:{c[:60]}" for family, cases in CASES.items() for c, _ in cases],
 )
-def test_round9_cases(kit: Any, project: Path, command: str, own: str | None) -> None:
+def test_interpreter_quoting_cases(kit: Any, project: Path, command: str, own: str | None) -> None:
     got_own, combined = decide(kit, project, command)
     assert got_own == own, command
     if own is None:

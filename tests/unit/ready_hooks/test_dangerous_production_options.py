@@ -1,4 +1,4 @@
-"""dangerous_commands, round 10: a production target named inside an option value
+"""dangerous_commands: a production target named inside an option value
 (``--context ProdDbContext``, ``--database=live``) makes a destructive database task production
 (denied); an interpreter one-liner printing one string literal into a shell is judged as that
 text (escapes or interpolation keep the general ask); forward migrations stay ordinary work.
@@ -47,7 +47,7 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
     [case for cases in CASES.values() for case in cases],
     ids=[f"{cls}-{i}" for cls, cases in CASES.items() for i in range(len(cases))],
 )
-def test_round10_cases(kit: Any, project: Path, command: str, own: str | None) -> None:
+def test_production_option_cases(kit: Any, project: Path, command: str, own: str | None) -> None:
     """Each command gets the decision its class calls for from dangerous_commands."""
     verdict = kit.security(kit.bash(command, project))
     assert verdict.own["dangerous_commands"] == own, (command, verdict.reasons)
