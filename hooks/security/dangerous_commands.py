@@ -120,6 +120,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("remote-code", _dangerous.rule_runs_url, cmd)
         apply("hidden-code", _dangerous.rule_hidden_code, cmd)
         apply("hidden-code", _dangerous.rule_decoded_operand, cmd)
+        apply("opaque-exec", _dangerous.rule_opaque_exec, cmd, command)
         apply("risky-tool", _dangerous.rule_warn_tools, cmd)
         apply("security-off", _dangerous.rule_security_off, cmd)
         apply("accounts", _dangerous.rule_accounts, cmd)

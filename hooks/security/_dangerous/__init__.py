@@ -14,6 +14,8 @@ to each command that would run; each rule appends ``(decision, reason)`` finding
   remote shells, HTTP ``DELETE``;
 * ``_system`` — security switched off, persistence (cron, start-up files, units), accounts
   given root and essential packages removed;
+* ``_opaque`` — the fallback for opaque execution (eval of a substitution, ``sh -c "$x"``,
+  awk ``system()``, interpreter code running commands) whose text shows a strong danger sign;
 * ``_infra`` — ``kubectl``/``helm``/``terraform``, cloud CLIs, production targets and the
   other tools that ask, commands sent to fleets (ansible, salt, pssh, cloud run-command).
 
@@ -27,6 +29,7 @@ from ._devices import rule_devices, rule_fork_bomb, rule_power
 from ._files import TREE_REMOVERS, rule_chmod, rule_find, rule_mirror_empty, rule_mv, rule_rm, rule_rsync
 from ._git import rule_bfg, rule_gh, rule_git
 from ._infra import rule_fleet, rule_warn_tools
+from ._opaque import danger_sign, rule_opaque_exec
 from ._paths import critical
 from ._remote import (
     rule_code_runs_fetched,
@@ -43,6 +46,7 @@ from ._system import rule_accounts, rule_persistence, rule_security_off
 __all__ = [
     "TREE_REMOVERS",
     "critical",
+    "danger_sign",
     "rule_accounts",
     "rule_bfg",
     "rule_chmod",
@@ -63,6 +67,7 @@ __all__ = [
     "rule_http_delete",
     "rule_mirror_empty",
     "rule_mv",
+    "rule_opaque_exec",
     "rule_orm",
     "rule_persistence",
     "rule_power",

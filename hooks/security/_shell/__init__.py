@@ -66,7 +66,7 @@ from ._expand import (
     normalize,
     unknown_then_slash,
 )
-from ._inline import code_file_refs, code_of
+from ._inline import code_file_refs, code_of, home_literals
 from ._model import (
     MAX_CANDIDATES,
     MAX_DEPTH,
@@ -127,6 +127,7 @@ __all__ = [
     "fetches_and_runs",
     "glob_split",
     "has_glob",
+    "home_literals",
     "is_assignment",
     "is_within",
     "make_ctx",
