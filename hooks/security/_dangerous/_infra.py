@@ -536,8 +536,8 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
     elif name == "heroku" and lits[:1] and lits[0] in ("pg:reset", "pg:killall", "apps:destroy", "addons:destroy"):
         found.append(("deny", f"`{cmd.display}` destroys a hosted database or app. Ask the user to run it."))
         return
-    elif (
-        (name in ("npm", "pnpm", "yarn", "bun") and lits[:1] == ["publish"] and "--dry-run" not in lits)
+    elif not _rehearsal(lits) and (
+        (name in ("npm", "pnpm", "yarn", "bun") and lits[:1] == ["publish"])
         or (name == "twine" and lits[:1] == ["upload"])
         or (name in ("cargo", "poetry", "uv", "flit", "hatch", "gem") and lits[:1] in (["publish"], ["push"]))
         or (name == "mvn" and "deploy" in lits)
@@ -671,6 +671,16 @@ def _command_line(words: list[str]) -> str:
 _FASTLANE_UPLOADS = re.compile(
     r"(?i)^(?:beta|release|deploy|production|store|upload\w*|submit\w*|deliver|pilot|supply|appstore|playstore|internal|alpha)$"
 )
+
+
+# A publish that reaches no public registry: a dry run, the test index, a registry on this machine.
+_REHEARSAL_TARGET = re.compile(r"(?i)^testpypi$|test\.pypi\.org|//(?:localhost|127\.0\.0\.1|\[::1\])[:/]")
+
+
+def _rehearsal(lits: list[str]) -> bool:
+    """``cargo publish --dry-run``, ``twine upload -r testpypi``, ``npm publish --registry
+    http://localhost:4873``: the publishing command rehearses, nothing public changes."""
+    return "--dry-run" in lits or any(_REHEARSAL_TARGET.search(a.partition("=")[2] or a) for a in lits)
 
 
 def _publishes_build(name: str, lits: list[str]) -> bool:

@@ -11,7 +11,7 @@ from _shell import Ctx
 SYSTEM_TOP = frozenset({
     "bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "opt", "proc", "root",
     "run", "sbin", "srv", "sys", "usr", "var", "snap", "nix", "System", "Library",
-    "Applications", "private", "cores",
+    "Applications", "private", "cores", "Windows", "ProgramData", "Program Files",
 })  # fmt: skip
 HOME_PARENTS = frozenset({"home", "Users"})
 

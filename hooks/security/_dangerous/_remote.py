@@ -313,6 +313,15 @@ def _file_text_source(word: Word, ctx: _shell.Ctx) -> bool:
     return False
 
 
+# PowerShell's eval of a file's text: iex (Get-Content x -Raw), gc x | Invoke-Expression,
+# iex ([IO.File]::ReadAllText('x')) — the sh -c "$(cat x)" of PowerShell.
+_PS_EVAL_FILE = re.compile(
+    r"(?i)\b(?:iex|invoke-expression)\b[\s(]*(?:\$\(\s*)?(?:get-content|gc|cat|type)\b|"
+    r"\b(?:get-content|gc|cat|type)\b[^|;\n]*\|\s*(?:iex|invoke-expression)\b|"
+    r"\b(?:iex|invoke-expression)\b[^;\n]*\[(?:system\.)?io\.file\]::readall(?:text|lines)"
+)
+
+
 def rule_hidden_code(cmd: Cmd, found: list[Finding]) -> None:
     """``bash -c "$CMD"``, ``eval "$line"`` (from ``read``), ``xargs -I{} sh -c '{}'``, ``sh -c
     "$(jq -r .scripts.x package.json)"``: a shell runs code the call does not show — a variable
@@ -336,6 +345,14 @@ def rule_hidden_code(cmd: Cmd, found: list[Finding]) -> None:
     elif cmd.name == "eval":
         scripts = list(cmd.args)
     else:
+        if cmd.name in _shell.POWERSHELLS and any(_PS_EVAL_FILE.search(t) for t in _shell.powershell_code(cmd)[0]):
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` evaluates text read out of a file (Invoke-Expression of Get-Content), "
+                    "which the command does not show; confirm, or run the commands themselves so they can be checked.",
+                )
+            )
         return
     for word in scripts:
         text = word.literal()

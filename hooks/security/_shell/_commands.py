@@ -841,8 +841,14 @@ _PS_HOME_SEP = re.compile(r"~\\")
 _PS_DELETE = re.compile(r"(?i)(?:^|(?<=[;|\n({]))\s*(?:Remove-Item|ri|rm|rd|rmdir|del|erase)\b[^;|\n]*")
 
 
+# PowerShell paths in a delete statement: "\\" separates (its escape is the backtick) and a drive's
+# root reads as "/", so C:\\Users\\dev\\* is judged like /Users/dev/* (a user's home folder).
+_PS_DRIVE = re.compile(r"(?<![\w$:])[A-Za-z]:[\\/]")
+
+
 def _ps_home(m: re.Match[str]) -> str:
-    return _PS_HOME_SEP.sub("~/", _PS_HOME.sub("~", m.group(0)))
+    statement = _PS_HOME_SEP.sub("~/", _PS_HOME.sub("~", m.group(0)))
+    return _PS_DRIVE.sub("/", statement).replace("\\", "/")
 
 
 def powershell_code(cmd: Cmd) -> tuple[list[str], bool]:
