@@ -118,6 +118,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("remote-code", _dangerous.rule_download_exec, cmd)
         apply("remote-code", _dangerous.rule_code_runs_fetched, cmd)
         apply("remote-code", _dangerous.rule_runs_url, cmd)
+        apply("exfiltration", _dangerous.rule_send_to_address, cmd)
         apply("hidden-code", _dangerous.rule_hidden_code, cmd)
         apply("hidden-code", _dangerous.rule_decoded_operand, cmd)
         apply("opaque-exec", _dangerous.rule_opaque_exec, cmd, command)

