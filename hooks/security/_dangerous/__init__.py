@@ -29,7 +29,7 @@ from ._devices import rule_devices, rule_fork_bomb, rule_power
 from ._files import TREE_REMOVERS, rule_chmod, rule_find, rule_mirror_empty, rule_mv, rule_rm, rule_rsync
 from ._git import rule_bfg, rule_gh, rule_git
 from ._infra import rule_fleet, rule_warn_tools
-from ._opaque import danger_sign, rule_opaque_exec
+from ._opaque import danger_sign, rule_code_argument, rule_opaque_exec
 from ._paths import critical
 from ._remote import (
     rule_code_runs_fetched,
@@ -38,11 +38,12 @@ from ._remote import (
     rule_download_then_run,
     rule_hidden_code,
     rule_http_delete,
+    rule_remote_manifest,
     rule_remote_shell,
     rule_runs_url,
     rule_send_to_address,
 )
-from ._system import rule_accounts, rule_persistence, rule_security_off
+from ._system import rule_accounts, rule_open_to_world, rule_persistence, rule_security_off
 
 __all__ = [
     "TREE_REMOVERS",
@@ -51,6 +52,7 @@ __all__ = [
     "rule_accounts",
     "rule_bfg",
     "rule_chmod",
+    "rule_code_argument",
     "rule_code_runs_fetched",
     "rule_db_tasks",
     "rule_decoded_operand",
@@ -69,9 +71,11 @@ __all__ = [
     "rule_mirror_empty",
     "rule_mv",
     "rule_opaque_exec",
+    "rule_open_to_world",
     "rule_orm",
     "rule_persistence",
     "rule_power",
+    "rule_remote_manifest",
     "rule_remote_shell",
     "rule_rm",
     "rule_rsync",

@@ -197,3 +197,44 @@ def rule_opaque_exec(cmd: Cmd, line: str, found: list[Finding]) -> None:
             "should touch, so it can be checked.",
         )
     )
+
+
+# Programs that only show, search or store text: a script in their arguments is data.
+_TEXT_TOOLS = frozenset({
+    "echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "git", "gh", "glab", "jq",
+    "yq", "tee", "cat", "less", "head", "tail", "wc", "sort", "diff", "comm", "cut", "tr", "base64",
+})  # fmt: skip
+# A key or option that carries a script for some other machine or service to run:
+# commandToExecute, startup-script=, --user-data, commands=[…], ExecStart=, --script.
+_CODE_KEY = re.compile(
+    r"(?i)(?:^|[\s{,=\"'])(?:[\w-]*(?:command|script|exec|cmd|user[-_]?data|run)[\w-]*)[\"']?\s*[:=]|"
+    r"^--?[\w-]*(?:command|script|exec|cmd|user-data)[\w-]*$"
+)
+
+
+def rule_code_argument(cmd: Cmd, found: list[Finding]) -> None:
+    """A shell script handed over as an argument for a service or another machine to run (``az vm
+    extension set --settings '{"commandToExecute": "…"}'``, ``gcloud compute instances
+    add-metadata --metadata startup-script='…'``, ``aws ssm send-command --parameters
+    commands=[…]``): the hooks cannot follow where it runs, so the script's own text is judged;
+    a strong danger sign in it (download piped into a shell, recursive delete of home or root,
+    a disk written, a secret read, a raw socket) is denied. Text tools' arguments stay data."""
+    if cmd.name in _TEXT_TOOLS or cmd.name in _shell.SHELLS or cmd.name in _shell.INTERPRETERS or cmd.name == "eval":
+        return  # shells, interpreters and eval are walked into; text tools only show text
+    args = cmd.args
+    for i, word in enumerate(args):
+        text = " ".join(cmd.values(word) or [word.text])
+        previous = (args[i - 1].literal() or "") if i else ""
+        if not (_CODE_KEY.search(text) or _CODE_KEY.search(previous)):
+            continue
+        sign = danger_sign(_shell.home_literals(text))
+        if sign is not None:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` hands over a script to run elsewhere (a VM, an instance's start-up, a "
+                    f"remote agent), and that script holds {sign}. Do not send it; write the commands "
+                    "the machine really needs, from files reviewed in the project.",
+                )
+            )
+            return
