@@ -240,6 +240,9 @@ def _weak_admin_password(stmt: str) -> bool:
 _DELETE_STATEMENT = re.compile(r"\bDELETE\s+FROM\b|(?:^|\)\s*)DELETE\s+(?:TOP\s*\(\s*\d+\s*\)\s+)?[\w.\"`\[\]]+")
 
 
+_HISTORY_PURGE = re.compile(r"\bVACUUM\b.*\bRETAIN\s+0+(?:\.0+)?\s+HOURS?\b")
+
+
 def sql_findings(sql: str, where: str) -> list[Finding]:
     """Destructive statements in ``sql`` (comments and string literals ignored)."""
     text = _sql_skeleton(sql)
@@ -288,7 +291,17 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
             )
             continue
         m = re.search(r"\bDROP\s+(TABLE|DATABASE|SCHEMA|KEYSPACE|MEASUREMENT|SERIES)\b", stmt)
-        if m:
+        if _HISTORY_PURGE.search(stmt):
+            # Delta/Iceberg VACUUM … RETAIN 0 HOURS, expire_snapshots to now: the table's history
+            # (time travel, the only undo of a bad write) is deleted for good.
+            found.append(
+                (
+                    "deny",
+                    f"{where} deletes the table's whole history (VACUUM with no retention), so no earlier "
+                    "version can be restored. Keep the default retention; ask the user to purge history.",
+                )
+            )
+        elif m:
             found.append(
                 (
                     "deny",
@@ -628,6 +641,15 @@ def _platform_delete(name: str, lits: list[str]) -> tuple[str, str]:
         name == "rpk" and ops[:2] == ["topic", "trim-prefix"]
     ):
         kafka = "deletes the messages of a Kafka topic up to an offset"
+    elif (
+        name in ("kafka-consumer-groups", "kafka-consumer-groups.sh")
+        and "--reset-offsets" in lits
+        and "--execute" in lits
+        and ({"--to-latest", "--to-offset", "--shift-by", "--to-datetime", "--by-duration"} & set(lits))
+    ) or (name == "rpk" and ops[:2] == ["group", "seek"] and "--to" in lits and "end" in lits):
+        # Moving a consumer group's offsets forward skips the messages in between: they are never
+        # processed (a --dry-run, or a rewind --to-earliest that reprocesses, loses nothing).
+        kafka = "moves a consumer group's offsets, so the messages skipped are never processed"
     elif (name == "rabbitmqctl" and ops[:1] in (["purge_queue"], ["delete_queue"], ["delete_vhost"])) or (
         name == "rabbitmqadmin" and ops[:2] in (["purge", "queue"], ["delete", "queue"], ["delete", "vhost"])
     ):
@@ -705,6 +727,10 @@ _SQL_OPERAND_KEYS = frozenset({
     "--sql", "--query", "--execute", "--exec", "--statement",
 })  # fmt: skip
 _SQL_STATEMENT = re.compile(r"(?is)^\s*(?:DROP|TRUNCATE|DELETE\s+FROM|UPDATE\s+\S+\s+SET|ALTER\s+TABLE)\b")
+_EMBEDDED_SQL = re.compile(
+    r"(?is)\b(?:sql|query|statement|stmt)[\"']?\s*[:=]\s*[\"']?"
+    r"(?P<sql>(?:DROP|TRUNCATE|DELETE\s+FROM|UPDATE\s+\S+\s+SET|ALTER\s+TABLE)\b[^\"'}]*)"
+)
 # Programs that only show, search, store or lint text: SQL in their arguments is data.
 _TEXT_TOOLS = frozenset({
     "echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "git", "jq", "yq", "sed", "awk",
@@ -720,6 +746,9 @@ def _sql_operands(cmd: Cmd) -> list[str]:
         return []
     args = cmd.args
     found: list[str] = []
+    for word in args:
+        # dbt run-operation run_query --args '{sql: "DROP SCHEMA x"}', --vars 'query=TRUNCATE t'
+        found.extend(m.group("sql") for m in _EMBEDDED_SQL.finditer(" ".join(cmd.values(word) or [word.text])))
     for i, word in enumerate(args):
         lit = (word.literal() or "").lower()
         key, eq, _value = lit.partition("=")

