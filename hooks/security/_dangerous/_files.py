@@ -302,6 +302,12 @@ def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Findi
     if only_build_output(base, glob_part, cmd.ctx.project):
         return
     why = critical(base, cmd.ctx)
+    if (
+        base == os.path.normpath(cmd.ctx.project)
+        and not empties_folder(glob_part)
+        and not {c for c in glob_part.split("/") if c} & _WORK_DIRS
+    ):
+        why = None  # */Binaries: one named entry in each of the project's folders, not the project
     if is_match_all(glob_part):
         if why and recursive:
             found.append(
@@ -317,12 +323,33 @@ def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Findi
             and _shell.is_within(base, cmd.ctx.project)
             and not _shell.build_output(base, cmd.ctx.project)
             and not _generated_in_each(glob_part)
+            and not _scratch_emptied(base, glob_part, cmd.ctx.project)
         ):
             found.append(
                 ("ask", f"`{cmd.display}` recursively deletes everything in {base}; confirm this bulk delete.")
             )
     elif base == "/" and recursive:
         found.append(("deny", f"`{cmd.display}` recursively deletes paths matching {value} at the filesystem root."))
+
+
+# Folders of a project that hold its work (sources, data, configuration, docs): emptying one
+# is asked even inside the project. Other in-project folders emptied with X/* (an output,
+# staging or export folder a task fills: OUT=outputs/run_7 && rm -rf "$OUT"/*) are routine.
+_WORK_DIRS = frozenset({
+    "src", "source", "Source", "lib", "app", "apps", "packages", "pkg", "cmd", "internal", "include",
+    "data", "db", "database", "storage", "config", "configs", "docs", "doc", "test", "tests", "spec",
+    "migrations", "scripts", "assets", "Content", "Config", "resources", "public", "static", ".git",
+    "notebooks", "models", "modules", "secrets", "certs", "keys", "backups", "backup",
+})  # fmt: skip
+
+
+def _scratch_emptied(base: str, glob_part: str, project: str) -> bool:
+    """``outputs/sweep_07/*``, ``Saved/StagedBuilds/*``: an in-project folder below the root,
+    emptied as a whole, that is none of the project's work folders (nor inside one)."""
+    if not empties_folder(glob_part) or base == os.path.normpath(project):
+        return False
+    parts = os.path.relpath(base, project).split("/")
+    return ".." not in parts and not any(p in _WORK_DIRS for p in parts)
 
 
 def _regenerable(path: str) -> bool:

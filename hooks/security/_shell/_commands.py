@@ -896,6 +896,7 @@ def shell_invocation(args: list[Word]) -> tuple[Word | None, bool, Word | None]:
 BUILD_DIRS = frozenset({
     "build", "dist", "out", "target", "node_modules", ".next", ".nuxt", ".svelte-kit", ".turbo",
     "coverage", "htmlcov", ".cache", ".parcel-cache", "tmp", ".tmp", "__pycache__",
+    "Binaries", "Intermediate", "DerivedDataCache",  # Unreal Engine's generated folders
     ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".nox", ".eggs", "_build", ".gradle",
     "obj", "site", "storybook-static", ".docusaurus", ".angular", ".expo", "public/build",
     # Logs, test and report output, virtual environments and other languages' build folders.
