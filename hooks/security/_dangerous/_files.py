@@ -97,6 +97,17 @@ def _droppings_name(pattern: str) -> bool:
     return m is not None and m.group("ext").lower() not in _KEPT_EXTENSIONS
 
 
+_FILE_OPERAND = re.compile(r"[^/]\.[A-Za-z0-9]{1,8}$")
+
+
+def _inside_project(cmd: Cmd, word: Word) -> bool:
+    """Whether every value of ``word`` lies inside the project (not the root itself)."""
+    got = cmd.values(word)
+    project = os.path.normpath(cmd.ctx.project)
+    paths = [_shell.normalize(v, cmd.ctx.cwd) for v in got or []]
+    return bool(paths) and all(p is not None and p != project and _shell.is_within(p, project) for p in paths)
+
+
 def _xargs_inputs(cmd: Cmd) -> list[str] | None:
     """Arguments xargs would append: the literal words a preceding echo/printf prints."""
     if cmd.stdin_text is not None:  # xargs rm <<< "$HOME", xargs rm < list written earlier
@@ -109,12 +120,20 @@ def _xargs_inputs(cmd: Cmd) -> list[str] | None:
         # ls -d packages/*/dist: the operands themselves (without -d, ls prints what is inside
         # each folder, names relative to it, which rm would take relative to here).
         lits = [w.literal() or "" for w in prev.args]
+        words = [w for w, a in zip(prev.args, lits, strict=True) if not a.startswith("-")]
+        # ls *.tmp, ls dist/*.map: operands named like files (an extension) print themselves too.
+        # Only inside the project: a listing elsewhere stays a list to confirm (workspace_boundary
+        # does not see through xargs).
+        files_named = bool(words) and all(_FILE_OPERAND.search(w.text) and _inside_project(prev, w) for w in words)
         if (
             not any(a.startswith("-") and not a.startswith("--") and "d" in a for a in lits)
             and "--directory" not in lits
+            and not (
+                files_named
+                and not any(a.startswith("-") and not a.startswith("--") and set(a) & set("lRsi") for a in lits)
+            )
         ):
             return None
-        words = [w for w, a in zip(prev.args, lits, strict=True) if not a.startswith("-")]
         if not words:
             return None
     values: list[str] = []

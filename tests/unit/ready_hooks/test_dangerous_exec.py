@@ -361,7 +361,9 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
     ],
     # xargs rm whose list is confined to one folder (-I R below it).
     "xargs": [
-        ("ls *.orig *.rej | xargs rm -f", "ask"),  # the corpus labels a computed list warn (dc-w041)
+        # ls of files named in the project lists exactly those files (issue 21, round 11: an
+        # in-project listing fed to xargs rm is ordinary work; corpus dc-w041 predates that call).
+        ("ls *.orig *.rej | xargs rm -f", None),
         ("ls -1 build/ | xargs -I@ rm -rf build/@", None),
         ("cut -d' ' -f2 stale.txt | xargs -I{} rm -rf dist/{}", None),
         ("cut -d' ' -f2 stale.txt | xargs -I{} rm -rf ~/{}", "deny"),

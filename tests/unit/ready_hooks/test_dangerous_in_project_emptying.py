@@ -26,6 +26,13 @@ CASES: list[tuple[str, str | None]] = [
     ("rm -rf ./*", "deny"),
     ('OUT=~ && rm -rf "$OUT"/*', "deny"),
     ("rm -rf ../*/Binaries", "deny"),
+    # xargs fed by ls of files named in the project deletes those files; elsewhere it is asked.
+    ("ls build/*.o 2>/dev/null | xargs -r rm -f", None),
+    ("ls coverage-*.json | xargs rm --", None),
+    ("ls ~/Downloads/*.dmg | xargs rm -f", "ask"),
+    ("ls /var/log/*.gz | xargs sudo rm -f", "ask"),
+    ("ls | xargs rm -rf", "ask"),
+    ("ls -l *.pid | xargs rm", "ask"),
 ]
 
 
