@@ -46,8 +46,12 @@ _HOME = (
     r"expanduser\(\s*[\"']~[\"']\s*\)|\$env:(?:USERPROFILE|HOME)\b|\$USERPROFILE\b"
 )
 _SYSTEM = r"/(?:etc|usr|var|bin|sbin|boot|lib|lib64|home|root|opt|srv|sys|proc|dev|Users|System|Library)?"
+# Between the flags and the target: quotes, concatenation, and a placeholder filled after the
+# string ("rm -rf %s" % p, "rm -rf {}".format(h), printf 'rm -rf %s' "$HOME").
+_FILLED = r"(?:(?:%s|\{\w*\})[\"']\s*(?:%|\.format\()?\s*\(?)?"
 _TARGET = re.compile(
-    r"(?:%s)?[\s\"'+.,(\\]*(?:--no-preserve-root[\s\"',]+)?(?:"
+    _FILLED
+    + r"[\s\"'+.,(\\]*(?:--no-preserve-root[\s\"',]+)?(?:"
     + _HOME
     + "|"
     + _SYSTEM
@@ -82,17 +86,21 @@ _REMOTE = re.compile(
 # A variable the code sets to the home folder (h = Dir.home, my $d = $ENV{HOME}, const h =
 # os.homedir()): its later uses ("rm -rf $d", `rm -rf #{h}`, "rm -rf " + h) name the home folder.
 _HOME_VAR = re.compile(
-    r"(?:^|[;{(\s])(?:my\s+|local\s+|const\s+|let\s+|var\s+)?\$?(?P<name>[A-Za-z_]\w*)\s*=\s*[\"']?(?:" + _HOME + ")"
+    r"(?:^|[;{(\s])(?:my\s+|local\s+|const\s+|let\s+|var\s+)?\$?(?P<name>[A-Za-z_]\w*)\s*=\s*"
+    r"(?:[\"']?(?P<home>" + _HOME + r")|[\"'](?P<root>" + _SYSTEM + r")[\"'])"
 )
 
 
 def _home_vars_as_tilde(text: str) -> str:
-    """``text`` with uses of variables that hold the home folder written as ``~``."""
-    for name in {m.group("name") for m in _HOME_VAR.finditer(text)}:
-        n = re.escape(name)
-        text = re.sub(r"\$\{" + n + r"\}|#\{" + n + r"\}|\$" + n + r"\b|\{" + n + r"\}", "~", text)
-        # Concatenation: + (Python, JS, Ruby), . (Perl, PHP), a string followed by it (awk).
-        text = re.sub(r"(?P<op>[+.]\s*|[\"']\s+)" + n + r"\b", lambda m: m.group("op") + "~", text)
+    """``text`` with uses of variables that hold the home folder written as ``~`` (and those
+    that hold the root or a system folder written as that path)."""
+    for m in list(_HOME_VAR.finditer(text)):
+        n = re.escape(m.group("name"))
+        value = "~" if m.group("home") is not None else m.group("root")
+        text = re.sub(r"\$\{" + n + r"\}|#\{" + n + r"\}|\$" + n + r"\b|\{" + n + r"\}", value, text)
+        # Concatenation: + (Python, JS, Ruby), . (Perl, PHP), a string followed by it (awk),
+        # a placeholder's filling (% p, .format(p)).
+        text = re.sub(r"(?P<op>[+.%]\s*|\.format\(\s*|[\"']\s+)" + n + r"\b", r"\g<op>" + value, text)
     return text
 
 
@@ -131,7 +139,8 @@ def _opaque_words(cmd: Cmd) -> tuple[str, list[Word]] | None:
     if not argv:
         return None
     if argv[0].literal() is None and (argv[0].subs() or any(isinstance(p, _shell.Var) for p in argv[0].parts)):
-        return "a command word computed when it runs", argv
+        # "$@" after set -- …, $CMD: the words come from elsewhere in the line.
+        return "a command word computed when it runs", [*argv, Word([_shell.Var("@")], "$@")]
     if cmd.name == "eval":
         if any(w.literal() is None for w in cmd.args):
             return "eval of text computed when it runs", cmd.args
@@ -184,7 +193,11 @@ def rule_opaque_exec(cmd: Cmd, line: str, found: list[Finding]) -> None:
         return
     what, words = got
     text = " ".join(w.raw for w in words)
-    if any(isinstance(p, _shell.Var) and re.search(rf"\b{re.escape(p.name)}=", line) for w in words for p in w.parts):
+    if any(
+        isinstance(p, _shell.Var) and (p.name == "@" or re.search(rf"\b{re.escape(p.name)}=", line))
+        for w in words
+        for p in w.parts
+    ):
         text += "\n" + line  # the variable got its value in this line: its definition is code too
     sign = danger_sign(_home_vars_as_tilde(_shell.home_literals(text)))
     if sign is None:
