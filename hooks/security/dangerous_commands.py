@@ -136,6 +136,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("sql", _dangerous.rule_http_delete, cmd)
         apply("persistence", _dangerous.rule_persistence, cmd, cmds[:index], check)
     apply("remote-code", _dangerous.rule_download_then_run, cmds)
+    apply("pr-code", _dangerous.rule_runs_pr_code, cmds)
     apply("fork-bomb", _dangerous.rule_fork_bomb, ctx, cmds)
     return found
 

@@ -40,6 +40,7 @@ from ._remote import (
     rule_http_delete,
     rule_remote_manifest,
     rule_remote_shell,
+    rule_runs_pr_code,
     rule_runs_url,
     rule_send_to_address,
 )
@@ -79,6 +80,7 @@ __all__ = [
     "rule_remote_shell",
     "rule_rm",
     "rule_rsync",
+    "rule_runs_pr_code",
     "rule_runs_url",
     "rule_security_off",
     "rule_send_to_address",

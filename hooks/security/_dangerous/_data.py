@@ -1107,7 +1107,8 @@ _SCRIPT_RUNNERS = frozenset(
     {"npm", "pnpm", "yarn", "bun", "deno", "make", "just", "task", "mise", "composer", "nx", "turbo"}
 )
 _DB_WORD = re.compile(r"(?i)^(?:db|database|schema|tables?|data)$")
-_WIPE_WORD = re.compile(r"(?i)^(?:reset|drop|wipe|truncate|purge|nuke|destroy|flush|fresh|clear|empty)$")
+_WIPE_WORD = re.compile(r"(?i)^(?:reset|drop|wipe|truncate|purge|nuke|destroy|flush|fresh|clear|empty|teardown)$")
+_SHARED_WORD = re.compile(r"(?i)^(?:deploy|deployment|prod|production|infra|cluster|cloud)$")
 
 
 # $PROD_DSN, ${PRODUCTION_DATABASE_URL}: a variable whose name says it holds the production target.
@@ -1161,7 +1162,9 @@ def _script_targets(cmd: Cmd, lits: list[str]) -> list[str]:
 def _wipes_by_name(target: str) -> bool:
     """``db:reset``, ``reset-db``, ``drop_database``: a name saying it empties a database."""
     words = [w for w in re.split(r"[:_\-./ ]+", target) if w]
-    return any(map(_DB_WORD.match, words)) and any(map(_WIPE_WORD.match, words))
+    # deploy:reset, infra-destroy, prod:teardown: a deployed environment reset or torn down.
+    target_word = any(map(_DB_WORD.match, words)) or any(map(_SHARED_WORD.match, words))
+    return target_word and any(map(_WIPE_WORD.match, words))
 
 
 def rule_db_tasks(cmd: Cmd, found: list[Finding]) -> None:
@@ -1203,7 +1206,10 @@ def rule_db_tasks(cmd: Cmd, found: list[Finding]) -> None:
     if not what and cmd.name in _SCRIPT_RUNNERS:
         wipes = [t for t in _script_targets(cmd, lits) if _wipes_by_name(t)]
         if wipes:
-            what = f"runs the project's `{wipes[0]}` task, whose name says it drops or resets a database"
+            what = (
+                f"runs the project's `{wipes[0]}` task, whose name says it drops or resets a database "
+                "(or tears down a deployed environment)"
+            )
     prod = (
         production(cmd)
         or production_host(cmd)

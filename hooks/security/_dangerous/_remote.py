@@ -704,3 +704,76 @@ def rule_remote_manifest(cmd: Cmd, found: list[Finding]) -> None:
                 )
             )
             return
+
+
+# Programs that run the checked-out project's own code: its scripts, build files, test suites,
+# package lifecycle scripts (npm install runs postinstall), build scripts (cargo's build.rs).
+_PROJECT_CODE_RUNNERS = {
+    "npm": {"install", "i", "ci", "test", "t", "run", "start", "exec", "rebuild"},
+    "pnpm": {"install", "i", "test", "run", "start", "exec"},
+    "yarn": {"", "install", "test", "run", "start"},
+    "bun": {"install", "i", "test", "run"},
+    "go": {"test", "run", "generate"},
+    "cargo": {"build", "test", "run", "bench", "check"},
+    "make": {""},
+    "just": {""},
+    "pytest": {""},
+    "tox": {""},
+    "nox": {""},
+    "gradle": {""},
+    "gradlew": {""},
+    "mvn": {""},
+    "rake": {""},
+    "bundle": {"exec", "install"},
+    "pip": {"install"},
+    "poetry": {"install", "run"},
+    "uv": {"run", "sync", "pip"},
+}
+
+
+def _checks_out_pr(cmd: Cmd) -> bool:
+    """``gh pr checkout 42``, ``git fetch origin pull/42/head:pr-42``, ``git checkout FETCH_HEAD``."""
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name == "gh":
+        return lits[:2] == ["pr", "checkout"]
+    if cmd.name == "git":
+        return any(re.search(r"(?:^|/)(?:pull|merge-requests)/\d+/head", a) for a in lits) or (
+            lits[:1] in (["checkout"], ["switch"]) and "FETCH_HEAD" in lits
+        )
+    return False
+
+
+def _runs_project_code(cmd: Cmd) -> bool:
+    lits = [w.literal() or "" for w in cmd.args]
+    ops = [a for a in lits if not a.startswith("-")]
+    if cmd.name in _shell.SHELLS:
+        _inline, _stdin, script = _shell.shell_invocation(cmd.args)
+        return script is not None
+    if cmd.argv and (cmd.argv[0].literal() or "").startswith("./"):
+        return True
+    if cmd.name in _shell.INTERPRETERS:
+        return bool(ops) and ops[0].endswith((".py", ".js", ".ts", ".rb", ".pl", ".php", ".mjs", ".cjs"))
+    subcommands = _PROJECT_CODE_RUNNERS.get(os.path.basename(cmd.name))
+    if subcommands is None:
+        return False
+    return "" in subcommands or (bool(ops) and ops[0] in subcommands)
+
+
+def rule_runs_pr_code(cmds: list[Cmd], found: list[Finding]) -> None:
+    """``gh pr checkout 918 && npm install`` / ``… && go test ./...`` / ``… && bash ./setup.sh``:
+    after checking out someone else's pull request, running the project's code (scripts, tests,
+    install hooks) runs that contributor's changes, which the call does not show. Reading the
+    diff or recreating a virtualenv passes."""
+    checked_out = False
+    for cmd in cmds:
+        if _checks_out_pr(cmd):
+            checked_out = True
+        elif checked_out and _runs_project_code(cmd):
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` runs code from a pull request checked out earlier in this command, "
+                    "whose changes the call does not show; review the diff first (gh pr diff), or confirm.",
+                )
+            )
+            return
