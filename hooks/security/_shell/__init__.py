@@ -67,6 +67,7 @@ from ._expand import (
     unknown_then_slash,
 )
 from ._inline import code_file_refs, code_of
+from ._lazy_re import LazyPattern, lazy_compile
 from ._model import (
     MAX_CANDIDATES,
     MAX_DEPTH,
@@ -104,6 +105,7 @@ __all__ = [
     "Cmd",
     "Command",
     "Ctx",
+    "LazyPattern",
     "Lit",
     "OptSpec",
     "Part",
@@ -129,6 +131,7 @@ __all__ = [
     "has_glob",
     "is_assignment",
     "is_within",
+    "lazy_compile",
     "make_ctx",
     "names_in",
     "normalize",
