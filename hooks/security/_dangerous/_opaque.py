@@ -20,59 +20,24 @@ import _shell
 from _common import Finding
 from _shell import Cmd, Word
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
-
-
-class _Lazy:
-    """A regular expression compiled on first use: most Bash calls never reach these rules, and
-    a cold hook process should not pay for compiling them (a few milliseconds in all)."""
-
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self._args = (pattern, flags)
-        self._compiled: re.Pattern[str] | None = None
-
-    def _get(self) -> re.Pattern[str]:
-        if self._compiled is None:
-            self._compiled = re.compile(*self._args)
-        return self._compiled
-
-    def search(self, text: str) -> re.Match[str] | None:
-        """``re.Pattern.search``."""
-        return self._get().search(text)
-
-    def match(self, text: str) -> re.Match[str] | None:
-        """``re.Pattern.match``."""
-        return self._get().match(text)
-
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        """``re.Pattern.finditer``."""
-        return self._get().finditer(text)
-
-    def sub(self, repl: str | Callable[[re.Match[str]], str], text: str) -> str:
-        """``re.Pattern.sub``."""
-        return self._get().sub(repl, text)
-
-
 _AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
 
 # Calls that run a command from interpreter code, in the languages agents write one-liners in.
-_CODE_EXEC = _Lazy(
+_CODE_EXEC = _shell.lazy_compile(
     r"\b(?:system|exec[lv]?[pe]?|popen[23]?|spawn(?:Sync)?|execSync|execFileSync|execFile|subprocess|check_output|"
     r"check_call|getoutput|shell_exec|passthru|proc_open|pcntl_exec|IO\.popen|Open3|capture[23]e?|"
     r"os\.execute|Command)\b|%x[({\[|]|\bqx[({\[|/]|`"
 )
-_AWK_EXEC = _Lazy(r"\bsystem\s*\(|\|\s*getline|\|\s*\"[^\"]*\"|print[^;}]*\|\s*\"")
+_AWK_EXEC = _shell.lazy_compile(r"\bsystem\s*\(|\|\s*getline|\|\s*\"[^\"]*\"|print[^;}]*\|\s*\"")
 
 # A recursive delete: rm's flag cluster holding r/R (or --recursive), possibly spread over
 # list elements ("rm", "-rf", …) or concatenated strings ("rm -rf " + …), and the tree deleters.
-_RM_RECURSIVE = _Lazy(
+_RM_RECURSIVE = _shell.lazy_compile(
     r"\brm[\"'\s,]+((?:-[\w-]+[\"'\s,]+)+)(?P<rest>.{0,80})|"
     r"\b(?:rmtree|rm_rf|rm_r|remove_tree|RemoveAll|remove_dir_all|rmSync|rimraf)\s*\(\s*(?P<call>.{0,80})",
     re.S,
 )
-_RECURSIVE_FLAG = _Lazy(r"(?:^|[\"'\s,])-(?:[a-zA-Z]*[rR][a-zA-Z]*|-recursive)\b")
+_RECURSIVE_FLAG = _shell.lazy_compile(r"(?:^|[\"'\s,])-(?:[a-zA-Z]*[rR][a-zA-Z]*|-recursive)\b")
 # What the delete is given: the home folder in any spelling, the root, or a top-level system folder.
 _HOME = (
     r"~|\$HOME\b|\$\{HOME\}|\$ENV\{\s*[\"']?HOME[\"']?\s*\}|ENVIRON\[\s*\"HOME\"\s*\]|"
@@ -84,7 +49,7 @@ _SYSTEM = r"/(?:etc|usr|var|bin|sbin|boot|lib|lib64|home|root|opt|srv|sys|proc|d
 # Between the flags and the target: quotes, concatenation, and a placeholder filled after the
 # string ("rm -rf %s" % p, "rm -rf {}".format(h), printf 'rm -rf %s' "$HOME").
 _FILLED = r"(?:(?:%s|\{\w*\})[\"']\s*(?:%|\.format\()?\s*\(?)?"
-_TARGET = _Lazy(
+_TARGET = _shell.lazy_compile(
     _FILLED
     + r"[\s\"'+.,(\\]*(?:--no-preserve-root[\s\"',]+)?(?:"
     + _HOME
@@ -94,7 +59,7 @@ _TARGET = _Lazy(
 )
 
 _DISK = r"/dev/(?:sd[a-z]|nvme\d|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk\d|disk\d|md\d|mapper/)"
-_DEVICE_WRITE = _Lazy(
+_DEVICE_WRITE = _shell.lazy_compile(
     r"\bof="
     + _DISK
     + r"|\b(?:mkfs(?:\.\w+)?|mke2fs|wipefs|shred|fdisk|sfdisk|sgdisk|parted|blkdiscard)\b[^|;&]{0,80}"
@@ -103,16 +68,16 @@ _DEVICE_WRITE = _Lazy(
     + _DISK
 )
 # Private keys, cloud credentials, password hashes, in path or joined-string form.
-_SECRET = _Lazy(
+_SECRET = _shell.lazy_compile(
     r"\.ssh[/\"',\s]+id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?\b(?!\.pub)|\.aws[/\"',\s]+credentials\b|/etc/g?shadow\b|"
     r"\.git-credentials\b|\.netrc\b|\.pgpass\b|\.docker/config\.json\b|\.kube/config\b|\.config/gh/hosts\.yml\b"
 )
 # …and something that reads or sends it (loading a key into an agent is not a leak).
-_READS = _Lazy(
+_READS = _shell.lazy_compile(
     r"\b(?:cat|less|more|head|tail|base64|xxd|od|strings|curl|wget|nc|ncat|socat|scp|rsync|cp|mail|sendmail|"
     r"open|read|readFileSync|readFile|File\.read|IO\.read|file_get_contents|slurp|print|puts|echo|printf|gpg|tar|zip)\b"
 )
-_REMOTE = _Lazy(
+_REMOTE = _shell.lazy_compile(
     r"\b(?:curl|wget|fetch|iwr|irm)\b[^|;&]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da|k|fi|c)?sh\b|/dev/(?:tcp|udp)/|"
     r"\b(?:nc|ncat|netcat)\b[^|;&]{0,80}\s-[ec]\s"
 )
@@ -120,7 +85,7 @@ _REMOTE = _Lazy(
 
 # A variable the code sets to the home folder (h = Dir.home, my $d = $ENV{HOME}, const h =
 # os.homedir()): its later uses ("rm -rf $d", `rm -rf #{h}`, "rm -rf " + h) name the home folder.
-_HOME_VAR = _Lazy(
+_HOME_VAR = _shell.lazy_compile(
     r"(?:^|[;{(\s])(?:my\s+|local\s+|const\s+|let\s+|var\s+)?\$?(?P<name>[A-Za-z_]\w*)\s*=\s*"
     r"(?:[\"']?(?P<home>" + _HOME + r")|[\"'](?P<root>" + _SYSTEM + r")[\"'])"
 )
@@ -139,10 +104,10 @@ def _home_vars_as_tilde(text: str) -> str:
     return text
 
 
-_STRING = _Lazy(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'")
+_STRING = _shell.lazy_compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'")
 
 
-def _calls(pattern: _Lazy, code: str) -> bool:
+def _calls(pattern: _shell.LazyPattern, code: str) -> bool:
     """Whether ``pattern`` (a call that runs a command) occurs in ``code`` outside its string
     literals: "system(\\"rm -rf ~\\")" printed or measured as a string runs nothing."""
     return pattern.search(_STRING.sub(lambda m: m.group(0)[0] * 2, code)) is not None
@@ -254,7 +219,7 @@ _TEXT_TOOLS = frozenset({
 })  # fmt: skip
 # A key or option that carries a script for some other machine or service to run:
 # commandToExecute, startup-script=, --user-data, commands=[…], ExecStart=, --script.
-_CODE_KEY = _Lazy(
+_CODE_KEY = _shell.lazy_compile(
     r"(?i)(?:^|[\s{,=\"'])(?:[\w-]*(?:command|script|exec|cmd|user[-_]?data|run)[\w-]*)[\"']?\s*[:=]|"
     r"^--?[\w-]*(?:command|script|exec|cmd|user-data)[\w-]*$"
 )

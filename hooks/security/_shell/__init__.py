@@ -67,6 +67,7 @@ from ._expand import (
     unknown_then_slash,
 )
 from ._inline import code_file_refs, code_of, home_literals
+from ._lazy_re import LazyPattern, lazy_compile
 from ._model import (
     MAX_CANDIDATES,
     MAX_DEPTH,
@@ -104,6 +105,7 @@ __all__ = [
     "Cmd",
     "Command",
     "Ctx",
+    "LazyPattern",
     "Lit",
     "OptSpec",
     "Part",
@@ -130,6 +132,7 @@ __all__ = [
     "home_literals",
     "is_assignment",
     "is_within",
+    "lazy_compile",
     "make_ctx",
     "names_in",
     "normalize",
