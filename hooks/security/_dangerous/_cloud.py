@@ -66,6 +66,10 @@ _SQL_START = _shell.lazy_compile(
 )
 _KEYED_ARGS = frozenset({"--args", "--vars", "--json", "--body", "--data", "-d", "--data-raw", "--parameters"})
 _SENDERS = frozenset({"dbt", "curl", "http", "https", "xh", "databricks", "aws", "gcloud", "az", "snow"})
+_SPARK_SHELLS = frozenset({"pyspark", "spark-shell", "sparkR", "databricks-connect"})
+_CODE_DOT_SQL = _shell.lazy_compile(
+    r"""\.sql\(\s*[rbuf]?("{3}|'{3}|["'])(\s*(?:DROP|DELETE|TRUNCATE|UPDATE|ALTER|VACUUM)\b.*?)\1""", re.I | re.S
+)
 _VACUUM = _shell.lazy_compile(r"(?is)\bVACUUM\b[^;]*?\bRETAIN\s+(\d+(?:\.\d+)?)\s+HOURS\b")
 _RETENTION_CHECK_OFF = _shell.lazy_compile(r"(?i)retentionDurationCheck\.enabled\s*[= ]\s*['\"]?false")
 
@@ -118,6 +122,11 @@ def _platform_sql(cmd: Cmd, words: list[str]) -> list[str]:
     if name in _SENDERS:
         for value in _option_values(words, _KEYED_ARGS):
             texts.extend(t for t in _keyed_sql(value) if _SQL_START.match(t))
+    # spark.sql("DROP …"), session.sql(…) (Snowpark), duckdb.sql(…): SQL run from code.
+    codes = _shell.code_of(cmd) if name in _shell.INTERPRETERS else []
+    if name in _SPARK_SHELLS or name in _shell.INTERPRETERS:
+        codes.append(cmd.stdin_text or "")
+    texts.extend(m.group(2) for code in codes for m in _CODE_DOT_SQL.finditer(code))
     return texts
 
 
@@ -201,6 +210,28 @@ def _kafka_offsets(cmd: Cmd, words: list[str]) -> Finding | None:
     return None
 
 
+def _kafka_retention_purge(cmd: Cmd, words: list[str]) -> Finding | None:
+    """``kafka-configs --alter --add-config retention.ms=1000``: the broker deletes every message
+    older than a second, the usual way to empty a topic. Denied on production, asked elsewhere
+    (a local broker passes)."""
+    if cmd.name.removesuffix(".sh") != "kafka-configs" or "--alter" not in words:
+        return None
+    configs = ",".join(_option_values(words, frozenset({"--add-config"})))
+    m = re.search(r"retention\.(ms|bytes)=(\d+)", configs)
+    if m is None or int(m.group(2)) >= (3_600_000 if m.group(1) == "ms" else 1_048_576):
+        return None
+    servers = _option_values(words, frozenset({"--bootstrap-server", "--zookeeper"}))
+    if _prod_words(servers) or _prod_words(_option_values(words, frozenset({"--entity-name", "--topic"}))):
+        return (
+            "deny",
+            f"`{cmd.display}` shrinks a production topic's retention so the broker deletes its messages. "
+            "Ask the user to purge production topics.",
+        )
+    if servers and not all(re.match(r"(?:localhost|127\.|\[?::1)", s) for s in servers):
+        return ("ask", f"`{cmd.display}` shrinks a topic's retention so its messages are deleted; confirm.")
+    return None
+
+
 def _storage_accounts(words: list[str]) -> list[str]:
     return _option_values(words, frozenset({"--account-name", "--connection-string"}))
 
@@ -225,8 +256,16 @@ def rule_cloud_deletes(cmd: Cmd, found: list[Finding]) -> None:
             what = "deletes a production storage account, container, share or its blobs"
     elif name == "bq" and ops[:1] == ["rm"] and _prod_words(ops[1:]):
         what = "deletes a production BigQuery table or dataset"
+    elif name in ("mc", "mcli") and (ops[:1] == ["rb"] or (ops[:1] == ["rm"] and {"-r", "--recursive"} & set(words))):
+        # mc rm -r --force ALIAS/BUCKET/…: the alias or bucket names the deployment.
+        if _prod_words(ops[1:]) or any(_PROD_WORD.search(o.split("/")[0]) for o in ops[1:]):
+            what = "deletes a production MinIO/S3 bucket or everything under a path of it"
     elif (
-        (name in ("gsutil", "gcloud") and "rm" in ops[:3] and {"-r", "-R", "--recursive", "-a"} & set(words))
+        (
+            name in ("gsutil", "gcloud")
+            and "rm" in ops[:3]
+            and ({"-r", "-R", "--recursive", "-a"} & set(words) or any(o.endswith("/**") for o in ops))
+        )
         or (name == "aws" and ops[:2] == ["s3", "rm"] and "--recursive" in words)
         or (name == "azcopy" and ops[:1] in (["rm"], ["remove"]) and "--recursive" in " ".join(words))
     ):
@@ -253,7 +292,12 @@ def rule_cloud_deletes(cmd: Cmd, found: list[Finding]) -> None:
             what = f"deletes a production Unity Catalog {ops[0][:-1]} with its data"
         else:
             ask = f"deletes a Unity Catalog {ops[0][:-1]} with its data"
-    offsets = _kafka_offsets(cmd, words)
+    elif name == "aws" and ops[:2] == ["sqs", "purge-queue"]:
+        if _prod_words(words):
+            what = "purges every message of a production queue"
+        else:
+            ask = "purges every message of a queue"
+    offsets = _kafka_offsets(cmd, words) or _kafka_retention_purge(cmd, words)
     if offsets is not None:
         found.append(offsets)
     if what:
@@ -355,6 +399,56 @@ def _database_open_to_all(cmd: Cmd, words: list[str]) -> bool:
     return False
 
 
+def _public_copies(cmd: Cmd, words: list[str]) -> str:
+    """Data or machine images shared with everyone: an inline bucket policy whose principal is
+    ``*`` (any action but reads), an EBS/RDS snapshot or AMI shared with ``all``, a Cloud Storage
+    ACL granting AllUsers/AllAuthenticatedUsers or ``public-read``."""
+    ops = [w for w in words if not w.startswith("-")]
+    joined = " ".join(words)
+    if cmd.name == "aws" and ops[:2] == ["s3api", "put-bucket-policy"]:
+        policy = " ".join(_option_values(words, frozenset({"--policy"})))
+        if not policy.startswith("file://") and re.search(r'"Principal"\s*:\s*(?:"\*"|\{\s*"AWS"\s*:\s*"\*")', policy):
+            actions = re.findall(r'"(s3:[\w*]+)"', policy)
+            if any(not a.startswith(("s3:Get", "s3:List")) for a in actions) or not actions:
+                return 'lets anyone on the internet change or delete the bucket\'s objects (Principal "*")'
+    if (
+        cmd.name == "aws"
+        and ops[:2]
+        in (
+            ["ec2", "modify-snapshot-attribute"],
+            ["rds", "modify-db-snapshot-attribute"],
+            ["rds", "modify-db-cluster-snapshot-attribute"],
+        )
+        and re.search(r"(?:--group-names|--values-to-add)[= ]all\b|Group=all", joined)
+    ):
+        return "makes a disk or database snapshot public: anyone can restore a copy of its data"
+    acl_public = re.search(r"(?i)\ball(?:authenticated)?users\b|\bpublic-read(?:-write)?\b", joined)
+    if cmd.name == "gsutil" and ops[:1] in (["acl"], ["defacl"]) and acl_public:
+        return "grants everyone on the internet access to Cloud Storage objects"
+    return ""
+
+
+# Buckets named for what the public is meant to read (a static site, its assets, downloads).
+_SITE_BUCKET = _shell.lazy_compile(
+    r"(?i)(?:^|[-_.])(?:www|site|web|static|public|assets|cdn|docs|downloads?)(?:$|[-_.])"
+)
+
+
+def _public_read_policy(cmd: Cmd, words: list[str]) -> bool:
+    """An inline bucket policy letting anyone (Principal "*") read a bucket that is not named as
+    a public site or asset store."""
+    ops = [w for w in words if not w.startswith("-")]
+    if cmd.name != "aws" or ops[:2] != ["s3api", "put-bucket-policy"]:
+        return False
+    policy = " ".join(_option_values(words, frozenset({"--policy"})))
+    buckets = _option_values(words, frozenset({"--bucket"}))
+    return bool(
+        re.search(r'"Principal"\s*:\s*(?:"\*"|\{\s*"AWS"\s*:\s*"\*")', policy)
+        and '"Condition"' not in policy
+        and not any(_SITE_BUCKET.search(b) for b in buckets)
+    )
+
+
 def rule_world_open(cmd: Cmd, found: list[Finding]) -> None:
     """Networks and clusters opened to everyone (see the module)."""
     words = _words(cmd)
@@ -374,6 +468,22 @@ def rule_world_open(cmd: Cmd, found: list[Finding]) -> None:
                 "ask",
                 f"`{cmd.display}` opens ports to the whole internet (0.0.0.0/0); confirm, or allow one "
                 "address range only.",
+            )
+        )
+    public = _public_copies(cmd, words)
+    if public:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` {public}. Share with named accounts or principals only, or ask the user.",
+            )
+        )
+    elif _public_read_policy(cmd, words):
+        found.append(
+            (
+                "ask",
+                f'`{cmd.display}` lets anyone on the internet read the bucket (Principal "*"); confirm it '
+                "holds only public files, or share single objects with signed URLs.",
             )
         )
     if (
@@ -397,7 +507,7 @@ _SCRIPT_KEYS = _shell.lazy_compile(
     r"(?:^|,)(?:startup-script|windows-startup-script-\w+|user-data|shutdown-script)=(.*)", re.S
 )
 _KNOWN_MANIFEST_HOSTS = _shell.lazy_compile(
-    r"(?i)^https://(?:(?:raw\.githubusercontent\.com|github\.com)/(?:kubernetes|kubernetes-sigs|cert-manager|"
+    r"(?i)^(?:https://)?(?:(?:raw\.githubusercontent\.com|github\.com)/(?:kubernetes|kubernetes-sigs|cert-manager|"
     r"jetstack|prometheus-operator|projectcalico|argoproj|istio|fluxcd|knative|tektoncd|kedacore|cilium|"
     r"metallb|strimzi|rancher|grafana|aws|Azure|GoogleCloudPlatform|open-telemetry|kubeflow|spark-on-k8s|"
     r"kubeflow|apache|bitnami-labs|external-secrets|kyverno|open-policy-agent|longhorn|traefik|helm)/|"
@@ -410,10 +520,16 @@ def _machine_scripts(cmd: Cmd, words: list[str]) -> tuple[str, list[str]]:
     """(where, texts) of shell text a cloud CLI installs on machines to run as root."""
     name = cmd.name
     ops = [w for w in words if not w.startswith("-")]
-    if name == "gcloud" and ops[:1] == ["compute"] and ops[1:2] in (["instances"], ["instance-templates"]):
+    if (
+        name == "gcloud"
+        and ops[:1] == ["compute"]
+        and ops[1:2] in (["instances"], ["instance-templates"], ["project-info"])
+    ):
         texts: list[str] = []
         for value in _option_values(words, frozenset({"--metadata"})):
             texts.extend(m.group(1) for m in _SCRIPT_KEYS.finditer(value))
+            # startup-script-url=https://…: the script is fetched at every boot (gs:// is the project's own).
+            texts.extend(f"curl -fsSL {u} | sh" for u in re.findall(r"startup-script-url=(https?://[^,\s]+)", value))
         return "a VM's startup script (runs as root at every boot)", texts
     if name == "aws" and ops[:2] in (["ec2", "run-instances"], ["ec2", "modify-instance-attribute"]):
         values = _option_values(words, frozenset({"--user-data"}))
@@ -465,7 +581,19 @@ def rule_machine_code(cmd: Cmd, check: Check, found: list[Finding]) -> None:
                 )
             )
             return
-    if cmd.name == "kubectl" and {"apply", "create", "replace"} & set(words[:3]):
+    upstream: set[str] = set(cmd.stdin_sources)
+    for stage in cmd.stage_names[: cmd.stage]:
+        upstream |= stage
+    applies = cmd.name == "kubectl" and {"apply", "create", "replace"} & set(words[:3])
+    if applies and "-" in _option_values(words, frozenset({"-f", "--filename"})) and upstream & _shell.DOWNLOADERS:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` applies a manifest piped from a download, unread: whatever it holds runs in "
+                "the cluster. Save it, read it, and apply the reviewed file; confirm.",
+            )
+        )
+    if applies:
         urls = [
             u
             for u in _option_values(words, frozenset({"-f", "--filename", "-k", "--kustomize"}))
