@@ -1400,6 +1400,7 @@ _PLATFORM_SECRETS: tuple[tuple[frozenset[str], tuple[str, ...], frozenset[str] |
     (frozenset({"databricks"}), ("secrets", "get-secret"), None, "a Databricks secret's value"),
     (frozenset({"databricks"}), ("secrets", "get"), None, "a Databricks secret's value"),
     (frozenset({"airflow"}), ("connections", "get"), None, "an Airflow connection with its password"),
+    (frozenset({"airflow"}), ("connections", "export"), frozenset({"-", "/dev/stdout"}), "every Airflow connection"),
     (
         frozenset({"airflow"}),
         ("config", "get-value"),

@@ -571,12 +571,15 @@ def rule_machine_code(cmd: Cmd, check: Check, found: list[Finding]) -> None:
     words = _words(cmd)
     where, texts = _machine_scripts(cmd, words)
     for text in texts:
-        reasons = [r for d, r in check(text, cmd.ctx.child(remote=True)) if d in ("deny", "ask")]
-        if reasons:
+        got = check(text, cmd.ctx.child(remote=True))
+        denied = [r for d, r in got if d == "deny"]
+        # Enabling and restarting services is what boot scripts are for: those asks do not count.
+        asked = [r for d, r in got if d == "ask" and not r.startswith(("rule persistence:", "rule risky-tool:"))]
+        if denied or asked:
             found.append(
                 (
-                    "deny",
-                    f"`{cmd.display}` installs code on {where}: {reasons[0].split(': ', 1)[-1][:200]} "
+                    "deny" if denied else "ask",
+                    f"`{cmd.display}` installs code on {where}: {(denied or asked)[0].split(': ', 1)[-1][:200]} "
                     "Put a reviewed script from the project in place instead, or ask the user.",
                 )
             )

@@ -218,6 +218,16 @@ MACHINE_CODE_CASES = [
     ),
     ("gcloud compute instances add-metadata worker-2 --metadata=enable-oslogin=TRUE", None),
     (
+        "gcloud compute instances create web-1 --metadata startup-script='apt-get update && "
+        "apt-get install -y nginx && systemctl enable --now nginx'",
+        None,
+    ),
+    (
+        "aws ssm send-command --instance-ids i-1 --document-name AWS-RunShellScript "
+        "--parameters 'commands=[\"sudo systemctl restart app\"]'",
+        None,
+    ),
+    (
         "gcloud compute instances add-metadata vm1 --metadata startup-script='#! /bin/bash\n"
         "apt-get update && apt-get install -y nginx'",
         None,
@@ -249,6 +259,7 @@ def test_code_installed_on_machines(hook: Any, kit: Any, project: Path, command:
 PLATFORM_SECRET_CASES = [
     ("airflow config get-value core fernet_key", "deny"),
     ("airflow connections get warehouse_default --output yaml", "deny"),
+    ("airflow connections export - --file-format env", "deny"),
     ("databricks secrets get --scope etl --key pg-password", "deny"),
     ("az storage account keys list -g rg -n acmeprodsa", "deny"),
     ("az cosmosdb keys list -g rg -n orders-db", "deny"),
