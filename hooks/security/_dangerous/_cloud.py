@@ -25,6 +25,7 @@ database-client and infrastructure families do not see:
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -66,6 +67,16 @@ _SQL_START = _shell.lazy_compile(
 )
 _KEYED_ARGS = frozenset({"--args", "--vars", "--json", "--body", "--data", "-d", "--data-raw", "--parameters"})
 _SENDERS = frozenset({"dbt", "curl", "http", "https", "xh", "databricks", "aws", "gcloud", "az", "snow"})
+_PROGRAM_RUNNERS = frozenset(
+    {"cargo", "go", "dotnet", "deno", "bun", "uv", "poetry", "pipenv", "npx", "java", "spark-submit", "rails",
+     "python3", "php", "gradle", "mvn"}
+)  # fmt: skip
+# A whole destructive statement as one argument (keywords upper-case, as SQL is written; prose
+# such as "delete from the cache" is not).
+_SQL_STATEMENT_WORD = _shell.lazy_compile(
+    r"^\s*(?:DROP\s+(?:TABLE|SCHEMA|DATABASE|VIEW)\b|TRUNCATE\b|DELETE\s+FROM\b|UPDATE\s+[\w.\"`\[\]]+\s+SET\b)"
+)
+_SQL_VERB = _shell.lazy_compile(r"(?i)^(?:[\w-]*:)?(?:sql|exec|execute|query|run[-_]?sql|raw|db[-_]?exec)$")
 _SPARK_SHELLS = frozenset({"pyspark", "spark-shell", "sparkR", "databricks-connect"})
 _CODE_DOT_SQL = _shell.lazy_compile(
     r"""\.sql\(\s*[rbuf]?("{3}|'{3}|["'])(\s*(?:DROP|DELETE|TRUNCATE|UPDATE|ALTER|VACUUM)\b.*?)\1""", re.I | re.S
@@ -122,12 +133,31 @@ def _platform_sql(cmd: Cmd, words: list[str]) -> list[str]:
     if name in _SENDERS:
         for value in _option_values(words, _KEYED_ARGS):
             texts.extend(t for t in _keyed_sql(value) if _SQL_START.match(t))
+    # A project program told to run a whole statement (cargo run -- sql "UPDATE …", ./bin/console
+    # db:exec "DELETE FROM …", python tools/db.py query "DROP TABLE …"): the program runs it.
+    if _runs_program(cmd):
+        # (only after a word that says "run this SQL": a test binary fed sample strings is data)
+        texts.extend(
+            w for prev, w in itertools.pairwise(words) if _SQL_VERB.match(prev) and _SQL_STATEMENT_WORD.match(w)
+        )
     # spark.sql("DROP …"), session.sql(…) (Snowpark), duckdb.sql(…): SQL run from code.
     codes = _shell.code_of(cmd) if name in _shell.INTERPRETERS else []
     if name in _SPARK_SHELLS or name in _shell.INTERPRETERS:
         codes.append(cmd.stdin_text or "")
     texts.extend(m.group(2) for code in codes for m in _CODE_DOT_SQL.finditer(code))
     return texts
+
+
+def _runs_program(cmd: Cmd) -> bool:
+    """Whether ``cmd`` starts a program of the project: an interpreter or build tool's run, a
+    script or binary called by path."""
+    first = cmd.argv[0].literal() or "" if cmd.argv else ""
+    return (
+        cmd.name in _shell.INTERPRETERS
+        or cmd.name in _PROGRAM_RUNNERS
+        or "/" in first
+        or cmd.name.endswith((".py", ".sh", ".js", ".ts", ".rb", ".pl", ".php"))
+    )
 
 
 def _vacuum_findings(cmd: Cmd, words: list[str]) -> list[Finding]:

@@ -296,6 +296,14 @@ MORE_VARIANT_CASES = [
     ("echo 'spark.sql(\"TRUNCATE TABLE prod.orders\")' | pyspark", "deny"),
     ("python -c \"spark.sql('SELECT count(*) FROM prod.orders').show()\"", None),
     ('gcloud dataproc jobs submit spark-sql --cluster etl --region us-east1 --execute "DROP TABLE prod.t"', "deny"),
+    # A project program told to run a whole statement; sample strings handed to a test binary
+    # and statements with a real WHERE pass.
+    ("cargo run -p admin-cli -- sql \"UPDATE users SET role = 'admin'\"", "deny"),
+    ('./bin/console db:exec "DELETE FROM audit_log"', "deny"),
+    ('go run ./cmd/dbtool exec "TRUNCATE events"', "deny"),
+    ("cargo run -p admin-cli -- sql \"UPDATE users SET role = 'admin' WHERE id = 42\"", None),
+    ("./build/parser_test 'rm -rf /' 'DROP DATABASE prod'", None),
+    ('./scripts/notify.sh "delete from the cache is slow"', None),
     # Whole-store deletes in other shapes: ** without -r, MinIO aliases, queues, topic purges.
     ("gsutil -m rm gs://acme-prod-exports/**", "deny"),
     ("mc rm -r --force prod/lake", "deny"),
