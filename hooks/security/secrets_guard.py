@@ -1414,6 +1414,12 @@ _PLATFORM_SECRETS: tuple[tuple[frozenset[str], tuple[str, ...], frozenset[str] |
     (frozenset({"az"}), ("acr", "credential", "show"), None, "the registry's passwords"),
     (frozenset({"aws"}), ("rds", "generate-db-auth-token"), None, "a database login token"),
     (frozenset({"aws"}), ("redshift", "get-cluster-credentials"), None, "temporary database credentials"),
+    (frozenset({"aws"}), ("secretsmanager", "batch-get-secret-value"), None, "secret values"),
+    (frozenset({"databricks"}), ("tokens", "create"), None, "a new Databricks token"),
+    (frozenset({"confluent"}), ("api-key", "create"), None, "a new Confluent API secret"),
+    (frozenset({"az"}), ("ad", "sp", "credential", "reset"), None, "a new service principal's password"),
+    (frozenset({"az"}), ("webapp", "deployment", "list-publishing-profiles"), None, "the app's deployment passwords"),
+    (frozenset({"az"}), ("functionapp", "keys", "list"), None, "the function app's keys"),
 )
 
 

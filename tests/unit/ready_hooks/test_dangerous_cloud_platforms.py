@@ -264,7 +264,12 @@ PLATFORM_SECRET_CASES = [
     ("az storage account keys list -g rg -n acmeprodsa", "deny"),
     ("az cosmosdb keys list -g rg -n orders-db", "deny"),
     ("aws rds generate-db-auth-token --hostname db.internal --port 5432 --username app", "deny"),
+    ("databricks tokens create --comment ci --lifetime-seconds 3600", "deny"),
+    ("confluent api-key create --resource lkc-12345", "deny"),
+    ("az ad sp credential reset --id 00000000-0000-0000-0000-000000000000", "deny"),
     # Names only, or settings that hold no secret.
+    ("databricks tokens list", None),
+    ("confluent api-key list", None),
     ("databricks secrets list-secrets etl", None),
     ("airflow config get-value core dags_folder", None),
     ("az storage account list -o table", None),
