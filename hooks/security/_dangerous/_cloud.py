@@ -65,7 +65,10 @@ _SQL_KEYS = _shell.lazy_compile(
 _SQL_START = _shell.lazy_compile(
     r"(?is)^\s*(?:/\*.*?\*/\s*|--[^\n]*\n\s*)*\(?\s*(?:DROP|DELETE|TRUNCATE|UPDATE|ALTER|GRANT|VACUUM|MERGE|REPLACE|CREATE|INSERT)\b"
 )
-_KEYED_ARGS = frozenset({"--args", "--vars", "--json", "--body", "--data", "-d", "--data-raw", "--parameters"})
+_KEYED_ARGS = frozenset(
+    {"--args", "--vars", "--json", "--body", "--data", "-d", "--data-raw", "--parameters", "--arguments",
+     "--default-arguments"}
+)  # fmt: skip
 _SENDERS = frozenset({"dbt", "curl", "http", "https", "xh", "databricks", "aws", "gcloud", "az", "snow"})
 _PROGRAM_RUNNERS = frozenset(
     {"cargo", "go", "dotnet", "deno", "bun", "uv", "poetry", "pipenv", "npx", "java", "spark-submit", "rails",
@@ -75,6 +78,10 @@ _PROGRAM_RUNNERS = frozenset(
 # such as "delete from the cache" is not).
 _SQL_STATEMENT_WORD = _shell.lazy_compile(
     r"^\s*(?:DROP\s+(?:TABLE|SCHEMA|DATABASE|VIEW)\b|TRUNCATE\b|DELETE\s+FROM\b|UPDATE\s+[\w.\"`\[\]]+\s+SET\b)"
+)
+_EMBEDDED_SQL = _shell.lazy_compile(
+    r"""(?:^|[,\[\s])(?:-e|-q|--execute|--query|--sql)[,=\s]\s*["']?"""
+    r"""((?:DROP\s+(?:TABLE|SCHEMA|DATABASE|VIEW)|TRUNCATE|DELETE\s+FROM|UPDATE\s+[\w.`]+\s+SET)\b[^"'\]}]*)"""
 )
 _SQL_VERB = _shell.lazy_compile(r"(?i)^(?:[\w-]*:)?(?:sql|exec|execute|query|run[-_]?sql|raw|db[-_]?exec)$")
 _SPARK_SHELLS = frozenset({"pyspark", "spark-shell", "sparkR", "databricks-connect"})
@@ -133,6 +140,10 @@ def _platform_sql(cmd: Cmd, words: list[str]) -> list[str]:
     if name in _SENDERS:
         for value in _option_values(words, _KEYED_ARGS):
             texts.extend(t for t in _keyed_sql(value) if _SQL_START.match(t))
+    if name in _SENDERS or name in _DATA_PLATFORMS:
+        # A statement given to -e/--sql inside a job's argument list (EMR/Dataproc steps:
+        # Args=[spark-sql,-e,DROP TABLE …]): the job runs it on the cluster.
+        texts.extend(m.group(1) for w in words for m in _EMBEDDED_SQL.finditer(w))
     # A project program told to run a whole statement (cargo run -- sql "UPDATE …", ./bin/console
     # db:exec "DELETE FROM …", python tools/db.py query "DROP TABLE …"): the program runs it.
     if _runs_program(cmd):

@@ -301,6 +301,16 @@ MORE_VARIANT_CASES = [
     ("echo 'spark.sql(\"TRUNCATE TABLE prod.orders\")' | pyspark", "deny"),
     ("python -c \"spark.sql('SELECT count(*) FROM prod.orders').show()\"", None),
     ('gcloud dataproc jobs submit spark-sql --cluster etl --region us-east1 --execute "DROP TABLE prod.t"', "deny"),
+    # A statement inside a job's steps or arguments (EMR, Glue); a message that quotes SQL passes.
+    ("aws emr add-steps --cluster-id j-1 --steps 'Type=CUSTOM_JAR,Name=d,Jar=command-runner.jar,"
+     "Args=[spark-sql,-e,DROP TABLE prod.orders]'", "deny"),
+    ("aws glue start-job-run --job-name adhoc-sql --arguments '{\"--sql\":\"TRUNCATE TABLE prod.orders\"}'", "deny"),
+    ("aws glue start-job-run --job-name adhoc-sql --arguments '{\"--sql\":\"SELECT 1\"}'", None),
+    ("aws emr add-steps --cluster-id j-1 --steps 'Type=Spark,Args=[--deploy-mode,cluster,s3://c/etl.py]'", None),
+    ('aws sns publish --topic-arn arn:aws:sns:x --message "nightly: DELETE FROM sessions WHERE expires_at < now() ran"',
+     None),
+    ("curl -s -X POST http://localhost:9200/audit-test/_doc -H 'Content-Type: application/json' "
+     "-d '{\"msg\": \"user ran DROP TABLE users\"}'", None),
     # A project program told to run a whole statement; sample strings handed to a test binary
     # and statements with a real WHERE pass.
     ("cargo run -p admin-cli -- sql \"UPDATE users SET role = 'admin'\"", "deny"),
