@@ -5,22 +5,29 @@ database-client and infrastructure families do not see:
   (``databricks sql execute --statement``, ``aws athena start-query-execution --query-string``,
   ``aws redshift-data execute-statement --sql``, ``gcloud spanner databases execute-sql --sql``,
   ``dbt run-operation run_query --args '{sql: …}'``, a project script or ``spark-submit`` job given
-  ``--sql "DROP …"``) is judged by :func:`sql_findings` like ``psql -c`` (asks become denials on
-  production); a Delta ``VACUUM … RETAIN 0 HOURS`` with the retention check switched off destroys
-  the table's whole history (denied; asked while the check is still on);
+  ``--sql "DROP …"``, a program told ``sql "UPDATE …"``, ``-e`` inside EMR/Dataproc steps,
+  ``spark.sql("…")`` in code) is judged by :func:`sql_findings` like ``psql -c`` (asks become
+  denials on production); a Delta ``VACUUM … RETAIN 0 HOURS`` with the retention check switched off
+  destroys the table's whole history (denied; asked while the check is still on);
 * production data deleted through a cloud CLI: a table, container or recursive prefix whose
   bucket, account, dataset or project names production (``bq rm -t acme-prod:core.t``, ``az storage
-  container delete --account-name acmeprodlake``, ``gsutil rm -r gs://x-prod/events/``); Databricks
-  workspace/DBFS trees deleted recursively (denied at the top or in production, asked elsewhere);
-  Kafka consumer offsets reset or deleted with ``--execute`` on a production cluster;
+  container delete --account-name acmeprodlake``, ``gsutil rm -r gs://x-prod/events/``, ``mc rm -r
+  prod/lake``); Databricks workspace/DBFS trees deleted recursively (denied at the top or in
+  production, asked elsewhere); Kafka consumer offsets reset with ``--execute``, a topic's retention
+  shrunk to purge it, an SQS queue purged (denied on production, asked on a shared cluster);
 * networks opened to the world: a firewall rule / security group / NSG rule admitting 0.0.0.0/0
   (``::/0``, ``*``, ``Internet``) on every port or an administration or database port (denied; other
-  ports asked, web ports 80/443 pass), a managed database's firewall opened to every address,
-  cluster-admin bound to every authenticated user;
-* code installed on machines: a VM's startup script or user data, an Azure CustomScript
-  extension's ``commandToExecute``, ``aws ssm send-command`` commands are judged like the same
-  text run here (``check``) and denied when it would be stopped — it runs as root on each boot or
-  machine; ``kubectl apply -f https://…`` of a manifest from outside the well-known projects asks.
+  ports asked, web ports 80/443 pass), a managed database's or cluster API's authorized networks
+  opened to every address, cluster-admin bound to every authenticated user, public bucket policies
+  (write: denied, read of a bucket not named as a site: asked), public snapshots, AllUsers ACLs; a
+  database port behind a LoadBalancer or a port-forward on 0.0.0.0 asks;
+* code installed on machines: a VM's startup script (or a script URL fetched at boot), user data,
+  an Azure CustomScript extension's ``commandToExecute``/``fileUris``, ``aws ssm send-command``
+  commands are judged like the same text run here (``check``): what would be denied is denied,
+  what would be asked is asked (enabling or restarting services is what boot scripts do and passes);
+  ``kubectl apply -f URL`` outside the well-known projects is denied for a branch head, plain http or
+  a bare address and asked for a versioned release; a manifest piped from a download or a Helm
+  chart from an unknown URL asks.
 """
 
 from __future__ import annotations
@@ -434,10 +441,25 @@ def _database_open_to_all(cmd: Cmd, words: list[str]) -> bool:
         ends = _option_values(words, frozenset({"--end-ip-address", "--end-ip"}))
         starts = _option_values(words, frozenset({"--start-ip-address", "--start-ip"}))
         return any(e == "255.255.255.255" for e in ends) and any(s.startswith("0.") for s in starts)
-    if cmd.name == "gcloud" and ops[:2] == ["sql", "instances"]:
-        nets = ",".join(_option_values(words, frozenset({"--authorized-networks"}))).split(",")
+    if cmd.name == "gcloud" and ops[:2] in (["sql", "instances"], ["container", "clusters"]):
+        nets = _option_values(words, frozenset({"--authorized-networks", "--master-authorized-networks"}))
+        nets = ",".join(nets).split(",")
         return any(n in ("0.0.0.0/0", "::/0") for n in nets)
     return False
+
+
+def _cluster_port_exposed(cmd: Cmd, words: list[str]) -> str:
+    """``kubectl port-forward --address 0.0.0.0`` (every interface of this machine) or ``kubectl
+    expose … --type=LoadBalancer`` of an administration or database port (the internet)."""
+    if cmd.name != "kubectl":
+        return ""
+    if "port-forward" in words and any("0.0.0.0" in a for a in _option_values(words, frozenset({"--address"}))):
+        return "forwards a cluster port on every network interface of this machine"
+    balanced = any(t.lower() == "loadbalancer" for t in _option_values(words, frozenset({"--type"})))
+    ports = _option_values(words, frozenset({"--port", "--target-port"}))
+    if "expose" in words[:2] and balanced and _exposure(_port_ranges(ports)) == "all" and ports:
+        return "exposes a database or administration port to the internet through a load balancer"
+    return ""
 
 
 def _public_copies(cmd: Cmd, words: list[str]) -> str:
@@ -509,6 +531,14 @@ def rule_world_open(cmd: Cmd, found: list[Finding]) -> None:
                 "ask",
                 f"`{cmd.display}` opens ports to the whole internet (0.0.0.0/0); confirm, or allow one "
                 "address range only.",
+            )
+        )
+    exposed = _cluster_port_exposed(cmd, words)
+    if exposed:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` {exposed}; confirm, or keep it on localhost (the default) or a ClusterIP service.",
             )
         )
     public = _public_copies(cmd, words)
@@ -637,6 +667,17 @@ def rule_machine_code(cmd: Cmd, check: Check, found: list[Finding]) -> None:
                 "the cluster. Save it, read it, and apply the reviewed file; confirm.",
             )
         )
+    if cmd.name == "helm" and words[:1] in (["install"], ["upgrade"]):
+        charts = [w for w in words[1:4] if re.match(r"https?://", w) and not _KNOWN_MANIFEST_HOSTS.match(w)]
+        if charts:
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` installs a chart downloaded from {charts[0]}, outside the well-known "
+                    "projects: its templates decide what runs in the cluster. Pull it, read it, and install "
+                    "the reviewed copy; confirm.",
+                )
+            )
     if applies:
         urls = [
             u
