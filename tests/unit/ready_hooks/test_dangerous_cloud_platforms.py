@@ -371,3 +371,26 @@ MORE_VARIANT_CASES = [
 @pytest.mark.parametrize(("command", "expected"), MORE_VARIANT_CASES)
 def test_more_writers_variants(hook: Any, kit: Any, project: Path, command: str, expected: str | None) -> None:
     assert verdict(hook, kit, project, command) == expected
+
+
+ORDINARY_DATA_WORK = [
+    "gcloud compute firewall-rules create allow-iap-ssh --network=data-vpc --allow=tcp:22 "
+    "--source-ranges=35.235.240.0/20",
+    "gcloud compute firewall-rules create allow-internal --allow=tcp:0-65535 --source-ranges=10.0.0.0/8",
+    "aws ec2 authorize-security-group-ingress --group-id sg-1 --protocol tcp --port 22 --source-group sg-2",
+    "aws ec2 authorize-security-group-ingress --group-id sg-1 "
+    "--ip-permissions IpProtocol=tcp,FromPort=443,ToPort=443,IpRanges='[{CidrIp=0.0.0.0/0}]'",
+    'python -m pytest tests/sql -k "drop_table"',
+    "sqlfluff lint models/ --dialect snowflake",
+    "databricks bundle deploy -t dev && databricks bundle run -t dev nightly_job",
+    "az storage blob upload --account-name acmeprodlake --container-name raw --name x.csv --file x.csv",
+    "gcloud compute instances create dev-1 --metadata-from-file=user-data=cloud-init.yaml",
+    'kubectl create secret generic app --from-literal=DATABASE_QUERY="SELECT 1" -n dev',
+    "bq query --use_legacy_sql=false --destination_table=acme-dev:tmp.t "
+    "'SELECT * FROM `acme-prod.core.events` LIMIT 100'",
+]
+
+
+@pytest.mark.parametrize("command", ORDINARY_DATA_WORK)
+def test_ordinary_data_work_passes(hook: Any, kit: Any, project: Path, command: str) -> None:
+    assert verdict(hook, kit, project, command) is None
