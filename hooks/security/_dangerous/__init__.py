@@ -16,6 +16,8 @@ to each command that would run; each rule appends ``(decision, reason)`` finding
   given root and essential packages removed;
 * ``_opaque`` — the fallback for opaque execution (eval of a substitution, ``sh -c "$x"``,
   awk ``system()``, interpreter code running commands) whose text shows a strong danger sign;
+* ``_cloud`` — cloud and data platforms: SQL sent through platform CLIs and jobs, production data
+  deleted through cloud CLIs, networks opened to the world, code installed on machines;
 * ``_infra`` — ``kubectl``/``helm``/``terraform``, cloud CLIs, production targets and the
   other tools that ask, commands sent to fleets (ansible, salt, pssh, cloud run-command).
 
@@ -24,6 +26,7 @@ Standard library only, like every shipped hook.
 
 from __future__ import annotations
 
+from ._cloud import rule_cloud_deletes, rule_machine_code, rule_platform_sql, rule_world_open
 from ._data import rule_db_tasks, rule_dump_upload, rule_hosted_data, rule_orm, rule_sql, sql_findings
 from ._devices import rule_devices, rule_fork_bomb, rule_power
 from ._files import TREE_REMOVERS, rule_chmod, rule_find, rule_mirror_empty, rule_mv, rule_rm, rule_rsync
@@ -38,13 +41,12 @@ from ._remote import (
     rule_download_then_run,
     rule_hidden_code,
     rule_http_delete,
-    rule_remote_manifest,
     rule_remote_shell,
     rule_runs_pr_code,
     rule_runs_url,
     rule_send_to_address,
 )
-from ._system import rule_accounts, rule_open_to_world, rule_persistence, rule_security_off
+from ._system import rule_accounts, rule_persistence, rule_security_off
 
 __all__ = [
     "TREE_REMOVERS",
@@ -53,6 +55,7 @@ __all__ = [
     "rule_accounts",
     "rule_bfg",
     "rule_chmod",
+    "rule_cloud_deletes",
     "rule_code_argument",
     "rule_code_runs_fetched",
     "rule_db_tasks",
@@ -69,14 +72,14 @@ __all__ = [
     "rule_hidden_code",
     "rule_hosted_data",
     "rule_http_delete",
+    "rule_machine_code",
     "rule_mirror_empty",
     "rule_mv",
     "rule_opaque_exec",
-    "rule_open_to_world",
     "rule_orm",
     "rule_persistence",
+    "rule_platform_sql",
     "rule_power",
-    "rule_remote_manifest",
     "rule_remote_shell",
     "rule_rm",
     "rule_rsync",
@@ -86,5 +89,6 @@ __all__ = [
     "rule_send_to_address",
     "rule_sql",
     "rule_warn_tools",
+    "rule_world_open",
     "sql_findings",
 ]

@@ -682,30 +682,6 @@ def rule_send_to_address(cmd: Cmd, found: list[Finding]) -> None:
                 return
 
 
-def rule_remote_manifest(cmd: Cmd, found: list[Finding]) -> None:
-    """``kubectl apply -f https://…/daemonset.yaml``: the cluster runs whatever containers,
-    roles and host mounts the URL serves at that moment, which nobody here has read."""
-    if cmd.name not in ("kubectl", "oc", "kubectl.exe"):
-        return
-    lits = [w.literal() or "" for w in cmd.args]
-    ops = [a for a in lits if not a.startswith("-")]
-    if not ops or ops[0] not in ("apply", "create", "replace") or any(a.startswith("--dry-run") for a in lits):
-        return
-    _flags, _positionals, values = _shell.split_options(cmd.args, frozenset({"-f", "--filename", "-k", "--kustomize"}))
-    for word in values.get("f", []) + values.get("filename", []) + values.get("k", []) + values.get("kustomize", []):
-        url = next((v for v in cmd.values(word) or [word.text] if re.match(r"(?i)https?://", v)), None)
-        if url is not None:
-            found.append(
-                (
-                    "ask",
-                    f"`{cmd.display}` applies a manifest fetched from {url}: the cluster runs whatever it "
-                    "describes, unread. Download it, read it (or pin a reviewed release), then apply the "
-                    "local copy.",
-                )
-            )
-            return
-
-
 # Programs that run the checked-out project's own code: its scripts, build files, test suites,
 # package lifecycle scripts (npm install runs postinstall), build scripts (cargo's build.rs).
 _PROJECT_CODE_RUNNERS = {

@@ -106,54 +106,6 @@ def _erased_logs(cmd: Cmd, name: str, lits: list[str]) -> str:
     return logs[0] if logs else ""
 
 
-# Cloud firewall and security-group commands that admit traffic (aws ec2 authorize-security-group-
-# ingress, gcloud compute firewall-rules create/update, az network nsg rule create/update, doctl/
-# hcloud firewall rules, openstack security group rule create).
-_CLOUD_OPEN = re.compile(
-    r"authorize-security-group-ingress|firewall-rules\s+(?:create|update)|nsg\s+rule\s+(?:create|update)|"
-    r"firewall\s+(?:add-rules|create|add-rule)|security\s+group\s+rule\s+create"
-)
-_WORLD = re.compile(r"(?:^|[=,\s\[\"'])(?:0\.0\.0\.0/0|::/0|\*|Internet|Any)(?:$|[,\s\]\"'])")
-
-
-def rule_open_to_world(cmd: Cmd, found: list[Finding]) -> None:
-    """A cloud firewall rule or security group opened to every address on the internet
-    (``--cidr 0.0.0.0/0``, ``--source-ranges=0.0.0.0/0``, ``--source-address-prefixes '*'``):
-    whatever listens on those ports (a database, SSH, every port) is reachable by anyone."""
-    if cmd.name not in ("aws", "gcloud", "az", "doctl", "hcloud", "openstack", "scw"):
-        return
-    texts = [" ".join(cmd.values(w) or [w.text]) for w in cmd.args]
-    joined = " ".join(texts)
-    if not _CLOUD_OPEN.search(joined) or "--dry-run" in texts:
-        return
-    lits = [w.literal() or "" for w in cmd.args]
-    source_options = (
-        "--cidr",
-        "--source-ranges",
-        "--source-address-prefixes",
-        "--source-address-prefix",
-        "--ip-permissions",
-        "--remote-ip",
-        "--source-ips",
-        "--sources",
-        "--inbound-rules",
-    )
-    sources = [
-        texts[i + 1] if lits[i] in source_options and i + 1 < len(texts) else texts[i].partition("=")[2]
-        for i in range(len(texts))
-        if lits[i] in source_options or lits[i].partition("=")[0] in source_options
-    ]
-    if any(_WORLD.search(" " + s + " ") for s in sources) or "0.0.0.0/0" in joined:
-        found.append(
-            (
-                "ask",
-                f"`{cmd.display}` opens a firewall or security group to every address on the internet "
-                "(0.0.0.0/0); confirm, or allow only the addresses that need access (your office, a VPN, "
-                "the load balancer).",
-            )
-        )
-
-
 def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
     """Turning off the firewall or a security service."""
     lits = [(w.literal() or "") for w in cmd.args]
