@@ -35,6 +35,18 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     Trino/Impala shells, Kafka topic or record deletes, Argo CD app deletes, index deletes by
     name pattern (curl -X DELETE :9200/logs-*) are asked, denied on production; Vault auth/
     secrets/audit disable and a policy opening path "*" are denied.
+    Opaque execution is judged by its text when the parser cannot assemble it: eval of a
+    substitution or variable, sh -c "$x", a computed command word ("$@" after set --), awk
+    system()/getline, interpreter code calling system/exec/subprocess/backticks, and a script
+    handed over as an argument (commandToExecute, startup-script=, --user-data) are denied when
+    that text shows a recursive delete of home/root/system folders, a disk device written, a
+    private key or credentials read, a download piped into a shell or a /dev/tcp socket
+    (eval "$(ssh-agent -s)", awk '{system("gzip " $1)}', subprocess.run(["make"]) pass).
+    Also: destructive SQL given to a project's own admin tool (… sql "DELETE FROM t"), SQL files
+    the call does not show run against production (asked), data posted to a bare public IP
+    (asked), code run after checking out someone else's pull request (asked); publishing dry
+    runs and test indexes, SQL on a database file in build output, emptying an in-project
+    output/staging folder and xargs rm over ls of in-project files pass.
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
     wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
     brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an
