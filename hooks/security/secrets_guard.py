@@ -2027,13 +2027,70 @@ def _check_unit_environment(cmd: Cmd, found: list[Finding]) -> None:
         )
 
 
+_AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
+
+
+def _code_named_secrets(cmd: Cmd, found: list[Finding]) -> None:
+    """Interpreter code that names a secret file under home or the system in any string form
+    (``expanduser('~/.ssh/id_rsa')``, ``Path.home() / '.aws' / 'credentials'``,
+    ``process.env.HOME + '/.netrc'``, ``"$ENV{HOME}/.pgpass"``) and does more with it than test
+    that it exists: judged as ``cat`` of that file. Files named after inline code (``ruby -e
+    'puts File.read(ARGV[0])' ~/.netrc``, ``perl -ne print .env``) are its input, read too."""
+    if cmd.name in _AWKS:
+        program = _shell.awk_program(cmd)
+        codes = [] if program is None else [program]
+    else:
+        codes = _shell.code_of(cmd)
+    seen: set[str] = set()
+    for code in codes:
+        for path, use in _shell.code_paths(code, python=cmd.name == "python"):
+            kind = secret_file(path)
+            if not kind or use == _shell.NAME_ONLY or path in seen:
+                continue
+            seen.add(path)
+            if use == _shell.OPENED_UP:
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` opens {path}, {kind}, to other users from inline code. Keep it "
+                        "private (mode 600).",
+                    )
+                )
+            else:
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` reads {path}, {kind}, in inline code; its secrets would be exposed. "
+                        "Use the values through the environment, or only test that the file exists.",
+                    )
+                )
+    if cmd.name in _shell.INTERPRETERS:
+        # Operands after -c/-e code are its input files (sys.argv[1], ARGV[0], perl -n's <>).
+        flag = r"-[A-Za-z]*[ceE]|--eval" + ("|-r" if cmd.name == "php" else "")
+        lits = [w.literal() for w in cmd.args]
+        at = [i for i, lit in enumerate(lits) if lit is not None and re.fullmatch(flag, lit)]
+        for w in cmd.args[at[-1] + 2 :] if at else []:
+            kind = next((k for v in _shell.expand(w, cmd.ctx) or [] if (k := secret_file(v))), None)
+            if kind:
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` gives {w.raw}, {kind}, to inline code as its input; its secrets "
+                        "would be exposed. Use the values through the environment instead.",
+                    )
+                )
+                return
+
+
 def _check_inline_code(cmd: Cmd, found: list[Finding]) -> None:
     """Inline interpreter code (``python -c …``) that opens a secret file or prints secrets."""
+    _code_named_secrets(cmd, found)
     if cmd.name not in _shell.INTERPRETERS:
         return
+    before = len(found)
     for path, writes in _shell.code_file_refs(cmd):
         kind = secret_file(path)
-        if kind and not writes:
+        if kind and not writes and len(found) == before:
             found.append(
                 (
                     "deny",
