@@ -1395,7 +1395,9 @@ def _reaches_project(target: str, project: str, under: bool) -> bool:
 
 def _listed_temp_deletes(cmd: Cmd, roots: list[str], made: set[str]) -> list[Finding]:
     """``find /tmp -name '*.lock' | xargs rm``: the paths a lister prints are deleted by the
-    ``xargs`` stage after it, so its starting points in the temp folder are judged as deleted."""
+    ``xargs`` stage after it, so its starting points are judged as deleted: in the temp folder
+    as deleting there, elsewhere outside the project as leaving it (``ls ~ | xargs rm -rf``); an
+    in-project listing (``ls *.tmp | xargs rm``) is project work."""
     lister = cmd.prev
     if not (cmd.xargs and cmd.name in DELETERS and lister is not None and lister.name in LISTERS):
         return []
@@ -1403,12 +1405,16 @@ def _listed_temp_deletes(cmd: Cmd, roots: list[str], made: set[str]) -> list[Fin
     for word in _bash_path_words(lister):
         for value in lister.values(word) or _temp_var_value(word, lister.ctx) or []:
             path = _resolve(value, lister.ctx.cwd) if _path_like(value) else None
-            if (
-                path is not None
-                and outside(path, roots)
-                and scratch(path, value, lister.ctx.cwd, roots, lister.ctx.home)
-            ):
+            if path is None or not outside(path, roots):
+                continue
+            if scratch(path, value, lister.ctx.cwd, roots, lister.ctx.home):
                 found.extend(_temp_delete(cmd, value, made, under=True))
+            else:
+                # ls ~ | xargs rm -rf, ls -d ../* | xargs rm: what is listed outside is deleted.
+                found.append(
+                    ("deny", _reason(f"`{cmd.display}` deletes what `{lister.display}` lists under {path}", roots))
+                )
+                return found
     return found
 
 
