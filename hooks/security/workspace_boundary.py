@@ -1250,6 +1250,10 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     or _reads_dependency(cmd, word, path)
                 ):
                     continue
+                if _whole_settings_read(cmd, word, path, cmds) and bool(known):
+                    # cat ~/.gitconfig, tail -20 ~/.bashrc: the user's own settings, usually harmless.
+                    found.append(("ask", _settings_read_reason(f"`{cmd.display}`")))
+                    continue
                 if path is not None:
                     found.append(("deny", _reason(f"`{cmd.display}` touches {path}", roots)))
         made |= created_paths(cmd)
@@ -1472,9 +1476,33 @@ def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload) 
             and not climbs_out(os.path.expanduser(value), cwd, roots)
         ):
             continue  # names in the home folder, as `ls ~` prints them: a listing, not a read
+        if path is not None and tool == "Read" and _user_settings_file(path, home):
+            found.append(("ask", _settings_read_reason(f"{tool} of {path}")))
+            continue
         if path is not None and outside(path, roots):
             found.append(("deny", _reason(f"{tool} of {path}", roots)))
     return found
+
+
+def _whole_settings_read(cmd: Cmd, word: Word, path: str, cmds: list[Cmd]) -> bool:
+    """``cat ~/.gitconfig``, ``tail -20 ~/.bashrc``: a read-only look at the whole of the user's own
+    settings file (not piped into a search for credentials or every export)."""
+    if cmd.name not in READ_ONLY or cmd.name in ("source", ".") or not _reads_only(cmd, word):
+        return False  # source ~/.bashrc runs it
+    if not _user_settings_file(path, cmd.ctx.home):
+        return False
+    if cmd.name in SEARCHERS and not _narrow_search(cmd):
+        return False  # grep -i secret ~/.zshrc: a search for credentials
+    nxt = next((c for c in cmds if c.prev is cmd), None)
+    return nxt is None or nxt.name not in SEARCHERS or _narrow_search(nxt)
+
+
+def _settings_read_reason(what: str) -> str:
+    return (
+        f"rule user-settings-read: {what} shows the whole of one of your shell or tool settings files, outside the "
+        "project; it is usually harmless but may hold a token. Confirm, or search it for the one setting you need "
+        "(grep -n alias ~/.gitconfig)."
+    )
 
 
 @_common.fail_closed(NAME)
