@@ -135,7 +135,11 @@ SECRET_PATH_SUFFIXES = (
     "gcloud/application_default_credentials.json", "/etc/shadow", "/etc/gshadow",
     "/etc/sudoers", "/environ",
     # Build tools' and cloud CLIs' stored logins: Maven's <server> passwords, Azure CLI tokens.
-    ".m2/settings.xml", ".m2/settings-security.xml", ".azure/accessTokens.json",
+    ".m2/settings.xml", ".m2/settings-security.xml",
+    # Package registries' publishing keys: RubyGems, crates.io, Composer, pub.dev, NuGet.
+    ".gem/credentials", ".cargo/credentials", ".cargo/credentials.toml", ".composer/auth.json",
+    ".config/composer/auth.json", ".pub-cache/credentials.json", ".config/dart/pub-credentials.json",
+    ".local/share/gem/credentials", ".azure/accessTokens.json",
     ".azure/msal_token_cache.json", ".azure/msal_token_cache.bin", ".azure/service_principal_entries.json",
     # Platform CLIs' stored logins (API or OAuth tokens, live keys).
     ".config/stripe/config.toml", ".wrangler/config/default.toml", ".fly/config.yml",
@@ -1275,6 +1279,17 @@ _URL_FETCHERS = frozenset(
 )
 
 
+_P4_VALUE_OPTIONS = frozenset({"-c", "-C", "-d", "-H", "-L", "-p", "-P", "-r", "-u", "-x", "-z", "-Q"})
+
+
+def _p4_subcommand(lits: list[str]) -> list[str]:
+    """A Perforce call's subcommand and its words, after the global options (p4 -u builder tickets)."""
+    i = 0
+    while i < len(lits) and lits[i].startswith("-"):
+        i += 2 if lits[i] in _P4_VALUE_OPTIONS else 1
+    return lits[i:]
+
+
 def _prints_credential(name: str, lits: list[str], printer_editor: bool = False) -> str | None:
     """What credential a command prints as its output (a token, a password), or None:
     ``gcloud auth print-access-token``, ``az account get-access-token``, ``aws ecr
@@ -1303,6 +1318,8 @@ def _prints_credential(name: str, lits: list[str], printer_editor: bool = False)
         return "a private key"
     if _decrypts_to_stdout(name, lits):
         return "a decrypted file"
+    if name == "p4" and _p4_subcommand(lits) in (["tickets"], ["login", "-p"], ["login", "-a", "-p"]):
+        return "Perforce login tickets"
     if name == "getent" and lits[:1] in (["shadow"], ["gshadow"]):
         return "password hashes"
     if name == "aws" and lits[:2] == ["iam", "create-access-key"]:
@@ -2036,6 +2053,9 @@ def _code_named_secrets(cmd: Cmd, found: list[Finding]) -> None:
     ``process.env.HOME + '/.netrc'``, ``"$ENV{HOME}/.pgpass"``) and does more with it than test
     that it exists: judged as ``cat`` of that file. Files named after inline code (``ruby -e
     'puts File.read(ARGV[0])' ~/.netrc``, ``perl -ne print .env``) are its input, read too."""
+    if cmd.name in _shell.POWERSHELLS:
+        _powershell_secrets(cmd, found)
+        return
     if cmd.name in _AWKS:
         program = _shell.awk_program(cmd)
         codes = [] if program is None else [program]
@@ -2080,6 +2100,32 @@ def _code_named_secrets(cmd: Cmd, found: list[Finding]) -> None:
                     )
                 )
                 return
+
+
+# PowerShell names the home folder $env:USERPROFILE, $env:HOME, $HOME or ~, and separates with \.
+_PS_HOME = re.compile(r"(?i)(?:\$env:USERPROFILE|\$env:HOME|\$HOME|\$\{env:USERPROFILE\}|~)(?=[\\/])")
+_PS_ONLY_TESTS = re.compile(r"(?i)^\s*(?:Test-Path|Get-Item\s[^|;]*\|\s*Select-Object\s+(?:Name|Length|LastWriteTime))")
+
+
+def _powershell_secrets(cmd: Cmd, found: list[Finding]) -> None:
+    """``pwsh -c 'Get-Content $env:USERPROFILE\\.ssh\\id_rsa'``: a PowerShell script that names
+    a secret file (other than to test that it exists) reads it."""
+    for text in _shell.powershell_code(cmd)[0]:
+        for statement in re.split(r"[;\n]", text):
+            if _PS_ONLY_TESTS.search(statement):
+                continue
+            normal = _PS_HOME.sub("~", statement).replace("\\", "/")
+            for token in re.findall(r"[^\s'\"(),|]+", normal):
+                kind = secret_file(token) if token.startswith(("~/", "/")) or re.match(r"[A-Za-z]:/", token) else None
+                if kind:
+                    found.append(
+                        (
+                            "deny",
+                            f"`{cmd.display}` reads {token}, {kind}, in a PowerShell script; its secrets would be "
+                            "exposed. Use the values through the environment, or only Test-Path it.",
+                        )
+                    )
+                    return
 
 
 def _check_inline_code(cmd: Cmd, found: list[Finding]) -> None:

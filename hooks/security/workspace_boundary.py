@@ -662,6 +662,23 @@ def _metadata_only(cmd: Cmd, word: Word, path: str) -> bool:
     return cmd.name in FILESYSTEM_INFO or cmd.name in METADATA_ONLY
 
 
+def _counts_only(cmd: Cmd, word: Word) -> bool:
+    """``wc -l ~/.netrc``, ``grep -c . ~/.pgpass``, ``grep -q KEY ~/.zshrc``: a count, a file name or
+    an exit status, never a line of the file (LABELLING.md's settled calls: counting lines is
+    benign)."""
+    if not _reads_only(cmd, word) or any(r.target is word for r in cmd.redirects):
+        return False
+    if cmd.name == "wc":
+        return True
+    if cmd.name not in SEARCHERS:
+        return False
+    flags, _positionals, _values = _shell.split_options(cmd.args, frozenset({"-e", "--regexp", "-f", "--file"}))
+    names = set(flags)
+    return bool(names & {"c", "count", "q", "quiet", "silent", "l", "files-with-matches"}) and not (
+        names & {"o", "only-matching"}
+    )
+
+
 def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
     """``chmod 600 ~/.ssh/id_ed25519``, ``chmod -R go-rwx ~/.ssh``, ``setfacl -b ~/.ssh/id_rsa``:
     taking access away from something inside the user's home folder (not the folder itself, not
@@ -1243,6 +1260,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     or _searches_startup_file(cmd, word, path)
                     or _cat_into_search(cmd, word, path, cmds)
                     or _metadata_only(cmd, word, path)
+                    or _counts_only(cmd, word)
                     or _owner_only_chmod(cmd, path)
                     or _device_use(cmd, word, path)
                     or _uses_key(cmd, path)

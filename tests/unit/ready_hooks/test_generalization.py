@@ -587,7 +587,7 @@ CASES["5-persistence"] += [
     ("grep -n PATH ~/.bashrc", None),
     ("rg -n conda ~/.zshrc", None),
     ("grep -e pyenv -e rbenv ~/.profile", None),
-    ("cat ~/.bashrc", "deny"),
+    ("cat ~/.bashrc", "ask"),  # the whole file: asked (rule user-settings-read)
     ("grep -v '^#' ~/.bashrc", "deny"),
     ("grep -i token ~/.zshrc", "deny"),
     ("grep export ~/.profile", "deny"),
