@@ -28,6 +28,7 @@ Standard library only, like every shipped hook.
 
 from __future__ import annotations
 
+from ._code_paths import NAME_ONLY, OPENED_UP, USED, awk_program, code_paths
 from ._commands import (
     BUILD_DIRS,
     DECODERS,
@@ -53,7 +54,6 @@ from ._commands import (
     split_options,
     unwrap,
 )
-from ._code_paths import NAME_ONLY, OPENED_UP, USED, awk_program, code_paths
 from ._expand import (
     GLOB_CHARS,
     MATCH_ALL_GLOBS,

@@ -25,9 +25,7 @@ OPENED_UP = "opened-up"  # chmod to a mode that lets the group or the world in
 
 # The home folder followed by a string: process.env.HOME + '/.aws', getenv("HOME")."/.ssh",
 # Dir.home + "/.netrc", awk's ENVIRON["HOME"] "/.pgpass" (awk concatenates by juxtaposition).
-_HOME_FIRST = re.compile(
-    r"(?:" + _HOME_EXPR + r"|ENVIRON\[\s*\"HOME\"\s*\])\s*(?:\+|\.\.?)?\s*(?P<q>[\"'`])(?=/)"
-)
+_HOME_FIRST = re.compile(r"(?:" + _HOME_EXPR + r"|ENVIRON\[\s*\"HOME\"\s*\])\s*(?:\+|\.\.?)?\s*(?P<q>[\"'`])(?=/)")
 # A quoted string that is a home-relative or absolute path (Perl's open modes "<", ">" allowed).
 _QUOTED_PATH = re.compile(r"""(?P<q>["'`])[<>+|]?\s*(?P<p>(?:~|/)[^"'`\s<>|;]*)(?P=q)""")
 # Calls (and Perl/shell file tests) that look at a file without reading it.
@@ -97,7 +95,9 @@ def _text_paths(code: str) -> list[tuple[str, str]]:
 
 def _text_use(code: str, start: int, end: int) -> str:
     before = code[max(0, start - 80) : start]
-    before = before[: _WRAPPER_BEFORE.search(before).start()] if _WRAPPER_BEFORE.search(before) else before
+    wrapper = _WRAPPER_BEFORE.search(before)
+    if wrapper is not None:
+        before = before[: wrapper.start()]  # expanduser('~/.netrc'): the call around it decides
     if _CHMOD_BEFORE.search(before):
         modes = _MODE.findall(code[max(0, start - 30) : end + 30])
         return OPENED_UP if any(_mode_opens(int(m, 8)) for m in modes) else NAME_ONLY

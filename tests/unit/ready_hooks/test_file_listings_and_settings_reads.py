@@ -1,0 +1,78 @@
+"""workspace_boundary on deletes fed by a listing, whole reads of the user's own settings files,
+and counts. ``xargs rm`` deletes what the lister before it prints: a listing outside the project
+(``ls ~``, ``ls -d ../*``, a system folder) is a delete there, an in-project listing is project
+work. ``cat ~/.gitconfig`` shows a settings file that is usually harmless but may hold a token: it
+asks rather than being refused; sourcing it or searching it for credentials stays refused.
+Counting lines (``wc -l``, ``grep -c``) prints no content. Commands are written for these tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# (command, workspace_boundary's own decision)
+LISTED_DELETES: list[tuple[str, str | None]] = [
+    ("ls ~/Pictures | xargs rm -f", "deny"),
+    ("ls -d ../*/ | xargs rm -rf", "deny"),
+    ("ls /etc/cron.d/* | xargs sudo rm", "deny"),
+    ("fd -e log . ~/work | xargs rm", "deny"),
+    ("ls *.orig | xargs -r rm --", None),
+    ("ls -1 build/*.o | xargs rm -f", None),
+    ("fd -e pyc | xargs rm", None),
+    ("find . -name '*.rej' -print0 | xargs -0 rm -f", None),
+    ("git ls-files -z --others --exclude-standard | xargs -0 rm -f", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), LISTED_DELETES)
+def test_deletes_fed_by_a_listing(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.own["workspace_boundary"] == expected, (command, verdict.reasons)
+
+
+# (command, workspace_boundary's own decision)
+SETTINGS_READS: list[tuple[str, str | None]] = [
+    ("cat ~/.tmux.conf", "ask"),
+    ("head -40 ~/.zshrc", "ask"),
+    ("cat ~/.config/git/config | tail -5", "ask"),
+    ("source ~/.zshrc", "deny"),
+    ("cat ~/.zshrc | grep -i secret", "deny"),
+    ("grep -v '^#' ~/.vimrc", "deny"),
+    ("cat ~root/.profile", "deny"),
+    ("cat ~/.ssh/config", "deny"),
+    ("grep -n 'core.editor' ~/.gitconfig", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), SETTINGS_READS)
+def test_whole_reads_of_user_settings(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.own["workspace_boundary"] == expected, (command, verdict.reasons)
+    if expected == "ask":
+        assert any("rule user-settings-read" in r for r in verdict.reasons), verdict.reasons
+
+
+def test_read_tool_on_user_settings_asks(kit: Any, project: Path) -> None:
+    home = Path.home()
+    verdict = kit.security(kit.pre_tool("Read", {"file_path": str(home / ".zprofile")}, project))
+    assert verdict.own["workspace_boundary"] == "ask", verdict.reasons
+    verdict = kit.security(kit.pre_tool("Read", {"file_path": str(home / ".aws" / "config")}, project))
+    assert verdict.own["workspace_boundary"] == "deny", verdict.reasons
+
+
+# (command, combined decision)
+COUNTS: list[tuple[str, str | None]] = [
+    ("wc -l ~/.pgpass", None),
+    ("grep -c machine ~/.netrc", None),
+    ("grep -q '^export' ~/.bash_profile && echo has-exports", None),
+    ("grep -o 'password [^ ]*' ~/.netrc", "deny"),
+    ("wc -l ~/.netrc > /etc/motd", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), COUNTS)
+def test_counting_lines_outside_the_project(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.combined == expected, (command, verdict.reasons)
