@@ -94,7 +94,8 @@ def _text_paths(code: str) -> list[tuple[str, str]]:
 
 
 def _text_use(code: str, start: int, end: int) -> str:
-    before = code[max(0, start - 80) : start]
+    base = max(0, start - 80)
+    before = code[base:start]
     wrapper = _WRAPPER_BEFORE.search(before)
     if wrapper is not None:
         before = before[: wrapper.start()]  # expanduser('~/.netrc'): the call around it decides
@@ -106,7 +107,7 @@ def _text_use(code: str, start: int, end: int) -> str:
     assigned = _ASSIGN_BEFORE.search(before)
     if assigned is None:
         return USED
-    return _variable_use(code, assigned.group("n"), start - len(before) + assigned.start("n"))
+    return _variable_use(code, assigned.group("n"), base + assigned.start("n"))
 
 
 def _variable_use(code: str, name: str, assigned_at: int) -> str:
