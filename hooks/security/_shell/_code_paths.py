@@ -39,7 +39,7 @@ _CHMOD_BEFORE = re.compile(r"\bchmod(?:Sync)?\s*\(?\s*(?:0o?[0-7]{3,4}\s*,\s*)?$
 _ASSIGN_BEFORE = re.compile(r"(?:\b(?:const|let|var|my|our|local)\s+)?[$@]?(?P<n>[A-Za-z_]\w*)\s*=\s*$")
 # Calls that only turn a name into a fuller name: the call around them decides the use.
 _WRAPPER_BEFORE = re.compile(
-    r"(?:\b(?:File\.expand_path|File\.absolute_path|expanduser|expandvars|abspath|realpath|normpath|resolve|"
+    r"(?:(?:(?:[A-Za-z_$][\w$]*|require\(\s*[\"'][^\"']+[\"']\s*\))\.)*\b(?:File\.expand_path|File\.absolute_path|expanduser|expandvars|abspath|realpath|normpath|resolve|"
     r"realpathSync|Pathname\.new|Pathname|Path|String|str|untildify|glob)\s*\(\s*)+$"
 )
 _MODE = re.compile(r"\b0o?([0-7]{3,4})\b")

@@ -57,6 +57,14 @@ CODE_READS: list[tuple[str, str | None]] = [
     ),
     ('node -e \'console.log(require("fs").existsSync(require("os").homedir() + "/.npmrc"))\'', None),
     ("ruby -e 'puts File.file?(File.expand_path(\"~/.aws/credentials\"))'", None),
+    (
+        'node -e \'const p = require("path").resolve(process.env.HOME + "/.npmrc"); console.log(fs.existsSync(p))\'',
+        None,
+    ),
+    (
+        'node -e \'const p = require("path").resolve(process.env.HOME + "/.npmrc"); console.log(fs.readFileSync(p))\'',
+        "deny",
+    ),
     ('perl -e \'print((-e "$ENV{HOME}/.pgpass") ? "yes\\n" : "no\\n")\'', None),
     ("python3 -c \"import os; print(open(os.path.expanduser('~/.ssh/id_ed25519.pub')).read())\"", None),
     ("python3 -c \"import os; print(len(open(os.path.expanduser('~/.ssh/known_hosts')).readlines()))\"", None),
