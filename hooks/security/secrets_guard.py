@@ -285,6 +285,27 @@ CODE_PRINTS_ALL_ENV = re.compile(
 # require('dotenv').config(), import 'dotenv/config', load_dotenv(), Dotenv.load: the .env file's
 # values are put into the environment the code then prints.
 CODE_LOADS_DOTENV = re.compile(r"dotenv['\"]?\)?\.config\(|dotenv/config|load_dotenv\(|Dotenv\.load|dotenv_values\(")
+# Code that walks the whole environment (os.environ.items(), Object.entries(process.env), ENV.each,
+# %ENV), and the forms that reach the values rather than only the names.
+_ENV_ITERATED = re.compile(
+    r"os\.environ\.(?:items|keys|values|copy)\(\)|\bin\s+os\.environ\b|Object\.(?:entries|keys|values)\(\s*process\.env\s*\)"
+    r"|\bin\s+process\.env\b|\bENV\.(?:each|select|filter|to_h|keys|map|find_all)\b|%ENV\b"
+)
+_ENV_VALUES = re.compile(
+    r"\.items\(\)|Object\.(?:entries|values)|\.values\(\)|os\.environ\[\s*\w+\s*\]|os\.environ\.get\(\s*\w+\s*\)"
+    r"|process\.env\[\s*\w+\s*\]|\bENV\[\s*\w+\s*\]|\$ENV\{\s*\$\w+\s*\}|\|\s*\w+\s*,\s*\w+\s*\||ENV\.to_h"
+)
+_CODE_PRINTS = re.compile(
+    r"\b(?:print|pprint|console\.(?:log|dir|table)|puts|pp|say|printf|echo|json\.dumps|JSON\.stringify)\b"
+)
+_QUOTED_WORD = re.compile(r"[\"'/]([^\"'/\n]{2,40})[\"'/]")
+
+
+def _filters_secret_names(code: str) -> bool:
+    """Whether the code's string literals name credentials (a filter on 'KEY', 'TOKEN', 'SECRET' …)."""
+    return any(SECRET_PATTERN_WORDS.search(m.group(1)) for m in _QUOTED_WORD.finditer(code))
+
+
 SECRET_PATTERN_WORDS = re.compile(r"(?i)key|token|secret|pass|auth|cred|aws|api|private|pat\b")
 
 
@@ -1264,7 +1285,28 @@ def _secret_store_read(name: str, lits: list[str]) -> bool:
         or (name == "doppler" and lits[:1] == ["secrets"] and (len(lits) == 1 or lits[1] in ("get", "download")))
         or (name == "heroku" and lits[:1] in (["config"], ["config:get"]))
         or (name == "az" and lits[:3] == ["keyvault", "secret", "show"])
+        or (name == "airflow" and lits[:2] == ["connections", "get"])
+        or _generic_secret_get(name, lits)
     )
+
+
+# Any CLI's "get a secret's value" subcommand (databricks secrets get-secret, akeyless
+# get-secret-value, infisical secrets get, scw secret version access, oci secrets secret-bundle get):
+# a word naming secrets and a verb that returns a value among its leading subcommand words.
+_SECRET_GETTERS = frozenset({
+    "get", "get-secret", "get-secret-value", "getsecret", "access", "show", "read", "reveal", "view",
+    "download", "value", "print", "cat", "decrypt",
+})  # fmt: skip
+# Their own rules (kubectl get secret prints names unless -o) or no values to print (docker secret).
+# git secret reveal decrypts into the working tree, like a build step.
+_SECRET_GETTER_EXEMPT = frozenset({"kubectl", "oc", "docker", "podman", "gh", "glab", "git"})
+
+
+def _generic_secret_get(name: str, lits: list[str]) -> bool:
+    if name in _SECRET_GETTER_EXEMPT:
+        return False
+    words = [w.lower() for w in lits if not w.startswith("-")][:4]
+    return any("secret" in w for w in words) and any(w in _SECRET_GETTERS for w in words)
 
 
 # Cloud instance metadata endpoints that hand out the machine's role credentials or tokens
@@ -2160,6 +2202,18 @@ def _check_inline_code(cmd: Cmd, found: list[Finding]) -> None:
                     "ask",
                     f"`{cmd.display}` prints every environment variable, credentials included; "
                     "confirm (or print the one you need).",
+                )
+            )
+        if _ENV_ITERATED.search(code) and _CODE_PRINTS.search(code) and _filters_secret_names(code):
+            # {k: v for k, v in os.environ.items() if 'TOKEN' in k}: the credentials' values, or
+            # (keys only) their names, which a slip in the filter turns into values.
+            values = _ENV_VALUES.search(code) is not None
+            found.append(
+                (
+                    "deny" if values else "ask",
+                    f"`{cmd.display}` prints the environment's "
+                    + ("credential values" if values else "credential names")
+                    + " picked by a name filter. Check that the variables you need are set without printing them.",
                 )
             )
         m = CODE_PRINTS_ENV.search(code)

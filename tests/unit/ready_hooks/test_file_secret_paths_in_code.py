@@ -101,3 +101,34 @@ STORED_LOGINS: list[tuple[str, str | None]] = [
 def test_stored_logins(kit: Any, project: Path, command: str, expected: str | None) -> None:
     verdict = kit.security(kit.bash(command, project))
     assert verdict.own["secrets_guard"] == expected, (command, verdict.reasons)
+
+
+# (command, secrets_guard's own decision)
+SECRET_VALUES: list[tuple[str, str | None]] = [
+    # Any CLI's subcommand that returns a secret's value prints it.
+    ("databricks secrets get-secret ml-scope hf-token", "deny"),
+    ("infisical secrets get STRIPE_KEY --env=staging", "deny"),
+    ("scw secret version access 11111111-2222 revision=latest", "deny"),
+    ("airflow connections get postgres_default --output yaml", "deny"),
+    # Listing or describing secrets prints names and metadata.
+    ("databricks secrets list-secrets ml-scope", None),
+    ("aws secretsmanager describe-secret --secret-id staging/api", None),
+    ("airflow connections list", None),
+    ("git secret reveal -f", None),
+    # Code that walks the environment and prints what a credential-name filter picks.
+    ("python3 -c \"import os; [print(k, v) for k, v in os.environ.items() if 'SECRET' in k]\"", "deny"),
+    (
+        "node -e 'for (const [k, v] of Object.entries(process.env)) if (/PASSWORD|KEY/.test(k)) console.log(k, v)'",
+        "deny",
+    ),
+    ("ruby -e 'ENV.select { |k, v| k =~ /TOKEN/ }.each { |k, v| puts v }'", "deny"),
+    ("python3 -c \"import os; print(sorted(k for k in os.environ if 'TOKEN' in k))\"", "ask"),
+    ('python3 -c "import os; print(len(os.environ))"', None),
+    ("python3 -c \"import os; print({k: v for k, v in os.environ.items() if k.startswith('LC_')})\"", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), SECRET_VALUES)
+def test_secret_values_printed(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.own["secrets_guard"] == expected, (command, verdict.reasons)
