@@ -469,9 +469,16 @@ def _env_renamed(cmd: Cmd, path: str, word: Word) -> bool:
     )
 
 
+# Git's own scratch folders: Git LFS's partial downloads, which it fetches again when needed.
+_GIT_SCRATCH = re.compile(r"/\.git/lfs/(?:tmp|incomplete)/.")
+
+
 def _stale_git_lock(cmd: Cmd, path: str) -> bool:
     """``rm .git/index.lock``, ``rm -f .git/refs/heads/topic.lock``: deleting the lock file a
-    crashed git command left behind is the documented fix; git recreates it on its next write."""
+    crashed git command left behind is the documented fix; git recreates it on its next write.
+    ``rm -rf .git/lfs/tmp/*`` empties Git LFS's scratch folder of partial downloads."""
+    if cmd.name in ("rm", "unlink") and _GIT_SCRATCH.search(path):
+        return True
     if cmd.name not in ("rm", "unlink") or not path.endswith(".lock"):
         return False
     return "/.git/" in path and not {"r", "R", "recursive"} & set(_shell.split_options(cmd.args)[0])

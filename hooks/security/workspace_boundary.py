@@ -198,7 +198,15 @@ SYSTEM_INFO_DIRS = (
 # /var/log): how the machine is set up and what it did, read daily by whoever runs it. Reading
 # them (never writing) is looking at system information; the credential files kept among them
 # (/etc/shadow, /etc/ssl/private, host keys, /etc/restic/env) are secrets_guard's rule.
-SYSTEM_READABLE_DIRS = ("/etc/", "/var/log/")
+SYSTEM_READABLE_DIRS = (
+    "/etc/",
+    "/var/log/",
+    # Windows' installed programs and machine-wide program data, as WSL mounts them: what is
+    # installed and how (launcher manifests, versions), like /etc and /usr on Linux.
+    "/mnt/c/ProgramData/",
+    "/mnt/c/Program Files/",
+    "/mnt/c/Program Files (x86)/",
+)
 # Programs that only read the files they are given (so a system-information path is fine).
 READ_ONLY = frozenset({
     "zcat", "zgrep", "zless", "zmore", "xzcat", "bzcat", "zstdcat",
@@ -441,7 +449,7 @@ def system_readable(path: str) -> bool:
         return bool(top) and top not in MACHINE_LOGS and not top.startswith(tuple(MACHINE_LOGS))
     if os.path.basename(path) in ("shadow", "gshadow", "shadow-", "gshadow-", "sudoers") or "/private/" in path:
         return False  # the password hashes and private keys kept there are never system information
-    return path.startswith("/etc/")
+    return path.startswith(SYSTEM_READABLE_DIRS)
 
 
 def _inspects_system_file(cmd: Cmd, word: Word, path: str) -> bool:
@@ -1228,6 +1236,9 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
             if cmd.name in _shell.INTERPRETERS
             else set()
         )
+        found.extend(_system_install(cmd, roots))
+        if _dry_run(cmd):
+            continue  # stow -n, rsync --dry-run: reports what it would do, changes nothing
         deleted = deleted_words(cmd)
         for word in _bash_path_words(cmd):
             if id(word) in deleted:
@@ -1235,8 +1246,12 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
             # Unknown parts become "*": /etc/$FILE is still under /etc.
             known = cmd.values(word)
             for value in known or _temp_var_value(word, cmd.ctx) or [_shell.expand_pattern(word, cmd.ctx)]:
-                if not _path_like(value):
+                if _WINDOWS_PATH.match(word.raw.strip("'\"")) and (id(word) in deleted or cmd.name in _WINDOWS_WRITERS):
+                    # Remove-Item -Recurse C:\Users\dev\*: a Windows drive is never inside the project.
+                    found.append(("deny", _reason(f"`{cmd.display}` changes {value} on a Windows drive", roots)))
                     continue
+                if not _path_like(value) or (cmd.name == "p4" and value.startswith("//")):
+                    continue  # p4 clean //depot/…: a depot path, not a file
                 path = _resolve(value, cmd.ctx.cwd)
                 if path is None or not outside(path, roots):
                     continue
@@ -1413,6 +1428,64 @@ def _reaches_project(target: str, project: str, under: bool) -> bool:
         return False
     first = os.path.relpath(project, prefix).split(os.sep)[0]
     return fnmatch.fnmatch(first, glob_part.split("/")[0])
+
+
+_WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
+# Programs and PowerShell cmdlets (as the parser names them, lower case) that change what they name.
+_WINDOWS_WRITERS = frozenset({
+    "cp", "mv", "tee", "rm", "rmdir", "del", "erase", "rd", "ri", "copy", "move", "robocopy", "xcopy",
+    "remove-item", "move-item", "copy-item", "set-content", "add-content", "out-file", "clear-content",
+})  # fmt: skip
+# Tools whose dry-run flag makes them only report: GNU Stow (-n, --no, --simulate), rsync.
+_DRY_RUN_FLAGS = {
+    "stow": frozenset({"-n", "--no", "--simulate"}),
+    "rsync": frozenset({"-n", "--dry-run"}),
+}
+
+
+def _dry_run(cmd: Cmd) -> bool:
+    """``stow -n -v -t ~ zsh``, ``rsync -an src/ ~/backup/``: a dry run changes nothing."""
+    flags = _DRY_RUN_FLAGS.get(cmd.name)
+    if flags is None:
+        return False
+    for w in cmd.args:
+        lit = w.literal() or ""
+        if lit in flags or (lit.startswith("-") and not lit.startswith("--") and "n" in lit[1:] and "-n" in flags):
+            return True
+    return False
+
+
+# Build systems' install steps: the project's install target copies into its prefix.
+_INSTALL_PREFIX = re.compile(r"(?:PREFIX|prefix|DESTDIR|INSTALL_PREFIX|CMAKE_INSTALL_PREFIX)=(?P<p>\S+)")
+
+
+def _system_install(cmd: Cmd, roots: list[str]) -> list[Finding]:
+    """``sudo make install``, ``make install PREFIX=/usr``, ``cmake --install build --prefix /opt/x``:
+    an install step that writes into system folders (as root, or into a prefix outside the project)."""
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name in ("make", "gmake", "ninja"):
+        installs = "install" in lits
+        prefixes = [m.group("p") for a in lits if (m := _INSTALL_PREFIX.fullmatch(a))]
+    elif cmd.name == "cmake" and "--install" in lits:
+        installs = True
+        prefixes = [lits[i + 1] for i, a in enumerate(lits[:-1]) if a == "--prefix"]
+    else:
+        return []
+    if not installs:
+        return []
+    outside_prefix = next(
+        (p for p in prefixes if (r := _resolve(p, cmd.ctx.cwd)) is not None and outside(r, roots)), None
+    )
+    if "sudo" not in cmd.wrappers and outside_prefix is None:
+        return []
+    where = outside_prefix or "the system's folders, as root"
+    return [
+        (
+            "deny",
+            f"rule system-install: `{cmd.display}` installs the project into {where}, outside the project. Install "
+            "into a prefix inside the project (PREFIX=$PWD/dist) or leave system installs to the user.",
+        )
+    ]
 
 
 def _listed_temp_deletes(cmd: Cmd, roots: list[str], made: set[str]) -> list[Finding]:

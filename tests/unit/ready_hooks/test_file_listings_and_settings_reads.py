@@ -76,3 +76,46 @@ COUNTS: list[tuple[str, str | None]] = [
 def test_counting_lines_outside_the_project(kit: Any, project: Path, command: str, expected: str | None) -> None:
     verdict = kit.security(kit.bash(command, project))
     assert verdict.combined == expected, (command, verdict.reasons)
+
+
+# (command, workspace_boundary's own decision)
+INSTALLS_AND_DRY_RUNS: list[tuple[str, str | None]] = [
+    # An install step as root or into a prefix outside the project writes system folders.
+    ("sudo make install", "deny"),
+    ("make install DESTDIR=/ PREFIX=/usr/local", "deny"),
+    ("cmake --install out --prefix /usr", "deny"),
+    ("sudo ninja -C out install", "deny"),
+    ("make install PREFIX=./stage", None),
+    ('cmake --install out --prefix "$PWD/stage"', None),
+    ("make -j4 all", None),
+    # Dry runs only report.
+    ("stow --simulate -t ~ nvim", None),
+    ("rsync -avn --delete public/ ~/sites/blog/", None),
+    ("stow -t ~ nvim", "deny"),
+    ("rsync -av --delete public/ ~/sites/blog/", "deny"),
+    # Perforce depot paths are not files; Windows drive paths are never in the project.
+    ("p4 files //depot/Tools/...", None),
+    ("pwsh -c 'Remove-Item -Recurse -Force D:\\Shared\\Assets'", "deny"),
+    ("pwsh -c 'Copy-Item .\\dist\\app.exe C:\\Windows\\System32\\'", "deny"),
+    ("pwsh -c 'Remove-Item -Recurse -Force .\\obj'", None),
+    # Windows' installed-program data read through WSL, like /etc; writing it is still outside.
+    ("cat '/mnt/c/Program Files/Git/etc/gitconfig'", None),
+    ("echo x >> /mnt/c/ProgramData/app/settings.ini", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), INSTALLS_AND_DRY_RUNS)
+def test_installs_dry_runs_and_foreign_paths(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.own["workspace_boundary"] == expected, (command, verdict.reasons)
+
+
+def test_git_lfs_scratch_may_be_emptied(kit: Any, project: Path) -> None:
+    for command, expected in [
+        ("rm -rf .git/lfs/tmp/*", None),
+        ("rm -rf .git/lfs/incomplete/*", None),
+        ("rm -rf .git/lfs/objects", "deny"),
+        ("rm -rf .git/lfs", "deny"),
+    ]:
+        verdict = kit.security(kit.bash(command, project))
+        assert verdict.own["protected_files"] == expected, (command, verdict.reasons)
