@@ -767,7 +767,25 @@ def run(payload: _common.Payload) -> _common.Result:
         )
     if path and _release_pipeline(path, project, _new_text(tool_input)):
         return _common.ask(f"[{NAME}] " + _release_reason(f"{tool} of", path))
+    if path and _moves_to_self_hosted(path, tool_input):
+        return _common.ask(
+            f"[{NAME}] rule ci-runner: {tool} of {path} moves CI jobs onto self-hosted runners, machines where "
+            "every change the pipeline builds runs with their access. Confirm the runners are meant for this "
+            "repository, or keep the hosted runner."
+        )
     return None
+
+
+_SELF_HOSTED = re.compile(r"runs-on:[^\n]*\bself-hosted\b|\bself-hosted\b[^\n]*\]")
+
+
+def _moves_to_self_hosted(path: str, tool_input: dict[str, Any]) -> bool:
+    """Whether a CI edit adds ``runs-on: [self-hosted, …]`` that the old text did not have."""
+    if _CI_FILE.search(path) is None:
+        return False
+    old = tool_input.get("old_string")
+    old_text = old if isinstance(old, str) else ""
+    return any(_SELF_HOSTED.search(t) for t in _new_text(tool_input)) and not _SELF_HOSTED.search(old_text)
 
 
 # CI configuration files; a pipeline among them that publishes or deploys runs with the

@@ -1044,7 +1044,7 @@ def _check_secret_files(cmd: Cmd, found: list[Finding]) -> None:
         _check_chmod(cmd, found)
     if cmd.name == "setfacl":
         _check_acl(cmd, found)
-    if cmd.name in ("rm", "unlink", "shred"):
+    if cmd.name in ("rm", "unlink", "shred", "srm", "wipe"):
         _check_delete(cmd, found)
     projection = _projection(cmd)
     words = [] if projection == "count" else list(_read_targets(cmd))
@@ -2146,6 +2146,15 @@ def _code_named_secrets(cmd: Cmd, found: list[Finding]) -> None:
 
 # PowerShell names the home folder $env:USERPROFILE, $env:HOME, $HOME or ~, and separates with \.
 _PS_HOME = re.compile(r"(?i)(?:\$env:USERPROFILE|\$env:HOME|\$HOME|\$\{env:USERPROFILE\}|~)(?=[\\/])")
+# Get-ChildItem Env:, gci env:*, dir env:, [Environment]::GetEnvironmentVariables(): the whole environment.
+_PS_ENV_DUMP = re.compile(
+    r"(?i)\b(?:Get-ChildItem|gci|dir|ls|Get-Item|gi)\s+Env:[\\/]?\*?(?=\s|$|\||;|\))"
+    r"|\[(?:System\.)?Environment\]::GetEnvironmentVariables\(\s*\)"
+)
+# Write-Output $env:TOKEN, echo $env:TOKEN, a bare $env:TOKEN statement: prints the value.
+_PS_PRINTS_VAR = re.compile(
+    r"(?i)^\s*(?:(?:Write-Output|Write-Host|echo|Write-Information|Out-Host)\s+)?[\"']?\$env:(?P<n>\w+)[\"']?\s*(?:\||$)"
+)
 _PS_ONLY_TESTS = re.compile(r"(?i)^\s*(?:Test-Path|Get-Item\s[^|;]*\|\s*Select-Object\s+(?:Name|Length|LastWriteTime))")
 
 
@@ -2153,7 +2162,24 @@ def _powershell_secrets(cmd: Cmd, found: list[Finding]) -> None:
     """``pwsh -c 'Get-Content $env:USERPROFILE\\.ssh\\id_rsa'``: a PowerShell script that names
     a secret file (other than to test that it exists) reads it."""
     for text in _shell.powershell_code(cmd)[0]:
+        if _PS_ENV_DUMP.search(text):
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` prints every environment variable, credentials included; confirm "
+                    "(or print the one you need).",
+                )
+            )
         for statement in re.split(r"[;\n]", text):
+            printed = _PS_PRINTS_VAR.match(statement)
+            if printed and is_secret_name(printed.group("n")):
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` prints the secret variable {printed.group('n')}. Check it is set "
+                        "without printing it (Test-Path Env:NAME).",
+                    )
+                )
             if _PS_ONLY_TESTS.search(statement):
                 continue
             normal = _PS_HOME.sub("~", statement).replace("\\", "/")

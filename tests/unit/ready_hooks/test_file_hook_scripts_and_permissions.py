@@ -72,3 +72,24 @@ def test_permissions_opened_on_credentials_and_system(
     assert verdict.own["protected_files"] == expected, (command, verdict.reasons)
     if expected:
         assert any("rule permissions" in r and "chmod 600" in r for r in verdict.reasons), verdict.reasons
+
+
+# (file, old_string, new_string, protected_files' own decision)
+RUNNER_EDITS: list[tuple[str, str, str, str | None]] = [
+    (".github/workflows/test.yml", "runs-on: ubuntu-22.04", "runs-on: [self-hosted, linux, arm64]", "ask"),
+    (".github/workflows/e2e.yml", "    runs-on: macos-14", "    runs-on: self-hosted", "ask"),
+    (".github/workflows/test.yml", "runs-on: ubuntu-22.04", "runs-on: ubuntu-24.04", None),
+    (".github/workflows/test.yml", "runs-on: [self-hosted, linux]", "runs-on: [self-hosted, linux, gpu]", None),
+    ("docs/runners.md", "hosted", "runs-on: [self-hosted]", None),
+]
+
+
+@pytest.mark.parametrize(("file", "old", "new", "expected"), RUNNER_EDITS)
+def test_ci_jobs_moved_to_self_hosted_runners(
+    kit: Any, project: Path, file: str, old: str, new: str, expected: str | None
+) -> None:
+    payload = kit.pre_tool("Edit", {"file_path": str(project / file), "old_string": old, "new_string": new}, project)
+    verdict = kit.security(payload)
+    assert verdict.own["protected_files"] == expected, verdict.reasons
+    if expected:
+        assert any("rule ci-runner" in r for r in verdict.reasons), verdict.reasons

@@ -132,3 +132,21 @@ SECRET_VALUES: list[tuple[str, str | None]] = [
 def test_secret_values_printed(kit: Any, project: Path, command: str, expected: str | None) -> None:
     verdict = kit.security(kit.bash(command, project))
     assert verdict.own["secrets_guard"] == expected, (command, verdict.reasons)
+
+
+# (command, secrets_guard's own decision)
+POWERSHELL_ENVIRONMENT: list[tuple[str, str | None]] = [
+    ("pwsh -c 'dir env: | Out-String'", "ask"),
+    ('powershell -Command "[System.Environment]::GetEnvironmentVariables()"', "ask"),
+    ("pwsh -c 'Write-Host $env:NPM_TOKEN'", "deny"),
+    ("pwsh -NoProfile -c '$env:AWS_SECRET_ACCESS_KEY'", "deny"),
+    ("pwsh -c 'Write-Output $env:JAVA_HOME'", None),
+    ("pwsh -c 'if (-not $env:NPM_TOKEN) { exit 1 }'", None),
+    ("pwsh -c '$env:CI = \"true\"; dotnet test'", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), POWERSHELL_ENVIRONMENT)
+def test_powershell_environment(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.own["secrets_guard"] == expected, (command, verdict.reasons)
