@@ -69,6 +69,7 @@ from ._expand import (
     unknown_then_slash,
 )
 from ._inline import code_file_refs, code_of
+from ._lazy_re import LazyPattern, lazy_compile
 from ._model import (
     MAX_CANDIDATES,
     MAX_DEPTH,
@@ -109,6 +110,7 @@ __all__ = [
     "Cmd",
     "Command",
     "Ctx",
+    "LazyPattern",
     "Lit",
     "OptSpec",
     "Part",
@@ -136,6 +138,7 @@ __all__ = [
     "has_glob",
     "is_assignment",
     "is_within",
+    "lazy_compile",
     "make_ctx",
     "names_in",
     "normalize",
