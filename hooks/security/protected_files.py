@@ -470,7 +470,7 @@ def _env_renamed(cmd: Cmd, path: str, word: Word) -> bool:
 
 
 # Git's own scratch folders: Git LFS's partial downloads, which it fetches again when needed.
-_GIT_SCRATCH = re.compile(r"/\.git/lfs/(?:tmp|incomplete)/.")
+_GIT_SCRATCH = _shell.lazy_compile(r"/\.git/lfs/(?:tmp|incomplete)/.")
 
 
 def _stale_git_lock(cmd: Cmd, path: str) -> bool:
@@ -776,7 +776,7 @@ def run(payload: _common.Payload) -> _common.Result:
     return None
 
 
-_SELF_HOSTED = re.compile(r"runs-on:[^\n]*\bself-hosted\b|\bself-hosted\b[^\n]*\]")
+_SELF_HOSTED = _shell.lazy_compile(r"runs-on:[^\n]*\bself-hosted\b|\bself-hosted\b[^\n]*\]")
 
 
 def _moves_to_self_hosted(path: str, tool_input: dict[str, Any]) -> bool:

@@ -287,18 +287,18 @@ CODE_PRINTS_ALL_ENV = re.compile(
 CODE_LOADS_DOTENV = re.compile(r"dotenv['\"]?\)?\.config\(|dotenv/config|load_dotenv\(|Dotenv\.load|dotenv_values\(")
 # Code that walks the whole environment (os.environ.items(), Object.entries(process.env), ENV.each,
 # %ENV), and the forms that reach the values rather than only the names.
-_ENV_ITERATED = re.compile(
+_ENV_ITERATED = _shell.lazy_compile(
     r"os\.environ\.(?:items|keys|values|copy)\(\)|\bin\s+os\.environ\b|Object\.(?:entries|keys|values)\(\s*process\.env\s*\)"
     r"|\bin\s+process\.env\b|\bENV\.(?:each|select|filter|to_h|keys|map|find_all)\b|%ENV\b"
 )
-_ENV_VALUES = re.compile(
+_ENV_VALUES = _shell.lazy_compile(
     r"\.items\(\)|Object\.(?:entries|values)|\.values\(\)|os\.environ\[\s*\w+\s*\]|os\.environ\.get\(\s*\w+\s*\)"
     r"|process\.env\[\s*\w+\s*\]|\bENV\[\s*\w+\s*\]|\$ENV\{\s*\$\w+\s*\}|\|\s*\w+\s*,\s*\w+\s*\||ENV\.to_h"
 )
-_CODE_PRINTS = re.compile(
+_CODE_PRINTS = _shell.lazy_compile(
     r"\b(?:print|pprint|console\.(?:log|dir|table)|puts|pp|say|printf|echo|json\.dumps|JSON\.stringify)\b"
 )
-_QUOTED_WORD = re.compile(r"[\"'/]([^\"'/\n]{2,40})[\"'/]")
+_QUOTED_WORD = _shell.lazy_compile(r"[\"'/]([^\"'/\n]{2,40})[\"'/]")
 
 
 def _filters_secret_names(code: str) -> bool:
@@ -2145,17 +2145,19 @@ def _code_named_secrets(cmd: Cmd, found: list[Finding]) -> None:
 
 
 # PowerShell names the home folder $env:USERPROFILE, $env:HOME, $HOME or ~, and separates with \.
-_PS_HOME = re.compile(r"(?i)(?:\$env:USERPROFILE|\$env:HOME|\$HOME|\$\{env:USERPROFILE\}|~)(?=[\\/])")
+_PS_HOME = _shell.lazy_compile(r"(?i)(?:\$env:USERPROFILE|\$env:HOME|\$HOME|\$\{env:USERPROFILE\}|~)(?=[\\/])")
 # Get-ChildItem Env:, gci env:*, dir env:, [Environment]::GetEnvironmentVariables(): the whole environment.
-_PS_ENV_DUMP = re.compile(
+_PS_ENV_DUMP = _shell.lazy_compile(
     r"(?i)\b(?:Get-ChildItem|gci|dir|ls|Get-Item|gi)\s+Env:[\\/]?\*?(?=\s|$|\||;|\))"
     r"|\[(?:System\.)?Environment\]::GetEnvironmentVariables\(\s*\)"
 )
 # Write-Output $env:TOKEN, echo $env:TOKEN, a bare $env:TOKEN statement: prints the value.
-_PS_PRINTS_VAR = re.compile(
+_PS_PRINTS_VAR = _shell.lazy_compile(
     r"(?i)^\s*(?:(?:Write-Output|Write-Host|echo|Write-Information|Out-Host)\s+)?[\"']?\$env:(?P<n>\w+)[\"']?\s*(?:\||$)"
 )
-_PS_ONLY_TESTS = re.compile(r"(?i)^\s*(?:Test-Path|Get-Item\s[^|;]*\|\s*Select-Object\s+(?:Name|Length|LastWriteTime))")
+_PS_ONLY_TESTS = _shell.lazy_compile(
+    r"(?i)^\s*(?:Test-Path|Get-Item\s[^|;]*\|\s*Select-Object\s+(?:Name|Length|LastWriteTime))"
+)
 
 
 def _powershell_secrets(cmd: Cmd, found: list[Finding]) -> None:

@@ -1430,7 +1430,7 @@ def _reaches_project(target: str, project: str, under: bool) -> bool:
     return fnmatch.fnmatch(first, glob_part.split("/")[0])
 
 
-_WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
+_WINDOWS_PATH = _shell.lazy_compile(r"[A-Za-z]:[\\/]")
 # Programs and PowerShell cmdlets (as the parser names them, lower case) that change what they name.
 _WINDOWS_WRITERS = frozenset({
     "cp", "mv", "tee", "rm", "rmdir", "del", "erase", "rd", "ri", "copy", "move", "robocopy", "xcopy",
@@ -1456,7 +1456,7 @@ def _dry_run(cmd: Cmd) -> bool:
 
 
 # Build systems' install steps: the project's install target copies into its prefix.
-_INSTALL_PREFIX = re.compile(r"(?:PREFIX|prefix|DESTDIR|INSTALL_PREFIX|CMAKE_INSTALL_PREFIX)=(?P<p>\S+)")
+_INSTALL_PREFIX = _shell.lazy_compile(r"(?:PREFIX|prefix|DESTDIR|INSTALL_PREFIX|CMAKE_INSTALL_PREFIX)=(?P<p>\S+)")
 
 
 def _system_install(cmd: Cmd, roots: list[str]) -> list[Finding]:

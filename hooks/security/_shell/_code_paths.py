@@ -13,6 +13,7 @@ import re
 
 from ._commands import Cmd, words_text
 from ._inline import _HOME_EXPR, _py_str, home_literals
+from ._lazy_re import lazy_compile
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: keep imports light for cold hooks
 if TYPE_CHECKING:
@@ -25,24 +26,24 @@ OPENED_UP = "opened-up"  # chmod to a mode that lets the group or the world in
 
 # The home folder followed by a string: process.env.HOME + '/.aws', getenv("HOME")."/.ssh",
 # Dir.home + "/.netrc", awk's ENVIRON["HOME"] "/.pgpass" (awk concatenates by juxtaposition).
-_HOME_FIRST = re.compile(r"(?:" + _HOME_EXPR + r"|ENVIRON\[\s*\"HOME\"\s*\])\s*(?:\+|\.\.?)?\s*(?P<q>[\"'`])(?=/)")
+_HOME_FIRST = lazy_compile(r"(?:" + _HOME_EXPR + r"|ENVIRON\[\s*\"HOME\"\s*\])\s*(?:\+|\.\.?)?\s*(?P<q>[\"'`])(?=/)")
 # A quoted string that is a home-relative or absolute path (Perl's open modes "<", ">" allowed).
-_QUOTED_PATH = re.compile(r"""(?P<q>["'`])[<>+|]?\s*(?P<p>(?:~|/)[^"'`\s<>|;]*)(?P=q)""")
+_QUOTED_PATH = lazy_compile(r"""(?P<q>["'`])[<>+|]?\s*(?P<p>(?:~|/)[^"'`\s<>|;]*)(?P=q)""")
 # Calls (and Perl/shell file tests) that look at a file without reading it.
-_CHECK_BEFORE = re.compile(
+_CHECK_BEFORE = lazy_compile(
     r"(?:\b(?:existsSync|exists|exist\?|exists\?|file\?|directory\?|file_exists|is_file|is_readable|isFile|"
     r"isfile|isdir|lexists|access|accessSync|statSync|stat|lstat|getsize|size\?|basename|dirname)"
     r"|(?:^|[\s(!])-[efdsrl])\s*\(?\s*$"
 )
-_PRINT_BEFORE = re.compile(r"\b(?:print|puts|console\.log|echo|say|printf)\s*\(?\s*$")
-_CHMOD_BEFORE = re.compile(r"\bchmod(?:Sync)?\s*\(?\s*(?:0o?[0-7]{3,4}\s*,\s*)?$")
-_ASSIGN_BEFORE = re.compile(r"(?:\b(?:const|let|var|my|our|local)\s+)?[$@]?(?P<n>[A-Za-z_]\w*)\s*=\s*$")
+_PRINT_BEFORE = lazy_compile(r"\b(?:print|puts|console\.log|echo|say|printf)\s*\(?\s*$")
+_CHMOD_BEFORE = lazy_compile(r"\bchmod(?:Sync)?\s*\(?\s*(?:0o?[0-7]{3,4}\s*,\s*)?$")
+_ASSIGN_BEFORE = lazy_compile(r"(?:\b(?:const|let|var|my|our|local)\s+)?[$@]?(?P<n>[A-Za-z_]\w*)\s*=\s*$")
 # Calls that only turn a name into a fuller name: the call around them decides the use.
-_WRAPPER_BEFORE = re.compile(
+_WRAPPER_BEFORE = lazy_compile(
     r"(?:(?:(?:[A-Za-z_$][\w$]*|require\(\s*[\"'][^\"']+[\"']\s*\))\.)*\b(?:File\.expand_path|File\.absolute_path|expanduser|expandvars|abspath|realpath|normpath|resolve|"
     r"realpathSync|Pathname\.new|Pathname|Path|String|str|untildify|glob)\s*\(\s*)+$"
 )
-_MODE = re.compile(r"\b0o?([0-7]{3,4})\b")
+_MODE = lazy_compile(r"\b0o?([0-7]{3,4})\b")
 
 _PY_CHECKS = frozenset({
     "exists", "isfile", "isdir", "lexists", "access", "stat", "lstat", "getsize", "getmtime",
