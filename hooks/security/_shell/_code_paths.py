@@ -32,7 +32,8 @@ _QUOTED_PATH = lazy_compile(r"""(?P<q>["'`])[<>+|]?\s*(?P<p>(?:~|/)[^"'`\s<>|;]*
 # Calls (and Perl/shell file tests) that look at a file without reading it.
 _CHECK_BEFORE = lazy_compile(
     r"(?:\b(?:existsSync|exists|exist\?|exists\?|file\?|directory\?|file_exists|is_file|is_readable|isFile|"
-    r"isfile|isdir|lexists|access|accessSync|statSync|stat|lstat|getsize|size\?|basename|dirname)"
+    r"isfile|isdir|lexists|access|accessSync|statSync|stat|lstat|getsize|size\?|basename|dirname|"
+    r"listdir|scandir|readdirSync|readdir|entries|children|opendir|each_child)"
     r"|(?:^|[\s(!])-[efdsrl])\s*\(?\s*$"
 )
 _PRINT_BEFORE = lazy_compile(r"\b(?:print|puts|console\.log|echo|say|printf)\s*\(?\s*$")
@@ -48,9 +49,11 @@ _MODE = lazy_compile(r"\b0o?([0-7]{3,4})\b")
 _PY_CHECKS = frozenset({
     "exists", "isfile", "isdir", "lexists", "access", "stat", "lstat", "getsize", "getmtime",
     "getctime", "getatime", "is_file", "is_dir", "is_symlink", "basename", "dirname", "print",
-    "len", "split", "splitext",
+    "len", "split", "splitext", "listdir", "scandir",
 })  # fmt: skip
-_PY_NAME_ATTRS = frozenset({"exists", "is_file", "is_dir", "is_symlink", "stat", "lstat", "name", "suffix", "parent"})
+_PY_NAME_ATTRS = frozenset(
+    {"exists", "is_file", "is_dir", "is_symlink", "stat", "lstat", "name", "suffix", "parent", "iterdir"}
+)
 
 
 def awk_program(cmd: Cmd) -> str | None:

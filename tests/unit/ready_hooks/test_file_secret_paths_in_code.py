@@ -71,6 +71,14 @@ CODE_READS: list[tuple[str, str | None]] = [
     ("python3 -c \"import os; os.chmod(os.path.expanduser('~/.ssh/id_rsa'), 0o600)\"", None),
     ("python3 -c \"import os; print(os.listdir(os.path.expanduser('~/.ssh')))\"", None),
     ("python3 -c 'import sys; print(open(sys.argv[1]).read())' README.md", None),
+    # Listing a credentials folder prints file names, as `ls ~/.ssh` does; a glob that is then read is a read.
+    ("python3 -c \"import os; print(sorted(os.listdir(os.path.expanduser('~/.aws/'))))\"", None),
+    ('node -e \'console.log(require("fs").readdirSync(require("os").homedir() + "/.ssh/"))\'', None),
+    ("ruby -e 'puts Dir.children(File.expand_path(\"~/.ssh/\"))'", None),
+    (
+        "python3 -c \"import glob,os; [print(open(f).read()) for f in glob.glob(os.path.expanduser('~/.ssh/id_*'))]\"",
+        "deny",
+    ),
     ("pwsh -c 'Test-Path $env:USERPROFILE\\.ssh\\id_rsa'", None),
     ("pwsh -c 'Get-Content $env:USERPROFILE\\.ssh\\id_rsa.pub'", None),
 ]
