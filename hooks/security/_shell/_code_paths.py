@@ -51,6 +51,10 @@ _PY_CHECKS = frozenset({
     "getctime", "getatime", "is_file", "is_dir", "is_symlink", "basename", "dirname", "print",
     "len", "split", "splitext", "listdir", "scandir",
 })  # fmt: skip
+# Keyword arguments that hand a key file to a client library to log in with.
+_KEY_ARGUMENT = lazy_compile(
+    r"(?i)^(?:key_?filename|key_?file|keyfile|identity_?file|ssh_?key|private_?key_?(?:path|file)|client_?keys)$"
+)
 _PY_NAME_ATTRS = frozenset(
     {"exists", "is_file", "is_dir", "is_symlink", "stat", "lstat", "name", "suffix", "parent", "iterdir"}
 )
@@ -167,6 +171,8 @@ def _py_use(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> str | None:
     parent = parents.get(node)
     if isinstance(parent, ast.Assign):
         return None
+    if isinstance(parent, ast.keyword) and parent.arg and _KEY_ARGUMENT.search(parent.arg):
+        return NAME_ONLY  # connect(key_filename=…): the library uses the key, as ssh -i does
     if isinstance(parent, ast.Attribute) and parent.attr in _PY_NAME_ATTRS:
         return NAME_ONLY
     if isinstance(parent, ast.Call) and node in parent.args:

@@ -71,6 +71,12 @@ CODE_READS: list[tuple[str, str | None]] = [
     ("python3 -c \"import os; os.chmod(os.path.expanduser('~/.ssh/id_rsa'), 0o600)\"", None),
     ("python3 -c \"import os; print(os.listdir(os.path.expanduser('~/.ssh')))\"", None),
     ("python3 -c 'import sys; print(open(sys.argv[1]).read())' README.md", None),
+    # A key handed to a client library to log in with is used, not printed (as ssh -i uses it).
+    (
+        'python3 -c "import os, paramiko; c = paramiko.SSHClient(); '
+        "c.connect('ci.example.net', key_filename=os.path.expanduser('~/.ssh/id_ed25519'))\"",
+        None,
+    ),
     # Listing a credentials folder prints file names, as `ls ~/.ssh` does; a glob that is then read is a read.
     ("python3 -c \"import os; print(sorted(os.listdir(os.path.expanduser('~/.aws/'))))\"", None),
     ('node -e \'console.log(require("fs").readdirSync(require("os").homedir() + "/.ssh/"))\'', None),
