@@ -26,6 +26,18 @@ LISTED_DELETES: list[tuple[str, str | None]] = [
 ]
 
 
+# Loop variables bound to in-project words or globs name in-project targets; rooted elsewhere, not.
+LISTED_DELETES += [
+    ('for d in services/*/dist; do rm -rf "$d"; done', None),
+    ('for f in *.log *.tmp; do rm -f -- "$f"; done', None),
+    ('for d in node_modules .next coverage; do rm -rf "$d"; done', None),
+    ('for f in $(ls *.bak); do rm "$f"; done', None),
+    ('for d in ../sibling-app/*; do rm -rf "$d"; done', "deny"),
+    ('for d in /srv/www/*; do sudo rm -rf "$d"; done', "deny"),
+    ('for f in $(ls ~/Desktop); do rm -rf ~/Desktop/"$f"; done', "deny"),
+]
+
+
 @pytest.mark.parametrize(("command", "expected"), LISTED_DELETES)
 def test_deletes_fed_by_a_listing(kit: Any, project: Path, command: str, expected: str | None) -> None:
     verdict = kit.security(kit.bash(command, project))
