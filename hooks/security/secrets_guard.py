@@ -288,8 +288,10 @@ CODE_LOADS_DOTENV = re.compile(r"dotenv['\"]?\)?\.config\(|dotenv/config|load_do
 # Code that walks the whole environment (os.environ.items(), Object.entries(process.env), ENV.each,
 # %ENV), and the forms that reach the values rather than only the names.
 _ENV_ITERATED = _shell.lazy_compile(
-    r"os\.environ\.(?:items|keys|values|copy)\(\)|\bin\s+os\.environ\b|Object\.(?:entries|keys|values)\(\s*process\.env\s*\)"
-    r"|\bin\s+process\.env\b|\bENV\.(?:each|select|filter|to_h|keys|map|find_all)\b|%ENV\b"
+    r"os\.environ\.(?:items|keys|values|copy)\(\)|\bfor\s+\w+(?:\s*,\s*\w+)?\s+in\s+os\.environ\b"
+    r"|Object\.(?:entries|keys|values)\(\s*process\.env\s*\)"
+    r"|\bfor\s*\(\s*(?:const|let|var)?\s*\w+\s+in\s+process\.env\b|\bENV\.(?:each|select|filter|to_h|keys|map|find_all)\b"
+    r"|\bkeys\s*\(?\s*%ENV\b|\beach\s*\(?\s*%ENV\b"
 )
 _ENV_VALUES = _shell.lazy_compile(
     r"\.items\(\)|Object\.(?:entries|values)|\.values\(\)|os\.environ\[\s*\w+\s*\]|os\.environ\.get\(\s*\w+\s*\)"

@@ -138,6 +138,8 @@ SECRET_VALUES: list[tuple[str, str | None]] = [
     ("ruby -e 'ENV.select { |k, v| k =~ /TOKEN/ }.each { |k, v| puts v }'", "deny"),
     ("python3 -c \"import os; print(sorted(k for k in os.environ if 'TOKEN' in k))\"", "ask"),
     ('python3 -c "import os; print(len(os.environ))"', None),
+    ("python3 -c \"import os; print('NPM_TOKEN' in os.environ)\"", None),
+    ("node -e 'console.log(\"GH_TOKEN\" in process.env)'", None),
     ("python3 -c \"import os; print({k: v for k, v in os.environ.items() if k.startswith('LC_')})\"", None),
 ]
 
