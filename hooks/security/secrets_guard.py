@@ -2111,6 +2111,8 @@ def _code_named_secrets(cmd: Cmd, found: list[Finding]) -> None:
             kind = secret_file(path)
             if not kind or use == _shell.NAME_ONLY or path in seen:
                 continue
+            if kind == "an environment file with credentials" and use == _shell.USED and not _CODE_PRINTS.search(code):
+                continue  # load_dotenv('/srv/app/.env') loads the values for the program, printing none
             seen.add(path)
             if use == _shell.OPENED_UP:
                 found.append(

@@ -77,6 +77,9 @@ CODE_READS: list[tuple[str, str | None]] = [
         "c.connect('ci.example.net', key_filename=os.path.expanduser('~/.ssh/id_ed25519'))\"",
         None,
     ),
+    # An env file loaded into a program's environment, not printed.
+    ("python3 -c \"from dotenv import load_dotenv; load_dotenv('/srv/app/.env'); import worker\"", None),
+    ("python3 -c \"import os; print(open(os.path.expanduser('~/.env')).read())\"", "deny"),
     # Listing a credentials folder prints file names, as `ls ~/.ssh` does; a glob that is then read is a read.
     ("python3 -c \"import os; print(sorted(os.listdir(os.path.expanduser('~/.aws/'))))\"", None),
     ('node -e \'console.log(require("fs").readdirSync(require("os").homedir() + "/.ssh/"))\'', None),
