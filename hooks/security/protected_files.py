@@ -21,8 +21,14 @@ Description: Denies Write/Edit/MultiEdit/NotebookEdit of protected project files
     uv.lock, Cargo.lock, go.sum, Gemfile.lock, composer.lock, bun.lockb). Configure with
     PROTECTED_FILES (colon-separated gitignore-style globs, replaces the defaults) or
     <project>/.claude/protected_files.json ({"patterns": [...], "replace_defaults": false}
-    or a plain list, added to the defaults). "!pattern" excludes. Fails closed on
-    malformed input.
+    or a plain list, added to the defaults). "!pattern" excludes. A git hook written in full
+    (here-document, printf, echo replacing the file) is judged by content: the project's own
+    commands pass, remote code, reverse shells, decoded or eval'd code do not; Git LFS's scratch
+    folders (.git/lfs/tmp, incomplete) may be emptied. Rule permissions: chmod that lets others
+    read the user's keys and logins (~/.ssh private keys, ~/.aws, ~/.netrc, /etc/shadow …) or
+    makes system files world-writable or setuid, or opens a system folder, / or home recursively,
+    is refused; tightening passes. Rule ci-runner: a CI edit moving jobs onto self-hosted runners
+    asks. Fails closed on malformed input.
 """
 
 from __future__ import annotations

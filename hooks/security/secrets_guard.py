@@ -39,7 +39,16 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     (GitLab/Bitbucket "script:" with one "- cmd" per line, before_/after_script) are run
     steps. chmod on a secret file is denied when it lets others read it (644, o+r, g+r); an
     absolute mode that leaves the world out (0640, 0440) shares the file with its group the
-    way services expect and passes.
+    way services expect and passes. Interpreter code (python -c, node -e, ruby -e, perl -e, php -r,
+    awk, PowerShell, here-documents fed to them) that names a secret file under home or the system
+    in any string form (expanduser('~/.ssh/id_rsa'), os.environ['HOME'] + '/.aws/credentials',
+    Path.home() / '.netrc', process.env.HOME + …, "$ENV{HOME}/.pgpass", ENVIRON["HOME"] "/…",
+    $env:USERPROFILE\.ssh\…) is judged as cat of it; testing that it exists, listing its folder,
+    printing its name, handing a key to a client library (key_filename=) or loading an env file
+    without printing pass. Files given to -c/-e code as operands are its input. Any CLI subcommand
+    that returns a secret's value (databricks secrets get-secret, airflow connections get) and
+    Perforce tickets print credentials; code walking the environment through a credential-name
+    filter prints their values (deny) or names (ask); a PowerShell Env: listing asks.
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
     the standard library's ``secrets`` module on sys.path.)
 """

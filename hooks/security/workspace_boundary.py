@@ -31,7 +31,15 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     scratch space: writes pass, deleting there what the command did not create (nor writes
     again as a later output: rm -rf /tmp/report && tool --output=/tmp/report) asks, running
     an unseen file from there asks. Remote commands (ssh host '…', docker exec) are not
-    checked. Fails closed on malformed input.
+    checked. xargs rm fed by a listing (ls, find, fd) deletes what is listed: outside the project
+    it is refused, an in-project listing is project work. A whole read of the user's own shell or
+    tool settings file (cat ~/.gitconfig, tail ~/.bashrc) asks (rule user-settings-read; sourcing
+    it or searching it for credentials is refused); counting lines or testing a match (wc -l,
+    grep -c/-q/-l) prints no content. Installing as root or into a prefix outside the project
+    (sudo make install, cmake --install --prefix /usr) is refused (rule system-install); stow and
+    rsync dry runs pass; Perforce depot paths (//depot/…) are not files; Windows drive paths
+    changed from PowerShell are outside; WSL's Program Files / ProgramData read like /etc.
+    Fails closed on malformed input.
 """
 
 from __future__ import annotations
