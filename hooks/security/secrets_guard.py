@@ -43,7 +43,7 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     awk, PowerShell, here-documents fed to them) that names a secret file under home or the system
     in any string form (expanduser('~/.ssh/id_rsa'), os.environ['HOME'] + '/.aws/credentials',
     Path.home() / '.netrc', process.env.HOME + …, "$ENV{HOME}/.pgpass", ENVIRON["HOME"] "/…",
-    $env:USERPROFILE\.ssh\…) is judged as cat of it; testing that it exists, listing its folder,
+    $env:USERPROFILE paths) is judged as cat of it; testing that it exists, listing its folder,
     printing its name, handing a key to a client library (key_filename=) or loading an env file
     without printing pass. Files given to -c/-e code as operands are its input. Any CLI subcommand
     that returns a secret's value (databricks secrets get-secret, airflow connections get) and
