@@ -38,7 +38,9 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     grep -c/-q/-l) prints no content. Installing as root or into a prefix outside the project
     (sudo make install, cmake --install --prefix /usr) is refused (rule system-install); stow and
     rsync dry runs pass; Perforce depot paths (//depot/…) are not files; Windows drive paths
-    changed from PowerShell are outside; WSL's Program Files / ProgramData read like /etc.
+    changed from PowerShell are outside; WSL's Program Files / ProgramData read like /etc. A
+    recursive rm of "$VAR/" or "$VAR/"* with VAR set nowhere in the command and not guarded with
+    ${VAR:?} starts at the filesystem root when it is empty (rule unset-root).
     Fails closed on malformed input.
 """
 
@@ -1251,6 +1253,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         for word in _bash_path_words(cmd):
             if id(word) in deleted:
                 found.extend(_tool_folder_delete(cmd, word, aliases))
+                found.extend(_unset_root_delete(cmd, word))
             # Unknown parts become "*": /etc/$FILE is still under /etc.
             known = cmd.values(word)
             for value in known or _temp_var_value(word, cmd.ctx) or [_shell.expand_pattern(word, cmd.ctx)]:
@@ -1365,6 +1368,27 @@ def _tool_cache_clean(cmd: Cmd) -> list[Finding]:
             "ask",
             f"rule tool-cache: `{cmd.display}` deletes a cache outside the project, shared by every project; "
             "it can be downloaded again but that is slow. Confirm, or clean only the project's own build output.",
+        )
+    ]
+
+
+def _unset_root_delete(cmd: Cmd, word: Word) -> list[Finding]:
+    """``rm -rf "$STAGING_DIR/"``, ``sudo rm -rf "${OUT}/"*``: the variable is set nowhere in the
+    command and not guarded with ``${VAR:?}``, so when it is empty the recursive delete starts at
+    the filesystem root, far outside the project."""
+    if cmd.name != "rm" or not _shell.unknown_then_slash(word, cmd.ctx):
+        return []
+    flags, _positionals, _values = _shell.split_options(cmd.args)
+    if not {"r", "R", "recursive"} & set(flags):
+        return []
+    if any(isinstance(p, _shell.Var) and p.name in TEMP_VARS | TOOL_HOME_VARS for p in word.parts[:1]):
+        return []  # $TMPDIR/…, $ANDROID_HOME/…: judged as the folder they name
+    name = word.text.split("/")[0]
+    return [
+        (
+            "deny",
+            f"rule unset-root: `{cmd.display}` deletes from the filesystem root if {name} is empty or unset (it is "
+            f"set nowhere in the command). Set it in the same command or write ${{VAR:?}} so an empty value stops it.",
         )
     ]
 

@@ -131,3 +131,25 @@ def test_git_lfs_scratch_may_be_emptied(kit: Any, project: Path) -> None:
     ]:
         verdict = kit.security(kit.bash(command, project))
         assert verdict.own["protected_files"] == expected, (command, verdict.reasons)
+
+
+# (command, workspace_boundary's own decision)
+UNSET_ROOTS: list[tuple[str, str | None]] = [
+    # A variable set nowhere in the command, unguarded, before a slash: empty, it names the root.
+    ('rm -rf "$DEPLOY_DIR/"', "deny"),
+    ('sudo rm -r "${CACHE_ROOT}/"*', "deny"),
+    ('rm -fr "$OUT/"*', "deny"),
+    # Guarded, set in the command, a temp or tool variable, a file below it, or not recursive.
+    ('rm -rf "${DEPLOY_DIR:?}/"*', None),
+    ('DEPLOY_DIR=./public; rm -rf "$DEPLOY_DIR/"*', None),
+    ('rm -rf "$OUT/cache"', None),
+    ('rm -f "$LOG_DIR/"*', None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), UNSET_ROOTS)
+def test_unset_variable_before_a_slash(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.own["workspace_boundary"] == expected, (command, verdict.reasons)
+    if expected:
+        assert any("rule unset-root" in r and ":?" in r for r in verdict.reasons), verdict.reasons
