@@ -1261,8 +1261,8 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     # Remove-Item -Recurse C:\Users\dev\*: a Windows drive is never inside the project.
                     found.append(("deny", _reason(f"`{cmd.display}` changes {value} on a Windows drive", roots)))
                     continue
-                if not _path_like(value) or (cmd.name == "p4" and value.startswith("//")):
-                    continue  # p4 clean //depot/…: a depot path, not a file
+                if not _path_like(value) or (cmd.name in _LABEL_TOOLS and value.startswith("//")):
+                    continue  # p4 clean //depot/…, bazel test //pkg:target: a depot path or build label
                 path = _resolve(value, cmd.ctx.cwd)
                 if path is None or not outside(path, roots):
                     continue
@@ -1462,6 +1462,8 @@ def _reaches_project(target: str, project: str, under: bool) -> bool:
     return fnmatch.fnmatch(first, glob_part.split("/")[0])
 
 
+# Tools whose //-rooted words are depot paths or build labels, not files.
+_LABEL_TOOLS = frozenset({"p4", "bazel", "bazelisk", "buck", "buck2", "pants", "plz", "please", "blaze"})
 _WINDOWS_PATH = _shell.lazy_compile(r"[A-Za-z]:[\\/]")
 # Programs and PowerShell cmdlets (as the parser names them, lower case) that change what they name.
 _WINDOWS_WRITERS = frozenset({

@@ -107,6 +107,9 @@ INSTALLS_AND_DRY_RUNS: list[tuple[str, str | None]] = [
     ("rsync -av --delete public/ ~/sites/blog/", "deny"),
     # Perforce depot paths are not files; Windows drive paths are never in the project.
     ("p4 files //depot/Tools/...", None),
+    ("bazel test //services/auth:unit_tests --test_output=errors", None),
+    ("buck2 build //apps/cli:cli", None),
+    ("bazel run //tools:gen -- --out /etc/motd", "deny"),
     ("pwsh -c 'Remove-Item -Recurse -Force D:\\Shared\\Assets'", "deny"),
     ("pwsh -c 'Copy-Item .\\dist\\app.exe C:\\Windows\\System32\\'", "deny"),
     ("pwsh -c 'Remove-Item -Recurse -Force .\\obj'", None),
