@@ -130,6 +130,10 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("fleet", _dangerous.rule_fleet, cmd, check)
         apply("sql", _dangerous.rule_http_delete, cmd)
         apply("persistence", _dangerous.rule_persistence, cmd, cmds[:index], check)
+        apply("cloud", _dangerous.rule_platform_sql, cmd)
+        apply("cloud", _dangerous.rule_cloud_deletes, cmd)
+        apply("cloud", _dangerous.rule_world_open, cmd)
+        apply("cloud", _dangerous.rule_machine_code, cmd, check)
     apply("remote-code", _dangerous.rule_download_then_run, cmds)
     apply("fork-bomb", _dangerous.rule_fork_bomb, ctx, cmds)
     return found

@@ -1466,6 +1466,30 @@ _PLATFORM_SECRETS: tuple[tuple[frozenset[str], tuple[str, ...], frozenset[str] |
     (frozenset({"borg"}), ("key", "export"), None, "the backup repository's key"),
     (frozenset({"wg"}), ("showconf",), None, "a WireGuard private key"),
     (frozenset({"wg"}), ("show",), frozenset({"private-key", "preshared-keys"}), "a WireGuard private key"),
+    # Data platforms (tune-cloud11): secret scopes, orchestrator connections, engine keys.
+    (frozenset({"databricks"}), ("secrets", "get-secret"), None, "a Databricks secret's value"),
+    (frozenset({"databricks"}), ("secrets", "get"), None, "a Databricks secret's value"),
+    (frozenset({"airflow"}), ("connections", "get"), None, "an Airflow connection with its password"),
+    (frozenset({"airflow"}), ("connections", "export"), frozenset({"-", "/dev/stdout"}), "every Airflow connection"),
+    (
+        frozenset({"airflow"}),
+        ("config", "get-value"),
+        frozenset({"fernet_key", "secret_key", "sql_alchemy_conn", "broker_url", "result_backend"}),
+        "Airflow's encryption key or a database URL with its password",
+    ),
+    (frozenset({"az"}), ("storage", "account", "keys", "list"), None, "the storage account's access keys"),
+    (frozenset({"az"}), ("storage", "account", "show-connection-string"), None, "a connection string with its key"),
+    (frozenset({"az"}), ("cosmosdb", "keys", "list"), None, "the Cosmos DB account keys"),
+    (frozenset({"az"}), ("redis", "list-keys"), None, "the Redis access keys"),
+    (frozenset({"az"}), ("acr", "credential", "show"), None, "the registry's passwords"),
+    (frozenset({"aws"}), ("rds", "generate-db-auth-token"), None, "a database login token"),
+    (frozenset({"aws"}), ("redshift", "get-cluster-credentials"), None, "temporary database credentials"),
+    (frozenset({"aws"}), ("secretsmanager", "batch-get-secret-value"), None, "secret values"),
+    (frozenset({"databricks"}), ("tokens", "create"), None, "a new Databricks token"),
+    (frozenset({"confluent"}), ("api-key", "create"), None, "a new Confluent API secret"),
+    (frozenset({"az"}), ("ad", "sp", "credential", "reset"), None, "a new service principal's password"),
+    (frozenset({"az"}), ("webapp", "deployment", "list-publishing-profiles"), None, "the app's deployment passwords"),
+    (frozenset({"az"}), ("functionapp", "keys", "list"), None, "the function app's keys"),
 )
 
 

@@ -14,6 +14,8 @@ to each command that would run; each rule appends ``(decision, reason)`` finding
   remote shells, HTTP ``DELETE``;
 * ``_system`` — security switched off, persistence (cron, start-up files, units), accounts
   given root and essential packages removed;
+* ``_cloud`` — cloud and data platforms: SQL sent through platform CLIs and jobs, production data
+  deleted through cloud CLIs, networks opened to the world, code installed on machines;
 * ``_infra`` — ``kubectl``/``helm``/``terraform``, cloud CLIs, production targets and the
   other tools that ask, commands sent to fleets (ansible, salt, pssh, cloud run-command).
 
@@ -22,6 +24,7 @@ Standard library only, like every shipped hook.
 
 from __future__ import annotations
 
+from ._cloud import rule_cloud_deletes, rule_machine_code, rule_platform_sql, rule_world_open
 from ._data import rule_db_tasks, rule_dump_upload, rule_hosted_data, rule_orm, rule_sql, sql_findings
 from ._devices import rule_devices, rule_fork_bomb, rule_power
 from ._files import TREE_REMOVERS, rule_chmod, rule_find, rule_mirror_empty, rule_mv, rule_rm, rule_rsync
@@ -46,6 +49,7 @@ __all__ = [
     "rule_accounts",
     "rule_bfg",
     "rule_chmod",
+    "rule_cloud_deletes",
     "rule_code_runs_fetched",
     "rule_db_tasks",
     "rule_decoded_operand",
@@ -61,10 +65,12 @@ __all__ = [
     "rule_hidden_code",
     "rule_hosted_data",
     "rule_http_delete",
+    "rule_machine_code",
     "rule_mirror_empty",
     "rule_mv",
     "rule_orm",
     "rule_persistence",
+    "rule_platform_sql",
     "rule_power",
     "rule_remote_shell",
     "rule_rm",
@@ -73,5 +79,6 @@ __all__ = [
     "rule_security_off",
     "rule_sql",
     "rule_warn_tools",
+    "rule_world_open",
     "sql_findings",
 ]
