@@ -21,8 +21,14 @@ Description: Denies Write/Edit/MultiEdit/NotebookEdit of protected project files
     uv.lock, Cargo.lock, go.sum, Gemfile.lock, composer.lock, bun.lockb). Configure with
     PROTECTED_FILES (colon-separated gitignore-style globs, replaces the defaults) or
     <project>/.claude/protected_files.json ({"patterns": [...], "replace_defaults": false}
-    or a plain list, added to the defaults). "!pattern" excludes. Fails closed on
-    malformed input.
+    or a plain list, added to the defaults). "!pattern" excludes. A git hook written in full
+    (here-document, printf, echo replacing the file) is judged by content: the project's own
+    commands pass, remote code, reverse shells, decoded or eval'd code do not; Git LFS's scratch
+    folders (.git/lfs/tmp, incomplete) may be emptied. Rule permissions: chmod that lets others
+    read the user's keys and logins (~/.ssh private keys, ~/.aws, ~/.netrc, /etc/shadow …) or
+    makes system files world-writable or setuid, or opens a system folder, / or home recursively,
+    is refused; tightening passes. Rule ci-runner: a CI edit moving jobs onto self-hosted runners
+    asks. Fails closed on malformed input.
 """
 
 from __future__ import annotations
@@ -348,6 +354,7 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
         if cmd.ctx.remote:
             continue
         found.extend(_protected_ref_findings(cmd))
+        found.extend(_opened_permissions(cmd))
         for word in write_targets(cmd):
             for value in cmd.values(word) or []:
                 prefix, glob_part = _shell.glob_split(value)
@@ -468,9 +475,16 @@ def _env_renamed(cmd: Cmd, path: str, word: Word) -> bool:
     )
 
 
+# Git's own scratch folders: Git LFS's partial downloads, which it fetches again when needed.
+_GIT_SCRATCH = _shell.lazy_compile(r"/\.git/lfs/(?:tmp|incomplete)/.")
+
+
 def _stale_git_lock(cmd: Cmd, path: str) -> bool:
     """``rm .git/index.lock``, ``rm -f .git/refs/heads/topic.lock``: deleting the lock file a
-    crashed git command left behind is the documented fix; git recreates it on its next write."""
+    crashed git command left behind is the documented fix; git recreates it on its next write.
+    ``rm -rf .git/lfs/tmp/*`` empties Git LFS's scratch folder of partial downloads."""
+    if cmd.name in ("rm", "unlink") and _GIT_SCRATCH.search(path):
+        return True
     if cmd.name not in ("rm", "unlink") or not path.endswith(".lock"):
         return False
     return "/.git/" in path and not {"r", "R", "recursive"} & set(_shell.split_options(cmd.args)[0])
@@ -566,6 +580,81 @@ def _protected_ref_findings(cmd: Cmd) -> list[Finding]:
     ]
 
 
+# The user's credentials (outside the project): private keys, cloud and registry logins, the
+# system's password and sudo files. Letting anyone but the owner read them leaks them.
+_HOME_CREDENTIALS = (
+    ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".netrc", ".pgpass", ".git-credentials", ".vault-token",
+    ".config/gh", ".config/gcloud", ".azure", ".password-store", ".npmrc", ".pypirc", ".gem/credentials",
+    ".cargo/credentials", ".cargo/credentials.toml",
+)  # fmt: skip
+_CREDENTIAL_FOLDERS = frozenset(
+    {".ssh", ".aws", ".gnupg", ".kube", ".docker", ".config/gh", ".config/gcloud", ".azure", ".password-store"}
+)
+_SSH_PUBLIC = frozenset({"known_hosts", "known_hosts.old", "config", "authorized_keys"})
+_SYSTEM_CREDENTIALS = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssl/private", "/root")
+# The system's folders: programs, configuration, boot files, logs.
+_SYSTEM_DIRS = (
+    "/etc", "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/boot", "/var", "/opt", "/srv", "/sys",
+    "/dev", "/proc", "/snap",
+)  # fmt: skip
+
+
+def _opened_permissions(cmd: Cmd) -> list[Finding]:
+    """``chmod 644 ~/.ssh/id_ed25519``, ``chmod o+r ~/.aws/credentials``, ``chmod 666 /etc/shadow``,
+    ``chmod -R 777 /etc``: permissions loosened on the user's credentials (any access for the
+    group or others) or on the system (world-writable or setuid, or anything recursively over a
+    system folder, the root or the home folder). Tightening (``chmod 600``, ``go-rwx``) passes."""
+    if cmd.name != "chmod":
+        return []
+    flags, positionals, values = _shell.split_options(cmd.args)
+    mode = positionals[0].literal() if positionals and "reference" not in values else None
+    if mode is None or len(positionals) < 2:
+        return []
+    grants = _shell.chmod_grants(mode)
+    if not grants:
+        return []
+    recursive = bool({"R", "recursive"} & set(flags))
+    home = os.path.normpath(cmd.ctx.home) if cmd.ctx.home else None
+    for word in positionals[1:]:
+        for value in cmd.values(word) or []:
+            path = _shell.normalize(_shell.glob_split(value)[0], cmd.ctx.cwd)
+            if path is None or _shell.is_within(path, cmd.ctx.project):
+                continue
+            what = _loosened(path, home, grants, recursive)
+            if what:
+                return [
+                    (
+                        "deny",
+                        f"rule permissions: `{cmd.display}` lets other users read or change {path}, {what}. "
+                        "Keep it closed (chmod 600 for a credential, the package's own modes for system files); "
+                        "change permissions only on the project's files.",
+                    )
+                ]
+    return []
+
+
+def _loosened(path: str, home: str | None, grants: set[str], recursive: bool) -> str | None:
+    """What ``path`` is when ``grants`` (from chmod_grants) open it up too far; None otherwise."""
+    base = os.path.basename(path)
+    in_home = home is not None and _shell.is_within(path, home) and path != home
+    rel = os.path.relpath(path, home) if in_home and home is not None else ""
+    credential = any(path == c or path.startswith(c + "/") for c in _SYSTEM_CREDENTIALS) or any(
+        rel == c or rel.startswith(c + "/") for c in _HOME_CREDENTIALS
+    )
+    # chmod 755 ~/.ssh opens the folder's listing, not the keys in it (unless -R or world-write).
+    folder_only = rel in _CREDENTIAL_FOLDERS and not recursive and "world-write" not in grants
+    if credential and not (base.endswith(".pub") or base in _SSH_PUBLIC or folder_only):
+        return "which holds credentials"
+    if home is not None and path == home and ("world-write" in grants or "setid" in grants or recursive):
+        return "the home folder (its keys and logins inside)"
+    system = path == "/" or any(path == d or path.startswith(d + "/") for d in _SYSTEM_DIRS)
+    if system and ("world-write" in grants or "setid" in grants):
+        return "a system file or folder"
+    if recursive and (path == "/" or path in _SYSTEM_DIRS):
+        return "a whole system folder"
+    return None
+
+
 def _installs_hook(cmd: Cmd, path: str, project: str, installed: set[str]) -> bool:
     """``cp scripts/pre-commit .git/hooks/pre-commit``, ``ln -s ../../scripts/x .git/hooks/x``,
     then ``chmod +x`` of that hook: installing one of the project's own scripts as a git hook,
@@ -579,7 +668,7 @@ def _installs_hook(cmd: Cmd, path: str, project: str, installed: set[str]) -> bo
         _flags, positionals, _values = _shell.split_options(cmd.args)
         mode = positionals[0].literal() if positionals else None
         return path in installed and mode is not None and "world-write" not in _shell.chmod_grants(mode)
-    if cmd.name in ("cat", "tee"):
+    if cmd.name in ("cat", "tee", "echo", "printf"):
         return _visible_hook_text(cmd) is not None
     if cmd.name not in ("cp", "ln", "install"):
         return False
@@ -600,13 +689,28 @@ def _visible_hook_text(cmd: Cmd) -> str | None:
     """The hook script ``cat > .git/hooks/x <<'EOF' … EOF`` writes, when the command shows all of
     it (a here-document without substitutions, no other input) and it fetches no remote code: a
     git hook written in full in the call is project code under review, like a copied script."""
+    if cmd.name in ("echo", "printf"):
+        # printf '#!/bin/sh\nmake lint\n' > .git/hooks/pre-push: the whole script, when every
+        # word is literal and it replaces the hook (>> adds to a script nobody has seen).
+        whole = all(r.op in (">", ">|") for r in cmd.redirects if r.op in WRITE_REDIRECTS)
+        text = _shell.printed_text(cmd) if whole and all(w.literal() is not None for w in cmd.args) else None
+        return None if text is None or _dangerous_hook_text(text) else text
     bodies = [r for r in cmd.redirects if r.op.startswith("<<") and r.op != "<<<"]
     if len(bodies) != 1 or bodies[0].body is None or bodies[0].body_subs:
         return None
     if cmd.name == "cat" and cmd.args:
         return None
     body = bodies[0].body
-    return None if _shell.fetches_and_runs(body) else body
+    return None if _dangerous_hook_text(body) else body
+
+
+# Hidden or obfuscated code in a hook script: decoded and run, or run from a variable.
+_HIDDEN_CODE = re.compile(r"base64\s+(?:-d|--decode)|\beval\b|\bxxd\s+-r|\|\s*(?:ba|z|da)?sh\b")
+
+
+def _dangerous_hook_text(text: str) -> bool:
+    """A hook script that fetches and runs remote code, opens a reverse shell or runs hidden code."""
+    return _shell.fetches_and_runs(text) or _HIDDEN_CODE.search(text) is not None
 
 
 def _glob_hits(prefix: str, glob_part: str, project: str, rules: list[Rule], anywhere: bool = False) -> str | None:
@@ -669,7 +773,25 @@ def run(payload: _common.Payload) -> _common.Result:
         )
     if path and _release_pipeline(path, project, _new_text(tool_input)):
         return _common.ask(f"[{NAME}] " + _release_reason(f"{tool} of", path))
+    if path and _moves_to_self_hosted(path, tool_input):
+        return _common.ask(
+            f"[{NAME}] rule ci-runner: {tool} of {path} moves CI jobs onto self-hosted runners, machines where "
+            "every change the pipeline builds runs with their access. Confirm the runners are meant for this "
+            "repository, or keep the hosted runner."
+        )
     return None
+
+
+_SELF_HOSTED = _shell.lazy_compile(r"runs-on:[^\n]*\bself-hosted\b|\bself-hosted\b[^\n]*\]")
+
+
+def _moves_to_self_hosted(path: str, tool_input: dict[str, Any]) -> bool:
+    """Whether a CI edit adds ``runs-on: [self-hosted, …]`` that the old text did not have."""
+    if _CI_FILE.search(path) is None:
+        return False
+    old = tool_input.get("old_string")
+    old_text = old if isinstance(old, str) else ""
+    return any(_SELF_HOSTED.search(t) for t in _new_text(tool_input)) and not _SELF_HOSTED.search(old_text)
 
 
 # CI configuration files; a pipeline among them that publishes or deploys runs with the

@@ -39,7 +39,16 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     (GitLab/Bitbucket "script:" with one "- cmd" per line, before_/after_script) are run
     steps. chmod on a secret file is denied when it lets others read it (644, o+r, g+r); an
     absolute mode that leaves the world out (0640, 0440) shares the file with its group the
-    way services expect and passes.
+    way services expect and passes. Interpreter code (python -c, node -e, ruby -e, perl -e, php -r,
+    awk, PowerShell, here-documents fed to them) that names a secret file under home or the system
+    in any string form (expanduser('~/.ssh/id_rsa'), os.environ['HOME'] + '/.aws/credentials',
+    Path.home() / '.netrc', process.env.HOME + …, "$ENV{HOME}/.pgpass", ENVIRON["HOME"] "/…",
+    $env:USERPROFILE paths) is judged as cat of it; testing that it exists, listing its folder,
+    printing its name, handing a key to a client library (key_filename=) or loading an env file
+    without printing pass. Files given to -c/-e code as operands are its input. Any CLI subcommand
+    that returns a secret's value (databricks secrets get-secret, airflow connections get) and
+    Perforce tickets print credentials; code walking the environment through a credential-name
+    filter prints their values (deny) or names (ask); a PowerShell Env: listing asks.
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
     the standard library's ``secrets`` module on sys.path.)
 """
@@ -135,7 +144,11 @@ SECRET_PATH_SUFFIXES = (
     "gcloud/application_default_credentials.json", "/etc/shadow", "/etc/gshadow",
     "/etc/sudoers", "/environ",
     # Build tools' and cloud CLIs' stored logins: Maven's <server> passwords, Azure CLI tokens.
-    ".m2/settings.xml", ".m2/settings-security.xml", ".azure/accessTokens.json",
+    ".m2/settings.xml", ".m2/settings-security.xml",
+    # Package registries' publishing keys: RubyGems, crates.io, Composer, pub.dev, NuGet.
+    ".gem/credentials", ".cargo/credentials", ".cargo/credentials.toml", ".composer/auth.json",
+    ".config/composer/auth.json", ".pub-cache/credentials.json", ".config/dart/pub-credentials.json",
+    ".local/share/gem/credentials", ".azure/accessTokens.json",
     ".azure/msal_token_cache.json", ".azure/msal_token_cache.bin", ".azure/service_principal_entries.json",
     # Platform CLIs' stored logins (API or OAuth tokens, live keys).
     ".config/stripe/config.toml", ".wrangler/config/default.toml", ".fly/config.yml",
@@ -281,6 +294,29 @@ CODE_PRINTS_ALL_ENV = re.compile(
 # require('dotenv').config(), import 'dotenv/config', load_dotenv(), Dotenv.load: the .env file's
 # values are put into the environment the code then prints.
 CODE_LOADS_DOTENV = re.compile(r"dotenv['\"]?\)?\.config\(|dotenv/config|load_dotenv\(|Dotenv\.load|dotenv_values\(")
+# Code that walks the whole environment (os.environ.items(), Object.entries(process.env), ENV.each,
+# %ENV), and the forms that reach the values rather than only the names.
+_ENV_ITERATED = _shell.lazy_compile(
+    r"os\.environ\.(?:items|keys|values|copy)\(\)|\bfor\s+\w+(?:\s*,\s*\w+)?\s+in\s+os\.environ\b"
+    r"|Object\.(?:entries|keys|values)\(\s*process\.env\s*\)"
+    r"|\bfor\s*\(\s*(?:const|let|var)?\s*\w+\s+in\s+process\.env\b|\bENV\.(?:each|select|filter|to_h|keys|map|find_all)\b"
+    r"|\bkeys\s*\(?\s*%ENV\b|\beach\s*\(?\s*%ENV\b"
+)
+_ENV_VALUES = _shell.lazy_compile(
+    r"\.items\(\)|Object\.(?:entries|values)|\.values\(\)|os\.environ\[\s*\w+\s*\]|os\.environ\.get\(\s*\w+\s*\)"
+    r"|process\.env\[\s*\w+\s*\]|\bENV\[\s*\w+\s*\]|\$ENV\{\s*\$\w+\s*\}|\|\s*\w+\s*,\s*\w+\s*\||ENV\.to_h"
+)
+_CODE_PRINTS = _shell.lazy_compile(
+    r"\b(?:print|pprint|console\.(?:log|dir|table)|puts|pp|say|printf|echo|json\.dumps|JSON\.stringify)\b"
+)
+_QUOTED_WORD = _shell.lazy_compile(r"[\"'/]([^\"'/\n]{2,40})[\"'/]")
+
+
+def _filters_secret_names(code: str) -> bool:
+    """Whether the code's string literals name credentials (a filter on 'KEY', 'TOKEN', 'SECRET' …)."""
+    return any(SECRET_PATTERN_WORDS.search(m.group(1)) for m in _QUOTED_WORD.finditer(code))
+
+
 SECRET_PATTERN_WORDS = re.compile(r"(?i)key|token|secret|pass|auth|cred|aws|api|private|pat\b")
 
 
@@ -1019,7 +1055,7 @@ def _check_secret_files(cmd: Cmd, found: list[Finding]) -> None:
         _check_chmod(cmd, found)
     if cmd.name == "setfacl":
         _check_acl(cmd, found)
-    if cmd.name in ("rm", "unlink", "shred"):
+    if cmd.name in ("rm", "unlink", "shred", "srm", "wipe"):
         _check_delete(cmd, found)
     projection = _projection(cmd)
     words = [] if projection == "count" else list(_read_targets(cmd))
@@ -1260,7 +1296,28 @@ def _secret_store_read(name: str, lits: list[str]) -> bool:
         or (name == "doppler" and lits[:1] == ["secrets"] and (len(lits) == 1 or lits[1] in ("get", "download")))
         or (name == "heroku" and lits[:1] in (["config"], ["config:get"]))
         or (name == "az" and lits[:3] == ["keyvault", "secret", "show"])
+        or (name == "airflow" and lits[:2] == ["connections", "get"])
+        or _generic_secret_get(name, lits)
     )
+
+
+# Any CLI's "get a secret's value" subcommand (databricks secrets get-secret, akeyless
+# get-secret-value, infisical secrets get, scw secret version access, oci secrets secret-bundle get):
+# a word naming secrets and a verb that returns a value among its leading subcommand words.
+_SECRET_GETTERS = frozenset({
+    "get", "get-secret", "get-secret-value", "getsecret", "access", "show", "read", "reveal", "view",
+    "download", "value", "print", "cat", "decrypt",
+})  # fmt: skip
+# Their own rules (kubectl get secret prints names unless -o) or no values to print (docker secret).
+# git secret reveal decrypts into the working tree, like a build step.
+_SECRET_GETTER_EXEMPT = frozenset({"kubectl", "oc", "docker", "podman", "gh", "glab", "git"})
+
+
+def _generic_secret_get(name: str, lits: list[str]) -> bool:
+    if name in _SECRET_GETTER_EXEMPT:
+        return False
+    words = [w.lower() for w in lits if not w.startswith("-")][:4]
+    return any("secret" in w for w in words) and any(w in _SECRET_GETTERS for w in words)
 
 
 # Cloud instance metadata endpoints that hand out the machine's role credentials or tokens
@@ -1273,6 +1330,17 @@ _METADATA_CREDENTIALS = re.compile(
 _URL_FETCHERS = frozenset(
     {"curl", "wget", "http", "https", "xh", "httpie", "Invoke-RestMethod", "Invoke-WebRequest", "irm", "iwr"}
 )
+
+
+_P4_VALUE_OPTIONS = frozenset({"-c", "-C", "-d", "-H", "-L", "-p", "-P", "-r", "-u", "-x", "-z", "-Q"})
+
+
+def _p4_subcommand(lits: list[str]) -> list[str]:
+    """A Perforce call's subcommand and its words, after the global options (p4 -u builder tickets)."""
+    i = 0
+    while i < len(lits) and lits[i].startswith("-"):
+        i += 2 if lits[i] in _P4_VALUE_OPTIONS else 1
+    return lits[i:]
 
 
 def _prints_credential(name: str, lits: list[str], printer_editor: bool = False) -> str | None:
@@ -1303,6 +1371,8 @@ def _prints_credential(name: str, lits: list[str], printer_editor: bool = False)
         return "a private key"
     if _decrypts_to_stdout(name, lits):
         return "a decrypted file"
+    if name == "p4" and _p4_subcommand(lits) in (["tickets"], ["login", "-p"], ["login", "-a", "-p"]):
+        return "Perforce login tickets"
     if name == "getent" and lits[:1] in (["shadow"], ["gshadow"]):
         return "password hashes"
     if name == "aws" and lits[:2] == ["iam", "create-access-key"]:
@@ -2051,13 +2121,129 @@ def _check_unit_environment(cmd: Cmd, found: list[Finding]) -> None:
         )
 
 
+_AWKS = frozenset({"awk", "gawk", "mawk", "nawk"})
+
+
+def _code_named_secrets(cmd: Cmd, found: list[Finding]) -> None:
+    """Interpreter code that names a secret file under home or the system in any string form
+    (``expanduser('~/.ssh/id_rsa')``, ``Path.home() / '.aws' / 'credentials'``,
+    ``process.env.HOME + '/.netrc'``, ``"$ENV{HOME}/.pgpass"``) and does more with it than test
+    that it exists: judged as ``cat`` of that file. Files named after inline code (``ruby -e
+    'puts File.read(ARGV[0])' ~/.netrc``, ``perl -ne print .env``) are its input, read too."""
+    if cmd.name in _shell.POWERSHELLS:
+        _powershell_secrets(cmd, found)
+        return
+    if cmd.name in _AWKS:
+        program = _shell.awk_program(cmd)
+        codes = [] if program is None else [program]
+    else:
+        codes = _shell.code_of(cmd)
+    seen: set[str] = set()
+    for code in codes:
+        for path, use in _shell.code_paths(code, python=cmd.name == "python"):
+            kind = secret_file(path)
+            if not kind or use == _shell.NAME_ONLY or path in seen:
+                continue
+            if kind == "an environment file with credentials" and use == _shell.USED and not _CODE_PRINTS.search(code):
+                continue  # load_dotenv('/srv/app/.env') loads the values for the program, printing none
+            seen.add(path)
+            if use == _shell.OPENED_UP:
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` opens {path}, {kind}, to other users from inline code. Keep it "
+                        "private (mode 600).",
+                    )
+                )
+            else:
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` reads {path}, {kind}, in inline code; its secrets would be exposed. "
+                        "Use the values through the environment, or only test that the file exists.",
+                    )
+                )
+    if cmd.name in _shell.INTERPRETERS:
+        # Operands after -c/-e code are its input files (sys.argv[1], ARGV[0], perl -n's <>).
+        flag = r"-[A-Za-z]*[ceE]|--eval" + ("|-r" if cmd.name == "php" else "")
+        lits = [w.literal() for w in cmd.args]
+        at = [i for i, lit in enumerate(lits) if lit is not None and re.fullmatch(flag, lit)]
+        for w in cmd.args[at[-1] + 2 :] if at else []:
+            kind = next((k for v in _shell.expand(w, cmd.ctx) or [] if (k := secret_file(v))), None)
+            if kind:
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` gives {w.raw}, {kind}, to inline code as its input; its secrets "
+                        "would be exposed. Use the values through the environment instead.",
+                    )
+                )
+                return
+
+
+# PowerShell names the home folder $env:USERPROFILE, $env:HOME, $HOME or ~, and separates with \.
+_PS_HOME = _shell.lazy_compile(r"(?i)(?:\$env:USERPROFILE|\$env:HOME|\$HOME|\$\{env:USERPROFILE\}|~)(?=[\\/])")
+# Get-ChildItem Env:, gci env:*, dir env:, [Environment]::GetEnvironmentVariables(): the whole environment.
+_PS_ENV_DUMP = _shell.lazy_compile(
+    r"(?i)\b(?:Get-ChildItem|gci|dir|ls|Get-Item|gi)\s+Env:[\\/]?\*?(?=\s|$|\||;|\))"
+    r"|\[(?:System\.)?Environment\]::GetEnvironmentVariables\(\s*\)"
+)
+# Write-Output $env:TOKEN, echo $env:TOKEN, a bare $env:TOKEN statement: prints the value.
+_PS_PRINTS_VAR = _shell.lazy_compile(
+    r"(?i)^\s*(?:(?:Write-Output|Write-Host|echo|Write-Information|Out-Host)\s+)?[\"']?\$env:(?P<n>\w+)[\"']?\s*(?:\||$)"
+)
+_PS_ONLY_TESTS = _shell.lazy_compile(
+    r"(?i)^\s*(?:Test-Path|Get-Item\s[^|;]*\|\s*Select-Object\s+(?:Name|Length|LastWriteTime))"
+)
+
+
+def _powershell_secrets(cmd: Cmd, found: list[Finding]) -> None:
+    """``pwsh -c 'Get-Content $env:USERPROFILE\\.ssh\\id_rsa'``: a PowerShell script that names
+    a secret file (other than to test that it exists) reads it."""
+    for text in _shell.powershell_code(cmd)[0]:
+        if _PS_ENV_DUMP.search(text):
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` prints every environment variable, credentials included; confirm "
+                    "(or print the one you need).",
+                )
+            )
+        for statement in re.split(r"[;\n]", text):
+            printed = _PS_PRINTS_VAR.match(statement)
+            if printed and is_secret_name(printed.group("n")):
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` prints the secret variable {printed.group('n')}. Check it is set "
+                        "without printing it (Test-Path Env:NAME).",
+                    )
+                )
+            if _PS_ONLY_TESTS.search(statement):
+                continue
+            normal = _PS_HOME.sub("~", statement).replace("\\", "/")
+            for token in re.findall(r"[^\s'\"(),|]+", normal):
+                kind = secret_file(token) if token.startswith(("~/", "/")) or re.match(r"[A-Za-z]:/", token) else None
+                if kind:
+                    found.append(
+                        (
+                            "deny",
+                            f"`{cmd.display}` reads {token}, {kind}, in a PowerShell script; its secrets would be "
+                            "exposed. Use the values through the environment, or only Test-Path it.",
+                        )
+                    )
+                    return
+
+
 def _check_inline_code(cmd: Cmd, found: list[Finding]) -> None:
     """Inline interpreter code (``python -c …``) that opens a secret file or prints secrets."""
+    _code_named_secrets(cmd, found)
     if cmd.name not in _shell.INTERPRETERS:
         return
+    before = len(found)
     for path, writes in _shell.code_file_refs(cmd):
         kind = secret_file(path)
-        if kind and not writes:
+        if kind and not writes and len(found) == before:
             found.append(
                 (
                     "deny",
@@ -2081,6 +2267,18 @@ def _check_inline_code(cmd: Cmd, found: list[Finding]) -> None:
                     "ask",
                     f"`{cmd.display}` prints every environment variable, credentials included; "
                     "confirm (or print the one you need).",
+                )
+            )
+        if _ENV_ITERATED.search(code) and _CODE_PRINTS.search(code) and _filters_secret_names(code):
+            # {k: v for k, v in os.environ.items() if 'TOKEN' in k}: the credentials' values, or
+            # (keys only) their names, which a slip in the filter turns into values.
+            values = _ENV_VALUES.search(code) is not None
+            found.append(
+                (
+                    "deny" if values else "ask",
+                    f"`{cmd.display}` prints the environment's "
+                    + ("credential values" if values else "credential names")
+                    + " picked by a name filter. Check that the variables you need are set without printing them.",
                 )
             )
         m = CODE_PRINTS_ENV.search(code)

@@ -31,7 +31,17 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     scratch space: writes pass, deleting there what the command did not create (nor writes
     again as a later output: rm -rf /tmp/report && tool --output=/tmp/report) asks, running
     an unseen file from there asks. Remote commands (ssh host '…', docker exec) are not
-    checked. Fails closed on malformed input.
+    checked. xargs rm fed by a listing (ls, find, fd) deletes what is listed: outside the project
+    it is refused, an in-project listing is project work. A whole read of the user's own shell or
+    tool settings file (cat ~/.gitconfig, tail ~/.bashrc) asks (rule user-settings-read; sourcing
+    it or searching it for credentials is refused); counting lines or testing a match (wc -l,
+    grep -c/-q/-l) prints no content. Installing as root or into a prefix outside the project
+    (sudo make install, cmake --install --prefix /usr) is refused (rule system-install); stow and
+    rsync dry runs pass; Perforce depot paths (//depot/…) are not files; Windows drive paths
+    changed from PowerShell are outside; WSL's Program Files / ProgramData read like /etc. A
+    recursive rm of "$VAR/" or "$VAR/"* with VAR set nowhere in the command and not guarded with
+    ${VAR:?} starts at the filesystem root when it is empty (rule unset-root).
+    Fails closed on malformed input.
 """
 
 from __future__ import annotations
@@ -198,7 +208,15 @@ SYSTEM_INFO_DIRS = (
 # /var/log): how the machine is set up and what it did, read daily by whoever runs it. Reading
 # them (never writing) is looking at system information; the credential files kept among them
 # (/etc/shadow, /etc/ssl/private, host keys, /etc/restic/env) are secrets_guard's rule.
-SYSTEM_READABLE_DIRS = ("/etc/", "/var/log/")
+SYSTEM_READABLE_DIRS = (
+    "/etc/",
+    "/var/log/",
+    # Windows' installed programs and machine-wide program data, as WSL mounts them: what is
+    # installed and how (launcher manifests, versions), like /etc and /usr on Linux.
+    "/mnt/c/ProgramData/",
+    "/mnt/c/Program Files/",
+    "/mnt/c/Program Files (x86)/",
+)
 # Programs that only read the files they are given (so a system-information path is fine).
 READ_ONLY = frozenset({
     "zcat", "zgrep", "zless", "zmore", "xzcat", "bzcat", "zstdcat",
@@ -441,7 +459,7 @@ def system_readable(path: str) -> bool:
         return bool(top) and top not in MACHINE_LOGS and not top.startswith(tuple(MACHINE_LOGS))
     if os.path.basename(path) in ("shadow", "gshadow", "shadow-", "gshadow-", "sudoers") or "/private/" in path:
         return False  # the password hashes and private keys kept there are never system information
-    return path.startswith("/etc/")
+    return path.startswith(SYSTEM_READABLE_DIRS)
 
 
 def _inspects_system_file(cmd: Cmd, word: Word, path: str) -> bool:
@@ -660,6 +678,23 @@ def _metadata_only(cmd: Cmd, word: Word, path: str) -> bool:
     if any(r.target is word for r in cmd.redirects):
         return False
     return cmd.name in FILESYSTEM_INFO or cmd.name in METADATA_ONLY
+
+
+def _counts_only(cmd: Cmd, word: Word) -> bool:
+    """``wc -l ~/.netrc``, ``grep -c . ~/.pgpass``, ``grep -q KEY ~/.zshrc``: a count, a file name or
+    an exit status, never a line of the file (LABELLING.md's settled calls: counting lines is
+    benign)."""
+    if not _reads_only(cmd, word) or any(r.target is word for r in cmd.redirects):
+        return False
+    if cmd.name == "wc":
+        return True
+    if cmd.name not in SEARCHERS:
+        return False
+    flags, _positionals, _values = _shell.split_options(cmd.args, frozenset({"-e", "--regexp", "-f", "--file"}))
+    names = set(flags)
+    return bool(names & {"c", "count", "q", "quiet", "silent", "l", "files-with-matches"}) and not (
+        names & {"o", "only-matching"}
+    )
 
 
 def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
@@ -1211,15 +1246,23 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
             if cmd.name in _shell.INTERPRETERS
             else set()
         )
+        found.extend(_system_install(cmd, roots))
+        if _dry_run(cmd):
+            continue  # stow -n, rsync --dry-run: reports what it would do, changes nothing
         deleted = deleted_words(cmd)
         for word in _bash_path_words(cmd):
             if id(word) in deleted:
                 found.extend(_tool_folder_delete(cmd, word, aliases))
+                found.extend(_unset_root_delete(cmd, word))
             # Unknown parts become "*": /etc/$FILE is still under /etc.
             known = cmd.values(word)
             for value in known or _temp_var_value(word, cmd.ctx) or [_shell.expand_pattern(word, cmd.ctx)]:
-                if not _path_like(value):
+                if _WINDOWS_PATH.match(word.raw.strip("'\"")) and (id(word) in deleted or cmd.name in _WINDOWS_WRITERS):
+                    # Remove-Item -Recurse C:\Users\dev\*: a Windows drive is never inside the project.
+                    found.append(("deny", _reason(f"`{cmd.display}` changes {value} on a Windows drive", roots)))
                     continue
+                if not _path_like(value) or (cmd.name in _LABEL_TOOLS and value.startswith("//")):
+                    continue  # p4 clean //depot/…, bazel test //pkg:target: a depot path or build label
                 path = _resolve(value, cmd.ctx.cwd)
                 if path is None or not outside(path, roots):
                     continue
@@ -1243,12 +1286,17 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     or _searches_startup_file(cmd, word, path)
                     or _cat_into_search(cmd, word, path, cmds)
                     or _metadata_only(cmd, word, path)
+                    or _counts_only(cmd, word)
                     or _owner_only_chmod(cmd, path)
                     or _device_use(cmd, word, path)
                     or _uses_key(cmd, path)
                     or _makes_folder(cmd, path)
                     or _reads_dependency(cmd, word, path)
                 ):
+                    continue
+                if _whole_settings_read(cmd, word, path, cmds) and bool(known):
+                    # cat ~/.gitconfig, tail -20 ~/.bashrc: the user's own settings, usually harmless.
+                    found.append(("ask", _settings_read_reason(f"`{cmd.display}`")))
                     continue
                 if path is not None:
                     found.append(("deny", _reason(f"`{cmd.display}` touches {path}", roots)))
@@ -1324,6 +1372,27 @@ def _tool_cache_clean(cmd: Cmd) -> list[Finding]:
     ]
 
 
+def _unset_root_delete(cmd: Cmd, word: Word) -> list[Finding]:
+    """``rm -rf "$STAGING_DIR/"``, ``sudo rm -rf "${OUT}/"*``: the variable is set nowhere in the
+    command and not guarded with ``${VAR:?}``, so when it is empty the recursive delete starts at
+    the filesystem root, far outside the project."""
+    if cmd.name != "rm" or not _shell.unknown_then_slash(word, cmd.ctx):
+        return []
+    flags, _positionals, _values = _shell.split_options(cmd.args)
+    if not {"r", "R", "recursive"} & set(flags):
+        return []
+    if any(isinstance(p, _shell.Var) and p.name in TEMP_VARS | TOOL_HOME_VARS for p in word.parts[:1]):
+        return []  # $TMPDIR/…, $ANDROID_HOME/…: judged as the folder they name
+    name = word.text.split("/")[0]
+    return [
+        (
+            "deny",
+            f"rule unset-root: `{cmd.display}` deletes from the filesystem root if {name} is empty or unset (it is "
+            f"set nowhere in the command). Set it in the same command or write ${{VAR:?}} so an empty value stops it.",
+        )
+    ]
+
+
 def _tool_folder_delete(cmd: Cmd, word: Word, aliases: dict[str, str]) -> list[Finding]:
     """``rm -rf "$ANDROID_HOME/build-tools/30.0.2"``, ``rm -rf "$(npm config get cache)/_cacache"``:
     a delete under a folder that a tool's variable or query names, outside the project."""
@@ -1393,9 +1462,71 @@ def _reaches_project(target: str, project: str, under: bool) -> bool:
     return fnmatch.fnmatch(first, glob_part.split("/")[0])
 
 
+# Tools whose //-rooted words are depot paths or build labels, not files.
+_LABEL_TOOLS = frozenset({"p4", "bazel", "bazelisk", "buck", "buck2", "pants", "plz", "please", "blaze"})
+_WINDOWS_PATH = _shell.lazy_compile(r"[A-Za-z]:[\\/]")
+# Programs and PowerShell cmdlets (as the parser names them, lower case) that change what they name.
+_WINDOWS_WRITERS = frozenset({
+    "cp", "mv", "tee", "rm", "rmdir", "del", "erase", "rd", "ri", "copy", "move", "robocopy", "xcopy",
+    "remove-item", "move-item", "copy-item", "set-content", "add-content", "out-file", "clear-content",
+})  # fmt: skip
+# Tools whose dry-run flag makes them only report: GNU Stow (-n, --no, --simulate), rsync.
+_DRY_RUN_FLAGS = {
+    "stow": frozenset({"-n", "--no", "--simulate"}),
+    "rsync": frozenset({"-n", "--dry-run"}),
+}
+
+
+def _dry_run(cmd: Cmd) -> bool:
+    """``stow -n -v -t ~ zsh``, ``rsync -an src/ ~/backup/``: a dry run changes nothing."""
+    flags = _DRY_RUN_FLAGS.get(cmd.name)
+    if flags is None:
+        return False
+    for w in cmd.args:
+        lit = w.literal() or ""
+        if lit in flags or (lit.startswith("-") and not lit.startswith("--") and "n" in lit[1:] and "-n" in flags):
+            return True
+    return False
+
+
+# Build systems' install steps: the project's install target copies into its prefix.
+_INSTALL_PREFIX = _shell.lazy_compile(r"(?:PREFIX|prefix|DESTDIR|INSTALL_PREFIX|CMAKE_INSTALL_PREFIX)=(?P<p>\S+)")
+
+
+def _system_install(cmd: Cmd, roots: list[str]) -> list[Finding]:
+    """``sudo make install``, ``make install PREFIX=/usr``, ``cmake --install build --prefix /opt/x``:
+    an install step that writes into system folders (as root, or into a prefix outside the project)."""
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name in ("make", "gmake", "ninja"):
+        installs = "install" in lits
+        prefixes = [m.group("p") for a in lits if (m := _INSTALL_PREFIX.fullmatch(a))]
+    elif cmd.name == "cmake" and "--install" in lits:
+        installs = True
+        prefixes = [lits[i + 1] for i, a in enumerate(lits[:-1]) if a == "--prefix"]
+    else:
+        return []
+    if not installs:
+        return []
+    outside_prefix = next(
+        (p for p in prefixes if (r := _resolve(p, cmd.ctx.cwd)) is not None and outside(r, roots)), None
+    )
+    if "sudo" not in cmd.wrappers and outside_prefix is None:
+        return []
+    where = outside_prefix or "the system's folders, as root"
+    return [
+        (
+            "deny",
+            f"rule system-install: `{cmd.display}` installs the project into {where}, outside the project. Install "
+            "into a prefix inside the project (PREFIX=$PWD/dist) or leave system installs to the user.",
+        )
+    ]
+
+
 def _listed_temp_deletes(cmd: Cmd, roots: list[str], made: set[str]) -> list[Finding]:
     """``find /tmp -name '*.lock' | xargs rm``: the paths a lister prints are deleted by the
-    ``xargs`` stage after it, so its starting points in the temp folder are judged as deleted."""
+    ``xargs`` stage after it, so its starting points are judged as deleted: in the temp folder
+    as deleting there, elsewhere outside the project as leaving it (``ls ~ | xargs rm -rf``); an
+    in-project listing (``ls *.tmp | xargs rm``) is project work."""
     lister = cmd.prev
     if not (cmd.xargs and cmd.name in DELETERS and lister is not None and lister.name in LISTERS):
         return []
@@ -1403,12 +1534,16 @@ def _listed_temp_deletes(cmd: Cmd, roots: list[str], made: set[str]) -> list[Fin
     for word in _bash_path_words(lister):
         for value in lister.values(word) or _temp_var_value(word, lister.ctx) or []:
             path = _resolve(value, lister.ctx.cwd) if _path_like(value) else None
-            if (
-                path is not None
-                and outside(path, roots)
-                and scratch(path, value, lister.ctx.cwd, roots, lister.ctx.home)
-            ):
+            if path is None or not outside(path, roots):
+                continue
+            if scratch(path, value, lister.ctx.cwd, roots, lister.ctx.home):
                 found.extend(_temp_delete(cmd, value, made, under=True))
+            else:
+                # ls ~ | xargs rm -rf, ls -d ../* | xargs rm: what is listed outside is deleted.
+                found.append(
+                    ("deny", _reason(f"`{cmd.display}` deletes what `{lister.display}` lists under {path}", roots))
+                )
+                return found
     return found
 
 
@@ -1466,9 +1601,33 @@ def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload) 
             and not climbs_out(os.path.expanduser(value), cwd, roots)
         ):
             continue  # names in the home folder, as `ls ~` prints them: a listing, not a read
+        if path is not None and tool == "Read" and _user_settings_file(path, home):
+            found.append(("ask", _settings_read_reason(f"{tool} of {path}")))
+            continue
         if path is not None and outside(path, roots):
             found.append(("deny", _reason(f"{tool} of {path}", roots)))
     return found
+
+
+def _whole_settings_read(cmd: Cmd, word: Word, path: str, cmds: list[Cmd]) -> bool:
+    """``cat ~/.gitconfig``, ``tail -20 ~/.bashrc``: a read-only look at the whole of the user's own
+    settings file (not piped into a search for credentials or every export)."""
+    if cmd.name not in READ_ONLY or cmd.name in ("source", ".") or not _reads_only(cmd, word):
+        return False  # source ~/.bashrc runs it
+    if not _user_settings_file(path, cmd.ctx.home):
+        return False
+    if cmd.name in SEARCHERS and not _narrow_search(cmd):
+        return False  # grep -i secret ~/.zshrc: a search for credentials
+    nxt = next((c for c in cmds if c.prev is cmd), None)
+    return nxt is None or nxt.name not in SEARCHERS or _narrow_search(nxt)
+
+
+def _settings_read_reason(what: str) -> str:
+    return (
+        f"rule user-settings-read: {what} shows the whole of one of your shell or tool settings files, outside the "
+        "project; it is usually harmless but may hold a token. Confirm, or search it for the one setting you need "
+        "(grep -n alias ~/.gitconfig)."
+    )
 
 
 @_common.fail_closed(NAME)

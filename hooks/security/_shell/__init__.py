@@ -19,7 +19,8 @@ command substitution or wrappers, so ``sudo /bin/rm -r -f "$HOME"`` or
   ``bash -c``, ``eval``, here-doc / here-string / piped scripts fed to a shell, scripts written
   earlier in the same command, ``find -exec``, ``ssh`` remote commands and inline code;
 * ``_inline`` reads interpreter code (``python -c``, ``node -e``, here-docs fed to ``python``)
-  for the shell commands, deletions and file accesses it contains.
+  for the shell commands, deletions and file accesses it contains; ``_code_paths`` finds the
+  home-relative and absolute paths such code names in any string form and how it uses them.
 
 Parsing errors raise :class:`ShellParseError`; security hooks turn that into a deny.
 Standard library only, like every shipped hook.
@@ -27,6 +28,7 @@ Standard library only, like every shipped hook.
 
 from __future__ import annotations
 
+from ._code_paths import NAME_ONLY, OPENED_UP, USED, awk_program, code_paths
 from ._commands import (
     BUILD_DIRS,
     DECODERS,
@@ -97,9 +99,12 @@ __all__ = [
     "MAX_CANDIDATES",
     "MAX_DEPTH",
     "MAX_LENGTH",
+    "NAME_ONLY",
+    "OPENED_UP",
     "PATTERN_FIRST",
     "POWERSHELLS",
     "SHELLS",
+    "USED",
     "VALUE_OPTIONS",
     "Arith",
     "Cmd",
@@ -117,12 +122,14 @@ __all__ = [
     "Var",
     "Word",
     "autorun_path",
+    "awk_program",
     "brace_expand",
     "build_output",
     "chmod_grants",
     "chmod_tightens",
     "code_file_refs",
     "code_of",
+    "code_paths",
     "decode_escapes",
     "expand",
     "expand_pattern",

@@ -101,7 +101,7 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ('STAGE=; rm -rf "$STAGE/"*', "deny"),
         ('unset STAGE; STAGE=out; rm -rf "$STAGE"/*', None),
         ("unset -f cleanup; rm -rf dist/*", None),
-        ('rm -rf "$STAGING_DIR/"', "ask"),
+        ('rm -rf "$STAGING_DIR/"', "deny"),  # set nowhere, unguarded: workspace_boundary rule unset-root
     ],
     # Parameter operators that spell / or a parent folder out of a known value.
     "parameter-operators": [

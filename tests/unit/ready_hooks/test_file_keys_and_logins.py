@@ -71,8 +71,9 @@ SETTINGS_SEARCHES: list[tuple[str, str | None]] = [
     ("rg -n 'pull.rebase' ~/.config/git/config", None),
     ("grep -n 'set -g mouse' ~/.tmux.conf", None),
     ("grep -n colorscheme ~/.vimrc", None),
-    # The whole file, inverted matches, credentials, or another file: still outside the project.
-    ("cat ~/.gitconfig", "deny"),
+    # The whole file is usually harmless but may hold a token: asked (rule user-settings-read).
+    ("cat ~/.gitconfig", "ask"),
+    # Inverted matches, credentials, or another file: still outside the project.
     ("grep -v '^#' ~/.tmux.conf", "deny"),
     ("grep -i token ~/.gitconfig", "deny"),
     ("cat ~/.git-credentials | grep github", "deny"),
