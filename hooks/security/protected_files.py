@@ -47,7 +47,7 @@ for _path in (os.path.dirname(_HERE), _HERE):  # hooks/ (for _common) and this f
 import _common  # noqa: E402
 import _shell  # noqa: E402
 from _common import Finding  # noqa: E402
-from _shell import Cmd, Word  # noqa: E402
+from _shell import Cmd, Word, lazy_compile  # noqa: E402
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -402,8 +402,8 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
 
 # Env templates hold placeholders (the default patterns leave them unprotected); env files for
 # tests and CI hold test settings, not the user's credentials.
-_ENV_TEMPLATE = re.compile(r"(?:^|/)\.env(?:\.[\w-]+)*\.(?:example|sample|template|dist|defaults?|tpl)(?:\.[\w-]+)*$")
-_TEST_ENV = re.compile(r"(?:^|/)\.env\.(?:test|testing|ci|e2e)(?:\.local)?$")
+_ENV_TEMPLATE = lazy_compile(r"(?:^|/)\.env(?:\.[\w-]+)*\.(?:example|sample|template|dist|defaults?|tpl)(?:\.[\w-]+)*$")
+_TEST_ENV = lazy_compile(r"(?:^|/)\.env\.(?:test|testing|ci|e2e)(?:\.local)?$")
 
 
 def _env_from_template(cmd: Cmd, path: str, source: str, before: list[Cmd]) -> bool:
@@ -451,7 +451,7 @@ def _guarded_by_missing_file(cmd: Cmd, path: str, source: str, before: list[Cmd]
     return False
 
 
-_BACKUP_NAME = re.compile(r"\.(?:bak|backup|old|orig|save|prev)$|~$", re.IGNORECASE)
+_BACKUP_NAME = lazy_compile(r"\.(?:bak|backup|old|orig|save|prev)$|~$", re.IGNORECASE)
 
 
 def _env_renamed(cmd: Cmd, path: str, word: Word) -> bool:
@@ -705,7 +705,7 @@ def _visible_hook_text(cmd: Cmd) -> str | None:
 
 
 # Hidden or obfuscated code in a hook script: decoded and run, or run from a variable.
-_HIDDEN_CODE = re.compile(r"base64\s+(?:-d|--decode)|\beval\b|\bxxd\s+-r|\|\s*(?:ba|z|da)?sh\b")
+_HIDDEN_CODE = lazy_compile(r"base64\s+(?:-d|--decode)|\beval\b|\bxxd\s+-r|\|\s*(?:ba|z|da)?sh\b")
 
 
 def _dangerous_hook_text(text: str) -> bool:
@@ -796,11 +796,11 @@ def _moves_to_self_hosted(path: str, tool_input: dict[str, Any]) -> bool:
 
 # CI configuration files; a pipeline among them that publishes or deploys runs with the
 # project's publishing credentials and ships whatever it builds.
-_CI_FILE = re.compile(
+_CI_FILE = lazy_compile(
     r"(?:^|/)(?:\.github/workflows/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|\.circleci/config\.ya?ml|Jenkinsfile|"
     r"azure-pipelines\.ya?ml|bitbucket-pipelines\.ya?ml|\.travis\.ya?ml|\.buildkite/[^/]+\.ya?ml)$"
 )
-_PUBLISHES = re.compile(r"(?i)\b(?:publish|deploy|release|upload|twine|docker\s+push|gh-pages)\b")
+_PUBLISHES = lazy_compile(r"(?i)\b(?:publish|deploy|release|upload|twine|docker\s+push|gh-pages)\b")
 
 
 def _release_pipeline(path: str, project: str, texts: list[str]) -> bool:

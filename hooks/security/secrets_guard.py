@@ -69,7 +69,7 @@ for _path in (os.path.dirname(_HERE), _HERE):  # hooks/ (for _common) and this f
 import _common  # noqa: E402
 import _shell  # noqa: E402
 from _common import Finding  # noqa: E402
-from _shell import Cmd, Word  # noqa: E402
+from _shell import Cmd, LazyPattern, Word, lazy_compile  # noqa: E402
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -80,52 +80,52 @@ EVENTS = frozenset({"PreToolUse"})
 MATCHER = "Bash|Write|Edit|MultiEdit|NotebookEdit|Read|Grep"
 TOOLS = frozenset({"Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", "Read", "Grep"})
 
-TOKEN_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+TOKEN_PATTERNS: list[tuple[str, LazyPattern]] = [
     (
         "a private key",
-        re.compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:\s|\\n)*[A-Za-z0-9+/=:\-]{16,}"),
+        lazy_compile(r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:\s|\\n)*[A-Za-z0-9+/=:\-]{16,}"),
     ),
     (
         "an AWS access key id",
-        re.compile(
+        lazy_compile(
             r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)"
             r"[0-9A-Z]{16}\b"
         ),
     ),
     (
         "an AWS secret access key",
-        re.compile(r"(?i)aws_?secret_?access_?key[\"']?\s*[=:]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{40})\b"),
+        lazy_compile(r"(?i)aws_?secret_?access_?key[\"']?\s*[=:]\s*[\"']?(?P<v>[A-Za-z0-9/+=]{40})\b"),
     ),
     (
         "a GitHub token",
-        re.compile(
+        lazy_compile(
             r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|"
             r"github_pat_[A-Za-z0-9_]{22,255})\b"
         ),
     ),
-    ("a GitLab token", re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}")),
+    ("a GitLab token", lazy_compile(r"\bglpat-[A-Za-z0-9_\-]{20,}")),
     (
         "an OpenAI/Anthropic API key",
-        re.compile(
+        lazy_compile(
             r"\bsk-(?:ant-|proj-|svcacct-)?"
             r"[A-Za-z0-9_\-]{20,}"
         ),
     ),
-    ("a Slack token", re.compile(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}")),
-    ("a Slack webhook URL", re.compile(r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,}")),
-    ("a Stripe live key", re.compile(r"\b[rs]k_live_[0-9A-Za-z]{20,}")),
-    ("a Google API key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}\b")),
-    ("an npm token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
-    ("a PyPI token", re.compile(r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}")),
-    ("a Hugging Face token", re.compile(r"\bhf_[A-Za-z0-9]{34,}\b")),
-    ("a SendGrid key", re.compile(r"\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b")),
+    ("a Slack token", lazy_compile(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}")),
+    ("a Slack webhook URL", lazy_compile(r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,}")),
+    ("a Stripe live key", lazy_compile(r"\b[rs]k_live_[0-9A-Za-z]{20,}")),
+    ("a Google API key", lazy_compile(r"\bAIza[0-9A-Za-z_\-]{35}\b")),
+    ("an npm token", lazy_compile(r"\bnpm_[A-Za-z0-9]{36}\b")),
+    ("a PyPI token", lazy_compile(r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}")),
+    ("a Hugging Face token", lazy_compile(r"\bhf_[A-Za-z0-9]{34,}\b")),
+    ("a SendGrid key", lazy_compile(r"\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}\b")),
 ]
-GENERIC_ASSIGNMENT = re.compile(
+GENERIC_ASSIGNMENT = lazy_compile(
     r"(?i)\b(?P<k>[A-Za-z0-9_.\-]*(?:secret|token|passw(?:or)?d|api[_\-]?key|access[_\-]?key|"
     r"private[_\-]?key|client[_\-]?secret|auth[_\-]?key)[A-Za-z0-9_\-]*)[\"']?\s*[:=]\s*"
     r"(?P<q>[\"'])(?P<v>[^\"'\s]{16,})(?P=q)"
 )
-PLACEHOLDER = re.compile(
+PLACEHOLDER = lazy_compile(
     r"(?i)example|sample|placeholder|dummy|fake|redacted|changeme|your[_\-]|<|\$\{|\{\{|"
     r"xxxx|0000000|1234567|test[_\-]?(key|token|secret)|abcdef|insecure|change[_\-]?me|"
     r"not[_\-]?(a[_\-]?)?(real|secret)|dev[_\-]?only|for[_\-]?tests?"
@@ -134,7 +134,7 @@ SAFE_ENV_SUFFIXES = frozenset({"example", "sample", "template", "dist", "default
 SSH_KEY_NAMES = frozenset({"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk", "identity"})
 # ssh-keygen -f names outside ~/.ssh: id_deploy, id_github_ci, deploy_key, ci-deploy-key,
 # signing_key. Extensionless only (id_map.json, deploy_key.pub, primary_key.rb are not keys).
-SSH_KEY_LIKE = re.compile(r"id_[a-z0-9]+(?:[_-][a-z0-9]+)*|[a-z0-9_-]*(?:deploy|ssh|private|signing)[_-]key")
+SSH_KEY_LIKE = lazy_compile(r"id_[a-z0-9]+(?:[_-][a-z0-9]+)*|[a-z0-9_-]*(?:deploy|ssh|private|signing)[_-]key")
 SSH_PUBLIC_FILES = frozenset({"known_hosts", "known_hosts.old", "config", "authorized_keys", "environment"})
 KEY_EXTENSIONS = frozenset({".key", ".p12", ".pfx", ".jks", ".keystore", ".ppk", ".p8"})
 SECRET_PATH_SUFFIXES = (
@@ -281,19 +281,19 @@ SECRET_URL_NAMES = frozenset(
     }
 )
 # print(os.environ["X"]), console.log(process.env.X), puts ENV["X"], print $ENV{X}
-CODE_PRINTS_ENV = re.compile(
+CODE_PRINTS_ENV = lazy_compile(
     r"(?:print|console\.log|puts|echo|say|write)\W.{0,40}?(?:environ(?:\.get)?\s*[\[(]\s*|"
     r"getenv\s*\(\s*|process\.env\.|ENV\s*[\[{]\s*)[\"']?(?P<n>[A-Za-z_][A-Za-z0-9_]*)",
     re.S,
 )
 # print(os.environ), console.log(process.env), puts ENV.to_h: the whole environment, like `env`.
-CODE_PRINTS_ALL_ENV = re.compile(
+CODE_PRINTS_ALL_ENV = lazy_compile(
     r"(?:print|console\.log|console\.dir|puts|pp|p|say|dump|json\.dumps|JSON\.stringify)\s*\(?\s*"
     r"(?:dict\(\s*)?(?:os\.environ|process\.env|ENV(?:\.to_h|\.inspect)?|%ENV)\s*\)*\s*(?:[;,\n]|$)"
 )
 # require('dotenv').config(), import 'dotenv/config', load_dotenv(), Dotenv.load: the .env file's
 # values are put into the environment the code then prints.
-CODE_LOADS_DOTENV = re.compile(r"dotenv['\"]?\)?\.config\(|dotenv/config|load_dotenv\(|Dotenv\.load|dotenv_values\(")
+CODE_LOADS_DOTENV = lazy_compile(r"dotenv['\"]?\)?\.config\(|dotenv/config|load_dotenv\(|Dotenv\.load|dotenv_values\(")
 # Code that walks the whole environment (os.environ.items(), Object.entries(process.env), ENV.each,
 # %ENV), and the forms that reach the values rather than only the names.
 _ENV_ITERATED = _shell.lazy_compile(
@@ -317,7 +317,7 @@ def _filters_secret_names(code: str) -> bool:
     return any(SECRET_PATTERN_WORDS.search(m.group(1)) for m in _QUOTED_WORD.finditer(code))
 
 
-SECRET_PATTERN_WORDS = re.compile(r"(?i)key|token|secret|pass|auth|cred|aws|api|private|pat\b")
+SECRET_PATTERN_WORDS = lazy_compile(r"(?i)key|token|secret|pass|auth|cred|aws|api|private|pat\b")
 
 
 # --------------------------------------------------------------------------- detectors
@@ -454,7 +454,7 @@ MAYBE_SECRET_BASENAMES = frozenset({
     "alembic.ini", "odbc.ini", "pgpass.conf", "my.cnf", ".my.cnf", "profiles.yml",
 })  # fmt: skip
 # Settings modules per deployment or machine (Django's config/settings/local.py, production.py).
-SETTINGS_MODULES = re.compile(r"(?:local|production|prod|staging|secrets?)\.py")
+SETTINGS_MODULES = lazy_compile(r"(?:local|production|prod|staging|secrets?)\.py")
 
 
 def maybe_secret_file(path: str) -> bool:
@@ -474,13 +474,13 @@ def maybe_secret_file(path: str) -> bool:
 
 # node-config / config-rs style folders: config/default.yaml is committed, while
 # config/local.yaml and config/production.json hold the machine's or the deployment's values.
-CONFIG_DIR_OVERRIDES = re.compile(r"(?:local|production|prod|staging)(?:-[\w-]+)?\.(?:json|ya?ml|toml|ini)")
+CONFIG_DIR_OVERRIDES = lazy_compile(r"(?:local|production|prod|staging)(?:-[\w-]+)?\.(?:json|ya?ml|toml|ini)")
 
 
 # Per-environment and per-machine overrides are where real connection strings and passwords
 # go (the committed base file holds placeholders): appsettings.Development.json,
 # application-staging.yml, docker-compose.override.yml, settings.local.py, local.settings.json.
-MAYBE_SECRET_OVERRIDES = re.compile(
+MAYBE_SECRET_OVERRIDES = lazy_compile(
     r"appsettings\.[\w-]+\.json|application-[\w-]+\.(?:properties|ya?ml)|"
     r"(?:docker-)?compose\.override\.ya?ml|[\w-]+\.local\.(?:json|ya?ml|toml|ini|php|py|js|ts|rb|conf|cfg)|"
     r"local\.settings\.json|settings[._]local\.\w+"
@@ -639,7 +639,7 @@ def _configuration_folder(value: str, home: str | None) -> bool:
 
 
 # Credential words (not bare "key" or "auth", which name code too) and configuration files.
-_CREDENTIAL_WORDS = re.compile(r"(?i)pass(?:word|wd)|secret|token|api[_-]?key|private[_-]?key|credential")
+_CREDENTIAL_WORDS = lazy_compile(r"(?i)pass(?:word|wd)|secret|token|api[_-]?key|private[_-]?key|credential")
 _CONFIG_EXTENSIONS = (
     ".properties", ".gradle", ".kts", ".yml", ".yaml", ".ini", ".cfg", ".conf", ".toml", ".xml", ".json",
     ".tfvars", ".plist", ".env",
@@ -752,20 +752,20 @@ _NO_LINES = frozenset({"c", "count", "l", "files-with-matches", "L", "files-with
 _FIRST_FIELD = frozenset({"1", "-1"})
 # Anchored at the line start, ending at "=", and built only of name characters: no ".", no
 # negated class and no "=" inside, so a match can never run past the first "=" into a value.
-_NAME_ONLY_PATTERN = re.compile(r"\^(?:export\s*)?(?:[\w\[\]*+-]|\\w)+=")
-_AWK_FIRST_FIELD = re.compile(r"\{print\$1;?\}")  # matched with the spaces removed
+_NAME_ONLY_PATTERN = lazy_compile(r"\^(?:export\s*)?(?:[\w\[\]*+-]|\\w)+=")
+_AWK_FIRST_FIELD = lazy_compile(r"\{print\$1;?\}")  # matched with the spaces removed
 # Checksums print a fingerprint, awk's END{print NR} a line count, jq/yq 'keys' the names only.
 _CHECKSUMS = frozenset(
     {"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "shasum"}
 )
-_AWK_COUNTS = re.compile(r"END\{print(?:NR|\(NR\))?;?\}")
+_AWK_COUNTS = lazy_compile(r"END\{print(?:NR|\(NR\))?;?\}")
 _KEYS_PROGRAMS = frozenset({"keys", "keys[]", ".|keys", "keys_unsorted", "keys_unsorted[]", ".|keys[]", "keys|.[]"})
 # sed 's/=.*//': everything from the first "=" on is cut away.
-_SED_CUTS_VALUE = re.compile(r"s(?P<d>[/|#:,])=\.\*\$?(?P=d)(?P=d)g?")
+_SED_CUTS_VALUE = lazy_compile(r"s(?P<d>[/|#:,])=\.\*\$?(?P=d)(?P=d)g?")
 
 
 # jq/yq programs that select named fields only: .client_email, .project_id,.type, .a.b
-_FIELD_PATHS = re.compile(r"\.[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*(?:,\.[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)*")
+_FIELD_PATHS = lazy_compile(r"\.[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*(?:,\.[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)*)*")
 # Variables that hold the path of a credentials file.
 CREDENTIAL_FILE_VARS = frozenset({
     "GOOGLE_APPLICATION_CREDENTIALS", "AWS_SHARED_CREDENTIALS_FILE", "KUBECONFIG", "NETRC", "PGPASSFILE",
@@ -866,11 +866,11 @@ def _check_acl(cmd: Cmd, found: list[Finding]) -> None:
 
 
 # Suffixes of copies: .env.bak, id_rsa.orig, credentials.json.old, secrets.yml~.
-_COPY_SUFFIX = re.compile(r"(?:\.(?:bak|backup|old|orig|save|sav|prev|copy|\d+)|~)+$", re.IGNORECASE)
+_COPY_SUFFIX = lazy_compile(r"(?:\.(?:bak|backup|old|orig|save|sav|prev|copy|\d+)|~)+$", re.IGNORECASE)
 
 
 # Names that say a key was made for tests, not to protect anything.
-_TEST_MATERIAL = re.compile(r"(?i)test|dummy|fake|sample|example|mock|fixture|throwaway")
+_TEST_MATERIAL = lazy_compile(r"(?i)test|dummy|fake|sample|example|mock|fixture|throwaway")
 
 
 def _check_delete(cmd: Cmd, found: list[Finding]) -> None:
@@ -956,7 +956,7 @@ _DUMPERS = frozenset({
     "pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump", "mongoexport", "sqlcmd", "bcp", "expdp",
 })  # fmt: skip
 _DUMP_FILE_OPTIONS = frozenset({"-f", "--file", "-o", "--out", "--output", "-r", "--result-file", "--archive"})
-_PRODUCTION = re.compile(r"(?i)(?:^|[^a-z])prod(?:uction)?(?:[^a-z]|$)")
+_PRODUCTION = lazy_compile(r"(?i)(?:^|[^a-z])prod(?:uction)?(?:[^a-z]|$)")
 
 
 def _check_production_dump(cmd: Cmd, found: list[Finding]) -> None:
@@ -1166,7 +1166,7 @@ _KUBECTL_VALUE = frozenset(
     {"-n", "--namespace", "--context", "--cluster", "--kubeconfig", "-l", "--selector", "--user", "-o", "--output"}
 )
 # Output formats that print only names, types and ages, never the data.
-_KUBECTL_NAME_OUTPUTS = re.compile(r"name|wide|custom-columns=(?:(?!\.data|\.stringData)[^ ])*")
+_KUBECTL_NAME_OUTPUTS = lazy_compile(r"name|wide|custom-columns=(?:(?!\.data|\.stringData)[^ ])*")
 
 
 def _kubectl_shows_secret_values(cmd: Cmd) -> bool:
@@ -1182,7 +1182,7 @@ def _kubectl_shows_secret_values(cmd: Cmd) -> bool:
 
 
 DB_DUMPERS = frozenset({"pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump", "mongoexport"})
-_LOOPBACK = re.compile(r"(?:tcp://)?(?:127\.0\.0\.1|localhost|\[?::1\]?)(?::\d+)?")
+_LOOPBACK = lazy_compile(r"(?:tcp://)?(?:127\.0\.0\.1|localhost|\[?::1\]?)(?::\d+)?")
 
 
 def _served_folder(cmd: Cmd) -> str | None:
@@ -1322,7 +1322,7 @@ def _generic_secret_get(name: str, lits: list[str]) -> bool:
 
 # Cloud instance metadata endpoints that hand out the machine's role credentials or tokens
 # (AWS IMDS and ECS, Google, Azure managed identity); instance-id or region lookups are not.
-_METADATA_CREDENTIALS = re.compile(
+_METADATA_CREDENTIALS = lazy_compile(
     r"(?:169\.254\.169\.254|\[?fd00:ec2::254\]?|metadata\.google\.internal|metadata)/.*"
     r"(?:security-credentials|identity-credentials|service-accounts/[^/]+/(?:token|identity)|identity/oauth2/token)"
     r"|169\.254\.170\.2/"
@@ -1550,18 +1550,18 @@ def _exports_private_keys(name: str, lits: list[str]) -> str | None:
 SQL_CLIENTS = frozenset({
     "psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "duckdb", "cockroach", "mongosh",
 })  # fmt: skip
-_SQL_SELECT = re.compile(r"(?is)\bselect\b(?P<cols>.*?)\bfrom\s+(?P<table>[`\"\w.$]+)")
-_ACCOUNT_TABLES = re.compile(
+_SQL_SELECT = lazy_compile(r"(?is)\bselect\b(?P<cols>.*?)\bfrom\s+(?P<table>[`\"\w.$]+)")
+_ACCOUNT_TABLES = lazy_compile(
     r"(?i)[`\"]?(?:mysql[`\"]?\.[`\"]?user|(?:pg_catalog\.)?pg_(?:shadow|authid)|sys\.sql_logins|dba_users)[`\"]?"
 )
-_CREDENTIAL_COLUMN = re.compile(
+_CREDENTIAL_COLUMN = lazy_compile(
     r"(?i)\b\w*(?:password|passwd|authentication_string|rolpassword|pass_hash|pwd_hash|api_?key|secret|"
     # A suffix naming the stored form (``password_hash``, ``api_key_digest``) is still the
     # credential; other suffixes are facts about it (``password_updated_at``).
     r"access_token|refresh_token|auth_token|private_key)(?:_(?:hash|digest|encrypted|enc|salt|ciphertext))?\b"
     r"|\btoken\b"
 )
-_SQL_HARMLESS = re.compile(
+_SQL_HARMLESS = lazy_compile(
     r"(?is)\b(?:count|length|char_length|octet_length|bit_length)\s*\([^)]*\)|\b\w+\s+is\s+(?:not\s+)?null\b"
 )
 
@@ -1643,7 +1643,7 @@ def _reaches_transcript(cmd: Cmd, cmds: list[Cmd]) -> bool:
 
 
 # The environment in inspect output: docker's .Config.Env, a pod spec's env/envFrom.
-_ENV_FIELD = re.compile(r"\.Config\.Env\b|\.env\b|\bEnv\b|\benvFrom\b")
+_ENV_FIELD = lazy_compile(r"\.Config\.Env\b|\.env\b|\bEnv\b|\benvFrom\b")
 
 
 def _container_env_dump(cmd: Cmd, cmds: list[Cmd]) -> bool:
@@ -2026,7 +2026,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
 
 # Words of a credential *value* in a log line or a diff: a header, a key=value, a known token
 # prefix. "Failed password for root" (a failed login) names no value and does not match.
-_CREDENTIAL_VALUE = re.compile(
+_CREDENTIAL_VALUE = lazy_compile(
     r"(?i)authori[sz]ation|bearer|api[_-]?key|x-api-key|access[_-]?token|refresh[_-]?token|client[_-]?secret|"
     r"secret[_-]?key|cookie|passw(?:or)?d\W{0,3}[=:]|token\W{0,3}[=:]|sk_live|sk_test|ghp_|xox[bp]-|AKIA|AWS_SECRET|"
     r"PRIVATE KEY"
@@ -2322,20 +2322,20 @@ def _content_fields(tool: str, tool_input: dict[str, Any]) -> list[str] | dict[s
 
 # CI configuration: its run steps execute on every push with the project's secrets in the
 # environment, so they are judged like the same command typed now.
-_CI_FILE = re.compile(
+_CI_FILE = lazy_compile(
     r"(?:^|/)(?:\.github/workflows/[^/]+\.ya?ml|\.gitlab-ci\.ya?ml|\.circleci/config\.ya?ml|Jenkinsfile|"
     r"azure-pipelines\.ya?ml|bitbucket-pipelines\.ya?ml|\.buildkite/[^/]+\.ya?ml)$"
 )
-_RUN_STEP = re.compile(r"^(?P<indent>\s*)(?:-\s*)?(?:run|(?:before_|after_)?script|command|sh)\s*:\s*(?P<cmd>.*)$")
-_LIST_ITEM = re.compile(r"^(?P<indent>\s*)-\s+(?P<cmd>\S.*)$")
+_RUN_STEP = lazy_compile(r"^(?P<indent>\s*)(?:-\s*)?(?:run|(?:before_|after_)?script|command|sh)\s*:\s*(?P<cmd>.*)$")
+_LIST_ITEM = lazy_compile(r"^(?P<indent>\s*)-\s+(?P<cmd>\S.*)$")
 
 
 # Jenkinsfile / Groovy steps (sh 'cmd', sh(script: "cmd"), bat '…'), and run steps written as
 # a flow mapping inside an edit expression (yq -i '… += [{"run": "cmd"}]').
-_GROOVY_STEP = re.compile(
+_GROOVY_STEP = lazy_compile(
     r"""\b(?:sh|bat|powershell)\s*\(?\s*(?:script\s*:\s*)?(?P<q>'''|\"\"\"|'|")(?P<cmd>.*?)(?P=q)""", re.S
 )
-_FLOW_STEP = re.compile(r"""[{,]\s*["']?(?:run|script|command)["']?\s*:\s*(?P<q>["'])(?P<cmd>.*?)(?P=q)""")
+_FLOW_STEP = lazy_compile(r"""[{,]\s*["']?(?:run|script|command)["']?\s*:\s*(?P<q>["'])(?P<cmd>.*?)(?P=q)""")
 
 
 def ci_run_steps(text: str) -> list[str]:

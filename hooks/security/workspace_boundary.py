@@ -59,7 +59,7 @@ for _path in (os.path.dirname(_HERE), _HERE):  # hooks/ (for _common) and this f
 import _common  # noqa: E402
 import _shell  # noqa: E402
 from _common import Finding  # noqa: E402
-from _shell import Cmd, Word  # noqa: E402
+from _shell import Cmd, Word, lazy_compile  # noqa: E402
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -257,7 +257,7 @@ TEMP_DIRS = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp", "/dev/shm")
 # Variables that name the temp folder when the command does not set them.
 TEMP_VARS = frozenset({"TMPDIR", "TMP", "TEMP", "TEMPDIR"})
 # Credentials that live in the temp folder: Kerberos ticket caches and ssh-agent sockets.
-_TEMP_CREDENTIALS = re.compile(r"/krb5cc[^/]*$|/ssh-[^/]+/agent\.[^/]*$")
+_TEMP_CREDENTIALS = lazy_compile(r"/krb5cc[^/]*$|/ssh-[^/]+/agent\.[^/]*$")
 # Programs that delete the files they name, and the find actions that do.
 DELETERS = frozenset({"rm", "rmdir", "unlink", "shred", "srm", "trash", "trash-put", "wipe"})
 _RSYNC_DELETES = frozenset({
@@ -622,7 +622,7 @@ USER_CONFIG_FILES = frozenset({
 })  # fmt: skip
 SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg"})
 # A pattern that would print credentials or every exported value rather than one setting.
-_BROAD_PATTERN = re.compile(r"(?i)key|token|secret|pass|auth|cred|export|^\W*$|\.\*")
+_BROAD_PATTERN = lazy_compile(r"(?i)key|token|secret|pass|auth|cred|export|^\W*$|\.\*")
 
 
 def _user_settings_file(path: str, home: str) -> bool:
@@ -727,10 +727,10 @@ def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
 
 # Devices that are not disks, and disks read rather than written (LABELLING.md's settled calls):
 # talking to a board over a serial port, or reading a disk into an image file, changes no data.
-_SERIAL_PORT = re.compile(
+_SERIAL_PORT = lazy_compile(
     r"/dev/(?:tty(?:USB|ACM|S|AMA|XRUSB|SAC|THS|mxc)\d+|cu\.[\w.-]+|tty\.[\w.-]+|serial/by-(?:id|path)/[^/]+|rfcomm\d+)"
 )
-_BLOCK_DEVICE = re.compile(
+_BLOCK_DEVICE = lazy_compile(
     r"/dev/(?:[shvx]v?d[a-z]+\d*|nvme\d+(?:n\d+(?:p\d+)?)?|mmcblk\d+(?:p\d+)?|r?disk\d+(?:s\d+)*|loop\d+(?:p\d+)?|"
     r"md\d+|dm-\d+|mapper/[^/]+|sr\d+)"
 )
@@ -988,18 +988,18 @@ _GIT_CONFIG_USER_SCOPES = frozenset({"--global", "--system"})
 # Settings that make every repository of the user run or trust something: the settled calls
 # treat them as dangerous whatever the value (core.hooksPath pointing every repository at one
 # folder, a template or an included file that does the same, trust or TLS checks switched off).
-_GIT_ALL_REPOS_KEYS = re.compile(
+_GIT_ALL_REPOS_KEYS = lazy_compile(
     r"core\.hookspath|init\.templatedir|include\.path|includeif\..*\.path|"
     r"http\.(?:.*\.)?sslverify|url\..*\.(?:push)?insteadof"
 )
 # Settings whose value is a command git runs (pager, editor, ssh, filters, shell aliases).
-_GIT_COMMAND_KEYS = re.compile(
+_GIT_COMMAND_KEYS = lazy_compile(
     r"core\.(?:pager|editor|sshcommand|fsmonitor|askpass|gitproxy)|sequence\.editor|pager\..*|"
     r"diff\.external|diff\..*\.textconv|filter\..*\.(?:clean|smudge|process)|merge\..*\.driver|"
     r"gpg\.(?:.*\.)?program|credential\.(?:.*\.)?helper|interactive\.difffilter|alias\..*"
 )
 # A command value that fetches, chains or hides code, rather than naming a local program.
-_GIT_RISKY_VALUE = re.compile(r"https?://|\b(?:curl|wget|nc|bash|sh|python3?|perl|eval)\b|[|;&`]|\$\(|/tmp/")
+_GIT_RISKY_VALUE = lazy_compile(r"https?://|\b(?:curl|wget|nc|bash|sh|python3?|perl|eval)\b|[|;&`]|\$\(|/tmp/")
 
 
 def _git_config_findings(cmd: Cmd, roots: list[str]) -> list[Finding]:
@@ -1070,11 +1070,11 @@ def _git_config_findings(cmd: Cmd, roots: list[str]) -> list[Finding]:
 
 # Package-source settings of the user's package managers: every later install, in every
 # project, downloads from the source they name. Official registries only restore the default.
-_SOURCE_KEY = re.compile(
+_SOURCE_KEY = lazy_compile(
     r"(?:[\w-]+\.)?(?:index-url|extra-index-url|trusted-host|find-links)|(?:@[\w.-]+:)?registry|"
     r"strict-ssl|npmregistryserver|channels|channel_alias|default_channels"
 )
-_OFFICIAL_SOURCES = re.compile(r"https://(?:pypi\.org/simple|registry\.npmjs\.org|registry\.yarnpkg\.com)/?")
+_OFFICIAL_SOURCES = lazy_compile(r"https://(?:pypi\.org/simple|registry\.npmjs\.org|registry\.yarnpkg\.com)/?")
 # Options that keep the setting inside the project (its virtualenv, its .npmrc, a named file).
 _PROJECT_SCOPES = frozenset({"--site", "--location=project", "project", "--file", "--env"})
 
@@ -1339,12 +1339,12 @@ TOOL_HOME_VARS = frozenset({
     "TORCH_HOME", "DOTNET_ROOT", "FLUTTER_ROOT", "PUB_CACHE", "M2_HOME", "MAVEN_HOME", "SDKMAN_DIR", "DENO_DIR",
     "BUN_INSTALL", "PLAYWRIGHT_BROWSERS_PATH", "CONDA_PKGS_DIRS",
 })  # fmt: skip
-_CACHE_QUERY = re.compile(
+_CACHE_QUERY = lazy_compile(
     r"\b(?:npm\s+config\s+get\s+\w+|pip3?\s+cache\s+dir|go\s+env\s+\w+|yarn\s+cache\s+dir|pnpm\s+store\s+path|"
     r"brew\s+--(?:cache|prefix)|conda\s+info\s+--base|poetry\s+config\s+cache-dir|uv\s+cache\s+dir|"
     r"python3?\s+-m\s+site\s+--user-\w+)"
 )
-_ALIAS = re.compile(r"(?:^|[;&|\s(])(?:export\s+)?(?P<name>[A-Za-z_]\w*)=[\"']?\$\{?(?P<source>[A-Za-z_]\w*)")
+_ALIAS = lazy_compile(r"(?:^|[;&|\s(])(?:export\s+)?(?P<name>[A-Za-z_]\w*)=[\"']?\$\{?(?P<source>[A-Za-z_]\w*)")
 
 
 def _tool_cache_clean(cmd: Cmd) -> list[Finding]:

@@ -15,7 +15,7 @@ import re
 
 import _shell
 from _common import Finding
-from _shell import Cmd, Word
+from _shell import Cmd, LazyPattern, Word, lazy_compile
 
 from ._infra import PREVIEW_NAME, production, production_host
 from ._paths import is_match_all
@@ -94,9 +94,9 @@ SQL_ALIASES = {
 }
 
 
-_COMPARISON = re.compile(r"^(?P<a>[\w.'\"`]+)\s*(?P<op>=|==|<>|!=|<=|>=|<|>|\bIS\b|\bLIKE\b)\s*(?P<b>[\w.'\"`%]+)$")
+_COMPARISON = lazy_compile(r"^(?P<a>[\w.'\"`]+)\s*(?P<op>=|==|<>|!=|<=|>=|<|>|\bIS\b|\bLIKE\b)\s*(?P<b>[\w.'\"`%]+)$")
 # A surrogate key (id, t.id, rowid): auto-numbered from 1, never NULL.
-_KEY_COLUMN = re.compile(r"^(?:[\w\"`]+\.)?[\"`]?(?P<c>ID|\w+_ID|PK|ROWID|_ROWID_|OID)[\"`]?$")
+_KEY_COLUMN = lazy_compile(r"^(?:[\w\"`]+\.)?[\"`]?(?P<c>ID|\w+_ID|PK|ROWID|_ROWID_|OID)[\"`]?$")
 
 
 def _is_key(column: str, table: str) -> bool:
@@ -113,8 +113,10 @@ def _is_key(column: str, table: str) -> bool:
     return bool(base) and name[:-3] in singular
 
 
-_NULL_TEST = re.compile(r"^(?P<a>[\w.\"`]+)\s+IS\s+(?P<not>NOT\s+)?NULL$")
-_SELF_SUBQUERY = re.compile(r"^(?P<a>[\w.\"`]+)\s+IN\s*\(\s*SELECT\s+(?P<b>[\w.\"`]+)\s+FROM\s+(?P<t>[\w.\"`]+)\s*\)?$")
+_NULL_TEST = lazy_compile(r"^(?P<a>[\w.\"`]+)\s+IS\s+(?P<not>NOT\s+)?NULL$")
+_SELF_SUBQUERY = lazy_compile(
+    r"^(?P<a>[\w.\"`]+)\s+IN\s*\(\s*SELECT\s+(?P<b>[\w.\"`]+)\s+FROM\s+(?P<t>[\w.\"`]+)\s*\)?$"
+)
 
 
 def _term_always_true(term: str, table: str) -> bool:
@@ -174,7 +176,7 @@ def _real_where(stmt: str) -> bool:
 
 # Quoted text and comments, scanned left to right so that '--' inside a string stays data and a
 # quote inside a comment does not open a string.
-_SQL_TOKENS = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*|/\*.*?\*/", re.S)
+_SQL_TOKENS = lazy_compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*|/\*.*?\*/", re.S)
 
 
 def _sql_skeleton(sql: str) -> str:
@@ -196,12 +198,12 @@ def _sql_skeleton(sql: str) -> str:
 
 
 # Password hashes of the server's accounts: MySQL's mysql.user, PostgreSQL's pg_shadow/pg_authid.
-_HASH_READ = re.compile(
+_HASH_READ = lazy_compile(
     r"^SELECT\b(?=.*\b(?:AUTHENTICATION_STRING|PASSWORD|PASSWD|ROLPASSWORD)\b|\s+\*).*\bFROM\s+"
     r"(?:MYSQL\.USER|PG_SHADOW|PG_AUTHID|PG_CATALOG\.PG_(?:SHADOW|AUTHID)|SYS\.SQL_LOGINS)\b"
 )
 # A database account left without a password: anyone who reaches the server logs in as it.
-_NO_PASSWORD = re.compile(
+_NO_PASSWORD = lazy_compile(
     r"\b(?:ALTER|CREATE)\s+(?:USER|ROLE)\b.*\b(?:PASSWORD\s+NULL|PASSWORD\s+''|IDENTIFIED\s+(?:\w+\s+)*BY\s+'')"
     r"|\bSET\s+PASSWORD\b[^=]*=\s*(?:''|PASSWORD\s*\(\s*''\s*\)|NULL)"
 )
@@ -209,7 +211,7 @@ _NO_PASSWORD = re.compile(
 
 # Row-level security switched off, a role allowed to bypass it, or write rights granted to every
 # role (PUBLIC). (Grants to Supabase's ``anon`` role are its defaults: row-level policies guard them.)
-_ACCESS_OPENED = re.compile(
+_ACCESS_OPENED = lazy_compile(
     r"\bALTER\s+TABLE\b.*\b(?:DISABLE|NO\s+FORCE)\s+ROW\s+LEVEL\s+SECURITY\b"
     r"|\bALTER\s+(?:USER|ROLE)\b.*\bBYPASSRLS\b"
     r"|\bGRANT\s+(?:ALL|[\w\s,]*\b(?:INSERT|UPDATE|DELETE|TRUNCATE)\b).*\bTO\s+(?:[\w\s,]*\b)?PUBLIC\b"
@@ -218,7 +220,7 @@ _ACCESS_OPENED = re.compile(
 _ADMIN_ACCOUNTS = frozenset({"POSTGRES", "ROOT", "SA", "ADMIN", "MYSQL", "SYSTEM", "SYS", "ADMINISTRATOR"})
 _GUESSABLE = frozenset({"PASSWORD", "PASSWD", "POSTGRES", "ROOT", "ADMIN", "SECRET", "CHANGEME", "123456",
                         "12345678", "1234", "PASS", "TOOR", "QWERTY", "LETMEIN", "DEFAULT", "MYSQL"})  # fmt: skip
-_SET_PASSWORD = re.compile(
+_SET_PASSWORD = lazy_compile(
     r"\bALTER\s+(?:USER|ROLE)\s+['\"`]?(?P<user>\w+)['\"`]?(?:@\S+)?\b.*?"
     r"\b(?:PASSWORD|IDENTIFIED(?:\s+WITH\s+\w+)?\s+BY)\s+'(?P<pw>\w*)'"
     r"|\bSET\s+PASSWORD\s+FOR\s+['\"`]?(?P<user2>\w+)['\"`]?(?:@\S+)?\s*=\s*(?:PASSWORD\s*\(\s*)?'(?P<pw2>\w*)'"
@@ -237,10 +239,10 @@ def _weak_admin_password(stmt: str) -> bool:
 
 # DELETE FROM t, and the forms without FROM or with a join: DELETE t (SQL Server, Oracle),
 # DELETE TOP (n) FROM t, DELETE t1 FROM t1 JOIN t2 (MySQL), WITH … DELETE.
-_DELETE_STATEMENT = re.compile(r"\bDELETE\s+FROM\b|(?:^|\)\s*)DELETE\s+(?:TOP\s*\(\s*\d+\s*\)\s+)?[\w.\"`\[\]]+")
+_DELETE_STATEMENT = lazy_compile(r"\bDELETE\s+FROM\b|(?:^|\)\s*)DELETE\s+(?:TOP\s*\(\s*\d+\s*\)\s+)?[\w.\"`\[\]]+")
 
 
-_HISTORY_PURGE = re.compile(r"\bVACUUM\b.*\bRETAIN\s+0+(?:\.0+)?\s+HOURS?\b")
+_HISTORY_PURGE = lazy_compile(r"\bVACUUM\b.*\bRETAIN\s+0+(?:\.0+)?\s+HOURS?\b")
 
 
 def sql_findings(sql: str, where: str) -> list[Finding]:
@@ -352,7 +354,7 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
     return found
 
 
-_CODE_SQL = re.compile(
+_CODE_SQL = lazy_compile(
     r"""\b(?:execute|executescript|executemany|exec|query|raw|run|prepare)\s*\(\s*(?:[\w.]*\btext\(\s*)?[rbuf]?(?P<q>["'`])"""
     r"""(?P<sql>\s*(?:DROP|DELETE|TRUNCATE|UPDATE|ALTER)\b.*?)(?P=q)""",
     re.I | re.S,
@@ -394,9 +396,9 @@ def _db_console_sql(cmd: Cmd) -> list[str]:
     return texts
 
 
-_REDIS_WIPE = re.compile(r"(?i)\bflush(?:all|db)\b")
+_REDIS_WIPE = lazy_compile(r"(?i)\bflush(?:all|db)\b")
 # keys('*') / KEYS * inside a script: every key.
-_REDIS_ALL_KEYS = re.compile(r"""(?i)\bkeys["']?\s*[,(]?\s*["']\*["']|\bkeys\s+\*""")
+_REDIS_ALL_KEYS = lazy_compile(r"""(?i)\bkeys["']?\s*[,(]?\s*["']\*["']|\bkeys\s+\*""")
 
 
 def _redis_lists_all(cmd: Cmd) -> bool:
@@ -590,7 +592,7 @@ _BRANCH_TOOLS = {
     "supabase": ("branches",),
     "xata": ("branch",),
 }
-_MAIN_BRANCH = re.compile(r"(?i)^(?:main|master|prod|production|live|primary|default)$")
+_MAIN_BRANCH = lazy_compile(r"(?i)^(?:main|master|prod|production|live|primary|default)$")
 
 
 def _platform_delete(name: str, lits: list[str]) -> tuple[str, str]:
@@ -726,8 +728,8 @@ _SQL_OPERAND_KEYS = frozenset({
     "sql", "query", "exec", "execute", "run-sql", "raw", "db:query", "db:exec", "sql:exec",
     "--sql", "--query", "--execute", "--exec", "--statement",
 })  # fmt: skip
-_SQL_STATEMENT = re.compile(r"(?is)^\s*(?:DROP|TRUNCATE|DELETE\s+FROM|UPDATE\s+\S+\s+SET|ALTER\s+TABLE)\b")
-_EMBEDDED_SQL = re.compile(
+_SQL_STATEMENT = lazy_compile(r"(?is)^\s*(?:DROP|TRUNCATE|DELETE\s+FROM|UPDATE\s+\S+\s+SET|ALTER\s+TABLE)\b")
+_EMBEDDED_SQL = lazy_compile(
     r"(?is)\b(?:sql|query|statement|stmt)[\"']?\s*[:=]\s*[\"']?"
     r"(?P<sql>(?:DROP|TRUNCATE|DELETE\s+FROM|UPDATE\s+\S+\s+SET|ALTER\s+TABLE)\b[^\"'}]*)"
 )
@@ -952,11 +954,11 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
 
 
 # DROP TABLE [IF EXISTS] of tables named as temporary (tmp_x, x_tmp, scratch_y).
-_SCRATCH_DROP = re.compile(
+_SCRATCH_DROP = lazy_compile(
     r"DROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?(?:[\w\"`]+\.)?[\"`]?(?:\w*_)?(?:TMP|TEMP|SCRATCH)(?:_\w*)?[\"`]?"
     r"(?:\s*,\s*(?:[\w\"`]+\.)?[\"`]?(?:\w*_)?(?:TMP|TEMP|SCRATCH)(?:_\w*)?[\"`]?)*"
 )
-_TEST_NAME = re.compile(r"(?i)(?:^|[_\-/.])test(?:s|ing)?(?:$|[_\-.])")
+_TEST_NAME = lazy_compile(r"(?i)(?:^|[_\-/.])test(?:s|ing)?(?:$|[_\-.])")
 
 
 def _test_database(cmd: Cmd, client: str, texts: list[str]) -> bool:
@@ -975,7 +977,7 @@ def _test_database(cmd: Cmd, client: str, texts: list[str]) -> bool:
 
 
 # Object-relational mappers emptying a whole table: Django, Rails, SQLAlchemy, Mongoose, Sequelize.
-_ORM_WIPE = re.compile(
+_ORM_WIPE = lazy_compile(
     r"\.objects(?:\.all\(\))?\.delete\(\)|\b[A-Z]\w*(?:\.all)?\.(?:delete_all|destroy_all)\b(?!\s*\()"
     r"|\b(?:drop_all|truncate_table)\s*\(|\.query\(\s*\w+\s*\)\.delete\(\)"
     r"|\.(?:deleteMany|remove)\(\s*\{\s*\}\s*\)|\.destroy\(\s*\{\s*(?:where:\s*\{\s*\}\s*,?\s*)?truncate:\s*true"
@@ -1041,78 +1043,78 @@ def rule_orm(cmd: Cmd, found: list[Finding]) -> None:
 
 # Framework and migration-tool commands that empty or recreate the configured database:
 # (program names, the words that name the task, extra words required) → what it does.
-_DB_TASKS: list[tuple[frozenset[str], re.Pattern[str], str]] = [
+_DB_TASKS: list[tuple[frozenset[str], LazyPattern, str]] = [
     (
         frozenset({"rails", "rake"}),
-        re.compile(
+        lazy_compile(
             r"db:(?:drop|reset|purge|schema:load|structure:load|migrate:reset|seed:replant|truncate_all"
             r"|fixtures:load)(?::all)?"
         ),
         "drops or reloads the database",
     ),
-    (frozenset({"php", "artisan"}), re.compile(r"migrate:(?:fresh|reset|refresh)|db:wipe"), "drops every table"),
+    (frozenset({"php", "artisan"}), lazy_compile(r"migrate:(?:fresh|reset|refresh)|db:wipe"), "drops every table"),
     (
         frozenset({"prisma"}),
-        re.compile(r"migrate reset|db push .*--(?:force-reset|accept-data-loss)"),
+        lazy_compile(r"migrate reset|db push .*--(?:force-reset|accept-data-loss)"),
         "drops or rewrites tables, losing their data",
     ),
-    (frozenset({"sequelize", "sequelize-cli"}), re.compile(r"db:drop|db:migrate:undo:all"), "drops every table"),
-    (frozenset({"knex"}), re.compile(r"migrate:rollback .*--all"), "undoes every migration"),
+    (frozenset({"sequelize", "sequelize-cli"}), lazy_compile(r"db:drop|db:migrate:undo:all"), "drops every table"),
+    (frozenset({"knex"}), lazy_compile(r"migrate:rollback .*--all"), "undoes every migration"),
     (
         frozenset({"typeorm", "typeorm-ts-node-commonjs", "typeorm-ts-node-esm"}),
-        re.compile(r"schema:drop"),
+        lazy_compile(r"schema:drop"),
         "drops every table",
     ),
-    (frozenset({"alembic", "flask"}), re.compile(r"downgrade base"), "undoes every migration"),
-    (frozenset({"mix"}), re.compile(r"ecto\.(?:drop|reset)|ecto\.rollback .*--all"), "drops or resets the database"),
-    (frozenset({"diesel", "sqlx"}), re.compile(r"database (?:reset|drop)"), "drops or resets the database"),
-    (frozenset({"dotnet"}), re.compile(r"ef database drop"), "drops the database"),
-    (frozenset({"flyway"}), re.compile(r"(?:^| )clean\b"), "drops every object in the schemas"),
-    (frozenset({"liquibase"}), re.compile(r"drop-?all", re.I), "drops every object in the schema"),
-    (frozenset({"airflow", "superset", "supabase"}), re.compile(r"db reset"), "resets its database"),
-    (frozenset({"goose", "dbmate", "migrate"}), re.compile(r"(?:^| )(?:reset|drop)\b"), "drops the database"),
-    (frozenset({"wp"}), re.compile(r"db (?:reset|drop|clean)|site empty"), "empties the site's database"),
+    (frozenset({"alembic", "flask"}), lazy_compile(r"downgrade base"), "undoes every migration"),
+    (frozenset({"mix"}), lazy_compile(r"ecto\.(?:drop|reset)|ecto\.rollback .*--all"), "drops or resets the database"),
+    (frozenset({"diesel", "sqlx"}), lazy_compile(r"database (?:reset|drop)"), "drops or resets the database"),
+    (frozenset({"dotnet"}), lazy_compile(r"ef database drop"), "drops the database"),
+    (frozenset({"flyway"}), lazy_compile(r"(?:^| )clean\b"), "drops every object in the schemas"),
+    (frozenset({"liquibase"}), lazy_compile(r"drop-?all", re.I), "drops every object in the schema"),
+    (frozenset({"airflow", "superset", "supabase"}), lazy_compile(r"db reset"), "resets its database"),
+    (frozenset({"goose", "dbmate", "migrate"}), lazy_compile(r"(?:^| )(?:reset|drop)\b"), "drops the database"),
+    (frozenset({"wp"}), lazy_compile(r"db (?:reset|drop|clean)|site empty"), "empties the site's database"),
     (
         frozenset({"gradle", "gradlew", "mvn", "mvnw"}),
-        re.compile(r"(?i)(?:^| )(?:flywayClean|flyway:clean|liquibaseDropAll|liquibase:dropAll|dropAll)\b"),
+        lazy_compile(r"(?i)(?:^| )(?:flywayClean|flyway:clean|liquibaseDropAll|liquibase:dropAll|dropAll)\b"),
         "drops every object in the database's schemas",
     ),
-    (frozenset({"xcrun"}), re.compile(r"simctl erase"), "erases the simulators' apps and data"),
+    (frozenset({"xcrun"}), lazy_compile(r"simctl erase"), "erases the simulators' apps and data"),
     # Rolling migrations back drops the columns and tables they added, with their data.
     (
         frozenset({"alembic", "flask"}),
-        re.compile(r"(?:^| )downgrade\b"),
+        lazy_compile(r"(?:^| )downgrade\b"),
         "rolls migrations back (dropping the tables and columns they added, with their data)",
     ),
     (
         frozenset({"rails", "rake", "php", "artisan", "knex", "sequelize", "sequelize-cli", "mix"}),
-        re.compile(r"db:rollback|migrate:rollback|migrate:down|db:migrate:undo|ecto\.rollback|db:migrate:down"),
+        lazy_compile(r"db:rollback|migrate:rollback|migrate:down|db:migrate:undo|ecto\.rollback|db:migrate:down"),
         "rolls migrations back (dropping the tables and columns they added, with their data)",
     ),
     (
         frozenset({"goose", "dbmate", "migrate", "sql-migrate", "diesel", "sqlx", "typeorm", "atlas", "refinery"}),
-        re.compile(r"(?:^| )(?:down|down-to|rollback|revert|migration:revert|migration revert|migrate revert)\b"),
+        lazy_compile(r"(?:^| )(?:down|down-to|rollback|revert|migration:revert|migration revert|migrate revert)\b"),
         "rolls migrations back (dropping the tables and columns they added, with their data)",
     ),
     (
         frozenset({"python", "manage.py", "django-admin"}),
-        re.compile(r"(?:^| )(?:flush|reset_db)\b|migrate \S+ zero"),
+        lazy_compile(r"(?:^| )(?:flush|reset_db)\b|migrate \S+ zero"),
         "deletes all data in the database",
     ),
 ]
 # Signs that the configured database is a throwaway test copy (settings, --database, env).
-_TEST_DB = re.compile(r"(?i)(?:^|[._=/:-])test(?:s|ing)?(?:$|[._/-])")
+_TEST_DB = lazy_compile(r"(?i)(?:^|[._=/:-])test(?:s|ing)?(?:$|[._/-])")
 # Package scripts and task targets whose name says they reset or drop a database.
 _SCRIPT_RUNNERS = frozenset(
     {"npm", "pnpm", "yarn", "bun", "deno", "make", "just", "task", "mise", "composer", "nx", "turbo"}
 )
-_DB_WORD = re.compile(r"(?i)^(?:db|database|schema|tables?|data)$")
-_WIPE_WORD = re.compile(r"(?i)^(?:reset|drop|wipe|truncate|purge|nuke|destroy|flush|fresh|clear|empty|teardown)$")
-_SHARED_WORD = re.compile(r"(?i)^(?:deploy|deployment|prod|production|infra|cluster|cloud)$")
+_DB_WORD = lazy_compile(r"(?i)^(?:db|database|schema|tables?|data)$")
+_WIPE_WORD = lazy_compile(r"(?i)^(?:reset|drop|wipe|truncate|purge|nuke|destroy|flush|fresh|clear|empty|teardown)$")
+_SHARED_WORD = lazy_compile(r"(?i)^(?:deploy|deployment|prod|production|infra|cluster|cloud)$")
 
 
 # $PROD_DSN, ${PRODUCTION_DATABASE_URL}: a variable whose name says it holds the production target.
-_PROD_VARIABLE = re.compile(r"\$\{?(?:\w*_)?(?:PROD|PRODUCTION|LIVE)(?:_\w*)?(?!\w)\}?")
+_PROD_VARIABLE = lazy_compile(r"\$\{?(?:\w*_)?(?:PROD|PRODUCTION|LIVE)(?:_\w*)?(?!\w)\}?")
 _PACKAGE_EXEC = frozenset({"pnpm", "yarn", "npm", "bun"})
 _PACKAGE_EXEC_VALUE = frozenset({"--filter", "-F", "-C", "--dir", "--cwd", "-w", "--workspace", "--prefix"})
 
@@ -1236,7 +1238,7 @@ def rule_db_tasks(cmd: Cmd, found: list[Finding]) -> None:
 
 
 # A production name inside an option value: ProdDbContext, --connection=production_ro, LIVE.
-_PROD_WORD = re.compile(r"(?:^|[^A-Za-z])(?:[Pp]rod(?:uction)?|PROD(?:UCTION)?|[Ll]ive|LIVE)(?:$|[^a-z])")
+_PROD_WORD = lazy_compile(r"(?:^|[^A-Za-z])(?:[Pp]rod(?:uction)?|PROD(?:UCTION)?|[Ll]ive|LIVE)(?:$|[^a-z])")
 _TARGET_OPTIONS = ("--context", "--connection", "--database", "--env", "--environment", "--target", "--profile")
 
 
@@ -1254,7 +1256,7 @@ def _prod_option(lits: list[str]) -> bool:
     return False
 
 
-_DB_FILE = re.compile(r"(?i)\.(?:sqlite3?|db|duckdb|mdb|accdb)(?:-wal|-shm|-journal)?$")
+_DB_FILE = lazy_compile(r"(?i)\.(?:sqlite3?|db|duckdb|mdb|accdb)(?:-wal|-shm|-journal)?$")
 
 
 def _database_files(cmd: Cmd) -> list[str]:
@@ -1308,7 +1310,7 @@ def _rule_restore(cmd: Cmd, found: list[Finding]) -> None:
         found.append(("ask", f"`{cmd.display}` drops the target database's objects before restoring; confirm."))
 
 
-_PROD_TARGET = re.compile(r"(?i)(?:^|[@/.=_-])(?:prod|production|live)(?:$|[.:/_-])")
+_PROD_TARGET = lazy_compile(r"(?i)(?:^|[@/.=_-])(?:prod|production|live)(?:$|[.:/_-])")
 _DUMPERS = frozenset({"pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump", "sqlite3", "redis-cli"})
 
 

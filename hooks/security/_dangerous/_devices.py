@@ -7,9 +7,9 @@ import re
 
 import _shell
 from _common import Finding
-from _shell import Cmd, Ctx
+from _shell import Cmd, Ctx, lazy_compile
 
-BLOCK_DEVICE = re.compile(
+BLOCK_DEVICE = lazy_compile(
     r"^/dev/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|"
     r"mapper/|loop\d|sr\d|fd\d|mem$|kmem$|port$)"
 )
@@ -37,7 +37,7 @@ DISK_TOOLS = frozenset(
 # ``fork while 1``, ``fork until 0``, ``1 while fork``), or an endless loop header (``while True:``,
 # ``while (1) {``, ``for (;;)``, ``loop {``, ``loop do``) whose body forks before any ``break``.
 _FOREVER = r"(?:1|true|True|!0|fork(?:\(\))?)"
-FORK_BOMB = re.compile(
+FORK_BOMB = lazy_compile(
     r"\bfork\b(?:\s*\(\s*\))?\s+while\s*\(?\s*" + _FOREVER + r"\b"
     r"|\bfork\b(?:\s*\(\s*\))?\s+until\s*\(?\s*(?:0|false|nil)\b"
     r"|\b\d\s+while\s+(?:\w+(?:\.|::))?fork\b"

@@ -9,7 +9,7 @@ import re
 
 import _shell
 from _common import Finding
-from _shell import Cmd, Ctx, Word
+from _shell import Cmd, Ctx, Word, lazy_compile
 
 from ._paths import critical, empties_folder, is_match_all, only_build_output, service_data
 
@@ -52,7 +52,7 @@ def _generated_in_each(glob_part: str) -> bool:
 
 # Source maps and code generators' output, by the conventions their names follow
 # (app.js.map, api.generated.ts, model.g.dart, user_pb2.py, schema.pb.go, types.gen.go).
-_GENERATED_NAME = re.compile(
+_GENERATED_NAME = lazy_compile(
     r"\*(?:\.[\w-]+)*\.map|\*[._-](?:generated|gen|g|freezed)\.\w+|\*_pb2(?:_grpc)?\.py|\*\.pb(?:\.gw)?\.go"
 )
 
@@ -97,7 +97,7 @@ def _droppings_name(pattern: str) -> bool:
     return m is not None and m.group("ext").lower() not in _KEPT_EXTENSIONS
 
 
-_FILE_OPERAND = re.compile(r"[^/]\.[A-Za-z0-9]{1,8}$")
+_FILE_OPERAND = lazy_compile(r"[^/]\.[A-Za-z0-9]{1,8}$")
 
 
 def _inside_project(cmd: Cmd, word: Word) -> bool:
@@ -671,7 +671,7 @@ def _closes_home(mode: str | None) -> bool:
     return all(re.fullmatch(r"[go]+-[rwx]+", clause) for clause in mode.split(","))
 
 
-_SELF_WORDS = re.compile(r"\$\{?(?:USER|LOGNAME|UID)\}?|\$\((?:whoami|id -u(?:n)?|id -g(?:n)?|id -un|id -gn)\)")
+_SELF_WORDS = lazy_compile(r"\$\{?(?:USER|LOGNAME|UID)\}?|\$\((?:whoami|id -u(?:n)?|id -g(?:n)?|id -un|id -gn)\)")
 
 
 def _to_self(owner: Word, ctx: Ctx) -> bool:

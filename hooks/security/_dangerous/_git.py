@@ -9,7 +9,7 @@ import re
 import _common
 import _shell
 from _common import Finding
-from _shell import Cmd, Word
+from _shell import Cmd, Word, lazy_compile
 
 
 def rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
@@ -330,7 +330,7 @@ def _has_backup(earlier: list[Cmd]) -> bool:
 
 
 # BFG Repo-Cleaner: rewrites every branch and tag of the repository it is run in.
-_BFG_JAR = re.compile(r"(?:^|/)bfg[\w.-]*\.jar$")
+_BFG_JAR = lazy_compile(r"(?:^|/)bfg[\w.-]*\.jar$")
 
 
 def rule_bfg(cmd: Cmd, found: list[Finding]) -> None:

@@ -9,7 +9,7 @@ import re
 
 import _shell
 from _common import Finding
-from _shell import Cmd, Ctx
+from _shell import Cmd, Ctx, lazy_compile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def production(cmd: Cmd) -> bool:
     )
 
 
-_PROD_VALUE = re.compile(r"(?i)(?:^|[@/.=_${-])(?:prod|production|live)(?:$|[.:/_}-])")
+_PROD_VALUE = lazy_compile(r"(?i)(?:^|[@/.=_${-])(?:prod|production|live)(?:$|[.:/_}-])")
 
 
 def _destroys_unattended(name: str, lits: list[str]) -> str:
@@ -187,7 +187,7 @@ def _container_escape(name: str, lits: list[str]) -> str:
     return ""
 
 
-_PROD_HOST = re.compile(r"(?i)(?:^|[@.-])(?:prod|production|live)(?:$|[.:\d-])")
+_PROD_HOST = lazy_compile(r"(?i)(?:^|[@.-])(?:prod|production|live)(?:$|[.:\d-])")
 _SERVICE_TOOLS = frozenset({
     "systemctl", "service", "rc-service", "supervisorctl", "pm2", "docker", "podman", "docker-compose",
     "nginx", "apachectl", "apache2ctl", "httpd", "sv", "initctl", "launchctl",
@@ -242,7 +242,7 @@ def _unattended(name: str, lits: list[str]) -> bool:
 
 
 # Namespaces made for one pull request or a throwaway environment.
-_PREVIEW = re.compile(
+_PREVIEW = lazy_compile(
     r"(?i)(?:^|[-_.])(?:pr|preview|review|feature|feat|branch|ephemeral|tmp|temp|sandbox|ci|test)(?:$|[-_.\d])"
 )
 
@@ -326,7 +326,7 @@ _KUBE_CHANGES = {
     "helm": frozenset({"install", "upgrade", "rollback"}),
 }
 _KUBE_TARGET = frozenset({"-n", "--namespace", "--context", "--kube-context", "--cluster"})
-_PROD_NAME = re.compile(r"(?i)(?:^|[-_.])(?:prod|production|live)(?:$|[-_.])")
+_PROD_NAME = lazy_compile(r"(?i)(?:^|[-_.])(?:prod|production|live)(?:$|[-_.])")
 
 
 def _changes_production_cluster(name: str, lits: list[str]) -> bool:
@@ -348,9 +348,11 @@ def production_host(cmd: Cmd) -> bool:
 
 
 _CLOUD_CLIS = frozenset({"gcloud", "aws", "az", "doctl", "eksctl", "linode-cli", "hcloud", "scw", "oci", "ibmcloud"})
-_CLOUD_DELETES = re.compile(r"delete(?:-.+)?|terminate-instances?|terminate|destroy")
+_CLOUD_DELETES = lazy_compile(r"delete(?:-.+)?|terminate-instances?|terminate|destroy")
 # Deletes of one item inside a resource (an object, a queue message, a tag): asked even on production.
-_CLOUD_ITEM_DELETES = re.compile(r"delete-(?:objects?|item|message(?:-batch)?|tags?|images?|alarms?|log-stream|record)")
+_CLOUD_ITEM_DELETES = lazy_compile(
+    r"delete-(?:objects?|item|message(?:-batch)?|tags?|images?|alarms?|log-stream|record)"
+)
 
 
 def _public_data(name: str, lits: list[str]) -> str:
@@ -668,13 +670,13 @@ def _command_line(words: list[str]) -> str:
     return " ".join(w if re.fullmatch(r"[\w@%+=:,./-]+", w) else "'" + w.replace("'", "'\\''") + "'" for w in words)
 
 
-_FASTLANE_UPLOADS = re.compile(
+_FASTLANE_UPLOADS = lazy_compile(
     r"(?i)^(?:beta|release|deploy|production|store|upload\w*|submit\w*|deliver|pilot|supply|appstore|playstore|internal|alpha)$"
 )
 
 
 # A publish that reaches no public registry: a dry run, the test index, a registry on this machine.
-_REHEARSAL_TARGET = re.compile(r"(?i)^testpypi$|test\.pypi\.org|//(?:localhost|127\.0\.0\.1|\[::1\])[:/]")
+_REHEARSAL_TARGET = lazy_compile(r"(?i)^testpypi$|test\.pypi\.org|//(?:localhost|127\.0\.0\.1|\[::1\])[:/]")
 
 
 def _rehearsal(lits: list[str]) -> bool:

@@ -10,13 +10,13 @@ import re
 
 import _shell
 from _common import Finding
-from _shell import Cmd, Word
+from _shell import Cmd, Word, lazy_compile
 
 # PowerShell's eval: runs the text it is given or piped.
 _PS_EVAL = frozenset({"iex", "invoke-expression"})
 # PowerShell code that evaluates text it downloads: iex (New-Object Net.WebClient).DownloadString(…),
 # Invoke-Expression (irm …), & ([scriptblock]::Create((iwr …).Content)).
-_PS_RUNS_FETCHED = re.compile(
+_PS_RUNS_FETCHED = lazy_compile(
     r"(?is)(?:\b(?:iex|invoke-expression)\b|scriptblock\]::create).{0,200}?"
     r"(?:\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b|downloadstring|downloaddata|webclient)"
     r"|(?:\b(?:iwr|irm|invoke-webrequest|invoke-restmethod)\b|downloadstring).{0,300}?\|\s*(?:iex|invoke-expression)\b"
@@ -155,11 +155,11 @@ def rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
                 )
 
 
-_CODE_REVERSE_SHELL = re.compile(
+_CODE_REVERSE_SHELL = lazy_compile(
     r"socket.{0,400}?connect.{0,400}?(?:dup2|pty\.spawn|/bin/(?:ba)?sh|cmd\.exe|spawn\(\s*[\"'](?:/bin/)?(?:ba)?sh)",
     re.S,
 )
-_CODE_RUNS_FETCHED = re.compile(
+_CODE_RUNS_FETCHED = lazy_compile(
     # exec/eval of code whose text is decoded or downloaded on the spot (Perl and Ruby call
     # eval without parentheses: eval get("https://…"), eval pack("H*", …)).
     r"(?<!json\.)(?<!yaml\.)(?<!toml\.)\b(?:exec|eval|Function|instance_eval|class_eval|load|"
@@ -178,7 +178,7 @@ _CODE_RUNS_FETCHED = re.compile(
 
 # A shell call (os.system, subprocess, execSync) whose command line is decoded or downloaded in
 # its own argument; plain .decode() of a call's output is ordinary.
-_CODE_SHELLS_FETCHED = re.compile(
+_CODE_SHELLS_FETCHED = lazy_compile(
     r"\b(?:system|popen|Popen|run|call|check_output|check_call|getoutput|execSync|spawnSync|shell_exec|"
     r"passthru)\s*\(\s*[^;\n]{0,200}?(?:b64decode|b32decode|decodebytes|urlopen|requests\.get|atob|"
     r"Buffer\.from|fromhex|unhexlify|\bpack|decode_base64)\s*\("
@@ -211,7 +211,7 @@ def rule_code_runs_fetched(cmd: Cmd, found: list[Finding]) -> None:
 
 
 # A program operand that names code on the network rather than a file or registry package.
-_URL_OPERAND = re.compile(r"^(?:https?://|git\+|git://|(?:github|gitlab|bitbucket):)", re.IGNORECASE)
+_URL_OPERAND = lazy_compile(r"^(?:https?://|git\+|git://|(?:github|gitlab|bitbucket):)", re.IGNORECASE)
 # Runners whose subcommand takes a script or package to run: deno run URL, pnpm dlx URL …
 _URL_RUNNERS = {
     "deno": ("run",),
@@ -226,7 +226,7 @@ _URL_RUNNERS = {
 # Nix subcommands that run or install what a flake reference names (nix build only builds).
 _NIX_RUNS = frozenset({"run", "shell", "develop"})
 # The Nix project's own flakes (nixpkgs and friends) are the distribution, not someone's code.
-_OFFICIAL_FLAKE = re.compile(r"(?i)^(?:github|gitlab):(?:NixOS|nix-community)/")
+_OFFICIAL_FLAKE = lazy_compile(r"(?i)^(?:github|gitlab):(?:NixOS|nix-community)/")
 
 
 def _nix_installables(cmd: Cmd) -> list[Word]:
@@ -315,7 +315,7 @@ def _file_text_source(word: Word, ctx: _shell.Ctx) -> bool:
 
 # PowerShell's eval of a file's text: iex (Get-Content x -Raw), gc x | Invoke-Expression,
 # iex ([IO.File]::ReadAllText('x')) — the sh -c "$(cat x)" of PowerShell.
-_PS_EVAL_FILE = re.compile(
+_PS_EVAL_FILE = lazy_compile(
     r"(?i)\b(?:iex|invoke-expression)\b[\s(]*(?:\$\(\s*)?(?:get-content|gc|cat|type)\b|"
     r"\b(?:get-content|gc|cat|type)\b[^|;\n]*\|\s*(?:iex|invoke-expression)\b|"
     r"\b(?:iex|invoke-expression)\b[^;\n]*\[(?:system\.)?io\.file\]::readall(?:text|lines)"
@@ -627,7 +627,7 @@ _DATA_FLAGS = frozenset({
     "-d", "-F", "-T", "--json", "--form", "--form-string", "--upload-file", "--post-data",
     "--post-file", "--body-data", "--body-file",
 })  # fmt: skip
-_BARE_IP_URL = re.compile(r"^(?:[a-z]+://)?(?:[^@/\s]*@)?(?P<ip>\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?(?:[/?#]|$)")
+_BARE_IP_URL = lazy_compile(r"^(?:[a-z]+://)?(?:[^@/\s]*@)?(?P<ip>\d{1,3}(?:\.\d{1,3}){3})(?::\d+)?(?:[/?#]|$)")
 # Addresses that stay on this machine or a private network (loopback, RFC 1918, CGNAT, link-local).
 _LOCAL_NETS = (
     "127.0.0.0/8",

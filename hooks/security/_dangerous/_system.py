@@ -14,7 +14,7 @@ import re
 
 import _shell
 from _common import Finding
-from _shell import Cmd, Ctx
+from _shell import Cmd, Ctx, lazy_compile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def _tls_off_everywhere(name: str, lits: list[str]) -> bool:
     return False
 
 
-_EVERY_PORT = re.compile(r"(?:0|1):65535(?:/\w+)?")
+_EVERY_PORT = lazy_compile(r"(?:0|1):65535(?:/\w+)?")
 _IPTABLES_MATCH = frozenset({
     "-p", "--protocol", "-s", "--source", "-d", "--destination", "-i", "--in-interface", "-o",
     "--out-interface", "-m", "--match", "--dport", "--sport", "--destination-port", "--source-port",
@@ -74,14 +74,14 @@ def _edits_in_place(name: str, lits: list[str]) -> bool:
 
 
 # The system's record of logins and commands (not rotated copies such as auth.log.1).
-_AUDIT_LOG = re.compile(
+_AUDIT_LOG = lazy_compile(
     r"^/var/log/(?:auth\.log|secure|wtmp|btmp|lastlog|faillog|syslog|messages|audit/audit\.log|audit/?"
     r"|journal/?)$|^/var/run/utmp$|^~?/?(?:root/)?\.bash_history$"
 )
 
 # journalctl --vacuum-time=1s / --vacuum-size=1K / --vacuum-files=1: keeps (almost) nothing;
 # --vacuum-time=2weeks, --vacuum-size=500M are ordinary housekeeping.
-_VACUUM_ALL = re.compile(
+_VACUUM_ALL = lazy_compile(
     r"--vacuum-time=\d+(?:s|sec|seconds?|m|min|minutes?|ms|us)?|--vacuum-size=\d+[KkBb]?|--vacuum-size=[1-9]M"
     r"|--vacuum-files=1"
 )
@@ -201,7 +201,7 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
         )
 
 
-_VAULT_EVERY_PATH = re.compile(r'(?s)path\s+"\*"\s*\{[^}]*\b(?:sudo|create|update|delete)\b')
+_VAULT_EVERY_PATH = lazy_compile(r'(?s)path\s+"\*"\s*\{[^}]*\b(?:sudo|create|update|delete)\b')
 
 
 def _vault_grants_everything(cmd: Cmd, ops: list[str]) -> bool:
@@ -374,8 +374,8 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
                 )
 
 
-_UNIT_FILE = re.compile(r"/systemd/.*(?:\.(?:service|timer|socket|path|mount)|\.d/[^/]+\.conf)$")
-_EXEC_LINE = re.compile(r"(?m)^\s*Exec\w*\s*=\s*[-@+!:]*(?P<cmd>.+)$")
+_UNIT_FILE = lazy_compile(r"/systemd/.*(?:\.(?:service|timer|socket|path|mount)|\.d/[^/]+\.conf)$")
+_EXEC_LINE = lazy_compile(r"(?m)^\s*Exec\w*\s*=\s*[-@+!:]*(?P<cmd>.+)$")
 
 
 def _unit_script(text: str) -> str:
@@ -386,11 +386,11 @@ def _unit_script(text: str) -> str:
     return " ; ".join(commands) if commands else text
 
 
-_CRON_SCHEDULE = re.compile(r"^\s*(?:@\w+|(?:\S+\s+){5})")
+_CRON_SCHEDULE = lazy_compile(r"^\s*(?:@\w+|(?:\S+\s+){5})")
 _later_depth = [0]
 
 
-_SYSTEM_CRON = re.compile(r"^/etc/cron(?:tab$|\.d/)")
+_SYSTEM_CRON = lazy_compile(r"^/etc/cron(?:tab$|\.d/)")
 
 
 def _runs_later(text: str, ctx: Ctx, check: Check, cron: bool, user_field: bool = False) -> str | None:
@@ -429,15 +429,15 @@ def _keeps_cron_table(cmd: Cmd, earlier: list[Cmd]) -> bool:
     return listed or "crontab" in upstream
 
 
-_UPLOAD = re.compile(
+_UPLOAD = lazy_compile(
     r"\b(?:curl|wget)\b[^|;&\n]*\s(?:-[A-Za-z]*[dFT]|--data(?:-binary|-raw|-urlencode)?|--form|--upload-file"
     r"|--post-file|--json)[\s=]*['\"]?(?:[\w.-]+=)?(?:@|-(?:\s|$)|\$\(|/|~)"
     r"|\|\s*(?:nc|ncat|netcat|socat)\s+\S+"
 )
-_CRON_TIMES = re.compile(r"^\s*(?:@\w+|(?:[\d*/,-]+\s+){5})")
+_CRON_TIMES = lazy_compile(r"^\s*(?:@\w+|(?:[\d*/,-]+\s+){5})")
 _TEMP_DIRS = ("/tmp", "/dev/shm", "/var/tmp")
 # Variables that load code into every process: the dynamic loader's preload, Node's --require.
-_INJECTS = re.compile(
+_INJECTS = lazy_compile(
     r"\b(?:LD_PRELOAD|LD_AUDIT|DYLD_INSERT_LIBRARIES)\s*=\s*['\"]?[^\s'\"]"
     r"|\bNODE_OPTIONS\s*=\s*['\"]?[^'\"\n]*(?:--require|-r\s|--import|--(?:experimental-)?loader)"
     r"|\bPERL5OPT\s*=\s*['\"]?-M|\bJAVA_TOOL_OPTIONS\s*=\s*['\"]?[^'\"\n]*-javaagent"
@@ -526,18 +526,18 @@ def _quote(word: str) -> str:
 
 
 # Package manager configuration: a source or cache trusted without signatures.
-_PACKAGE_SOURCE = re.compile(
+_PACKAGE_SOURCE = lazy_compile(
     r"^/etc/apt/(?:sources\.list|sources\.list\.d/|apt\.conf\.d/)|^/etc/(?:yum\.repos\.d|zypp/repos\.d)/"
     r"|^/etc/dnf/dnf\.conf$|^/etc/pacman\.conf$|^/etc/apk/repositories$|/nix/nix\.conf$"
 )
-_UNSIGNED_LINE = re.compile(
+_UNSIGNED_LINE = lazy_compile(
     r"(?im)\[[^\]]*\btrusted=yes\b[^\]]*\]|AllowUnauthenticated\s+\"?(?:true|1)|AllowInsecureRepositories\s+\"?true"
     r"|^\s*(?:repo_)?gpgcheck\s*=\s*(?:0|false|no)\b|^\s*SigLevel\s*=\s*Never\b"
     r"|^\s*(?:extra-)?trusted-substituters\s*=|^\s*(?:extra-)?substituters\s*=.*\bhttp://|^\s*require-sigs\s*=\s*false"
 )
-_SUDOERS = re.compile(r"^/etc/sudoers(?:\.d/|$)")
-_TOOL_RC = re.compile(r"/(?:\.curlrc|\.wgetrc|\.npmrc|\.yarnrc(?:\.yml)?|\.gitconfig|pip\.conf|pip\.ini|\.condarc)$")
-_TLS_OFF_LINE = re.compile(
+_SUDOERS = lazy_compile(r"^/etc/sudoers(?:\.d/|$)")
+_TOOL_RC = lazy_compile(r"/(?:\.curlrc|\.wgetrc|\.npmrc|\.yarnrc(?:\.yml)?|\.gitconfig|pip\.conf|pip\.ini|\.condarc)$")
+_TLS_OFF_LINE = lazy_compile(
     r"(?im)NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*['\"]?0|GIT_SSL_NO_VERIFY\s*=\s*['\"]?(?:1|true)"
     r"|PYTHONHTTPSVERIFY\s*=\s*['\"]?0|^\s*(?:-k|--insecure|insecure)\s*$|check_certificate\s*=\s*off"
     r"|strict-ssl\s*[=:]\s*false|sslverify\s*=\s*false|ssl_verify\s*:\s*false|^\s*trusted-host\s*="
@@ -551,19 +551,19 @@ def _written_part(expression: str) -> str:
     return m.group("new") if m else expression
 
 
-_SUBSTITUTION = re.compile(
+_SUBSTITUTION = lazy_compile(
     r"^(?:\d*,?\d*|/[^/]*/)?s(?P<d>[^\w\s\\])(?:\\.|(?!(?P=d)).)*(?P=d)(?P<new>(?:\\.|(?!(?P=d)).)*)"
 )
 # Server configuration whose settings decide who may log in, and the settings that let anyone in.
-_AUTH_CONFIG = re.compile(r"pg_hba\.conf|sshd_config|my\.cnf|mysqld\.cnf|redis\.conf|mongod\.conf|/etc/sudoers")
-_AUTH_OFF = re.compile(
+_AUTH_CONFIG = lazy_compile(r"pg_hba\.conf|sshd_config|my\.cnf|mysqld\.cnf|redis\.conf|mongod\.conf|/etc/sudoers")
+_AUTH_OFF = lazy_compile(
     r"(?i)\btrust\b|PermitRootLogin\s+yes|PermitEmptyPasswords\s+yes|skip[-_]grant[-_]tables"
     r"|protected-mode\s+no|authorization:\s*disabled|PasswordAuthentication\s+yes|PermitRootLogin\s+without-password"
     r"|AuthenticationMethods\s+none|\bNOPASSWD\s*:"
 )
 
 
-_LOGIN_KEYS = re.compile(r"/authorized_keys2?$")
+_LOGIN_KEYS = lazy_compile(r"/authorized_keys2?$")
 
 
 def _rule_unseen_login_keys(cmd: Cmd, found: list[Finding]) -> None:
@@ -606,7 +606,7 @@ _ADMIN_GROUPS = frozenset({
 })  # fmt: skip
 # Packages without which the machine no longer boots, lets anyone log in, or can be repaired
 # (the kernel's meta-package, not an old versioned kernel, which is routine housekeeping).
-_ESSENTIAL = re.compile(
+_ESSENTIAL = lazy_compile(
     r"^(?:sudo|doas|openssh-server|openssh|ssh|sshd|systemd|systemd-sysv|init|coreutils|bash|dash|libc6|glibc"
     r"|libc-bin|apt|dpkg|rpm|dnf|yum|apk-tools|pacman|zypper|util-linux|login|passwd|shadow|shadow-utils"
     r"|base-files|base-passwd|mount|procps|e2fsprogs|grub-common|grub2?|grub-pc|grub-efi\S*|shim-signed|linux"
@@ -674,7 +674,7 @@ def _weak_password_set(cmd: Cmd, name: str, lits: list[str]) -> str:
     return ""
 
 
-_OWN_ACCOUNT = re.compile(r"\$\{?(?:USER|LOGNAME)\}?|\$\((?:whoami|id -un)\)|`whoami`")
+_OWN_ACCOUNT = lazy_compile(r"\$\{?(?:USER|LOGNAME)\}?|\$\((?:whoami|id -un)\)|`whoami`")
 
 
 def _own_account(cmd: Cmd) -> bool:

@@ -8,6 +8,7 @@ import re
 import shlex
 
 from ._expand import Ctx, brace_expand, expand, var_values
+from ._lazy_re import lazy_compile
 from ._model import Lit, Part, Redirect, Var, Word
 from ._parser import decode_escapes
 
@@ -836,14 +837,14 @@ _PWSH_ENCODED = frozenset({"-e", "-ec", "-en", "-enc", "-encodedcommand", "-enco
 # PowerShell names the home folder $env:USERPROFILE, $env:HOME or $HOME and separates with "\".
 # In a delete statement (Remove-Item -Recurse $env:USERPROFILE\*) they are written "~" and "~/"
 # so the rm rules judge the target; other statements keep them (reads are other hooks' business).
-_PS_HOME = re.compile(r"(?i)\$(?:(?:env:(?:USERPROFILE|HOME)|HOME)\b|\{env:(?:USERPROFILE|HOME)\})")
-_PS_HOME_SEP = re.compile(r"~\\")
-_PS_DELETE = re.compile(r"(?i)(?:^|(?<=[;|\n({]))\s*(?:Remove-Item|ri|rm|rd|rmdir|del|erase)\b[^;|\n]*")
+_PS_HOME = lazy_compile(r"(?i)\$(?:(?:env:(?:USERPROFILE|HOME)|HOME)\b|\{env:(?:USERPROFILE|HOME)\})")
+_PS_HOME_SEP = lazy_compile(r"~\\")
+_PS_DELETE = lazy_compile(r"(?i)(?:^|(?<=[;|\n({]))\s*(?:Remove-Item|ri|rm|rd|rmdir|del|erase)\b[^;|\n]*")
 
 
 # PowerShell paths in a delete statement: "\\" separates (its escape is the backtick) and a drive's
 # root reads as "/", so C:\\Users\\dev\\* is judged like /Users/dev/* (a user's home folder).
-_PS_DRIVE = re.compile(r"(?<![\w$:])[A-Za-z]:[\\/]")
+_PS_DRIVE = lazy_compile(r"(?<![\w$:])[A-Za-z]:[\\/]")
 
 
 def _ps_home(m: re.Match[str]) -> str:
@@ -982,7 +983,7 @@ _AUTORUN_BASENAMES = frozenset({
     ".zlogin", ".kshrc", ".cshrc", ".tcshrc", "config.fish", ".envrc", "rc.local", "crontab",
     ".xprofile", ".xinitrc",
 })  # fmt: skip
-_FETCH_AND_RUN = re.compile(
+_FETCH_AND_RUN = lazy_compile(
     r"\b(?:curl|wget|fetch|aria2c|nc|ncat|socat)\b.*?(?:\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*python|"
     r"\|\s*perl|\|\s*ruby|\|\s*node|;\s*(?:ba|z)?sh\s)"
     r"|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\$\(\s*(?:curl|wget)\b|\bsource\s+<\(\s*(?:curl|wget)\b"
@@ -1045,7 +1046,7 @@ def _printf_text(fmt: str, args: list[str]) -> str:
 
 
 # print("…"), puts '…', say "…", console.log("…"), echo '…'; — one string literal printed.
-_PRINT_LITERAL = re.compile(
+_PRINT_LITERAL = lazy_compile(
     r"""^\s*(?:print|puts|say|console\.log|echo)\s*\(?\s*(['"])((?:(?!\1).)*)\1\s*\)?\s*;?\s*$""", re.S
 )
 _ONE_LINER_FLAG = {"python": "-c", "ruby": "-e", "perl": "-e", "node": "-e", "php": "-r"}

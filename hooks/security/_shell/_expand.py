@@ -7,6 +7,7 @@ import fnmatch
 import os
 import re
 
+from ._lazy_re import lazy_compile
 from ._model import MAX_CANDIDATES, Arith, Command, Lit, Sub, Var, Word
 from ._parser import decode_escapes
 
@@ -77,8 +78,8 @@ class Ctx:
         return self.files.get(path) if path else None
 
 
-_BRACE_RE = re.compile(r"\{([^{}]*,[^{}]*)\}")
-_RANGE_RE = re.compile(r"\{(-?\d+)\.\.(-?\d+)\}")
+_BRACE_RE = lazy_compile(r"\{([^{}]*,[^{}]*)\}")
+_RANGE_RE = lazy_compile(r"\{(-?\d+)\.\.(-?\d+)\}")
 
 
 def brace_expand(text: str) -> list[str]:

@@ -7,34 +7,35 @@ import os
 import re
 
 from ._commands import Cmd, words_text
+from ._lazy_re import lazy_compile
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: keep imports light for cold hooks
 if TYPE_CHECKING:
     import ast
 
-_CODE_SHELL_CALL = re.compile(
+_CODE_SHELL_CALL = lazy_compile(
     r"""(?:system|popen|exec|execSync|spawnSync|shell_exec|passthru|getoutput|check_output|run|call|os\.execute)
         \s*\(\s*(?P<q>["'`])(?P<cmd>.+?)(?P=q)""",
     re.X | re.S,
 )
 # Ruby and Perl call without parentheses (system "…", exec '…') and quote commands as
 # %x(…), %x{…}, qx(…), qx{…}: the same shell strings, written another way.
-_CODE_SHELL_BARE = re.compile(
+_CODE_SHELL_BARE = lazy_compile(
     r"""(?:^|[;{\s])(?:system|exec|spawn|open3|capture2e?|capture3|popen3?)[ \t]+(?P<q>["'])(?P<cmd>.+?)(?P=q)""",
     re.S,
 )
 # The same calls given a quote-like literal: Perl's q{…}/qq(…)/q[…]/q|…|, Ruby's %q{…}/%Q(…)/%(…).
-_CODE_SHELL_QUOTELIKE = re.compile(
+_CODE_SHELL_QUOTELIKE = lazy_compile(
     r"""\b(?:system|exec|spawn|popen|open3|capture2e?|capture3)\s*\(?\s*(?:\bqq?|%[qQ]?)"""
     r"""(?:\((?P<a>[^)]*)\)|\{(?P<b>[^}]*)\}|\[(?P<c>[^\]]*)\]|\|(?P<d>[^|]*)\||<(?P<e>[^>]*)>)"""
 )
 # Word-list literals are argument lists, no shell involved: Perl's system qw(rm -rf …), Ruby's
 # IO.popen(%w[rm -rf …]) / spawn(*%w{…}).
-_CODE_ARGV_WORDS = re.compile(
+_CODE_ARGV_WORDS = lazy_compile(
     r"""\b(?:system|exec|spawn|popen|open3|capture2e?|capture3)\s*\(?\s*\*?(?:\bqw|%[wW])"""
     r"""(?:\((?P<a>[^)]*)\)|\{(?P<b>[^}]*)\}|\[(?P<c>[^\]]*)\]|\|(?P<d>[^|]*)\||<(?P<e>[^>]*)>)"""
 )
-_CODE_QX = re.compile(r"""(?:%x|\bqx)(?:\((?P<a>[^)]*)\)|\{(?P<b>[^}]*)\}|\[(?P<c>[^\]]*)\]|\|(?P<d>[^|]*)\|)""")
+_CODE_QX = lazy_compile(r"""(?:%x|\bqx)(?:\((?P<a>[^)]*)\)|\{(?P<b>[^}]*)\}|\[(?P<c>[^\]]*)\]|\|(?P<d>[^|]*)\|)""")
 # Recursive deletes by language: Python's rmtree, Node's fs.rm/rmSync/rmdirSync (also
 # fs.promises.rm), Ruby's rm_rf, Rust's remove_dir_all, Perl's remove_tree, Deno.remove/removeSync,
 # Go's os.RemoveAll, Kotlin's deleteRecursively.
@@ -42,18 +43,18 @@ _RM_CALLS = (
     r"(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|RemoveAll|deleteRecursively|removedirs|remove_tree|removeSync|"
     r"(?:fse|fsExtra)\.remove|Deno\.removeSync|Deno\.remove|(?:\bfs|\bfsp|\bpromises|\bfse|\))\.rm|fs\.rmdir)"
 )
-_CODE_RMTREE = re.compile(
+_CODE_RMTREE = lazy_compile(
     _RM_CALLS
     + r"""
         \s*\(\s*(?P<q>["'])(?P<path>.+?)(?P=q)""",
     re.X | re.S,
 )
-_CODE_WALK = re.compile(
+_CODE_WALK = lazy_compile(
     r"""(?:os\.walk|os\.scandir|os\.listdir|glob\.glob|Path|find|Find\.find|readdirSync)"""
     r"""\s*\(\s*(?P<q>["'])(?P<path>[^"']+)(?P=q)"""
 )
-_CODE_DELETES = re.compile(r"\b(?:remove|removeSync|unlink|rmtree|rmdir|rmSync|unlinkSync|rm_rf)\b")
-_CODE_BACKTICK = re.compile(r"`([^`]+)`")
+_CODE_DELETES = lazy_compile(r"\b(?:remove|removeSync|unlink|rmtree|rmdir|rmSync|unlinkSync|rm_rf)\b")
+_CODE_BACKTICK = lazy_compile(r"`([^`]+)`")
 # Program and arguments passed as separate strings, in any language: Ruby/Perl
 # system("rm", "-rf", dir), Node spawnSync("rm", ["-rf", p]) / execFileSync, Go
 # exec.Command("rm", "-rf", p), Rust Command::new("rm").args(["-rf", p]), PHP pcntl_exec.
@@ -61,7 +62,7 @@ _CODE_BACKTICK = re.compile(r"`([^`]+)`")
 
 
 AWKS = frozenset({"awk", "gawk", "mawk", "nawk", "busybox awk"})
-_AWK_SYSTEM = re.compile(
+_AWK_SYSTEM = lazy_compile(
     r"""\bsystem\s*\(\s*"(?P<cmd>(?:[^"\\]|\\.)*)"\s*\)|"(?P<pipe>(?:[^"\\]|\\.)*)"\s*\|\s*getline"""
 )
 
@@ -121,23 +122,23 @@ def code_of(cmd: Cmd) -> list[str]:
 
 
 _CODE_FILE_REFS = (
-    (re.compile(r"""\bopen\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)(?:\s*,\s*(?P<r>["'])(?P<m>[^"']*)(?P=r))?"""), ""),
+    (lazy_compile(r"""\bopen\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)(?:\s*,\s*(?P<r>["'])(?P<m>[^"']*)(?P=r))?"""), ""),
     (
-        re.compile(
+        lazy_compile(
             r"""(?:readFileSync|readFile|createReadStream|File\.read|File\.readlines|"""
             r"""IO\.read|file_get_contents)\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)"""
         ),
         "r",
     ),
     (
-        re.compile(
+        lazy_compile(
             r"""(?:writeFileSync|writeFile|appendFileSync|createWriteStream|File\.write|"""
             r"""IO\.write|file_put_contents|unlinkSync|rmSync)\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)"""
         ),
         "w",
     ),
     (
-        re.compile(
+        lazy_compile(
             r"""Path\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)\s*\)\.(?P<m>read_text|read_bytes|"""
             r"""write_text|write_bytes|unlink|open|touch)"""
         ),
@@ -172,8 +173,8 @@ _HOME_EXPR = (
     r"\bgetenv\(\s*[\"']HOME[\"']\s*\)|\$_SERVER\[\s*[\"']HOME[\"']\s*\])"
 )
 # Concatenation: + (Python, JS, Ruby), . (PHP, Perl), .. (Lua).
-_HOME_CONCAT = re.compile(r"(?P<q>[\"'])\s*(?:\+|\.\.?)\s*" + _HOME_EXPR)
-_HOME_INTERPOLATED = re.compile(
+_HOME_CONCAT = lazy_compile(r"(?P<q>[\"'])\s*(?:\+|\.\.?)\s*" + _HOME_EXPR)
+_HOME_INTERPOLATED = lazy_compile(
     r"\$\{\s*"
     + _HOME_EXPR
     + r"\s*\}|#\{\s*"
@@ -189,16 +190,16 @@ _HOME_INTERPOLATED = re.compile(
 # Go exec.Command("rm", "-rf", p), Rust Command::new("rm").args(["-rf", p]), PHP pcntl_exec.
 # No shell reads these, so the shell-string patterns above never see them; a home-folder
 # expression among the arguments reads as "~".
-_CODE_ARGV_CALL = re.compile(
+_CODE_ARGV_CALL = lazy_compile(
     r"""(?:\bsystem|\bexec|\bspawn|spawnSync|execFile|execFileSync|execa|execaSync|\bCommand|Command::new|"""
     r"""capture2e?|capture3|popen3?|pcntl_exec|proc_open|ProcessBuilder)(?:\s*\(\s*|[ \t]+(?=["']))"""
     r"""(?P<args>(?:"[^"\n]*"|'[^'\n]*'|~|"""
     + _HOME_EXPR
     + r"""|\[|\]|\)\s*\.args?\s*\(|[\s,&]|(?:vec|Arrays\.asList|List\.of)!?\s*\()+)"""
 )
-_ARGV_TOKEN = re.compile(r""""([^"\n]*)"|'([^'\n]*)'|(~|""" + _HOME_EXPR + ")")
+_ARGV_TOKEN = lazy_compile(r""""([^"\n]*)"|'([^'\n]*)'|(~|""" + _HOME_EXPR + ")")
 
-_CODE_RMTREE_HOME = re.compile(
+_CODE_RMTREE_HOME = lazy_compile(
     # after home_literals, perl's rmtree($ENV{HOME}) reads rmtree(~)
     _RM_CALLS + r"\s*\(\s*(?:~|" + _HOME_EXPR + r")\s*[,)]"
 )
@@ -206,12 +207,12 @@ _CODE_RMTREE_HOME = re.compile(
 
 # File.join(Dir.home, ".ssh"), path.join(os.homedir(), ".config", "gh"), p.join(o.homedir(), ".aws")
 # (any receiver: modules are often aliased): a folder under home, by name.
-_HOME_JOINED = re.compile(
+_HOME_JOINED = lazy_compile(
     r"(?:require\(\s*[\"']path[\"']\s*\)|[A-Za-z_$][\w$]*)\.(?:[jJ]oin|resolve)\(\s*"
     + _HOME_EXPR
     + r"(?P<rest>(?:\s*,\s*(?:\"[^\"]*\"|'[^']*'))+)\s*\)"
 )
-_QUOTED = re.compile(r"\"([^\"]*)\"|'([^']*)'")
+_QUOTED = lazy_compile(r"\"([^\"]*)\"|'([^']*)'")
 
 
 def _home_joined(m: re.Match[str]) -> str:

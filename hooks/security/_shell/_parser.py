@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 
+from ._lazy_re import lazy_compile
 from ._model import (
     MAX_DEPTH,
     MAX_LENGTH,
@@ -28,7 +29,7 @@ _OPERATORS = (
 )  # fmt: skip
 _REDIRECTS = frozenset({"&>>", "<<<", "<<-", "&>", "<<", "<>", "<&", ">>", ">&", ">|", "<", ">"})
 _WORD_BREAK = frozenset(" \t\n;&|()<>")
-NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+NAME_RE = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SPECIAL_PARAMS = frozenset("@*#?$!-0123456789")
 _VAR_OPS = (":-", ":=", ":?", ":+", "-", "=", "?", "+")
 _ANSI_ESCAPES = {

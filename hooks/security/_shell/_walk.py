@@ -24,6 +24,7 @@ from ._commands import (
 )
 from ._expand import Ctx, expand, normalize
 from ._inline import AWKS, awk_commands, code_actions, code_of
+from ._lazy_re import lazy_compile
 from ._model import MAX_CANDIDATES, MAX_DEPTH, Command, Lit, Part, Pipeline, Script, ShellParseError, Sub, Var, Word
 from ._parser import NAME_RE, parse
 
@@ -421,7 +422,7 @@ def _with_params(text: str, params: list[str]) -> str:
 
 
 # What ssh runs when its commands come on stdin: nothing named, or a shell told to read stdin.
-_REMOTE_STDIN_SHELL = re.compile(
+_REMOTE_STDIN_SHELL = lazy_compile(
     r"\s*(?:sudo\s+(?:-\S+\s+)*)?(?:\S*/)?(?:(?:ba|z|da|k)?sh(?:\s+-\w*[si]\w*)*(?:\s+--(?:\s+\S+)*)?)?\s*"
 )
 _NON_COMMANDS = frozenset({"for", "select", "case", "esac", "done", "fi", "in", "function"})
