@@ -47,6 +47,12 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     (asked), code run after checking out someone else's pull request (asked); publishing dry
     runs and test indexes, SQL on a database file in build output, emptying an in-project
     output/staging folder and xargs rm over ls of in-project files pass.
+    Also: words glued from variables split at their blanks like bash splits them (x="chmod -R
+    777"; y=" /etc"; $x$y runs chmod); a line that is PowerShell rather than bash (iex (iwr
+    URL).Content, $s = iwr URL; iex $s) evaluating a download is denied when the iex stands
+    outside quotes; SQL giving an account rights over every database from any host (GRANT … ON *.*
+    TO 'x'@'%') is denied, server-administrator rights to one account (ON *.* to a named host,
+    SUPERUSER, sysadmin) asked; forward schema migrations against production are asked.
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
     wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
     brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an
@@ -150,6 +156,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("cloud", _dangerous.rule_world_open, cmd)
         apply("cloud", _dangerous.rule_machine_code, cmd, check)
     apply("remote-code", _dangerous.rule_download_then_run, cmds)
+    apply("remote-code", _dangerous.rule_powershell_line, command)
     apply("pr-code", _dangerous.rule_runs_pr_code, cmds)
     apply("fork-bomb", _dangerous.rule_fork_bomb, ctx, cmds)
     return found

@@ -216,6 +216,31 @@ _ACCESS_OPENED = lazy_compile(
     r"|\bALTER\s+(?:USER|ROLE)\b.*\bBYPASSRLS\b"
     r"|\bGRANT\s+(?:ALL|[\w\s,]*\b(?:INSERT|UPDATE|DELETE|TRUNCATE)\b).*\bTO\s+(?:[\w\s,]*\b)?PUBLIC\b"
 )
+# Rights over the whole server: MySQL's global level (ON *.*), PostgreSQL's SUPERUSER and the
+# roles that read server files or run programs, SQL Server's sysadmin.
+_GLOBAL_GRANT = lazy_compile(r"\bGRANT\s+(?P<what>.*?)\s+ON\s+\*\.\*\s+TO\b(?P<to>.*)")
+_ADMIN_RIGHTS = lazy_compile(r"\bALL\b|\bSUPER\b|\bGRANT\s+OPTION\b|\bFILE\b|\bSHUTDOWN\b|\bCREATE\s+USER\b")
+_SUPERUSER = lazy_compile(
+    r"\b(?:ALTER|CREATE)\s+(?:USER|ROLE)\b.*\bSUPERUSER\b"
+    r"|\bGRANT\s+(?:[\w\s,]*\b)?(?:PG_EXECUTE_SERVER_PROGRAM|PG_READ_SERVER_FILES|PG_WRITE_SERVER_FILES|RDS_SUPERUSER)\b"
+    r"|\bSERVER\s+ROLE\s+SYSADMIN\s+ADD\s+MEMBER\b|\bSP_ADDSRVROLEMEMBER\b.*\bSYSADMIN\b"
+)
+
+
+def _server_rights(stmt: str) -> str | None:
+    """ "deny" for rights over every database given to an account that may log in from any
+    host (``GRANT ALL ON *.* TO 'app'@'%'``), "ask" for administrator rights given to one account
+    (``GRANT ALL ON *.* TO 'dev'@'localhost'``, ``ALTER ROLE app SUPERUSER``), else None.
+    Grants on one database or schema, and monitoring rights (PROCESS, REPLICATION CLIENT), pass."""
+    m = _GLOBAL_GRANT.search(stmt)
+    if m is not None:
+        if re.search(r"@\s*'%+'", m.group("to")):
+            return "deny"
+        if _ADMIN_RIGHTS.search(m.group("what")) or "GRANT OPTION" in m.group("to"):
+            return "ask"
+    return "ask" if _SUPERUSER.search(stmt) else None
+
+
 # Accounts that administer the server, and passwords anyone would try first.
 _ADMIN_ACCOUNTS = frozenset({"POSTGRES", "ROOT", "SA", "ADMIN", "MYSQL", "SYSTEM", "SYS", "ADMINISTRATOR"})
 _GUESSABLE = frozenset({"PASSWORD", "PASSWD", "POSTGRES", "ROOT", "ADMIN", "SECRET", "CHANGEME", "123456",
@@ -289,6 +314,27 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
                     f"{where} leaves a database account without a password (or grants everything to "
                     "every role), so anyone who reaches the server gets in. Set a strong password or "
                     "grant to one role, or ask the user to change accounts.",
+                )
+            )
+            continue
+        rights = _server_rights(stmt)
+        if rights == "deny":
+            found.append(
+                (
+                    "deny",
+                    f"{where} gives an account rights over every database, to log in from any host: "
+                    "anyone who gets its password owns the server. Grant the rights the app needs on "
+                    "its own database, to its own host, or ask the user to change accounts.",
+                )
+            )
+            continue
+        if rights == "ask":
+            found.append(
+                (
+                    "ask",
+                    f"{where} makes an account an administrator of the whole database server "
+                    "(global rights, SUPERUSER, sysadmin, server file or program access). Confirm it is "
+                    "intended; an application account needs rights on its own database only.",
                 )
             )
             continue
@@ -1102,6 +1148,38 @@ _DB_TASKS: list[tuple[frozenset[str], LazyPattern, str]] = [
         "deletes all data in the database",
     ),
 ]
+# Forward schema migrations, by the tools that run them: harmless on a development database,
+# a release step on production (asked there, see rule_db_tasks).
+_MIGRATE_FORWARD: list[tuple[frozenset[str], LazyPattern]] = [
+    (frozenset({"rails", "rake"}), lazy_compile(r"(?:^| )db:(?:migrate|prepare|setup)(?:$| |:up)")),
+    (frozenset({"php", "artisan"}), lazy_compile(r"(?:^| )migrate(?:$| )")),
+    (frozenset({"python", "manage.py", "django-admin"}), lazy_compile(r"(?:^| )migrate(?:$| )")),
+    (frozenset({"alembic", "flask"}), lazy_compile(r"(?:^| )upgrade(?:$| )")),
+    (frozenset({"prisma"}), lazy_compile(r"migrate deploy|db push")),
+    (frozenset({"sequelize", "sequelize-cli"}), lazy_compile(r"db:migrate(?:$| )")),
+    (frozenset({"knex"}), lazy_compile(r"migrate:(?:latest|up)")),
+    (frozenset({"typeorm", "typeorm-ts-node-commonjs", "typeorm-ts-node-esm"}), lazy_compile(r"migration:run")),
+    (frozenset({"mix"}), lazy_compile(r"ecto\.migrate")),
+    (frozenset({"diesel", "sqlx"}), lazy_compile(r"migrat\w* run")),
+    (frozenset({"dotnet"}), lazy_compile(r"ef database update")),
+    (frozenset({"flyway", "goose", "dbmate", "migrate", "atlas"}), lazy_compile(r"(?:^| )(?:migrate|up|apply)(?:$| )")),
+    (frozenset({"liquibase"}), lazy_compile(r"(?:^| )update(?:$| )")),
+]
+
+
+def _migrates_forward(tool: str, args: list[str]) -> bool:
+    """Whether ``tool args`` applies schema migrations (``rails db:migrate``, ``php artisan
+    migrate``, ``alembic upgrade head``, ``prisma migrate deploy``…); status and plans do not."""
+    line = " ".join(args)
+    for names, task in _MIGRATE_FORWARD:
+        if tool in names or tool.endswith(tuple("/" + n for n in names)):
+            if tool == "python" and not any(a.endswith("manage.py") for a in args[:1]):
+                continue
+            if task.search(line):
+                return True
+    return False
+
+
 # Signs that the configured database is a throwaway test copy (settings, --database, env).
 _TEST_DB = lazy_compile(r"(?i)(?:^|[._=/:-])test(?:s|ing)?(?:$|[._/-])")
 # Package scripts and task targets whose name says they reset or drop a database.
@@ -1220,6 +1298,15 @@ def rule_db_tasks(cmd: Cmd, found: list[Finding]) -> None:
         or _prod_option(lits)
     )
     if not what:
+        if prod and _migrates_forward(tool, tool_args):
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` applies schema migrations to the production database; a failed or "
+                    "slow migration there is what users meet. Confirm the release step is intended "
+                    "(or run it against a development or staging database).",
+                )
+            )
         return
     env_text = [*lits, *(f"{k}={v}" for k, v in cmd.env.items())]
     test_db = not prod and any(_TEST_DB.search(t) for t in env_text)

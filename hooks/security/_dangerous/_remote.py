@@ -47,6 +47,71 @@ def _powershell(cmd: Cmd, found: list[Finding]) -> None:
 
 _HIDDEN_SOURCES = _shell.DECODERS | _shell.DOWNLOADERS
 
+# PowerShell's eval (or a script block made from text) standing where a command starts:
+# "iex (…)", "; Invoke-Expression …", "& ([scriptblock]::Create(…))".
+_PS_EVAL_AT_COMMAND = lazy_compile(
+    r"(?im)(?:^|[;|&({]|\bthen\b|\bdo\b)\s*(?:iex|invoke-expression|&\s*\(*\s*\[scriptblock\]::create)\b"
+)
+
+
+# $s = iwr URL; … iex $s.Content: a PowerShell variable holding a download, evaluated later.
+_PS_FETCHED_VAR = lazy_compile(
+    r"(?is)\$(?P<var>\w+)\s*=\s*(?:\(\s*)?(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget|"
+    r"\(?\s*new-object\s+(?:system\.)?net\.webclient\s*\)?\s*\.downloadstring)\b.*?"
+    r"(?:\biex|\binvoke-expression|scriptblock\]::create)\s*\(*\s*\$(?P=var)\b"
+)
+
+
+def _unquoted_at(text: str, end: int) -> bool:
+    """Whether position ``end`` of ``text`` lies outside quotes (a command position, not data
+    such as an echo's or a commit message's text)."""
+    quote = ""
+    i = 0
+    while i < end:
+        c = text[i]
+        if c == "\\" and quote != "'":
+            i += 2
+            continue
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        i += 1
+    return not quote
+
+
+def rule_powershell_line(line: str, found: list[Finding]) -> None:
+    """A command line that is PowerShell, not bash (``iex (iwr URL).Content``, ``iex
+    ((New-Object Net.WebClient).DownloadString(URL))``): bash cannot parse the call, so the
+    walker sees no ``iex`` command, but the text evaluates a download all the same. An
+    ``iex``/``Invoke-Expression``/script block at a command position, outside quotes, whose
+    argument fetches from the network is denied; quoted text (an echo, a grep pattern, a commit
+    message) stays data."""
+    lower = line.lower()
+    if "iex" not in lower and "invoke-expression" not in lower and "scriptblock" not in lower:
+        return  # cheap test first: most lines never compile the patterns
+    for m in _PS_EVAL_AT_COMMAND.finditer(line):
+        start = m.end() - len(m.group().lstrip(";|&({ \t\n"))
+        fetched = _PS_RUNS_FETCHED.search(line, start) if _unquoted_at(line, start) else None
+        if fetched is not None and fetched.start() <= m.end():
+            found.append(
+                (
+                    "deny",
+                    f"`{line[start : start + 80].strip()}` evaluates PowerShell code downloaded from the network "
+                    "without review. Download the script to a file, read it, then run it.",
+                )
+            )
+            return
+    fetched_var = _PS_FETCHED_VAR.search(line)
+    if fetched_var is not None and _unquoted_at(line, fetched_var.start()):
+        found.append(
+            (
+                "deny",
+                f"`{fetched_var.group()[:80]}` evaluates a PowerShell script downloaded into "
+                f"${fetched_var.group('var')} without review. Save it to a file, read it, then run it.",
+            )
+        )
+
 
 def rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
     """curl … | sh, bash <(curl …), sh -c "$(curl …)", eval "$(… | base64 -d)", irm … | iex."""

@@ -621,8 +621,40 @@ def _split_unquoted(words: list[Word], ctx: Ctx) -> list[Word]:
             if known is not None and len(known) == 1 and _ifs_split(known[0], ctx):
                 out.extend(_tilde_word([Lit(w, True)], word.pos) for w in _ifs_split(known[0], ctx))
                 continue
-        out.append(word)
+        fields = _field_split(word, ctx)
+        out.extend(fields if fields is not None else [word])
     return out
+
+
+def _field_split(word: Word, ctx: Ctx) -> list[Word] | None:
+    """Bash's field splitting of a word that glues expansions together: in
+    ``x="chmod -R 777"; y=" /etc"; $x$y`` the blanks inside the unquoted values separate words, so
+    it runs ``chmod -R 777 /etc``. Only the default IFS (blanks) is handled here; None when no
+    unquoted known value holds a blank (the word stays as it is)."""
+    if "IFS" in ctx.vars or is_assignment(word) or len(word.parts) < 2:
+        return None
+    fields: list[list[Part]] = [[]]
+    split = False
+    for part in word.parts:
+        known = var_values(part, ctx) if isinstance(part, Var) and not part.quoted else None
+        if known is None or len(known) != 1 or not any(c in known[0] for c in " \t\n"):
+            fields[-1].append(part)
+            continue
+        split = True
+        value = known[0]
+        pieces = value.split()
+        if value[:1].isspace() and fields[-1]:
+            fields.append([])
+        for i, piece in enumerate(pieces):
+            if i:
+                fields.append([])
+            fields[-1].append(Lit(piece, True))
+        if value[-1:].isspace():
+            fields.append([])
+    kept = [f for f in fields if f]
+    if not split or not kept:
+        return None
+    return [_tilde_word(f, word.pos) for f in kept]
 
 
 def _split_at_ifs(word: Word, ctx: Ctx) -> list[Word] | None:
