@@ -53,6 +53,13 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     outside quotes; SQL giving an account rights over every database from any host (GRANT … ON *.*
     TO 'x'@'%') is denied, server-administrator rights to one account (ON *.* to a named host,
     SUPERUSER, sysadmin) asked; forward schema migrations against production are asked.
+    Automatic security updates switched off (unattended-upgrades, apt-daily*/dnf-automatic timers,
+    wuauserv, softwareupdate --schedule off) deny like a firewall off; signing identities and
+    secret keys destroyed (fastlane match nuke, security delete-certificate/-identity, the login
+    keychain, gpg --delete-secret-keys) deny, keytool -delete of a release key asks; keys deleted
+    by pattern on a production Redis deny; firestore:delete -r of one document passes (of a
+    collection, denied); deploys to production (vercel/netlify --prod, firebase/fly/wrangler/sls/
+    gcloud/eas with a production target) ask like changes to a production cluster.
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
     wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
     brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an
@@ -143,6 +150,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("opaque-exec", _dangerous.rule_code_argument, cmd)
         apply("risky-tool", _dangerous.rule_warn_tools, cmd)
         apply("security-off", _dangerous.rule_security_off, cmd)
+        apply("signing-keys", _dangerous.rule_signing_keys, cmd)
         apply("accounts", _dangerous.rule_accounts, cmd)
         apply("remote-shell", _dangerous.rule_remote_shell, cmd)
         apply("orm-wipe", _dangerous.rule_orm, cmd)

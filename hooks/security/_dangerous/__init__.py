@@ -47,7 +47,7 @@ from ._remote import (
     rule_runs_url,
     rule_send_to_address,
 )
-from ._system import rule_accounts, rule_persistence, rule_security_off
+from ._system import rule_accounts, rule_persistence, rule_security_off, rule_signing_keys
 
 __all__ = [
     "TREE_REMOVERS",
@@ -89,6 +89,7 @@ __all__ = [
     "rule_runs_url",
     "rule_security_off",
     "rule_send_to_address",
+    "rule_signing_keys",
     "rule_sql",
     "rule_warn_tools",
     "rule_world_open",

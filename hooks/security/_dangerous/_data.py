@@ -480,6 +480,25 @@ def _rule_redis(cmd: Cmd, found: list[Finding]) -> None:
             )
         )
         return
+    by_pattern = (
+        any(a in ("del", "unlink") for a in lits)
+        and cmd.xargs
+        and cmd.prev is not None
+        and cmd.prev.name in ("redis-cli", "valkey-cli", "keydb-cli")
+        and any((w.literal() or "").lower() in ("--scan", "keys") for w in cmd.prev.args)
+    )
+    if by_pattern and not every_key and (production_host(cmd) or production_host(cmd.prev)):
+        # redis-cli -h cache.prod… --scan --pattern 'sess:*' | xargs redis-cli -h cache.prod… DEL: every
+        # session (or cache entry) of the live service is gone; on a development cache it is routine.
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` deletes every key matching a pattern on a production data store "
+                "(live sessions, queues or cache entries users depend on). Ask the user to run it, or "
+                "do it on a development instance.",
+            )
+        )
+        return
     if _REDIS_WIPE.search(text) or every_key or ("eval" in lits and _REDIS_ALL_KEYS.search(text)):
         found.append(
             (
@@ -554,7 +573,12 @@ def rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
     elif (
         name == "firebase" and lits[:1] == ["firestore:delete"] and ({"--all-collections", "-r", "--recursive"} & flags)
     ):
-        what = "deletes Firestore collections with every document in them"
+        paths = [a for a in _operands_after(lits[1:], _FIREBASE_VALUE) if a.strip("/")]
+        if "--all-collections" in flags or not paths or any(len(p.strip("/").split("/")) % 2 for p in paths):
+            what = "deletes Firestore collections with every document in them"
+        elif production_host(cmd):
+            # users/u1 -r: one document and the subcollections under it, on production.
+            ask = "deletes a production Firestore document with its subcollections"
     elif (
         name == "firebase"
         and lits[:1] == ["database:remove"]
@@ -595,6 +619,24 @@ def rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
         )
     elif ask:
         found.append(("ask", f"`{cmd.display}` {ask}; confirm this is intended."))
+
+
+# firebase options that take a value (the rest are paths).
+_FIREBASE_VALUE = frozenset({"--project", "-P", "--config", "-c", "--token", "--account", "--database"})
+
+
+def _operands_after(args: list[str], with_value: frozenset[str]) -> list[str]:
+    """The operands among ``args``: not options, nor the values of ``with_value`` options."""
+    out: list[str] = []
+    skip = False
+    for a in args:
+        if skip:
+            skip = False
+        elif a in with_value:
+            skip = True
+        elif not a.startswith("-"):
+            out.append(a)
+    return out
 
 
 # Hosting platforms' commands that delete a whole app, site, worker or store with its

@@ -11,6 +11,8 @@ import _shell
 from _common import Finding
 from _shell import Cmd, Ctx, lazy_compile
 
+from ._system import SECURITY_SERVICES
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -195,6 +197,11 @@ _SERVICE_TOOLS = frozenset({
 _SERVICE_VERBS = frozenset({"restart", "stop", "reload", "kill", "disable", "mask", "down", "try-restart", "unload"})
 
 
+def _unit(word: str) -> str:
+    """A systemd unit's name without its type suffix (``apt-daily.timer`` → ``apt-daily``)."""
+    return word.removesuffix(".service").removesuffix(".timer")
+
+
 def _on_production_host(cmd: Cmd) -> bool:
     """A command run over ``ssh`` on a host whose name says production (``prod-1``,
     ``web-2.prod.example.internal``, ``deploy@live-db``)."""
@@ -333,6 +340,40 @@ def _changes_production_cluster(name: str, lits: list[str]) -> bool:
     """``kubectl apply -f k8s/ -n production``, ``helm upgrade api ./chart --kube-context prod``:
     a change whose namespace or context names production (reads such as get/logs pass)."""
     return name in _KUBE_CHANGES and _kube_verb(lits) in _KUBE_CHANGES[name] and _kube_target_prod(lits)
+
+
+# Hosting CLIs: (program names, the operand that deploys, options naming the target).
+_DEPLOYS: list[tuple[frozenset[str], frozenset[str], frozenset[str]]] = [
+    (frozenset({"firebase"}), frozenset({"deploy"}), frozenset({"--project", "-P"})),
+    (frozenset({"fly", "flyctl"}), frozenset({"deploy"}), frozenset({"-a", "--app", "-c", "--config"})),
+    (frozenset({"wrangler"}), frozenset({"deploy", "publish"}), frozenset({"--env", "-e", "--name"})),
+    (frozenset({"serverless", "sls"}), frozenset({"deploy"}), frozenset({"--stage", "-s"})),
+    (frozenset({"gcloud"}), frozenset({"deploy"}), frozenset({"--project"})),
+    (frozenset({"railway"}), frozenset({"up", "redeploy"}), frozenset({"--environment", "-e"})),
+    (frozenset({"eas"}), frozenset({"update"}), frozenset({"--branch", "--channel"})),
+]
+
+
+def _deploys_to_production(name: str, lits: list[str]) -> bool:
+    """``firebase deploy --project acme-prod``, ``vercel --prod``, ``netlify deploy --prod``,
+    ``fly deploy -a api-prod``, ``wrangler deploy --env production``, ``sls deploy --stage prod``,
+    ``eas update --branch production``: a release that users get at once. Previews, staging and
+    dev targets (and netlify's default draft deploy) pass."""
+    if name == "vercel":
+        target = lits[lits.index("--target") + 1] if "--target" in lits[:-1] else ""
+        return "--prod" in lits or "--target=production" in lits or target == "production"
+    if name == "netlify":
+        return [a for a in lits if not a.startswith("-")][:1] == ["deploy"] and "--prod" in lits
+    for names, verbs, options in _DEPLOYS:
+        if name not in names or not verbs & set(a for a in lits[:3] if not a.startswith("-")):
+            continue
+        for i, lit in enumerate(lits):
+            opt, eq, value = lit.partition("=")
+            if not eq:
+                value = lits[i + 1] if opt in options and i + 1 < len(lits) else ""
+            if opt in options and _PROD_NAME.search(value):
+                return True
+    return False
 
 
 def production_host(cmd: Cmd) -> bool:
@@ -486,6 +527,8 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
             ask = "syncs a production application with --prune (deletes what git no longer lists)"
     elif _changes_production_cluster(name, lits):
         ask = "changes a production cluster (try it on staging first)"
+    elif _deploys_to_production(name, lits) and not _rehearsal(lits):
+        ask = "deploys to production, where users get it at once (deploy to staging or a preview first)"
     elif _iac_destroys(name, lits):
         ask = "destroys infrastructure"
     elif (
@@ -531,7 +574,14 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
             )
         )
         return
-    elif name == "systemctl" and {"enable", "link"} & set(lits):
+    elif (
+        name == "systemctl"
+        and {"enable", "link"} & set(lits)
+        # turning the firewall or automatic security updates on is the opposite of a risk
+        and not all(
+            _unit(a) in SECURITY_SERVICES for a in lits if not a.startswith("-") and a not in ("enable", "link")
+        )
+    ):
         ask = "makes a service start automatically from now on (persistence)"
     elif name == "brew" and lits[:1] == ["services"] and {"start", "restart"} & set(lits[1:2]):
         ask = "registers a launch agent that starts the service at every login (persistence)"
@@ -690,7 +740,10 @@ def _publishes_build(name: str, lits: list[str]) -> bool:
     store, testers or a package repository (the lane's text is not visible here)."""
     ops = [a for a in lits if not a.startswith("-") and ":" not in a]
     if name == "fastlane":
-        return any(_FASTLANE_UPLOADS.match(a) for a in ops[:2])
+        # fastlane [ios|android|mac] LANE: only the lane (or action) decides; "match appstore" syncs
+        # the App Store certificates, its second word is the type, not an upload.
+        lane = ops[1:2] if ops[:1] in (["ios"], ["android"], ["mac"]) else ops[:1]
+        return any(_FASTLANE_UPLOADS.match(a) for a in lane)
     if name in ("gradle", "gradlew"):
         return any(re.fullmatch(r"(?:\S+:)?publish\w*", a) and "Local" not in a for a in lits)
     return name == "xcrun" and "altool" in lits and "--upload-app" in lits
