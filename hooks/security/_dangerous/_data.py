@@ -480,14 +480,13 @@ def _rule_redis(cmd: Cmd, found: list[Finding]) -> None:
             )
         )
         return
+    lister = cmd.prev if cmd.xargs and any(a in ("del", "unlink") for a in lits) else None
     by_pattern = (
-        any(a in ("del", "unlink") for a in lits)
-        and cmd.xargs
-        and cmd.prev is not None
-        and cmd.prev.name in ("redis-cli", "valkey-cli", "keydb-cli")
-        and any((w.literal() or "").lower() in ("--scan", "keys") for w in cmd.prev.args)
+        lister is not None
+        and lister.name in ("redis-cli", "valkey-cli", "keydb-cli")
+        and any((w.literal() or "").lower() in ("--scan", "keys") for w in lister.args)
     )
-    if by_pattern and not every_key and (production_host(cmd) or production_host(cmd.prev)):
+    if lister is not None and by_pattern and not every_key and (production_host(cmd) or production_host(lister)):
         # redis-cli -h cache.prod… --scan --pattern 'sess:*' | xargs redis-cli -h cache.prod… DEL: every
         # session (or cache entry) of the live service is gone; on a development cache it is routine.
         found.append(
