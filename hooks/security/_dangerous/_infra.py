@@ -202,6 +202,19 @@ def _unit(word: str) -> str:
     return word.removesuffix(".service").removesuffix(".timer")
 
 
+def _filtered_listing(cmd: Cmd) -> bool:
+    """``docker rm -f $(docker ps -aq --filter label=…)``, ``docker rmi $(docker images -q -f
+    dangling=true)``: the removed list is narrowed by docker's own filter to the project's (or
+    dangling) containers and images, not every one on the machine."""
+    subs = [sub for word in cmd.args for sub in word.subs()]
+    return bool(subs) and all(_DOCKER_FILTERED.search(sub.source) and "|" not in sub.source for sub in subs)
+
+
+_DOCKER_FILTERED = lazy_compile(
+    r"\b(?:docker|podman)\s+(?:container\s+ls|ps|images|image\s+ls)\b.*\s(?:--filter|-f)[\s=]\S"
+)
+
+
 def _on_production_host(cmd: Cmd) -> bool:
     """A command run over ``ssh`` on a host whose name says production (``prod-1``,
     ``web-2.prod.example.internal``, ``deploy@live-db``)."""
@@ -458,7 +471,7 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
             ask = "deletes Docker volumes (their data is lost)"
         elif lits[:1] == ["compose"] and "down" in lits and ("-v" in lits or "--volumes" in lits):
             ask = "deletes the compose project's volumes (their data is lost)"
-        elif lits[:1] in (["rm"], ["rmi"]) and any(w.subs() for w in cmd.args):
+        elif lits[:1] in (["rm"], ["rmi"]) and any(w.subs() for w in cmd.args) and not _filtered_listing(cmd):
             ask = "removes a computed list of containers/images"
     elif name == "docker-compose" and "down" in lits and ("-v" in lits or "--volumes" in lits):
         ask = "deletes the compose project's volumes (their data is lost)"

@@ -1,6 +1,7 @@
 """dangerous_commands: automatic security updates switched off, signing identities and secret keys
 destroyed, pattern deletes on a production key-value store, recursive Firestore deletes judged by
-what the path names, and deploys to production asked. Each class with the ordinary look-alikes
+what the path names, deploys to production asked, and containers removed from a docker-filtered
+list passing. Each class with the ordinary look-alikes
 that must pass every security hook (or the decision dangerous_commands alone gives)."""
 
 from __future__ import annotations
@@ -85,6 +86,15 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("firebase hosting:channel:deploy pr-42 --project shop-prod", None),
         ("npx serverless deploy --stage dev", None),
         ("gcloud run deploy api --image gcr.io/x/api --project shop-products-dev", None),
+    ],
+    # Containers and images removed from a list docker itself filtered: the project's, not all.
+    "filtered-container-removal": [
+        ('docker rm -f $(docker ps -aq --filter "label=com.acme.test=true")', None),
+        ("docker rmi $(docker images -q --filter dangling=true)", None),
+        ('docker rmi -f $(docker images -q -f "reference=acme/*:dev")', None),
+        ("docker rm -f $(docker ps -aq)", "ask"),
+        ("docker rm $(docker ps -aq | grep -v keep)", "ask"),
+        ("docker rm -f $(docker ps -aq) $(docker ps -aq --filter name=x)", "ask"),
     ],
 }
 
