@@ -59,7 +59,12 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     keychain, gpg --delete-secret-keys) deny, keytool -delete of a release key asks; keys deleted
     by pattern on a production Redis deny; firestore:delete -r of one document passes (of a
     collection, denied); deploys to production (vercel/netlify --prod, firebase/fly/wrangler/sls/
-    gcloud/eas with a production target) ask like changes to a production cluster.
+    gcloud/eas with a production target) ask like changes to a production cluster. Positional
+    parameters set with `set --` reach "$@"; R/Julia recursive deletes (unlink(…, recursive=TRUE),
+    rm(…; recursive=true), fs::dir_delete) are read like rmtree; a whole repository deleted through
+    a forge's REST API (DELETE /repos/OWNER/REPO, /api/v4/projects/ID) is denied; a cloud identity
+    given administrator rights (AdministratorAccess, Action "*" on "*", Owner, roles/owner|editor)
+    is asked.
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
     wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
     brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an

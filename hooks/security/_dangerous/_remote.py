@@ -573,6 +573,15 @@ def rule_download_then_run(cmds: list[Cmd], found: list[Finding]) -> None:
             )
 
 
+# A repository itself through a forge's REST API (not a branch, issue or file under it): GitHub's
+# /repos/OWNER/REPO, GitLab's /api/v4/projects/ID, Gitea/Forgejo's /api/v1/repos/OWNER/REPO,
+# Bitbucket's /2.0/repositories/WORKSPACE/REPO.
+_HOSTED_REPO_URL = lazy_compile(
+    r"^(?:\w+://)?[^/]+(?:/api/v3|/api/v1)?/repos/[^/?#]+/[^/?#]+/?(?:[?#]|$)"
+    r"|/api/v4/projects/[^/?#]+/?(?:[?#]|$)|/2\.0/repositories/[^/?#]+/[^/?#]+/?(?:[?#]|$)"
+)
+
+
 def rule_http_delete(cmd: Cmd, found: list[Finding]) -> None:
     """``curl -X DELETE localhost:9200/_all``: every index of a search/data service at once."""
     if cmd.name not in ("curl", "http", "https", "xh", "wget"):
@@ -595,6 +604,15 @@ def rule_http_delete(cmd: Cmd, found: list[Finding]) -> None:
         return
     for word in positionals:
         url = (cmd.values(word) or [word.text])[0]
+        if _HOSTED_REPO_URL.search(url):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes a whole hosted repository (code, issues, pull requests and "
+                    "releases) through the forge's API. Ask the user to delete repositories.",
+                )
+            )
+            return
         if re.search(r"/(?:_all|\*)(?:[/?]|$)", url):
             found.append(
                 (

@@ -616,10 +616,18 @@ def _split_unquoted(words: list[Word], ctx: Ctx) -> list[Word]:
             if len(braced) > 1:
                 out.extend(_tilde_word([Lit(b, True)], word.pos) for b in braced)
                 continue
-        if len(parts) == 1 and isinstance(parts[0], Var) and not parts[0].quoted and not is_assignment(word):
+        if (
+            len(parts) == 1
+            and isinstance(parts[0], Var)
+            # "$@" is one word per positional parameter, quoted or not
+            and (not parts[0].quoted or (parts[0].name == "@" and not parts[0].op))
+            and not is_assignment(word)
+        ):
             known = var_values(parts[0], ctx)
-            if known is not None and len(known) == 1 and _ifs_split(known[0], ctx):
-                out.extend(_tilde_word([Lit(w, True)], word.pos) for w in _ifs_split(known[0], ctx))
+            # the walker keeps the positional parameters blank-separated, whatever IFS says
+            pieces = (known[0].split() if parts[0].name == "@" else _ifs_split(known[0], ctx)) if known else []
+            if known is not None and len(known) == 1 and pieces:
+                out.extend(_tilde_word([Lit(w, True)], word.pos) for w in pieces)
                 continue
         fields = _field_split(word, ctx)
         out.extend(fields if fields is not None else [word])
