@@ -625,9 +625,11 @@ def _split_unquoted(words: list[Word], ctx: Ctx) -> list[Word]:
         ):
             known = var_values(parts[0], ctx)
             # the walker keeps the positional parameters blank-separated, whatever IFS says
-            pieces = (known[0].split() if parts[0].name == "@" else _ifs_split(known[0], ctx)) if known else []
-            if known is not None and len(known) == 1 and pieces:
-                out.extend(_tilde_word([Lit(w, True)], word.pos) for w in pieces)
+            split_known: list[str] = (
+                (known[0].split() if parts[0].name == "@" else _ifs_split(known[0], ctx)) if known else []
+            )
+            if known is not None and len(known) == 1 and split_known:
+                out.extend(_tilde_word([Lit(w, True)], word.pos) for w in split_known)
                 continue
         fields = _field_split(word, ctx)
         out.extend(fields if fields is not None else [word])
