@@ -64,7 +64,9 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     rm(…; recursive=true), fs::dir_delete) are read like rmtree; a whole repository deleted through
     a forge's REST API (DELETE /repos/OWNER/REPO, /api/v4/projects/ID) is denied; a cloud identity
     given administrator rights (AdministratorAccess, Action "*" on "*", Owner, roles/owner|editor)
-    is asked.
+    is asked. SQL inside framework consoles (rails runner/tinker/manage.py shell -c calling
+    execute/statement/unprepared/exec_query), prisma db execute, and COPY … TO/FROM PROGRAM (a shell
+    command on the database server, denied) are judged like psql -c.
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
     wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
     brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an

@@ -278,6 +278,15 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
         stmt = " ".join(statement.split()).upper()
         if not stmt:
             continue
+        if re.search(r"\bCOPY\b.*\b(?:TO|FROM)\s+PROGRAM\b", stmt):
+            found.append(
+                (
+                    "deny",
+                    f"{where} runs a shell command on the database server (COPY … PROGRAM), as the "
+                    "database's own user. Export to a file or to STDOUT (\\copy … TO STDOUT) instead.",
+                )
+            )
+            continue
         if _HASH_READ.search(stmt):
             found.append(
                 (
@@ -401,7 +410,7 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
 
 
 _CODE_SQL = lazy_compile(
-    r"""\b(?:execute|executescript|executemany|exec|query|raw|run|prepare)\s*\(\s*(?:[\w.]*\btext\(\s*)?[rbuf]?(?P<q>["'`])"""
+    r"""\b(?:execute|executescript|executemany|exec|query|raw|run|prepare|statement|unprepared|exec_query|execute_sql)\s*\(\s*(?:[\w.]*\btext\(\s*)?[rbuf]?(?P<q>["'`])"""
     r"""(?P<sql>\s*(?:DROP|DELETE|TRUNCATE|UPDATE|ALTER)\b.*?)(?P=q)""",
     re.I | re.S,
 )
@@ -514,7 +523,7 @@ def rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
     etcd/consul. None of it has an undo; a single object or an empty bucket only asks."""
     # (pnpm dlx vercel remove …: the tool a package manager starts)
     name, lits = _inner_tool(cmd.name, [(w.literal() or "") for w in cmd.args])
-    flags = set(lits)
+    flags = set(lits) | {a[: -len("=true")] for a in lits if a.endswith("=true")}  # --prefix=true reads as --prefix
     what = ""
     ask = ""
     urls = [a for a in lits if re.match(r"(?:s3|gs)://", a)]
@@ -944,7 +953,8 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
         texts.extend(hosted)
     elif cmd.name in _shell.INTERPRETERS:
         # sqlite3.connect(…).execute("DROP TABLE …"), cursor.execute('DELETE FROM …')
-        texts.extend(m.group("sql") for code in _shell.code_of(cmd) for m in _CODE_SQL.finditer(code))
+        # (_orm_code: the interpreter's own code, plus php artisan tinker --execute, manage.py shell -c)
+        texts.extend(m.group("sql") for code in _orm_code(cmd) for m in _CODE_SQL.finditer(code))
         texts.extend(_sql_operands(cmd))  # python tools/admin.py --sql "…"
     elif cmd.name == "bq" and cmd.args and cmd.args[0].literal() == "query":
         # bq query [flags] 'SQL' (BigQuery): the SQL is the positional, flags use --name=value.
@@ -990,6 +1000,13 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     elif cmd.name in ("redis-cli", "valkey-cli", "keydb-cli"):
         _rule_redis(cmd, found)
         return
+    elif _orm_code(cmd):
+        # rails runner 'ActiveRecord::Base.connection.execute("TRUNCATE users")', tinker's DB::statement
+        texts.extend(m.group("sql") for code in _orm_code(cmd) for m in _CODE_SQL.finditer(code))
+    elif cmd.name == "prisma" and [w.literal() for w in cmd.args[:2]] == ["db", "execute"]:
+        # prisma db execute --stdin <<< "SQL" (stdin is added below) or --file FILE written earlier
+        _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"--file", "--url", "--schema"}))
+        texts.extend(w for w in (cmd.ctx.written(f) for f in values.get("file", [])) if w is not None)
     elif _sql_operands(cmd):
         texts.extend(_sql_operands(cmd))
     elif cmd.name in ("dropdb", "dropuser", "pg_dropcluster") or (
