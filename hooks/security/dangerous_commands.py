@@ -66,7 +66,8 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     given administrator rights (AdministratorAccess, Action "*" on "*", Owner, roles/owner|editor)
     is asked. SQL inside framework consoles (rails runner/tinker/manage.py shell -c calling
     execute/statement/unprepared/exec_query), prisma db execute, and COPY … TO/FROM PROGRAM (a shell
-    command on the database server, denied) are judged like psql -c.
+    command on the database server, denied) are judged like psql -c. Disk tools asked only to show
+    a disk (parted … print, sfdisk --dump, wipefs without -a or with --no-act, sgdisk -v) pass.
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
     wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
     brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an

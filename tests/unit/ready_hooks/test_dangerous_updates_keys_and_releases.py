@@ -1,7 +1,7 @@
 """dangerous_commands: automatic security updates switched off, signing identities and secret keys
 destroyed, pattern deletes on a production key-value store, recursive Firestore deletes judged by
 what the path names, deploys to production asked, and containers removed from a docker-filtered
-list passing. Each class with the ordinary look-alikes
+list passing, disk tools that only show a disk passing. Each class with the ordinary look-alikes
 that must pass every security hook (or the decision dangerous_commands alone gives)."""
 
 from __future__ import annotations
@@ -95,6 +95,17 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("docker rm -f $(docker ps -aq)", "ask"),
         ("docker rm $(docker ps -aq | grep -v keep)", "ask"),
         ("docker rm -f $(docker ps -aq) $(docker ps -aq --filter name=x)", "ask"),
+    ],
+    # Disk tools asked only to show a disk pass; the same tools changing it are denied.
+    "disk-inspection": [
+        ("sudo parted -s /dev/sdc unit GB print free", None),
+        ("sudo sfdisk --dump /dev/nvme0n1 > build/nvme.layout", None),
+        ("sudo wipefs /dev/sdc", None),
+        ("sudo wipefs --no-act --all /dev/sdc", None),
+        ("sudo parted -s /dev/sdc mkpart primary ext4 1MiB 100%", "deny"),
+        ("sudo sfdisk --dump /dev/sda | sudo sfdisk /dev/sdc", "deny"),
+        ("sudo wipefs --all /dev/sdc", "deny"),
+        ("sudo wipefs -af /dev/sdc", "deny"),
     ],
 }
 
