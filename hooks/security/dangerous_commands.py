@@ -68,6 +68,7 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     execute/statement/unprepared/exec_query), prisma db execute, and COPY … TO/FROM PROGRAM (a shell
     command on the database server, denied) are judged like psql -c. Disk tools asked only to show
     a disk (parted … print, sfdisk --dump, wipefs without -a or with --no-act, sgdisk -v) pass.
+    npm/pnpm/yarn unpublish and gem yank ask like publishing.
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
     wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
     brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an

@@ -608,6 +608,10 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         or (name == "mvn" and "deploy" in lits)
     ):
         ask = "publishes a package version to a public registry, which cannot be taken back"
+    elif not _rehearsal(lits) and (
+        (name in ("npm", "pnpm", "yarn") and lits[:1] == ["unpublish"]) or (name == "gem" and lits[:1] == ["yank"])
+    ):
+        ask = "removes a published package version from the public registry (every project depending on it breaks)"
     elif name == "truncate" and any(a in ("-s0", "--size=0") for a in lits) and len(lits) > 3:
         ask = "empties many files"
     elif _publishes_build(name, lits):

@@ -96,6 +96,14 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("docker rm $(docker ps -aq | grep -v keep)", "ask"),
         ("docker rm -f $(docker ps -aq) $(docker ps -aq --filter name=x)", "ask"),
     ],
+    # A published version taken back from the public registry: asked like publishing.
+    "unpublish": [
+        ("pnpm unpublish @acme/ui@2.1.0 --force", "ask"),
+        ("gem yank acme-client -v 0.9.1", "ask"),
+        ("npm unpublish @acme/ui@2.1.0 --dry-run", None),
+        ("npm uninstall @acme/ui", None),
+        ("gem uninstall acme-client", None),
+    ],
     # Disk tools asked only to show a disk pass; the same tools changing it are denied.
     "disk-inspection": [
         ("sudo parted -s /dev/sdc unit GB print free", None),
