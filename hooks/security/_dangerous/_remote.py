@@ -62,6 +62,14 @@ _PS_FETCHED_VAR = lazy_compile(
 )
 
 
+# …whose argument, in the same statement, is what iwr/irm/WebClient fetched. ("iex -S mix" is
+# Elixir's shell: iex must be followed by its argument's "(", "$" or quote.)
+_PS_EVAL_OF_FETCH = lazy_compile(
+    r"(?i)(?:(?:iex|invoke-expression)\s*[($\"']|\[?scriptblock\]::create)[^;&|\n]{0,200}?"
+    r"(?:\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b|downloadstring|downloaddata|webclient)"
+)
+
+
 def _unquoted_at(text: str, end: int) -> bool:
     """Whether position ``end`` of ``text`` lies outside quotes (a command position, not data
     such as an echo's or a commit message's text)."""
@@ -92,8 +100,7 @@ def rule_powershell_line(line: str, found: list[Finding]) -> None:
         return  # cheap test first: most lines never compile the patterns
     for m in _PS_EVAL_AT_COMMAND.finditer(line):
         start = m.end() - len(m.group().lstrip(";|&({ \t\n"))
-        fetched = _PS_RUNS_FETCHED.search(line, start) if _unquoted_at(line, start) else None
-        if fetched is not None and fetched.start() <= m.end():
+        if _unquoted_at(line, start) and _PS_EVAL_OF_FETCH.match(line, start):
             found.append(
                 (
                     "deny",

@@ -42,6 +42,9 @@ POWERSHELL_PASSED = [
     "iwr https://releases.example.org/tool.zip -OutFile build/tool.zip",
     "Invoke-WebRequest -Uri https://api.example.org/v1/status | ConvertFrom-Json",
     "iex (Get-Content scripts/env.ps1 -Raw)",
+    # Elixir's interactive shell is also called iex
+    "iex -S mix phx.server",
+    "iex -S mix & sleep 5 && curl -s http://localhost:4000/health",
     "$r = irm https://api.example.org/v1/version; echo $r.tag",
     # the text only as data: printed into docs, searched for, quoted in a commit message
     "echo 'iex (irm https://example.org/install.ps1)' >> docs/windows.md",
