@@ -1,5 +1,5 @@
 """Rule family: git. Force-pushes and deletions of protected branches (``PROTECTED_BRANCHES``),
-``reset --hard`` without a backup ref, ``clean -f``, ``branch -D``, discarded work and history
+``reset --hard`` of a changed tree without a backup ref, ``clean -f``, ``branch -D``, discarded work and history
 rewrites."""
 
 from __future__ import annotations
@@ -31,7 +31,12 @@ def rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
         _git_push(cmd, rest, where, found, _switched_branch(earlier))
     elif sub == "reset":
         flags, _pos, _vals = _shell.split_options(rest)
-        if "hard" in flags and not _has_backup(earlier) and not _clean_tree_checked(cmd.guards, cmd.unless):
+        if (
+            "hard" in flags
+            and not _has_backup(earlier)
+            and not _clean_tree_checked(cmd.guards, cmd.unless)
+            and not _tree_is_clean(where, earlier)
+        ):
             found.append(
                 (
                     "deny",
@@ -264,6 +269,25 @@ def _git_sub(cmd: Cmd) -> tuple[str, list[str]]:
     _flags, positionals, _vals = _shell.split_options(cmd.args, frozenset({"-C", "-c"}), stop_at_first=True)
     lits = [w.literal() or "" for w in positionals]
     return (lits[0], lits[1:]) if lits else ("", [])
+
+
+# Commands that change nothing a reset --hard could then discard.
+_READ_ONLY_GIT = frozenset({"status", "log", "diff", "show", "fetch", "rev-parse", "reflog", "describe", "remote"})
+
+
+def _tree_is_clean(where: str | None, earlier: list[Cmd]) -> bool:
+    """Whether the work tree a ``reset --hard`` runs in holds no uncommitted change to tracked
+    files right now (``git status``; untracked files are not touched by a reset), and nothing
+    earlier in the same command could have made one (only read-only git commands and ``cd``):
+    the reset then loses nothing the reflog does not keep."""
+    if where is None:
+        return False
+    for c in earlier:
+        sub, _rest = _git_sub(c)
+        if c.name not in ("cd", "pushd", "echo", "printf", "true") and sub not in _READ_ONLY_GIT:
+            return False
+    changes = _common.git_dirty(where)
+    return changes is not None and all(line.startswith("??") for line in changes)
 
 
 def _clean_tree_checked(guards: list[Cmd], unless: list[Cmd] | None = None) -> bool:
