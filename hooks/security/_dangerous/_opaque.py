@@ -113,24 +113,15 @@ def _calls(pattern: _shell.LazyPattern, code: str) -> bool:
     return pattern.search(_STRING.sub(lambda m: m.group(0)[0] * 2, code)) is not None
 
 
-def _awk_program(args: list[Word]) -> str | None:
+def _awk_program(cmd: Cmd) -> str | None:
     """The program text of an awk call, after its -v assignments (``h="$HOME"; BEGIN{…}``: they
     are the program's variables); None when the program is not literal or is in a file."""
-    i = 0
-    assigned: list[str] = []
-    while i < len(args):
-        lit = args[i].literal()
-        if lit in ("-F", "-v", "-f", "--assign", "--field-separator", "--file"):
-            if lit in ("-f", "--file"):
-                return None  # the program is in a file the call does not show
-            if lit in ("-v", "--assign") and i + 1 < len(args):
-                assigned.append(args[i + 1].raw + ";")
-            i += 2
-        elif lit is None or not lit.startswith("-") or lit == "-":
-            return None if lit is None else " ".join([*assigned, lit])
-        else:
-            i += 1
-    return None
+    parts = _shell.awk_parts(cmd)
+    if parts is None:
+        return None
+    assigned, program = parts
+    lit = program.literal()
+    return None if lit is None else " ".join([*(w.raw + ";" for w in assigned), lit])
 
 
 def _opaque_words(cmd: Cmd) -> tuple[str, list[Word]] | None:
@@ -151,7 +142,7 @@ def _opaque_words(cmd: Cmd) -> tuple[str, list[Word]] | None:
             return "a shell running text computed when it runs", [script]
         return None
     if cmd.name in _AWKS:
-        code = _awk_program(cmd.args)
+        code = _awk_program(cmd)
         if code is not None and _calls(_AWK_EXEC, code):
             return "awk code that runs a shell command", [Word([_shell.Lit(code, True)], code)]
         return None

@@ -28,7 +28,7 @@ Standard library only, like every shipped hook.
 
 from __future__ import annotations
 
-from ._code_paths import NAME_ONLY, OPENED_UP, USED, awk_program, code_paths
+from ._code_paths import NAME_ONLY, OPENED_UP, USED, code_paths
 from ._commands import (
     BUILD_DIRS,
     DECODERS,
@@ -68,7 +68,7 @@ from ._expand import (
     normalize,
     unknown_then_slash,
 )
-from ._inline import code_file_refs, code_of, home_literals
+from ._inline import awk_parts, awk_program, code_file_refs, code_of, home_literals
 from ._lazy_re import LazyPattern, lazy_compile
 from ._model import (
     MAX_CANDIDATES,
@@ -122,6 +122,7 @@ __all__ = [
     "Var",
     "Word",
     "autorun_path",
+    "awk_parts",
     "awk_program",
     "brace_expand",
     "build_output",

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-from ._commands import Cmd, words_text
 from ._inline import _HOME_EXPR, _py_str, home_literals
 from ._lazy_re import lazy_compile
 
@@ -58,22 +57,6 @@ _KEY_ARGUMENT = lazy_compile(
 _PY_NAME_ATTRS = frozenset(
     {"exists", "is_file", "is_dir", "is_symlink", "stat", "lstat", "name", "suffix", "parent", "iterdir"}
 )
-
-
-def awk_program(cmd: Cmd) -> str | None:
-    """The program text of an ``awk`` command (its first operand after the options)."""
-    args = cmd.args
-    i = 0
-    while i < len(args):
-        lit = args[i].literal()
-        if lit in ("-F", "-v", "-f") and i + 1 < len(args):
-            i += 2
-            continue
-        if lit is not None and lit.startswith("-") and lit != "-":
-            i += 1
-            continue
-        return words_text([args[i]], cmd.ctx)
-    return None
 
 
 def code_paths(code: str, python: bool) -> list[tuple[str, str]]:

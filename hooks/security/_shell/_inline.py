@@ -8,6 +8,7 @@ import re
 
 from ._commands import Cmd, words_text
 from ._lazy_re import lazy_compile
+from ._model import Word
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: keep imports light for cold hooks
 if TYPE_CHECKING:
@@ -67,21 +68,40 @@ _AWK_SYSTEM = lazy_compile(
 )
 
 
-def awk_commands(cmd: Cmd) -> list[str]:
-    """Shell commands an awk program runs with ``system("…")`` or ``"…" | getline``."""
+# awk options that take a value; -f/--file name the program's file (the call does not show it).
+_AWK_VALUE_OPTIONS = frozenset({"-F", "-v", "-f", "--assign", "--field-separator", "--file"})
+
+
+def awk_parts(cmd: Cmd) -> tuple[list[Word], Word] | None:
+    """An awk command's ``-v`` assignments and its program operand; None when the program is
+    in a file (``-f``) or missing."""
     args = cmd.args
-    program: str | None = None
+    assigned: list[Word] = []
     i = 0
     while i < len(args):
         lit = args[i].literal()
-        if lit in ("-F", "-v", "-f") and i + 1 < len(args):
+        if lit in _AWK_VALUE_OPTIONS:
+            if lit in ("-f", "--file"):
+                return None
+            if lit in ("-v", "--assign") and i + 1 < len(args):
+                assigned.append(args[i + 1])
             i += 2
-            continue
-        if lit is not None and lit.startswith("-") and lit != "-":
+        elif lit is not None and lit.startswith("-") and lit != "-":
             i += 1
-            continue
-        program = words_text([args[i]], cmd.ctx)
-        break
+        else:
+            return assigned, args[i]
+    return None
+
+
+def awk_program(cmd: Cmd) -> str | None:
+    """The program text of an ``awk`` command (its first operand after the options)."""
+    parts = awk_parts(cmd)
+    return words_text([parts[1]], cmd.ctx) if parts is not None else None
+
+
+def awk_commands(cmd: Cmd) -> list[str]:
+    """Shell commands an awk program runs with ``system("…")`` or ``"…" | getline``."""
+    program = awk_program(cmd)
     if program is None:
         return []
     return [(m.group("cmd") or m.group("pipe") or "").replace('\\"', '"') for m in _AWK_SYSTEM.finditer(program)]
