@@ -873,6 +873,27 @@ _COPY_SUFFIX = lazy_compile(r"(?:\.(?:bak|backup|old|orig|save|sav|prev|copy|\d+
 _TEST_MATERIAL = lazy_compile(r"(?i)test|dummy|fake|sample|example|mock|fixture|throwaway")
 
 
+# Names of stores of credentials, kept encrypted: Rails' config/credentials.yml.enc (and
+# config/credentials/production.yml.enc), sops' secrets.enc.yaml, a KeePass vault.kdbx, .env.gpg.
+_SECRET_STORE = lazy_compile(
+    r"(?i)(?:^|[._-])(?:credentials?|secrets?|passwords?|vault|keyring|keystore|env)(?:[._-]|$)|\.kdbx$"
+)
+
+
+def _encrypted_secret_store(value: str) -> str | None:
+    """``credentials.yml.enc.old``, ``secrets.sops.yaml.bak``, ``vault.kdbx``: an encrypted store of
+    credentials (or a copy of one). Showing its ciphertext shows nothing, but deleting it loses the
+    credentials as surely as deleting them in the clear (fixtures of tests excepted)."""
+    path = _COPY_SUFFIX.sub("", value.replace("\\", "/")).lower()
+    if not encrypted_file(path) or TEST_FOLDERS & set(path.split("/")[:-1]):
+        return None
+    base = os.path.basename(path)
+    parent = os.path.basename(os.path.dirname(path))
+    if _SECRET_STORE.search(base) or _SECRET_STORE.search(parent):
+        return "an encrypted store of credentials"
+    return None
+
+
 def _check_delete(cmd: Cmd, found: list[Finding]) -> None:
     """``rm .env.bak``, ``rm -f id_rsa.orig``: a copy of a secret may be the only one left
     (LABELLING.md's settled calls: confirm); the secret files themselves likewise."""
@@ -880,7 +901,7 @@ def _check_delete(cmd: Cmd, found: list[Finding]) -> None:
     for word in positionals:
         for value in cmd.values(word) or [word.text]:
             path = _shell.normalize(value, cmd.ctx.cwd)
-            kind = secret_file(value) or secret_file(_COPY_SUFFIX.sub("", value))
+            kind = secret_file(value) or secret_file(_COPY_SUFFIX.sub("", value)) or _encrypted_secret_store(value)
             if (
                 path is not None
                 and _shell.build_output(path, cmd.ctx.project)

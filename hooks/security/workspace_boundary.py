@@ -699,8 +699,8 @@ def _counts_only(cmd: Cmd, word: Word) -> bool:
 
 def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
     """``chmod 600 ~/.ssh/id_ed25519``, ``chmod -R go-rwx ~/.ssh``, ``setfacl -b ~/.ssh/id_rsa``:
-    taking access away from something inside the user's home folder (not the folder itself, not
-    a system folder) protects it."""
+    taking access away from something inside the user's home folder (not a system folder)
+    protects it; so does closing the home folder itself to others (``chmod 750 ~``)."""
     home = os.path.normpath(cmd.ctx.home)
     if cmd.name == "setfacl":
         flags, _pos, values = _shell.split_options(
@@ -712,7 +712,7 @@ def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
         return removes_only and path != home and _shell.is_within(path, home)
     if cmd.name != "chmod":
         return False
-    _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
+    flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
     if "reference" in values or not positionals:
         return False
     mode = positionals[0].literal()
@@ -722,7 +722,11 @@ def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
             return int(mode, 8) & 0o133 == 0
         clauses = re.findall(r"([ugoa]*)([-+=])([rwxXst]*)", mode)
         return all(op == "-" or ("x" not in perm and ("w" not in perm or who == "u")) for who, op, perm in clauses)
-    return mode is not None and _shell.chmod_tightens(mode) and path != home and _shell.is_within(path, home)
+    if path == home:
+        # chmod 750 ~, chmod go-w "$HOME" (ssh refuses keys under a group-writable home): the
+        # home folder itself closed to others, its owner keeping full access; not recursively.
+        return not {"R", "recursive"} & set(flags) and _shell.chmod_closes_home(mode)
+    return mode is not None and _shell.chmod_tightens(mode) and _shell.is_within(path, home)
 
 
 # Devices that are not disks, and disks read rather than written (LABELLING.md's settled calls):
