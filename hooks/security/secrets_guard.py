@@ -205,6 +205,11 @@ SECRET_BASENAME_GLOBS = (
     "*secret[-_]id.txt",
     "*[-_]secret",
     "*[-_]secret.txt",
+    # Android release signing: keystore.properties, Flutter's android/key.properties, signing.properties
+    # hold storePassword/keyPassword beside the keystore's path.
+    "key.properties",
+    "*keystore*.properties",
+    "*signing*.properties",
 )
 READERS = frozenset({
     "plutil",
@@ -318,6 +323,14 @@ def _filters_secret_names(code: str) -> bool:
 
 
 SECRET_PATTERN_WORDS = lazy_compile(r"(?i)key|token|secret|pass|auth|cred|aws|api|private|pat\b")
+# Services whose environment variables are credentials or URLs with passwords in them: a filter
+# of the environment for one of them (env | grep -i stripe) prints STRIPE_SECRET_KEY=… too.
+_CREDENTIAL_VENDORS = lazy_compile(
+    r"(?i)stripe|openai|anthropic|github|gitlab|\bgh_|slack|twilio|sendgrid|mailgun|postmark|sentry|datadog|"
+    r"\bdd_|\bhf_|hugging|cloudflare|heroku|vercel|netlify|supabase|firebase|paypal|braintree|algolia|"
+    r"pusher|database|\bdb_|\bpg|postgres|mysql|mongo|redis|rabbit|amqp|azure|\bgcp|gcloud|google|vault|jwt|"
+    r"session|smtp|oauth|bearer|signing|\bdsn|\bsk_|\bsnowflake|databricks|pinecone|mistral|cohere|groq"
+)
 
 
 # --------------------------------------------------------------------------- detectors
@@ -1299,6 +1312,23 @@ def _prints_history(name: str, lits: list[str]) -> bool:
     return name == "fc" and any(a.startswith("-") and "l" in a for a in lits)
 
 
+def _prints_no_line(cmd: Cmd) -> bool:
+    """``grep -q``, ``grep -c``: a filter that answers whether (or how often) something matched
+    without printing the matching lines."""
+    if cmd.name not in ("grep", "egrep", "fgrep", "rg"):
+        return False
+    flags, _pos, _vals = _shell.split_options(cmd.args, frozenset({"-e", "-f", "-m", "-A", "-B", "-C"}))
+    return bool({"q", "quiet", "silent", "c", "count"} & set(flags))
+
+
+def _only_matching(cmd: Cmd) -> bool:
+    """``grep -o '^AWS_[A-Z_]*'``: prints only what the pattern matches (usually the names)."""
+    if cmd.name not in ("grep", "egrep", "fgrep", "rg"):
+        return False
+    flags, _pos, _vals = _shell.split_options(cmd.args, frozenset({"-e", "-f", "-m", "-A", "-B", "-C"}))
+    return bool({"o", "only-matching"} & set(flags))
+
+
 def _inverted(cmd: Cmd) -> bool:
     """``grep -v PATTERN`` keeps every other line: it does not narrow what is printed."""
     flags, _pos, _vals = _shell.split_options(cmd.args, frozenset({"-e", "-f", "-m", "-A", "-B", "-C"}))
@@ -1555,6 +1585,44 @@ def _platform_secret(name: str, lits: list[str]) -> str | None:
     return None
 
 
+_KEYCHAIN_DELETES = {
+    "delete-certificate": "a certificate (and the signing identity it completes) from the keychain",
+    "delete-identity": "a signing identity (certificate and private key) from the keychain",
+    "delete-generic-password": "a password stored in the keychain",
+    "delete-internet-password": "a password stored in the keychain",
+    "delete-keychain": "a keychain with every key and password in it",
+}
+_DEFAULT_KEYCHAIN = lazy_compile(r"(?i)(?:login|system|icloud|metadata|local-items)(?:[.-]|$)")
+_GPG_SECRET_DELETES = frozenset({
+    "--delete-secret-key", "--delete-secret-keys", "--delete-secret-and-public-key", "--delete-secret-and-public-keys",
+})  # fmt: skip
+
+
+def _deletes_stored_credentials(cmd: Cmd, name: str, lits: list[str]) -> str | None:
+    """``security delete-certificate -c 'Apple Distribution: …'``, ``gpg --batch --yes
+    --delete-secret-keys ID``, ``secret-tool clear service x``: the user's keys and passwords
+    deleted from their store — a private key never leaves it, so nothing restores it. A
+    keychain a signing script made (``security delete-keychain build.keychain``, the CI
+    routine) is scratch; the login and system keychains are not."""
+    if name == "security" and lits[:1] and lits[0] in _KEYCHAIN_DELETES:
+        _flags, positionals, _values = _shell.split_options(
+            cmd.args[1:], frozenset({"-c", "-Z", "-t", "-a", "-s", "-l", "-r", "-d", "-D", "-j", "-k", "-p", "-P"})
+        )
+        # Without a keychain named, the default search list (the login keychain); a bare name
+        # other than the user's or the system's own is one a signing script created.
+        named = [
+            os.path.basename(v) for w in positionals[-1:] for v in cmd.values(w) or [_shell.expand_pattern(w, cmd.ctx)]
+        ]
+        if named and not any(_DEFAULT_KEYCHAIN.match(b) or not b.strip("*") for b in named):
+            return None
+        return _KEYCHAIN_DELETES[lits[0]]
+    if name in ("gpg", "gpg2") and _GPG_SECRET_DELETES & {lit for lit in lits if lit}:
+        return "a GPG private key"
+    if name == "secret-tool" and lits[:1] == ["clear"]:
+        return "passwords stored in the desktop keyring"
+    return None
+
+
 def _exports_private_keys(name: str, lits: list[str]) -> str | None:
     """``security export -t identities -f pkcs12 -o out.p12``: the keychain's private keys written
     out of it, wherever the file goes (with ``-P ''`` unprotected)."""
@@ -1748,7 +1816,19 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
         narrowing = [c for c in filters if c.name not in ("awk", "gawk", "mawk", "sed", "gsed")] + [
             c for c in _downstream(cmd, cmds) if c.name == "wc"
         ]
-        if filters and any(SECRET_PATTERN_WORDS.search(p) for p in patterns):
+        quiet = bool(filters) and all(_prints_no_line(c) for c in filters)
+        names_only = bool(filters) and any(_only_matching(c) for c in filters)
+        vendor = any(_CREDENTIAL_VENDORS.search(p) for p in patterns)
+        if filters and not quiet and names_only and (vendor or any(SECRET_PATTERN_WORDS.search(p) for p in patterns)):
+            # env | grep -o '^STRIPE[A-Z_]*': the names, not the values (settled: confirm).
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display} | …` prints the names of credential variables; a slip in the pattern "
+                    'prints their values. Confirm, or test the one you need with `test -n "$NAME"`.',
+                )
+            )
+        elif filters and not quiet and (vendor or any(SECRET_PATTERN_WORDS.search(p) for p in patterns)):
             found.append(
                 (
                     "deny",
@@ -1899,6 +1979,16 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 "ask",
                 f"rule secret-pull: `{cmd.display}` writes a platform's stored secrets into a local file (it may "
                 "overwrite one). Confirm; keep the file git-ignored and never print it.",
+            )
+        )
+    destroyed = _deletes_stored_credentials(cmd, name, lits)
+    if destroyed is not None:
+        found.append(
+            (
+                "deny",
+                f"rule credential-store: `{cmd.display}` deletes {destroyed}, which cannot be restored from "
+                "the project. Leave it in place; if it must go, ask the user to remove it (or sign with a "
+                "keychain the task creates).",
             )
         )
     exported = _exports_private_keys(name, lits)

@@ -538,12 +538,21 @@ PUBLIC_CREDENTIAL_FILES = frozenset({"/etc/passwd", "/etc/group", "/etc/ssh/ssh_
 PUBLIC_SSH_FILES = frozenset({"authorized_keys", "authorized_keys2", "known_hosts", "known_hosts.old"})
 
 
+PROFILES_DIR = "Library/MobileDevice/Provisioning Profiles"
+
+
 def public_credential(path: str, home: str) -> bool:
     """Whether ``path`` is public credential material: ``/etc/passwd``, ``/etc/group``,
     ``~/.ssh/id_ed25519.pub``, ``~/.ssh/authorized_keys``, ``~/.ssh/known_hosts``,
-    ``/etc/ssh/ssh_host_ed25519_key.pub``."""
+    ``/etc/ssh/ssh_host_ed25519_key.pub``, an Apple provisioning profile."""
     if path in PUBLIC_CREDENTIAL_FILES:
         return True
+    profiles = os.path.join(os.path.normpath(home), PROFILES_DIR)
+    if path == profiles or os.path.dirname(path) == profiles:
+        # A provisioning profile ships inside every app it signs (embedded.mobileprovision):
+        # its certificates, device ids and entitlements are public, its signing key is not in
+        # it. (The folder itself: a glob over it, cat …/Provisioning Profiles/*.mobileprovision.)
+        return path == profiles or path.endswith((".mobileprovision", ".provisionprofile"))
     ssh_dirs = (os.path.join(os.path.normpath(home), ".ssh"), "/etc/ssh")
     if not any(os.path.dirname(path) == d for d in ssh_dirs):
         return False
@@ -606,6 +615,13 @@ def _reads_only(cmd: Cmd, word: Word) -> bool:
     if any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects):
         return False
     return not (cmd.name == "sed" and any((w.literal() or "").startswith(("-i", "--in-place")) for w in cmd.args))
+
+
+def _decodes_signed_data(cmd: Cmd) -> bool:
+    """``security cms -D -i profile.mobileprovision``: macOS decoding a signed message (a
+    provisioning profile) reads its input and prints the content."""
+    lits = [w.literal() for w in cmd.args]
+    return cmd.name == "security" and lits[:1] == ["cms"] and "-D" in lits
 
 
 STARTUP_FILES = frozenset({
@@ -893,6 +909,8 @@ def _bash_path_words(cmd: Cmd) -> list[Word]:
             words.append(_pos[-1])
         return words
     if name in ("cd", "pushd"):
+        if name == "cd" and any(w.literal() == "-" for w in args) and cmd.ctx.oldpwd is not None:
+            return words  # cd - after a cd: back to where this command already was
         targets = [w for w in args if not (w.literal() or "").startswith("-")]
         return words + (targets[:1] or [Word([_shell.Var("~")], "~")])
     if name == "find":
@@ -1271,7 +1289,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                 if path is None or not outside(path, roots):
                     continue
                 if scratch(path, value, cmd.ctx.cwd, roots, cmd.ctx.home):
-                    if id(word) in deleted and path not in outputs:
+                    if id(word) in deleted and path not in outputs and not _names_own_pid(word):
                         found.extend(_temp_delete(cmd, value, made, under=cmd.name == "find"))
                     continue
                 # /etc/$FILE is not known to be readable: it may name /etc/shadow.
@@ -1282,7 +1300,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     or (bool(known) and user_service_definition(path, cmd.ctx.home))
                 )
                 if (
-                    (readable and (_reads_only(cmd, word) or value in code_reads))
+                    (readable and (_reads_only(cmd, word) or value in code_reads or _decodes_signed_data(cmd)))
                     or (bool(known) and _inspects_system_file(cmd, word, path))
                     or _inspects_backup_repo(cmd)
                     or _key_fingerprint(cmd, word, path)
@@ -1451,6 +1469,20 @@ def _temp_delete(cmd: Cmd, value: str, made: set[str], under: bool = False) -> l
             'same command made (`d=$(mktemp -d) && … && rm -rf "$d"`).',
         )
     ]
+
+
+def _names_own_pid(word: Word) -> bool:
+    """``/tmp/e2e-$$``, ``"$TMPDIR/run.$BASHPID"``: a name made of this shell's process id is
+    this command's own scratch space (no other live program holds that id), so clearing it,
+    even before creating it afresh, deletes nothing of anyone else's."""
+    own = any(isinstance(part, _shell.Var) and part.name in ("$", "BASHPID") for part in word.parts)
+    return (
+        own
+        and ".." not in word.text
+        and not any(
+            isinstance(part, _shell.Lit) and not part.quoted and _shell.has_glob(part.text) for part in word.parts
+        )
+    )
 
 
 def _reaches_project(target: str, project: str, under: bool) -> bool:

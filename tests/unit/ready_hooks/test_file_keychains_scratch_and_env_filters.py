@@ -1,0 +1,80 @@
+"""File and credential classes of round 12, each with fresh variants.
+
+* ``cd -`` returns to the directory before the last ``cd`` of the same command (the project, when
+  the command left it for a scratch folder); before any ``cd`` it may be anywhere, so it is judged
+  as the home folder, as before.
+* A temp path named with the shell's own process id (``/tmp/e2e-$$``) is this command's scratch
+  space: clearing it passes; other temp paths still ask.
+* Provisioning profiles are public (every app ships one): reading or decoding them passes,
+  deleting or writing them does not.
+* Deleting credentials from the user's keychain or keyring (``security delete-certificate``,
+  ``gpg --delete-secret-keys``, ``secret-tool clear``) is refused; a keychain a signing script
+  made (``build.keychain``) is scratch.
+* Android signing properties (``keystore.properties``, Flutter's ``key.properties``) hold the
+  keystore's passwords: reading them is refused; templates, permissions and counts pass.
+* Filtering the environment for a service whose variables are credentials (``env | grep -i
+  stripe``) prints them; ``grep -q``/``-c`` print none; ``grep -o`` prints names (asks).
+
+Commands are written for these tests, not taken from the evaluation sets."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# (command, combined decision of the four security hooks)
+CASES: list[tuple[str, str | None]] = [
+    # cd - after a cd returns inside the command's own places.
+    ('S=$(mktemp -d) && cd "$S" && unzip -q /PROJECT/build/site.zip && cd - && rm -rf "$S"', None),
+    ("cd docs && mkdocs build && cd - && git status --short", None),
+    ("cd - && rm -rf ./*", "deny"),
+    ("cd ~/.aws; cd /PROJECT; cd -; cat credentials", "deny"),
+    # The shell's own process id names its scratch space.
+    ('rm -rf "/tmp/playwright-$$" && mkdir -p "/tmp/playwright-$$" && npx playwright test', None),
+    ("trap 'rm -rf /tmp/gen.$BASHPID' EXIT; mkdir /tmp/gen.$BASHPID", None),
+    ("rm -rf /tmp/$$/..", "deny"),
+    ("rm -rf /tmp/job-$$ /tmp/shared-cache", "ask"),
+    # Provisioning profiles: public, read or decoded; not deleted.
+    ("security cms -D -i ~/Library/MobileDevice/Provisioning\\ Profiles/0a1b.mobileprovision | grep -A1 Name", None),
+    ("grep -a -A1 ExpirationDate ~/Library/MobileDevice/Provisioning\\ Profiles/*.mobileprovision", None),
+    ("rm -f ~/Library/MobileDevice/Provisioning\\ Profiles/*.mobileprovision", "deny"),
+    # Keychains and keyrings.
+    ('security delete-identity -c "Apple Development: Sam Lee"', "deny"),
+    ("security delete-internet-password -s registry.example.com", "deny"),
+    ("gpg --batch --yes --delete-secret-and-public-keys 0x1234ABCD", "deny"),
+    ("secret-tool clear application acme-cli", "deny"),
+    ("security delete-keychain ~/Library/Keychains/login.keychain-db", "deny"),
+    ("security delete-keychain ci-signing.keychain", None),
+    ("gpg --delete-keys 0x1234ABCD", None),
+    # Android signing properties.
+    ("cat mobile/android/key.properties", "deny"),
+    ("grep -i password app/upload-keystore.properties", "deny"),
+    ("head android/release-signing.properties", "deny"),
+    ("cat app/keystore.properties.sample", None),
+    ("chmod 600 android/key.properties", None),
+    ("wc -l android/key.properties", None),
+    # The environment filtered for a service's credentials.
+    ("printenv | grep -i anthropic", "deny"),
+    ("env | sort | grep -i sendgrid", "deny"),
+    ("env | grep -E '^(PG|MYSQL)'", "deny"),
+    ("env | grep -q STRIPE_SECRET_KEY && echo configured", None),
+    ("printenv | grep -ci openai", None),
+    ("env | grep -o '^SENTRY[A-Z_]*'", "ask"),
+    ("env | grep -i java_home", None),
+    ("printenv | grep -i ^lc_", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), CASES)
+def test_round12_file_classes(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    command = command.replace("/PROJECT", str(project))
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.combined == expected, (command, verdict.reasons)
+
+
+def test_keychain_delete_names_rule_and_alternative(kit: Any, project: Path) -> None:
+    result = kit.load("security/secrets_guard.py").run(kit.bash("security delete-certificate -c Acme", project))
+    text = kit.reason(result)
+    assert "rule credential-store" in text and "ask the user" in text
