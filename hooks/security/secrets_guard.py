@@ -1981,6 +1981,14 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 "overwrite one). Confirm; keep the file git-ignored and never print it.",
             )
         )
+    if name == "airflow" and [a for a in lits if not a.startswith("-")][:2] == ["connections", "list"]:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` lists every Airflow connection with its login, password and URI fields; "
+                "confirm, or get the one connection's host with `airflow connections get ID -o json | jq .host`.",
+            )
+        )
     destroyed = _deletes_stored_credentials(cmd, name, lits)
     if destroyed is not None:
         found.append(
