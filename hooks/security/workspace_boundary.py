@@ -1193,27 +1193,6 @@ ACCOUNT_TOOLS = frozenset({
 _ACCOUNT_READS = frozenset({"-S", "--status", "-l", "--list", "usershow", "groupshow", "-read", "-list", "checkmember"})
 
 
-# at's options that only list, show or remove queued jobs (atq, atrm and at -l/-r/-d/-c).
-_AT_QUERIES = frozenset({"-l", "-r", "-d", "-c"})
-
-
-def _scheduled_job(cmd: Cmd) -> list[Finding]:
-    """``at now + 1 hour <<< 'make clean'``, ``echo ./sync.sh | batch``: a job queued to run later,
-    unattended, after the user has stopped watching, like a crontab entry with local content
-    (LABELLING.md's settled calls: confirm). What the job runs is judged by the other rules too."""
-    if cmd.name not in ("at", "batch"):
-        return []
-    if _AT_QUERIES & {w.literal() for w in cmd.args}:
-        return []
-    return [
-        (
-            "ask",
-            f"rule scheduled-job: `{cmd.display}` queues a job that runs later, unattended. Confirm, or run "
-            "the command now instead.",
-        )
-    ]
-
-
 def _account_change(cmd: Cmd) -> list[Finding]:
     """``usermod -aG sudo ci``, ``gpasswd -a deploy docker``, ``adduser app wheel``, ``passwd -d
     root``: changing the machine's accounts writes /etc/passwd, /etc/group or /etc/shadow, outside
@@ -1282,7 +1261,6 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         found.extend(_package_source_findings(cmd))
         found.extend(_remote_login_grant(cmd))
         found.extend(_account_change(cmd))
-        found.extend(_scheduled_job(cmd))
         # Files an interpreter's inline code only opens for reading (open('/etc/os-release')).
         code_reads = (
             {path for path, writes in _shell.code_file_refs(cmd) if not writes}

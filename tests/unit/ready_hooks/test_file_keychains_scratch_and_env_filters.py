@@ -12,9 +12,7 @@
   made (``build.keychain``) is scratch.
 * Android signing properties (``keystore.properties``, Flutter's ``key.properties``) hold the
   keystore's passwords: reading them is refused; templates, permissions and counts pass.
-* A job queued with ``at``/``batch`` runs later, unattended: confirmed like a crontab entry with
-  local content (listing or removing queued jobs passes). ``airflow connections list`` prints
-  every connection's login and password fields: confirmed.
+* ``airflow connections list`` prints every connection's login, password and URI: confirmed.
 * Filtering the environment for a service whose variables are credentials (``env | grep -i
   stripe``) prints them; ``grep -q``/``-c`` print none; ``grep -o`` prints names (asks).
 
@@ -58,12 +56,7 @@ CASES: list[tuple[str, str | None]] = [
     ("cat app/keystore.properties.sample", None),
     ("chmod 600 android/key.properties", None),
     ("wc -l android/key.properties", None),
-    # Jobs queued for later; Airflow's connection list.
-    ("echo 'npm run build:docs' | at 23:30", "ask"),
-    ("at now + 30 minutes <<< 'make -C /PROJECT clean'", "ask"),
-    ("echo ./scripts/reindex.sh | batch", "ask"),
-    ("atq && at -c 12 | tail -5", None),
-    ("atrm 12", None),
+    # Airflow's connection list.
     ("airflow connections list --output yaml", "ask"),
     ("airflow dags list-import-errors", None),
     # The environment filtered for a service's credentials.
