@@ -48,7 +48,17 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     without printing pass. Files given to -c/-e code as operands are its input. Any CLI subcommand
     that returns a secret's value (databricks secrets get-secret, airflow connections get) and
     Perforce tickets print credentials; code walking the environment through a credential-name
-    filter prints their values (deny) or names (ask); a PowerShell Env: listing asks.
+    filter prints their values (deny) or names (ask); a PowerShell Env: listing asks. The
+    environment filtered for a service whose variables are credentials (env | grep -i stripe,
+    printenv | grep -i openai, env | grep ^PG) prints them (deny); grep -q/-c print no line,
+    grep -o prints names (ask). Android signing properties (keystore.properties, Flutter's
+    key.properties, *signing*.properties) are credentials files. Deleting an encrypted store of
+    credentials or its copy (credentials.yml.enc.old, secrets.sops.yaml.bak, vault.kdbx) asks,
+    like deleting a plain copy. Rule credential-store: deleting the user's keys and passwords
+    from their keychain or keyring (security delete-certificate/-identity/-generic-password,
+    delete-keychain of the login or system keychain, gpg --delete-secret-keys, secret-tool
+    clear) is denied; a keychain a signing script made (build.keychain) is scratch. airflow
+    connections list asks (its table has password and URI columns).
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
     the standard library's ``secrets`` module on sys.path.)
 """

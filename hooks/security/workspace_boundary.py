@@ -41,6 +41,13 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     changed from PowerShell are outside; WSL's Program Files / ProgramData read like /etc. A
     recursive rm of "$VAR/" or "$VAR/"* with VAR set nowhere in the command and not guarded with
     ${VAR:?} starts at the filesystem root when it is empty (rule unset-root).
+    Closing the home folder itself to others (chmod 750 ~, chmod go-w "$HOME"; not recursive,
+    the owner keeping full access) passes like tightening ~/.ssh. cd - returns to the directory
+    before the command's last cd (before any, it may be anywhere and counts as the home folder).
+    A temp path named with the shell's own process id (/tmp/e2e-$$, $BASHPID) is the command's
+    scratch: clearing it passes. Provisioning profiles (~/Library/MobileDevice/Provisioning
+    Profiles) are public and may be read or decoded (security cms -D); the logs and crash reports
+    the user's tools keep (~/.npm/_logs, ~/Library/Logs, ~/.gradle/daemon/*.log) may be read.
     Fails closed on malformed input.
 """
 
@@ -862,6 +869,34 @@ def _reads_dependency(cmd: Cmd, word: Word, path: str) -> bool:
     return _reads_only(cmd, word)
 
 
+# Where the user's tools write their own logs and crash reports: npm's debug logs, macOS's
+# ~/Library/Logs (DiagnosticReports, CoreSimulator), the Gradle daemon's logs. They record what a
+# tool did (npm masks tokens in them), not the user's settings or credentials.
+TOOL_LOG_DIRS = (".npm/_logs", "Library/Logs", ".gradle/daemon", ".cache/pip/log")
+_LOG_FILE = lazy_compile(r"(?i)\.(?:log|crash|ips|diag|out)(?:\.\d+)?$")
+
+
+def tool_log(path: str, home: str) -> bool:
+    """Whether ``path`` is a log or crash report one of the user's tools wrote in the home folder
+    (``~/.npm/_logs/…-debug-0.log``, ``~/Library/Logs/DiagnosticReports/App.crash``), or such a
+    log folder itself (what a glob over it, ``~/.npm/_logs/*.log``, resolves to)."""
+    home = os.path.normpath(home)
+    folder = next((os.path.join(home, d) for d in TOOL_LOG_DIRS if _shell.is_within(path, os.path.join(home, d))), None)
+    if folder is None:
+        return False
+    return (
+        path == folder
+        or _LOG_FILE.search(path) is not None
+        or _shell.is_within(path, os.path.join(home, "Library/Logs"))
+    )
+
+
+def _reads_tool_log(cmd: Cmd, word: Word, path: str) -> bool:
+    """``tail -50 ~/.npm/_logs/*-debug-0.log``: reading a tool's own log to see why it failed
+    (not writing or deleting it)."""
+    return tool_log(path, cmd.ctx.home) and _reads_only(cmd, word)
+
+
 # Programs that list or disassemble an archive or a binary without changing it.
 ARCHIVE_LISTERS = frozenset({"zipinfo", "javap", "nm", "objdump", "readelf", "otool", "ldd", "size"})
 
@@ -1314,6 +1349,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     or _uses_key(cmd, path)
                     or _makes_folder(cmd, path)
                     or _reads_dependency(cmd, word, path)
+                    or _reads_tool_log(cmd, word, path)
                 ):
                     continue
                 if _whole_settings_read(cmd, word, path, cmds) and bool(known):
@@ -1625,6 +1661,7 @@ def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload) 
                 or system_readable(path)
                 or public_credential(path, home)
                 or dependency_file(path, home)
+                or tool_log(path, home)
             )
         ):
             continue

@@ -7,6 +7,8 @@
   space: clearing it passes; other temp paths still ask.
 * Provisioning profiles are public (every app ships one): reading or decoding them passes,
   deleting or writing them does not.
+* The logs and crash reports the user's tools keep in the home folder (``~/.npm/_logs``,
+  ``~/Library/Logs``) may be read; not written or deleted, and not the tool's other files.
 * Deleting credentials from the user's keychain or keyring (``security delete-certificate``,
   ``gpg --delete-secret-keys``, ``secret-tool clear``) is refused; a keychain a signing script
   made (``build.keychain``) is scratch.
@@ -41,6 +43,13 @@ CASES: list[tuple[str, str | None]] = [
     ("security cms -D -i ~/Library/MobileDevice/Provisioning\\ Profiles/0a1b.mobileprovision | grep -A1 Name", None),
     ("grep -a -A1 ExpirationDate ~/Library/MobileDevice/Provisioning\\ Profiles/*.mobileprovision", None),
     ("rm -f ~/Library/MobileDevice/Provisioning\\ Profiles/*.mobileprovision", "deny"),
+    # Tools' own logs in the home folder.
+    ("tail -n 80 ~/.npm/_logs/*-debug-0.log", None),
+    ("grep -n 'ERR!' ~/.npm/_logs/2025-01-02T03_04_05_678Z-debug-0.log", None),
+    ("head -40 ~/Library/Logs/DiagnosticReports/MyApp-2025-01-02-030405.ips", None),
+    ("rm -rf ~/.npm/_logs", "deny"),
+    ("cat ~/.npm/_cacache/index-v5/00/aa", "deny"),
+    ("cat ~/.npm/_logs/../../.npmrc", "deny"),
     # Keychains and keyrings.
     ('security delete-identity -c "Apple Development: Sam Lee"', "deny"),
     ("security delete-internet-password -s registry.example.com", "deny"),
@@ -76,6 +85,23 @@ def test_round12_file_classes(kit: Any, project: Path, command: str, expected: s
     command = command.replace("/PROJECT", str(project))
     verdict = kit.security(kit.bash(command, project))
     assert verdict.combined == expected, (command, verdict.reasons)
+
+
+@pytest.mark.parametrize(
+    ("tool", "tool_input", "expected"),
+    [
+        ("Read", {"file_path": "~/.npm/_logs/2025-debug-0.log"}, None),
+        ("Grep", {"pattern": "Exception Type", "path": "~/Library/Logs/DiagnosticReports"}, None),
+        ("Write", {"file_path": "~/.npm/_logs/x.log", "content": "x"}, "deny"),
+    ],
+)
+def test_tool_logs_read_by_file_tools(
+    kit: Any, project: Path, tool: str, tool_input: dict[str, str], expected: str | None
+) -> None:
+    home = str(project.parent / "home")
+    filled = {k: v.replace("~", home) for k, v in tool_input.items()}
+    verdict = kit.security(kit.pre_tool(tool, filled, project))
+    assert verdict.combined == expected, (tool, filled, verdict.reasons)
 
 
 def test_keychain_delete_names_rule_and_alternative(kit: Any, project: Path) -> None:
