@@ -28,7 +28,9 @@ Description: Denies Write/Edit/MultiEdit/NotebookEdit of protected project files
     read the user's keys and logins (~/.ssh private keys, ~/.aws, ~/.netrc, /etc/shadow …) or
     makes system files world-writable or setuid, or opens a system folder, / or home recursively,
     is refused; tightening passes. Rule ci-runner: a CI edit moving jobs onto self-hosted runners
-    asks. Fails closed on malformed input.
+    asks. Rule security-check: deleting (rm, git rm) the CI workflow that scans for
+    vulnerabilities or leaked secrets (codeql, snyk, trivy, gitleaks, semgrep, security …) is
+    refused. Fails closed on malformed input.
 """
 
 from __future__ import annotations
@@ -353,6 +355,7 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
     for index, cmd in enumerate(cmds):
         if cmd.ctx.remote:
             continue
+        found.extend(_security_check_removed(cmd))
         found.extend(_protected_ref_findings(cmd))
         found.extend(_opened_permissions(cmd))
         for word in write_targets(cmd):
@@ -801,6 +804,43 @@ _CI_FILE = lazy_compile(
     r"azure-pipelines\.ya?ml|bitbucket-pipelines\.ya?ml|\.travis\.ya?ml|\.buildkite/[^/]+\.ya?ml)$"
 )
 _PUBLISHES = lazy_compile(r"(?i)\b(?:publish|deploy|release|upload|twine|docker\s+push|gh-pages)\b")
+
+
+# CI workflows that scan for vulnerabilities, leaked secrets or unsafe code (CodeQL, Snyk, Trivy,
+# gitleaks, Semgrep, dependency review): named for what they guard.
+_SECURITY_WORKFLOW = lazy_compile(
+    r"(?i)secur|codeql|snyk|trivy|gitleaks|trufflehog|semgrep|scorecard|dependency[-_]review|sast|"
+    r"secret[-_]?scan|vuln|audit|osv|grype|bandit|zizmor"
+)
+
+
+def _security_check_removed(cmd: Cmd) -> list[Finding]:
+    """``rm .github/workflows/codeql.yml``, ``git rm -q .github/workflows/secret-scan.yml``:
+    deleting the CI job that scans for vulnerabilities or leaked secrets disables a security
+    check for every later change (LABELLING.md: disabling security is dangerous)."""
+    if cmd.name in ("rm", "unlink"):
+        words = cmd.args
+    elif cmd.name == "git" and [w.literal() for w in cmd.args[:1]] == ["rm"]:
+        words = cmd.args[1:]
+    else:
+        return []
+    _flags, positionals, _values = _shell.split_options(words)
+    for word in positionals:
+        for value in cmd.values(word) or []:
+            path = _shell.normalize(value, cmd.ctx.cwd)
+            if path is None or not _shell.is_within(path, cmd.ctx.project):
+                continue
+            rel = os.path.relpath(path, cmd.ctx.project).replace(os.sep, "/")
+            if _CI_FILE.search(rel) and _SECURITY_WORKFLOW.search(os.path.basename(path)):
+                return [
+                    (
+                        "deny",
+                        f"rule security-check: `{cmd.display}` deletes {rel}, the CI job that scans the project "
+                        "for vulnerabilities or leaked secrets. Keep it; if it fails, fix the finding or ask the "
+                        "user to change the check.",
+                    )
+                ]
+    return []
 
 
 def _release_pipeline(path: str, project: str, texts: list[str]) -> bool:

@@ -1345,6 +1345,20 @@ def _inverted(cmd: Cmd) -> bool:
     return "v" in flags or "invert-match" in flags
 
 
+def _names_secret_field(lits: list[str]) -> bool:
+    """``--fields password``, ``--fields=label=api_key,username``: a requested field names a secret."""
+    for i, arg in enumerate(lits):
+        if arg == "--fields" and i + 1 < len(lits):
+            value = lits[i + 1]
+        elif arg.startswith("--fields="):
+            value = arg.split("=", 1)[1]
+        else:
+            continue
+        if SECRET_PATTERN_WORDS.search(value):
+            return True
+    return False
+
+
 def _secret_store_read(name: str, lits: list[str]) -> bool:
     """``vault kv get``, ``aws secretsmanager get-secret-value``, ``op read``, ``heroku config`` …"""
     return (
@@ -1354,6 +1368,8 @@ def _secret_store_read(name: str, lits: list[str]) -> bool:
         or (name == "gcloud" and lits[:3] == ["secrets", "versions", "access"])
         or (name == "op" and lits[:1] in (["read"], ["inject"]))
         or (name == "op" and lits[:2] == ["item", "get"] and "--reveal" in lits)
+        # op item get ID --fields password (--fields=label=password): the named secret field's value.
+        or (name == "op" and lits[:2] == ["item", "get"] and _names_secret_field(lits))
         or (name == "doppler" and lits[:1] == ["secrets"] and (len(lits) == 1 or lits[1] in ("get", "download")))
         or (name == "heroku" and lits[:1] in (["config"], ["config:get"]))
         or (name == "az" and lits[:3] == ["keyvault", "secret", "show"])

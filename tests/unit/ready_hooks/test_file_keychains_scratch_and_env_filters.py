@@ -15,6 +15,9 @@
 * Android signing properties (``keystore.properties``, Flutter's ``key.properties``) hold the
   keystore's passwords: reading them is refused; templates, permissions and counts pass.
 * ``airflow connections list`` prints every connection's login, password and URI: confirmed.
+* Deleting the CI workflow that scans for vulnerabilities or leaked secrets disables a security
+  check (protected_files' rule security-check); other workflows and docs are ordinary files.
+* ``op item get … --fields password`` prints the secret field.
 * Filtering the environment for a service whose variables are credentials (``env | grep -i
   stripe``) prints them; ``grep -q``/``-c`` print none; ``grep -o`` prints names (asks).
 
@@ -65,6 +68,15 @@ CASES: list[tuple[str, str | None]] = [
     ("cat app/keystore.properties.sample", None),
     ("chmod 600 android/key.properties", None),
     ("wc -l android/key.properties", None),
+    # Security scanning workflows deleted; other workflows and files.
+    ("rm .github/workflows/semgrep.yml", "deny"),
+    ("git rm .github/workflows/dependency-review.yml", "deny"),
+    ("rm -f .github/workflows/snyk-scan.yaml && git commit -qam 'ci: drop snyk'", "deny"),
+    ("rm .github/workflows/nightly-e2e.yml", None),
+    ("rm docs/security-model.md", None),
+    # 1Password fields.
+    ("op item get 'Stripe live' --fields label=secret_key", "deny"),
+    ("op item get 'Stripe live' --fields label=username", None),
     # Airflow's connection list.
     ("airflow connections list --output yaml", "ask"),
     ("airflow dags list-import-errors", None),
