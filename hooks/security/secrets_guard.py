@@ -405,6 +405,11 @@ def redact(text: str) -> str:
     return GENERIC_ASSIGNMENT.sub(hide_generic, text)
 
 
+# Program source: a file of code in a folder named "secrets" is the code that handles them.
+SOURCE_EXTENSIONS = frozenset({
+    ".py", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".go", ".rb", ".java", ".kt", ".rs", ".cs", ".php",
+    ".swift", ".scala", ".ex", ".exs", ".c", ".h", ".cpp", ".hpp", ".m", ".dart", ".vue", ".svelte",
+})  # fmt: skip
 TEST_FOLDERS = frozenset({"tests", "test", "fixtures", "__fixtures__", "testdata", "test_data", "spec", "__tests__"})
 
 
@@ -438,7 +443,11 @@ def secret_file(path: str) -> str | None:
         # them, protecting nothing (a .env is still someone's environment).
         return None
     if ("secrets" in folders or ".secrets" in folders) and not (
-        SAFE_ENV_SUFFIXES & set(lower.split(".")) or lower.endswith((".md", ".rst")) or lower.startswith("readme")
+        SAFE_ENV_SUFFIXES & set(lower.split("."))
+        or lower.endswith((".md", ".rst"))
+        or lower.startswith("readme")
+        # src/secrets/manager.py, internal/secrets/vault.go: the code of a secrets module.
+        or os.path.splitext(lower)[1] in SOURCE_EXTENSIONS
     ):
         # /run/secrets/db_password (Docker), /var/run/secrets/…/token (Kubernetes), secrets/prod.json
         return "a file in a secrets folder"

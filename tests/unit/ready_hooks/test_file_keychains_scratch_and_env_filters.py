@@ -18,6 +18,10 @@
 * Deleting the CI workflow that scans for vulnerabilities or leaked secrets disables a security
   check (protected_files' rule security-check); other workflows and docs are ordinary files.
 * ``op item get … --fields password`` prints the secret field.
+* Code in a folder named ``secrets`` (``src/secrets/manager.py``) is the module that handles them,
+  not a secret; data files there still are.
+* Appending a setting to a test env file (``>> .env.test``, ``tee -a .env.ci``) loses nothing;
+  overwriting it, or appending to ``.env`` / ``.env.local``, stays refused.
 * Filtering the environment for a service whose variables are credentials (``env | grep -i
   stripe``) prints them; ``grep -q``/``-c`` print none; ``grep -o`` prints names (asks).
 
@@ -77,6 +81,16 @@ CASES: list[tuple[str, str | None]] = [
     # 1Password fields.
     ("op item get 'Stripe live' --fields label=secret_key", "deny"),
     ("op item get 'Stripe live' --fields label=username", None),
+    # Code in a secrets folder; data there.
+    ("cat lib/secrets/rotation.rb", None),
+    ("head -50 pkg/secrets/provider.go", None),
+    ("cat config/secrets/staging.yml", "deny"),
+    ("cat .secrets/api_token", "deny"),
+    # Test env files: appends pass.
+    ("echo 'REDIS_URL=redis://localhost:6380/1' >> .env.test", None),
+    ("printf 'E2E_BASE_URL=http://localhost:4173\n' | tee -a web/.env.ci >/dev/null", None),
+    ("echo 'REDIS_URL=redis://localhost:6380/1' > .env.test", "deny"),
+    ("echo 'LOG_LEVEL=debug' >> .env.local", "deny"),
     # Airflow's connection list.
     ("airflow connections list --output yaml", "ask"),
     ("airflow dags list-import-errors", None),
