@@ -48,6 +48,7 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     scratch: clearing it passes. Provisioning profiles (~/Library/MobileDevice/Provisioning
     Profiles) are public and may be read or decoded (security cms -D); the logs and crash reports
     the user's tools keep (~/.npm/_logs, ~/Library/Logs, ~/.gradle/daemon/*.log) may be read.
+    git clone into a new folder beside the project (../lib, not a dot-folder) adds a checkout.
     Fails closed on malformed input.
 """
 
@@ -921,6 +922,21 @@ def _resolve(value: str, cwd: str | None) -> str | None:
     return _shell.normalize(prefix if glob_part else value, cwd)
 
 
+def _clone_beside_project(cmd: Cmd, dest: Word) -> bool:
+    """``git clone https://…/lib.git ../lib``: a new checkout next to the project (a sibling
+    folder, not a dot-folder) adds a repository beside it, like ``git worktree add ../x``; git
+    refuses to clone into a folder that is not empty, so nothing there is overwritten."""
+    values = cmd.values(dest) or []
+    project = os.path.normpath(cmd.ctx.project)
+    for value in values:
+        path = _shell.normalize(value, cmd.ctx.cwd)
+        if path is None or os.path.dirname(path) != os.path.dirname(project) or path == project:
+            return False
+        if os.path.basename(path).startswith("."):
+            return False
+    return bool(values)
+
+
 def _bash_path_words(cmd: Cmd) -> list[Word]:
     """The words of ``cmd`` that name files or directories."""
     name = cmd.name
@@ -940,7 +956,7 @@ def _bash_path_words(cmd: Cmd) -> list[Word]:
             args, frozenset({"-C", "--git-dir", "--work-tree", "-c"}), stop_at_first=True
         )
         words += values.get("C", []) + values.get("git-dir", []) + values.get("work-tree", [])
-        if _pos and _pos[0].literal() == "clone" and len(_pos) > 2:
+        if _pos and _pos[0].literal() == "clone" and len(_pos) > 2 and not _clone_beside_project(cmd, _pos[-1]):
             words.append(_pos[-1])
         return words
     if name in ("cd", "pushd"):

@@ -9,6 +9,8 @@
   deleting or writing them does not.
 * The logs and crash reports the user's tools keep in the home folder (``~/.npm/_logs``,
   ``~/Library/Logs``) may be read; not written or deleted, and not the tool's other files.
+* ``git clone URL ../lib`` adds a checkout beside the project (like ``git worktree add ../x``);
+  cloning into a dot-folder of the home folder or a system folder stays refused.
 * Deleting credentials from the user's keychain or keyring (``security delete-certificate``,
   ``gpg --delete-secret-keys``, ``secret-tool clear``) is refused; a keychain a signing script
   made (``build.keychain``) is scratch.
@@ -57,6 +59,10 @@ CASES: list[tuple[str, str | None]] = [
     ("rm -rf ~/.npm/_logs", "deny"),
     ("cat ~/.npm/_cacache/index-v5/00/aa", "deny"),
     ("cat ~/.npm/_logs/../../.npmrc", "deny"),
+    # Clones beside the project.
+    ("git clone --filter=blob:none https://github.com/acme/sdk.git ../sdk", None),
+    ("git clone https://github.com/acme/zsh-theme ~/.oh-my-zsh/custom/themes/acme", "deny"),
+    ("git clone https://github.com/acme/tool ../../usr/local/tool", "deny"),
     # Keychains and keyrings.
     ('security delete-identity -c "Apple Development: Sam Lee"', "deny"),
     ("security delete-internet-password -s registry.example.com", "deny"),
