@@ -23,7 +23,8 @@
 * Code in a folder named ``secrets`` (``src/secrets/manager.py``) is the module that handles them,
   not a secret; data files there still are.
 * Appending a setting to a test env file (``>> .env.test``, ``tee -a .env.ci``) loses nothing;
-  overwriting it, or appending to ``.env`` / ``.env.local``, stays refused.
+  overwriting it, or appending to ``.env`` / ``.env.local``, stays refused. Appending a pattern to
+  ``.git/info/exclude`` (git's local ignore list) passes; other ``.git`` files stay protected.
 * Filtering the environment for a service whose variables are credentials (``env | grep -i
   stripe``) prints them; ``grep -q``/``-c`` print none; ``grep -o`` prints names (asks).
 
@@ -97,6 +98,11 @@ CASES: list[tuple[str, str | None]] = [
     ("printf 'E2E_BASE_URL=http://localhost:4173\n' | tee -a web/.env.ci >/dev/null", None),
     ("echo 'REDIS_URL=redis://localhost:6380/1' > .env.test", "deny"),
     ("echo 'LOG_LEVEL=debug' >> .env.local", "deny"),
+    # The repository's local ignore list.
+    ("echo 'coverage/' >> .git/info/exclude", None),
+    ("printf '%s\\n' .idea/ '*.swp' | tee -a .git/info/exclude", None),
+    ("echo 'coverage/' > .git/info/exclude", "deny"),
+    ("echo '[core] bare = true' >> .git/config", "deny"),
     # Airflow's connection list.
     ("airflow connections list --output yaml", "ask"),
     ("airflow dags list-import-errors", None),
