@@ -49,6 +49,8 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     Profiles) are public and may be read or decoded (security cms -D); the logs and crash reports
     the user's tools keep (~/.npm/_logs, ~/Library/Logs, ~/.gradle/daemon/*.log) may be read.
     git clone into a new folder beside the project (../lib, not a dot-folder) adds a checkout.
+    ~/.tool-versions, ~/.nvmrc, ~/.condarc, gh's config.yml and ~/.docker/daemon.json are tool
+    settings (searched for one setting: passes; whole: asks).
     Fails closed on malformed input.
 """
 
@@ -643,6 +645,9 @@ USER_CONFIG_FILES = frozenset({
     ".config/nvim/init.vim", ".config/nvim/init.lua", ".tmux.conf", ".config/tmux/tmux.conf",
     ".config/fish/config.fish", ".config/starship.toml", ".editorconfig",
     ".screenrc", ".nanorc", ".wgetrc", ".curlrc",
+    # Version pins, channels and daemon options: settings, with any credentials kept elsewhere
+    # (gh's tokens in hosts.yml, docker's in config.json).
+    ".tool-versions", ".nvmrc", ".condarc", ".config/gh/config.yml", ".docker/daemon.json",
 })  # fmt: skip
 SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg"})
 # A pattern that would print credentials or every exported value rather than one setting.

@@ -9,6 +9,8 @@
   deleting or writing them does not.
 * The logs and crash reports the user's tools keep in the home folder (``~/.npm/_logs``,
   ``~/Library/Logs``) may be read; not written or deleted, and not the tool's other files.
+* Tool settings that hold no credentials (``~/.tool-versions``, ``~/.condarc``, gh's
+  ``config.yml``): a search for one named setting passes, a whole read asks.
 * ``git clone URL ../lib`` adds a checkout beside the project (like ``git worktree add ../x``);
   cloning into a dot-folder of the home folder or a system folder stays refused.
 * Deleting credentials from the user's keychain or keyring (``security delete-certificate``,
@@ -60,6 +62,12 @@ CASES: list[tuple[str, str | None]] = [
     ("rm -rf ~/.npm/_logs", "deny"),
     ("cat ~/.npm/_cacache/index-v5/00/aa", "deny"),
     ("cat ~/.npm/_logs/../../.npmrc", "deny"),
+    # Tool settings in the home folder.
+    ("grep -n nodejs ~/.tool-versions", None),
+    ("grep git_protocol ~/.config/gh/config.yml", None),
+    ("cat ~/.condarc", "ask"),
+    ("grep -i token ~/.config/gh/config.yml", "deny"),
+    ("cat ~/.config/gh/hosts.yml", "deny"),
     # Clones beside the project.
     ("git clone --filter=blob:none https://github.com/acme/sdk.git ../sdk", None),
     ("git clone https://github.com/acme/zsh-theme ~/.oh-my-zsh/custom/themes/acme", "deny"),
