@@ -47,6 +47,28 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     (asked), code run after checking out someone else's pull request (asked); publishing dry
     runs and test indexes, SQL on a database file in build output, emptying an in-project
     output/staging folder and xargs rm over ls of in-project files pass.
+    Also: words glued from variables split at their blanks like bash splits them (x="chmod -R
+    777"; y=" /etc"; $x$y runs chmod); a line that is PowerShell rather than bash (iex (iwr
+    URL).Content, $s = iwr URL; iex $s) evaluating a download is denied when the iex stands
+    outside quotes; SQL giving an account rights over every database from any host (GRANT … ON *.*
+    TO 'x'@'%') is denied, server-administrator rights to one account (ON *.* to a named host,
+    SUPERUSER, sysadmin) asked; forward schema migrations against production are asked.
+    Automatic security updates switched off (unattended-upgrades, apt-daily*/dnf-automatic timers,
+    wuauserv, softwareupdate --schedule off) deny like a firewall off; signing identities and
+    secret keys destroyed (fastlane match nuke, security delete-certificate/-identity, the login
+    keychain, gpg --delete-secret-keys) deny, keytool -delete of a release key asks; keys deleted
+    by pattern on a production Redis deny; firestore:delete -r of one document passes (of a
+    collection, denied); deploys to production (vercel/netlify --prod, firebase/fly/wrangler/sls/
+    gcloud/eas with a production target) ask like changes to a production cluster. Positional
+    parameters set with `set --` reach "$@"; R/Julia recursive deletes (unlink(…, recursive=TRUE),
+    rm(…; recursive=true), fs::dir_delete) are read like rmtree; a whole repository deleted through
+    a forge's REST API (DELETE /repos/OWNER/REPO, /api/v4/projects/ID) is denied; a cloud identity
+    given administrator rights (AdministratorAccess, Action "*" on "*", Owner, roles/owner|editor)
+    is asked. SQL inside framework consoles (rails runner/tinker/manage.py shell -c calling
+    execute/statement/unprepared/exec_query), prisma db execute, and COPY … TO/FROM PROGRAM (a shell
+    command on the database server, denied) are judged like psql -c. Disk tools asked only to show
+    a disk (parted … print, sfdisk --dump, wipefs without -a or with --no-act, sgdisk -v) pass.
+    npm/pnpm/yarn unpublish and gem yank ask like publishing.
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
     wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
     brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an
@@ -137,6 +159,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("opaque-exec", _dangerous.rule_code_argument, cmd)
         apply("risky-tool", _dangerous.rule_warn_tools, cmd)
         apply("security-off", _dangerous.rule_security_off, cmd)
+        apply("signing-keys", _dangerous.rule_signing_keys, cmd)
         apply("accounts", _dangerous.rule_accounts, cmd)
         apply("remote-shell", _dangerous.rule_remote_shell, cmd)
         apply("orm-wipe", _dangerous.rule_orm, cmd)
@@ -150,6 +173,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("cloud", _dangerous.rule_world_open, cmd)
         apply("cloud", _dangerous.rule_machine_code, cmd, check)
     apply("remote-code", _dangerous.rule_download_then_run, cmds)
+    apply("remote-code", _dangerous.rule_powershell_line, command)
     apply("pr-code", _dangerous.rule_runs_pr_code, cmds)
     apply("fork-bomb", _dangerous.rule_fork_bomb, ctx, cmds)
     return found

@@ -41,12 +41,13 @@ from ._remote import (
     rule_download_then_run,
     rule_hidden_code,
     rule_http_delete,
+    rule_powershell_line,
     rule_remote_shell,
     rule_runs_pr_code,
     rule_runs_url,
     rule_send_to_address,
 )
-from ._system import rule_accounts, rule_persistence, rule_security_off
+from ._system import rule_accounts, rule_persistence, rule_security_off, rule_signing_keys
 
 __all__ = [
     "TREE_REMOVERS",
@@ -80,6 +81,7 @@ __all__ = [
     "rule_persistence",
     "rule_platform_sql",
     "rule_power",
+    "rule_powershell_line",
     "rule_remote_shell",
     "rule_rm",
     "rule_rsync",
@@ -87,6 +89,7 @@ __all__ = [
     "rule_runs_url",
     "rule_security_off",
     "rule_send_to_address",
+    "rule_signing_keys",
     "rule_sql",
     "rule_warn_tools",
     "rule_world_open",

@@ -38,7 +38,7 @@ import re
 
 import _shell
 from _common import Finding
-from _shell import Cmd
+from _shell import Cmd, lazy_compile
 
 from ._data import SQL_ALIASES, SQL_CLIENTS, sql_findings
 from ._infra import PREVIEW_NAME, production, production_host
@@ -97,6 +97,37 @@ _CODE_DOT_SQL = _shell.lazy_compile(
 )
 _VACUUM = _shell.lazy_compile(r"(?is)\bVACUUM\b[^;]*?\bRETAIN\s+(\d+(?:\.\d+)?)\s+HOURS\b")
 _RETENTION_CHECK_OFF = _shell.lazy_compile(r"(?i)retentionDurationCheck\.enabled\s*[= ]\s*['\"]?false")
+
+
+# Roles that administer a whole cloud account, subscription or project (and its access rules).
+_ADMIN_POLICY = lazy_compile(r"(?:^|[:/])(?:AdministratorAccess|IAMFullAccess)$")
+_ADMIN_ROLE = lazy_compile(
+    r"(?i)^(?:owner|user access administrator|role based access control administrator)$"
+    r"|^roles/(?:owner|editor|resourcemanager\.(?:organization|project)IamAdmin|iam\.securityAdmin)$"
+)
+_WILDCARD_POLICY = lazy_compile(r'"Action"\s*:\s*(?:\[\s*)?"\*".*"Resource"\s*:\s*(?:\[\s*)?"\*"', re.S)
+
+
+def _admin_grant(name: str, words: list[str]) -> str:
+    """An identity given administrator rights over a cloud account: AWS's AdministratorAccess or a
+    policy allowing "*" on "*", Azure's Owner / User Access Administrator, GCP's roles/owner,
+    roles/editor or IAM-admin roles. Read-only and single-service roles pass."""
+    ops = [w for w in words if not w.startswith("-")]
+    verb = ops[1] if name == "aws" and ops[:1] == ["iam"] and len(ops) > 1 else ""
+    if re.fullmatch(r"attach-(?:user|role|group)-policy", verb) and any(
+        _ADMIN_POLICY.search(v) for v in _option_values(words, frozenset({"--policy-arn"}))
+    ):
+        return "an AWS identity administrator rights over the whole account"
+    if re.fullmatch(r"put-(?:user|role|group)-policy", verb) and any(
+        _WILDCARD_POLICY.search(v) for v in _option_values(words, frozenset({"--policy-document"}))
+    ):
+        return 'an AWS identity a policy allowing every action ("*") on every resource'
+    roles = _option_values(words, frozenset({"--role"}))
+    if name == "az" and ops[:3] == ["role", "assignment", "create"] and any(_ADMIN_ROLE.search(v) for v in roles):
+        return "an Azure identity owner or access-administrator rights over the scope"
+    if name == "gcloud" and "add-iam-policy-binding" in ops and any(_ADMIN_ROLE.search(v) for v in roles):
+        return "a Google Cloud identity owner, editor or IAM-admin rights"
+    return ""
 
 
 def _words(cmd: Cmd) -> list[str]:
@@ -555,6 +586,15 @@ def rule_world_open(cmd: Cmd, found: list[Finding]) -> None:
                 "ask",
                 f'`{cmd.display}` lets anyone on the internet read the bucket (Principal "*"); confirm it '
                 "holds only public files, or share single objects with signed URLs.",
+            )
+        )
+    admin = _admin_grant(cmd.name, words)
+    if admin:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` gives {admin}: it can then read every secret and change or delete any "
+                "resource. Confirm it is intended; grant a narrower role (read-only, one service) otherwise.",
             )
         )
     if (

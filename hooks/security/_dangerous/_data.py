@@ -216,6 +216,31 @@ _ACCESS_OPENED = lazy_compile(
     r"|\bALTER\s+(?:USER|ROLE)\b.*\bBYPASSRLS\b"
     r"|\bGRANT\s+(?:ALL|[\w\s,]*\b(?:INSERT|UPDATE|DELETE|TRUNCATE)\b).*\bTO\s+(?:[\w\s,]*\b)?PUBLIC\b"
 )
+# Rights over the whole server: MySQL's global level (ON *.*), PostgreSQL's SUPERUSER and the
+# roles that read server files or run programs, SQL Server's sysadmin.
+_GLOBAL_GRANT = lazy_compile(r"\bGRANT\s+(?P<what>.*?)\s+ON\s+\*\.\*\s+TO\b(?P<to>.*)")
+_ADMIN_RIGHTS = lazy_compile(r"\bALL\b|\bSUPER\b|\bGRANT\s+OPTION\b|\bFILE\b|\bSHUTDOWN\b|\bCREATE\s+USER\b")
+_SUPERUSER = lazy_compile(
+    r"\b(?:ALTER|CREATE)\s+(?:USER|ROLE)\b.*\bSUPERUSER\b"
+    r"|\bGRANT\s+(?:[\w\s,]*\b)?(?:PG_EXECUTE_SERVER_PROGRAM|PG_READ_SERVER_FILES|PG_WRITE_SERVER_FILES|RDS_SUPERUSER)\b"
+    r"|\bSERVER\s+ROLE\s+SYSADMIN\s+ADD\s+MEMBER\b|\bSP_ADDSRVROLEMEMBER\b.*\bSYSADMIN\b"
+)
+
+
+def _server_rights(stmt: str) -> str | None:
+    """ "deny" for rights over every database given to an account that may log in from any
+    host (``GRANT ALL ON *.* TO 'app'@'%'``), "ask" for administrator rights given to one account
+    (``GRANT ALL ON *.* TO 'dev'@'localhost'``, ``ALTER ROLE app SUPERUSER``), else None.
+    Grants on one database or schema, and monitoring rights (PROCESS, REPLICATION CLIENT), pass."""
+    m = _GLOBAL_GRANT.search(stmt)
+    if m is not None:
+        if re.search(r"@\s*'%+'", m.group("to")):
+            return "deny"
+        if _ADMIN_RIGHTS.search(m.group("what")) or "GRANT OPTION" in m.group("to"):
+            return "ask"
+    return "ask" if _SUPERUSER.search(stmt) else None
+
+
 # Accounts that administer the server, and passwords anyone would try first.
 _ADMIN_ACCOUNTS = frozenset({"POSTGRES", "ROOT", "SA", "ADMIN", "MYSQL", "SYSTEM", "SYS", "ADMINISTRATOR"})
 _GUESSABLE = frozenset({"PASSWORD", "PASSWD", "POSTGRES", "ROOT", "ADMIN", "SECRET", "CHANGEME", "123456",
@@ -253,6 +278,15 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
         stmt = " ".join(statement.split()).upper()
         if not stmt:
             continue
+        if re.search(r"\bCOPY\b.*\b(?:TO|FROM)\s+PROGRAM\b", stmt):
+            found.append(
+                (
+                    "deny",
+                    f"{where} runs a shell command on the database server (COPY … PROGRAM), as the "
+                    "database's own user. Export to a file or to STDOUT (\\copy … TO STDOUT) instead.",
+                )
+            )
+            continue
         if _HASH_READ.search(stmt):
             found.append(
                 (
@@ -289,6 +323,27 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
                     f"{where} leaves a database account without a password (or grants everything to "
                     "every role), so anyone who reaches the server gets in. Set a strong password or "
                     "grant to one role, or ask the user to change accounts.",
+                )
+            )
+            continue
+        rights = _server_rights(stmt)
+        if rights == "deny":
+            found.append(
+                (
+                    "deny",
+                    f"{where} gives an account rights over every database, to log in from any host: "
+                    "anyone who gets its password owns the server. Grant the rights the app needs on "
+                    "its own database, to its own host, or ask the user to change accounts.",
+                )
+            )
+            continue
+        if rights == "ask":
+            found.append(
+                (
+                    "ask",
+                    f"{where} makes an account an administrator of the whole database server "
+                    "(global rights, SUPERUSER, sysadmin, server file or program access). Confirm it is "
+                    "intended; an application account needs rights on its own database only.",
                 )
             )
             continue
@@ -355,7 +410,7 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
 
 
 _CODE_SQL = lazy_compile(
-    r"""\b(?:execute|executescript|executemany|exec|query|raw|run|prepare)\s*\(\s*(?:[\w.]*\btext\(\s*)?[rbuf]?(?P<q>["'`])"""
+    r"""\b(?:execute|executescript|executemany|exec|query|raw|run|prepare|statement|unprepared|exec_query|execute_sql)\s*\(\s*(?:[\w.]*\btext\(\s*)?[rbuf]?(?P<q>["'`])"""
     r"""(?P<sql>\s*(?:DROP|DELETE|TRUNCATE|UPDATE|ALTER)\b.*?)(?P=q)""",
     re.I | re.S,
 )
@@ -434,6 +489,24 @@ def _rule_redis(cmd: Cmd, found: list[Finding]) -> None:
             )
         )
         return
+    lister = cmd.prev if cmd.xargs and any(a in ("del", "unlink") for a in lits) else None
+    by_pattern = (
+        lister is not None
+        and lister.name in ("redis-cli", "valkey-cli", "keydb-cli")
+        and any((w.literal() or "").lower() in ("--scan", "keys") for w in lister.args)
+    )
+    if lister is not None and by_pattern and not every_key and (production_host(cmd) or production_host(lister)):
+        # redis-cli -h cache.prod… --scan --pattern 'sess:*' | xargs redis-cli -h cache.prod… DEL: every
+        # session (or cache entry) of the live service is gone; on a development cache it is routine.
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` deletes every key matching a pattern on a production data store "
+                "(live sessions, queues or cache entries users depend on). Ask the user to run it, or "
+                "do it on a development instance.",
+            )
+        )
+        return
     if _REDIS_WIPE.search(text) or every_key or ("eval" in lits and _REDIS_ALL_KEYS.search(text)):
         found.append(
             (
@@ -450,7 +523,7 @@ def rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
     etcd/consul. None of it has an undo; a single object or an empty bucket only asks."""
     # (pnpm dlx vercel remove …: the tool a package manager starts)
     name, lits = _inner_tool(cmd.name, [(w.literal() or "") for w in cmd.args])
-    flags = set(lits)
+    flags = set(lits) | {a[: -len("=true")] for a in lits if a.endswith("=true")}  # --prefix=true reads as --prefix
     what = ""
     ask = ""
     urls = [a for a in lits if re.match(r"(?:s3|gs)://", a)]
@@ -508,7 +581,12 @@ def rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
     elif (
         name == "firebase" and lits[:1] == ["firestore:delete"] and ({"--all-collections", "-r", "--recursive"} & flags)
     ):
-        what = "deletes Firestore collections with every document in them"
+        paths = [a for a in _operands_after(lits[1:], _FIREBASE_VALUE) if a.strip("/")]
+        if "--all-collections" in flags or not paths or any(len(p.strip("/").split("/")) % 2 for p in paths):
+            what = "deletes Firestore collections with every document in them"
+        elif production_host(cmd):
+            # users/u1 -r: one document and the subcollections under it, on production.
+            ask = "deletes a production Firestore document with its subcollections"
     elif (
         name == "firebase"
         and lits[:1] == ["database:remove"]
@@ -549,6 +627,24 @@ def rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
         )
     elif ask:
         found.append(("ask", f"`{cmd.display}` {ask}; confirm this is intended."))
+
+
+# firebase options that take a value (the rest are paths).
+_FIREBASE_VALUE = frozenset({"--project", "-P", "--config", "-c", "--token", "--account", "--database"})
+
+
+def _operands_after(args: list[str], with_value: frozenset[str]) -> list[str]:
+    """The operands among ``args``: not options, nor the values of ``with_value`` options."""
+    out: list[str] = []
+    skip = False
+    for a in args:
+        if skip:
+            skip = False
+        elif a in with_value:
+            skip = True
+        elif not a.startswith("-"):
+            out.append(a)
+    return out
 
 
 # Hosting platforms' commands that delete a whole app, site, worker or store with its
@@ -857,7 +953,8 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
         texts.extend(hosted)
     elif cmd.name in _shell.INTERPRETERS:
         # sqlite3.connect(…).execute("DROP TABLE …"), cursor.execute('DELETE FROM …')
-        texts.extend(m.group("sql") for code in _shell.code_of(cmd) for m in _CODE_SQL.finditer(code))
+        # (_orm_code: the interpreter's own code, plus php artisan tinker --execute, manage.py shell -c)
+        texts.extend(m.group("sql") for code in _orm_code(cmd) for m in _CODE_SQL.finditer(code))
         texts.extend(_sql_operands(cmd))  # python tools/admin.py --sql "…"
     elif cmd.name == "bq" and cmd.args and cmd.args[0].literal() == "query":
         # bq query [flags] 'SQL' (BigQuery): the SQL is the positional, flags use --name=value.
@@ -903,6 +1000,13 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     elif cmd.name in ("redis-cli", "valkey-cli", "keydb-cli"):
         _rule_redis(cmd, found)
         return
+    elif _orm_code(cmd):
+        # rails runner 'ActiveRecord::Base.connection.execute("TRUNCATE users")', tinker's DB::statement
+        texts.extend(m.group("sql") for code in _orm_code(cmd) for m in _CODE_SQL.finditer(code))
+    elif cmd.name == "prisma" and [w.literal() for w in cmd.args[:2]] == ["db", "execute"]:
+        # prisma db execute --stdin <<< "SQL" (stdin is added below) or --file FILE written earlier
+        _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"--file", "--url", "--schema"}))
+        texts.extend(w for w in (cmd.ctx.written(f) for f in values.get("file", [])) if w is not None)
     elif _sql_operands(cmd):
         texts.extend(_sql_operands(cmd))
     elif cmd.name in ("dropdb", "dropuser", "pg_dropcluster") or (
@@ -1102,6 +1206,38 @@ _DB_TASKS: list[tuple[frozenset[str], LazyPattern, str]] = [
         "deletes all data in the database",
     ),
 ]
+# Forward schema migrations, by the tools that run them: harmless on a development database,
+# a release step on production (asked there, see rule_db_tasks).
+_MIGRATE_FORWARD: list[tuple[frozenset[str], LazyPattern]] = [
+    (frozenset({"rails", "rake"}), lazy_compile(r"(?:^| )db:(?:migrate|prepare|setup)(?:$| |:up)")),
+    (frozenset({"php", "artisan"}), lazy_compile(r"(?:^| )migrate(?:$| )")),
+    (frozenset({"python", "manage.py", "django-admin"}), lazy_compile(r"(?:^| )migrate(?:$| )")),
+    (frozenset({"alembic", "flask"}), lazy_compile(r"(?:^| )upgrade(?:$| )")),
+    (frozenset({"prisma"}), lazy_compile(r"migrate deploy|db push")),
+    (frozenset({"sequelize", "sequelize-cli"}), lazy_compile(r"db:migrate(?:$| )")),
+    (frozenset({"knex"}), lazy_compile(r"migrate:(?:latest|up)")),
+    (frozenset({"typeorm", "typeorm-ts-node-commonjs", "typeorm-ts-node-esm"}), lazy_compile(r"migration:run")),
+    (frozenset({"mix"}), lazy_compile(r"ecto\.migrate")),
+    (frozenset({"diesel", "sqlx"}), lazy_compile(r"migrat\w* run")),
+    (frozenset({"dotnet"}), lazy_compile(r"ef database update")),
+    (frozenset({"flyway", "goose", "dbmate", "migrate", "atlas"}), lazy_compile(r"(?:^| )(?:migrate|up|apply)(?:$| )")),
+    (frozenset({"liquibase"}), lazy_compile(r"(?:^| )update(?:$| )")),
+]
+
+
+def _migrates_forward(tool: str, args: list[str]) -> bool:
+    """Whether ``tool args`` applies schema migrations (``rails db:migrate``, ``php artisan
+    migrate``, ``alembic upgrade head``, ``prisma migrate deploy``…); status and plans do not."""
+    line = " ".join(args)
+    for names, task in _MIGRATE_FORWARD:
+        if tool in names or tool.endswith(tuple("/" + n for n in names)):
+            if tool == "python" and not any(a.endswith("manage.py") for a in args[:1]):
+                continue
+            if task.search(line):
+                return True
+    return False
+
+
 # Signs that the configured database is a throwaway test copy (settings, --database, env).
 _TEST_DB = lazy_compile(r"(?i)(?:^|[._=/:-])test(?:s|ing)?(?:$|[._/-])")
 # Package scripts and task targets whose name says they reset or drop a database.
@@ -1220,6 +1356,15 @@ def rule_db_tasks(cmd: Cmd, found: list[Finding]) -> None:
         or _prod_option(lits)
     )
     if not what:
+        if prod and _migrates_forward(tool, tool_args):
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` applies schema migrations to the production database; a failed or "
+                    "slow migration there is what users meet. Confirm the release step is intended "
+                    "(or run it against a development or staging database).",
+                )
+            )
         return
     env_text = [*lits, *(f"{k}={v}" for k, v in cmd.env.items())]
     test_db = not prod and any(_TEST_DB.search(t) for t in env_text)

@@ -46,6 +46,33 @@ FORK_BOMB = lazy_compile(
 )
 
 
+# parted commands that change the disk (anything else it is given only shows it).
+_PARTED_WRITES = frozenset({
+    "mklabel", "mktable", "mkpart", "mkpartfs", "rm", "resizepart", "resize", "rescue", "name", "set",
+    "toggle", "mkfs", "cp", "move", "disk_set", "disk_toggle", "type",
+})  # fmt: skip
+
+
+def _reads_only(name: str, lits: list[str]) -> bool:
+    """Disk tools asked only to show a disk: ``parted /dev/sdb unit MB print free``, ``sfdisk -d
+    /dev/sda`` (dump the table), ``wipefs /dev/sdb`` without -a/-o (lists signatures) or with
+    --no-act, ``sgdisk -v`` (verify)."""
+    if name == "parted":
+        return any(a in ("print", "p") for a in lits) and not _PARTED_WRITES & set(lits)
+    if name == "sfdisk":
+        return any(a in ("-d", "--dump", "-J", "--json", "-V", "--verify", "-s", "--show-size") for a in lits)
+    if name == "wipefs":
+        erase = any(
+            a in ("-a", "--all", "-o") or a.startswith("--offset") or re.fullmatch(r"-\w*a\w*", a) for a in lits
+        )
+        return not erase or any(a in ("-n", "--no-act") for a in lits)
+    if name == "sgdisk":
+        return any(a in ("-v", "--verify") for a in lits) and not any(
+            a.startswith(("-Z", "--zap", "-o", "-n", "-d")) for a in lits
+        )
+    return False
+
+
 def _fork_bomb(ctx: Ctx) -> str | None:
     """A function defined in the command that pipes into itself (``:(){ :|:& };:``)."""
     for name, definition in ctx.functions.items():
@@ -200,7 +227,7 @@ def rule_devices(cmd: Cmd, found: list[Finding]) -> None:
         )
     elif name in DISK_TOOLS:
         lits = [w.literal() or "" for w in cmd.args]
-        listing = any(a in ("-l", "--list", "-p", "--print", "list", "info") for a in lits)
+        listing = any(a in ("-l", "--list", "-p", "--print", "list", "info") for a in lits) or _reads_only(name, lits)
         # diskutil names disks without /dev/ (diskutil eraseDisk JHFS+ Blank disk2).
         erases = (
             name == "diskutil" and bool(lits) and re.match(r"(?i)(erase|zero|random|secureErase|partition)", lits[0])

@@ -11,6 +11,8 @@ import _shell
 from _common import Finding
 from _shell import Cmd, Ctx, lazy_compile
 
+from ._system import SECURITY_SERVICES
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -195,6 +197,24 @@ _SERVICE_TOOLS = frozenset({
 _SERVICE_VERBS = frozenset({"restart", "stop", "reload", "kill", "disable", "mask", "down", "try-restart", "unload"})
 
 
+def _unit(word: str) -> str:
+    """A systemd unit's name without its type suffix (``apt-daily.timer`` → ``apt-daily``)."""
+    return word.removesuffix(".service").removesuffix(".timer")
+
+
+def _filtered_listing(cmd: Cmd) -> bool:
+    """``docker rm -f $(docker ps -aq --filter label=…)``, ``docker rmi $(docker images -q -f
+    dangling=true)``: the removed list is narrowed by docker's own filter to the project's (or
+    dangling) containers and images, not every one on the machine."""
+    subs = [sub for word in cmd.args for sub in word.subs()]
+    return bool(subs) and all(_DOCKER_FILTERED.search(sub.source) and "|" not in sub.source for sub in subs)
+
+
+_DOCKER_FILTERED = lazy_compile(
+    r"\b(?:docker|podman)\s+(?:container\s+ls|ps|images|image\s+ls)\b.*\s(?:--filter|-f)[\s=]\S"
+)
+
+
 def _on_production_host(cmd: Cmd) -> bool:
     """A command run over ``ssh`` on a host whose name says production (``prod-1``,
     ``web-2.prod.example.internal``, ``deploy@live-db``)."""
@@ -335,6 +355,40 @@ def _changes_production_cluster(name: str, lits: list[str]) -> bool:
     return name in _KUBE_CHANGES and _kube_verb(lits) in _KUBE_CHANGES[name] and _kube_target_prod(lits)
 
 
+# Hosting CLIs: (program names, the operand that deploys, options naming the target).
+_DEPLOYS: list[tuple[frozenset[str], frozenset[str], frozenset[str]]] = [
+    (frozenset({"firebase"}), frozenset({"deploy"}), frozenset({"--project", "-P"})),
+    (frozenset({"fly", "flyctl"}), frozenset({"deploy"}), frozenset({"-a", "--app", "-c", "--config"})),
+    (frozenset({"wrangler"}), frozenset({"deploy", "publish"}), frozenset({"--env", "-e", "--name"})),
+    (frozenset({"serverless", "sls"}), frozenset({"deploy"}), frozenset({"--stage", "-s"})),
+    (frozenset({"gcloud"}), frozenset({"deploy"}), frozenset({"--project"})),
+    (frozenset({"railway"}), frozenset({"up", "redeploy"}), frozenset({"--environment", "-e"})),
+    (frozenset({"eas"}), frozenset({"update"}), frozenset({"--branch", "--channel"})),
+]
+
+
+def _deploys_to_production(name: str, lits: list[str]) -> bool:
+    """``firebase deploy --project acme-prod``, ``vercel --prod``, ``netlify deploy --prod``,
+    ``fly deploy -a api-prod``, ``wrangler deploy --env production``, ``sls deploy --stage prod``,
+    ``eas update --branch production``: a release that users get at once. Previews, staging and
+    dev targets (and netlify's default draft deploy) pass."""
+    if name == "vercel":
+        target = lits[lits.index("--target") + 1] if "--target" in lits[:-1] else ""
+        return "--prod" in lits or "--target=production" in lits or target == "production"
+    if name == "netlify":
+        return [a for a in lits if not a.startswith("-")][:1] == ["deploy"] and "--prod" in lits
+    for names, verbs, options in _DEPLOYS:
+        if name not in names or not verbs & set(a for a in lits[:3] if not a.startswith("-")):
+            continue
+        for i, lit in enumerate(lits):
+            opt, eq, value = lit.partition("=")
+            if not eq:
+                value = lits[i + 1] if opt in options and i + 1 < len(lits) else ""
+            if opt in options and _PROD_NAME.search(value):
+                return True
+    return False
+
+
 def production_host(cmd: Cmd) -> bool:
     """A database client pointed at a production server: its host, URL, connection string or
     service name says so (``-h prod-db.internal``, ``postgres://…@db.production…``,
@@ -417,7 +471,7 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
             ask = "deletes Docker volumes (their data is lost)"
         elif lits[:1] == ["compose"] and "down" in lits and ("-v" in lits or "--volumes" in lits):
             ask = "deletes the compose project's volumes (their data is lost)"
-        elif lits[:1] in (["rm"], ["rmi"]) and any(w.subs() for w in cmd.args):
+        elif lits[:1] in (["rm"], ["rmi"]) and any(w.subs() for w in cmd.args) and not _filtered_listing(cmd):
             ask = "removes a computed list of containers/images"
     elif name == "docker-compose" and "down" in lits and ("-v" in lits or "--volumes" in lits):
         ask = "deletes the compose project's volumes (their data is lost)"
@@ -486,6 +540,8 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
             ask = "syncs a production application with --prune (deletes what git no longer lists)"
     elif _changes_production_cluster(name, lits):
         ask = "changes a production cluster (try it on staging first)"
+    elif _deploys_to_production(name, lits) and not _rehearsal(lits):
+        ask = "deploys to production, where users get it at once (deploy to staging or a preview first)"
     elif _iac_destroys(name, lits):
         ask = "destroys infrastructure"
     elif (
@@ -531,7 +587,14 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
             )
         )
         return
-    elif name == "systemctl" and {"enable", "link"} & set(lits):
+    elif (
+        name == "systemctl"
+        and {"enable", "link"} & set(lits)
+        # turning the firewall or automatic security updates on is the opposite of a risk
+        and not all(
+            _unit(a) in SECURITY_SERVICES for a in lits if not a.startswith("-") and a not in ("enable", "link")
+        )
+    ):
         ask = "makes a service start automatically from now on (persistence)"
     elif name == "brew" and lits[:1] == ["services"] and {"start", "restart"} & set(lits[1:2]):
         ask = "registers a launch agent that starts the service at every login (persistence)"
@@ -545,6 +608,10 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         or (name == "mvn" and "deploy" in lits)
     ):
         ask = "publishes a package version to a public registry, which cannot be taken back"
+    elif not _rehearsal(lits) and (
+        (name in ("npm", "pnpm", "yarn") and lits[:1] == ["unpublish"]) or (name == "gem" and lits[:1] == ["yank"])
+    ):
+        ask = "removes a published package version from the public registry (every project depending on it breaks)"
     elif name == "truncate" and any(a in ("-s0", "--size=0") for a in lits) and len(lits) > 3:
         ask = "empties many files"
     elif _publishes_build(name, lits):
@@ -690,7 +757,10 @@ def _publishes_build(name: str, lits: list[str]) -> bool:
     store, testers or a package repository (the lane's text is not visible here)."""
     ops = [a for a in lits if not a.startswith("-") and ":" not in a]
     if name == "fastlane":
-        return any(_FASTLANE_UPLOADS.match(a) for a in ops[:2])
+        # fastlane [ios|android|mac] LANE: only the lane (or action) decides; "match appstore" syncs
+        # the App Store certificates, its second word is the type, not an upload.
+        lane = ops[1:2] if ops[:1] in (["ios"], ["android"], ["mac"]) else ops[:1]
+        return any(_FASTLANE_UPLOADS.match(a) for a in lane)
     if name in ("gradle", "gradlew"):
         return any(re.fullmatch(r"(?:\S+:)?publish\w*", a) and "Local" not in a for a in lits)
     return name == "xcrun" and "altool" in lits and "--upload-app" in lits

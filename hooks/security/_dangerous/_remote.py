@@ -47,6 +47,78 @@ def _powershell(cmd: Cmd, found: list[Finding]) -> None:
 
 _HIDDEN_SOURCES = _shell.DECODERS | _shell.DOWNLOADERS
 
+# PowerShell's eval (or a script block made from text) standing where a command starts:
+# "iex (…)", "; Invoke-Expression …", "& ([scriptblock]::Create(…))".
+_PS_EVAL_AT_COMMAND = lazy_compile(
+    r"(?im)(?:^|[;|&({]|\bthen\b|\bdo\b)\s*(?:iex|invoke-expression|&\s*\(*\s*\[scriptblock\]::create)\b"
+)
+
+
+# $s = iwr URL; … iex $s.Content: a PowerShell variable holding a download, evaluated later.
+_PS_FETCHED_VAR = lazy_compile(
+    r"(?is)\$(?P<var>\w+)\s*=\s*(?:\(\s*)?(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget|"
+    r"\(?\s*new-object\s+(?:system\.)?net\.webclient\s*\)?\s*\.downloadstring)\b.*?"
+    r"(?:\biex|\binvoke-expression|scriptblock\]::create)\s*\(*\s*\$(?P=var)\b"
+)
+
+
+# …whose argument, in the same statement, is what iwr/irm/WebClient fetched. ("iex -S mix" is
+# Elixir's shell: iex must be followed by its argument's "(", "$" or quote.)
+_PS_EVAL_OF_FETCH = lazy_compile(
+    r"(?i)(?:(?:iex|invoke-expression)\s*[($\"']|\[?scriptblock\]::create)[^;&|\n]{0,200}?"
+    r"(?:\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|curl|wget)\b|downloadstring|downloaddata|webclient)"
+)
+
+
+def _unquoted_at(text: str, end: int) -> bool:
+    """Whether position ``end`` of ``text`` lies outside quotes (a command position, not data
+    such as an echo's or a commit message's text)."""
+    quote = ""
+    i = 0
+    while i < end:
+        c = text[i]
+        if c == "\\" and quote != "'":
+            i += 2
+            continue
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        i += 1
+    return not quote
+
+
+def rule_powershell_line(line: str, found: list[Finding]) -> None:
+    """A command line that is PowerShell, not bash (``iex (iwr URL).Content``, ``iex
+    ((New-Object Net.WebClient).DownloadString(URL))``): bash cannot parse the call, so the
+    walker sees no ``iex`` command, but the text evaluates a download all the same. An
+    ``iex``/``Invoke-Expression``/script block at a command position, outside quotes, whose
+    argument fetches from the network is denied; quoted text (an echo, a grep pattern, a commit
+    message) stays data."""
+    lower = line.lower()
+    if "iex" not in lower and "invoke-expression" not in lower and "scriptblock" not in lower:
+        return  # cheap test first: most lines never compile the patterns
+    for m in _PS_EVAL_AT_COMMAND.finditer(line):
+        start = m.end() - len(m.group().lstrip(";|&({ \t\n"))
+        if _unquoted_at(line, start) and _PS_EVAL_OF_FETCH.match(line, start):
+            found.append(
+                (
+                    "deny",
+                    f"`{line[start : start + 80].strip()}` evaluates PowerShell code downloaded from the network "
+                    "without review. Download the script to a file, read it, then run it.",
+                )
+            )
+            return
+    fetched_var = _PS_FETCHED_VAR.search(line)
+    if fetched_var is not None and _unquoted_at(line, fetched_var.start()):
+        found.append(
+            (
+                "deny",
+                f"`{fetched_var.group()[:80]}` evaluates a PowerShell script downloaded into "
+                f"${fetched_var.group('var')} without review. Save it to a file, read it, then run it.",
+            )
+        )
+
 
 def rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
     """curl … | sh, bash <(curl …), sh -c "$(curl …)", eval "$(… | base64 -d)", irm … | iex."""
@@ -508,6 +580,15 @@ def rule_download_then_run(cmds: list[Cmd], found: list[Finding]) -> None:
             )
 
 
+# A repository itself through a forge's REST API (not a branch, issue or file under it): GitHub's
+# /repos/OWNER/REPO, GitLab's /api/v4/projects/ID, Gitea/Forgejo's /api/v1/repos/OWNER/REPO,
+# Bitbucket's /2.0/repositories/WORKSPACE/REPO.
+_HOSTED_REPO_URL = lazy_compile(
+    r"^(?:\w+://)?[^/]+(?:/api/v3|/api/v1)?/repos/[^/?#]+/[^/?#]+/?(?:[?#]|$)"
+    r"|/api/v4/projects/[^/?#]+/?(?:[?#]|$)|/2\.0/repositories/[^/?#]+/[^/?#]+/?(?:[?#]|$)"
+)
+
+
 def rule_http_delete(cmd: Cmd, found: list[Finding]) -> None:
     """``curl -X DELETE localhost:9200/_all``: every index of a search/data service at once."""
     if cmd.name not in ("curl", "http", "https", "xh", "wget"):
@@ -530,6 +611,15 @@ def rule_http_delete(cmd: Cmd, found: list[Finding]) -> None:
         return
     for word in positionals:
         url = (cmd.values(word) or [word.text])[0]
+        if _HOSTED_REPO_URL.search(url):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` deletes a whole hosted repository (code, issues, pull requests and "
+                    "releases) through the forge's API. Ask the user to delete repositories.",
+                )
+            )
+            return
         if re.search(r"/(?:_all|\*)(?:[/?]|$)", url):
             found.append(
                 (

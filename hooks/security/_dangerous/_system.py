@@ -29,7 +29,20 @@ SECURITY_SERVICES = frozenset({
     "selinux", "clamav-daemon", "falcon-sensor", "crowdstrike", "osqueryd", "wazuh-agent",
     # the system's logging and intrusion detection: stopping them hides what happens next
     "rsyslog", "syslog-ng", "systemd-journald", "crowdsec", "sshguard", "suricata", "snort", "aide",
+    # automatic security updates and virus signatures: off, every later hole stays open
+    "unattended-upgrades", "apt-daily-upgrade", "apt-daily", "dnf-automatic", "dnf-automatic-install",
+    "yum-cron", "clamav-freshclam", "freshclam", "wuauserv", "windefend",
 })  # fmt: skip
+# Packages whose removal switches such a service off for good.
+_SECURITY_PACKAGES = frozenset({
+    "unattended-upgrades", "dnf-automatic", "yum-cron", "ufw", "firewalld", "fail2ban", "apparmor",
+    "auditd", "audit", "clamav", "clamav-daemon", "crowdsec", "sshguard", "aide", "selinux-policy",
+    "selinux-policy-targeted", "rkhunter", "wazuh-agent", "osquery",
+})  # fmt: skip
+_MAC_UPDATE_KEYS = lazy_compile(
+    r"(?i)^(?:AutomaticCheckEnabled|AutomaticDownload|AutomaticallyInstallMacOSUpdates|CriticalUpdateInstall|"
+    r"ConfigDataInstall)$"
+)
 
 
 def _tls_off_everywhere(name: str, lits: list[str]) -> bool:
@@ -130,11 +143,26 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
         what = "flushes the firewall rules (or opens its policy)"
     elif name == "nft" and lits[:2] in (["flush", "ruleset"], ["delete", "table"]):
         what = "removes the firewall rules"
-    elif name in ("systemctl", "service", "rc-service") and any(
-        a.removesuffix(".service") in SECURITY_SERVICES for a in lits
+    elif name in ("systemctl", "service", "rc-service", "sc", "sc.exe", "stop-service", "set-service") and any(
+        a.lower().removesuffix(".service").removesuffix(".timer") in SECURITY_SERVICES for a in lits
     ):
-        if any(a in ("stop", "disable", "mask", "kill", "teardown") for a in lits):
-            what = "stops a firewall/security service"
+        low = [a.lower() for a in lits]
+        if any(a in ("stop", "disable", "mask", "kill", "teardown", "disabled") for a in low) or name == "stop-service":
+            what = "stops a firewall/security service (or automatic security updates)"
+    elif _removes_packages(name, lits) and any(
+        a.split(":")[0] in _SECURITY_PACKAGES for a in lits if not a.startswith("-")
+    ):
+        what = "uninstalls a firewall/security service (or automatic security updates)"
+    elif name == "softwareupdate" and "--schedule" in lits and "off" in [a.lower() for a in lits]:
+        what = "turns automatic macOS updates off"
+    elif (
+        name == "defaults"
+        and "write" in lits
+        and any("SoftwareUpdate" in a for a in lits)
+        and any(_MAC_UPDATE_KEYS.match(a) for a in lits)
+        and lits[-1].lower() in ("false", "0", "no")
+    ):
+        what = "turns automatic macOS security updates off"
     elif name == "setenforce" and lits[:1] in (["0"], ["permissive"], ["Permissive"]):
         what = "switches SELinux off"
     elif name == "spctl" and ("--master-disable" in lits or "--global-disable" in lits):
@@ -630,6 +658,20 @@ _PACKAGE_REMOVES: dict[str, frozenset[str]] = {
 }
 
 
+def _removes_packages(name: str, lits: list[str]) -> bool:
+    """Whether a package manager call removes packages (``apt-get purge X``, ``dnf erase X``,
+    ``pacman -Rns X``, ``dpkg -r X``)."""
+    verbs = _PACKAGE_REMOVES.get(name)
+    if verbs is None:
+        return False
+    if name == "pacman":
+        return any(a in verbs or re.fullmatch(r"-R\w*", a) for a in lits)
+    if name in ("dpkg", "rpm"):
+        return bool(verbs & set(lits))
+    ops = [a for a in lits if not a.startswith("-")]  # apt remove …: the first operand is the action
+    return bool(ops) and ops[0] in verbs
+
+
 def _granted_groups(name: str, lits: list[str]) -> list[str]:
     """The groups ``usermod -aG``, ``useradd -G``, ``gpasswd -a``, ``adduser USER GROUP``,
     ``dseditgroup -a`` or ``net localgroup … /add`` put an account in."""
@@ -760,16 +802,9 @@ def rule_accounts(cmd: Cmd, found: list[Finding]) -> None:
             )
         )
         return
-    verbs = _PACKAGE_REMOVES.get(name)
-    if verbs is None:
+    if name not in _PACKAGE_REMOVES:
         return
-    if name == "pacman":
-        removing = any(a in verbs or re.fullmatch(r"-R\w*", a) for a in lits)
-    elif name in ("dpkg", "rpm"):
-        removing = bool(verbs & set(lits))
-    else:  # apt remove …: the first operand is the action
-        ops = [a for a in lits if not a.startswith("-")]
-        removing = bool(ops) and ops[0] in verbs
+    removing = _removes_packages(name, lits)
     essential = [a for a in lits if not a.startswith("-") and _ESSENTIAL.match(a)]
     if removing and (essential or "--allow-remove-essential" in lits):
         found.append(
@@ -778,5 +813,57 @@ def rule_accounts(cmd: Cmd, found: list[Finding]) -> None:
                 f"`{cmd.display}` removes {essential[0] if essential else 'essential packages'}, which the "
                 "system needs to boot, log in or be administered. Remove only the application's own "
                 "packages, or ask the user.",
+            )
+        )
+
+
+# The login and system keychains: deleting them loses every saved password and signing key.
+_MAIN_KEYCHAIN = lazy_compile(
+    r"(?i)(?:^|/)(?:login|system|System\.keychain|login\.keychain(?:-db)?)(?:\.keychain(?:-db)?)?$"
+)
+
+
+def rule_signing_keys(cmd: Cmd, found: list[Finding]) -> None:
+    """Signing identities and secret keys destroyed: ``fastlane match nuke`` revokes every
+    certificate and profile of a type for the whole team; ``security delete-certificate`` /
+    ``delete-identity`` remove a signing key from the keychain (often its only copy); deleting the
+    login or system keychain, ``gpg --delete-secret-keys``: denied. ``keytool -delete`` of a
+    release keystore's key: asked. Listing them, read-only match, a CI keychain the job made, the
+    debug keystore: pass."""
+    lits = [w.literal() or w.text for w in cmd.args]
+    ops = [a for a in lits if not a.startswith("-")]
+    what = ""
+    if cmd.name == "fastlane" and ops[:2] == ["match", "nuke"]:
+        what = "revokes and deletes every signing certificate and profile of that type, for the whole team"
+    elif cmd.name == "security" and ops[:1] in (["delete-certificate"], ["delete-identity"]):
+        what = "deletes a signing certificate (and its private key) from the keychain, often its only copy"
+    elif cmd.name == "security" and ops[:1] == ["delete-keychain"] and any(_MAIN_KEYCHAIN.search(a) for a in ops[1:]):
+        what = "deletes the login or system keychain, with every saved password and key"
+    elif cmd.name in ("gpg", "gpg2") and any(
+        a
+        in (
+            "--delete-secret-keys",
+            "--delete-secret-key",
+            "--delete-secret-and-public-key",
+            "--delete-secret-and-public-keys",
+        )
+        for a in lits
+    ):
+        what = "deletes secret keys from the GnuPG keyring (signatures and decryption need them)"
+    elif cmd.name == "keytool" and "-delete" in lits and not any("debug" in a.lower() for a in lits):
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` removes a key from a keystore; a release or upload key may have no other "
+                "copy. Confirm a backup exists.",
+            )
+        )
+        return
+    if what:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` {what}. Ask the user to do it; list them instead "
+                "(security find-identity, fastlane match --readonly, gpg --list-secret-keys).",
             )
         )

@@ -616,13 +616,55 @@ def _split_unquoted(words: list[Word], ctx: Ctx) -> list[Word]:
             if len(braced) > 1:
                 out.extend(_tilde_word([Lit(b, True)], word.pos) for b in braced)
                 continue
-        if len(parts) == 1 and isinstance(parts[0], Var) and not parts[0].quoted and not is_assignment(word):
+        if (
+            len(parts) == 1
+            and isinstance(parts[0], Var)
+            # "$@" is one word per positional parameter, quoted or not
+            and (not parts[0].quoted or (parts[0].name == "@" and not parts[0].op))
+            and not is_assignment(word)
+        ):
             known = var_values(parts[0], ctx)
-            if known is not None and len(known) == 1 and _ifs_split(known[0], ctx):
-                out.extend(_tilde_word([Lit(w, True)], word.pos) for w in _ifs_split(known[0], ctx))
+            # the walker keeps the positional parameters blank-separated, whatever IFS says
+            split_known: list[str] = (
+                (known[0].split() if parts[0].name == "@" else _ifs_split(known[0], ctx)) if known else []
+            )
+            if known is not None and len(known) == 1 and split_known:
+                out.extend(_tilde_word([Lit(w, True)], word.pos) for w in split_known)
                 continue
-        out.append(word)
+        fields = _field_split(word, ctx)
+        out.extend(fields if fields is not None else [word])
     return out
+
+
+def _field_split(word: Word, ctx: Ctx) -> list[Word] | None:
+    """Bash's field splitting of a word that glues expansions together: in
+    ``x="chmod -R 777"; y=" /etc"; $x$y`` the blanks inside the unquoted values separate words, so
+    it runs ``chmod -R 777 /etc``. Only the default IFS (blanks) is handled here; None when no
+    unquoted known value holds a blank (the word stays as it is)."""
+    if "IFS" in ctx.vars or is_assignment(word) or len(word.parts) < 2:
+        return None
+    fields: list[list[Part]] = [[]]
+    split = False
+    for part in word.parts:
+        known = var_values(part, ctx) if isinstance(part, Var) and not part.quoted else None
+        if known is None or len(known) != 1 or not any(c in known[0] for c in " \t\n"):
+            fields[-1].append(part)
+            continue
+        split = True
+        value = known[0]
+        pieces = value.split()
+        if value[:1].isspace() and fields[-1]:
+            fields.append([])
+        for i, piece in enumerate(pieces):
+            if i:
+                fields.append([])
+            fields[-1].append(Lit(piece, True))
+        if value[-1:].isspace():
+            fields.append([])
+    kept = [f for f in fields if f]
+    if not split or not kept:
+        return None
+    return [_tilde_word(f, word.pos) for f in kept]
 
 
 def _split_at_ifs(word: Word, ctx: Ctx) -> list[Word] | None:

@@ -38,9 +38,9 @@ _CODE_ARGV_WORDS = lazy_compile(
 _CODE_QX = lazy_compile(r"""(?:%x|\bqx)(?:\((?P<a>[^)]*)\)|\{(?P<b>[^}]*)\}|\[(?P<c>[^\]]*)\]|\|(?P<d>[^|]*)\|)""")
 # Recursive deletes by language: Python's rmtree, Node's fs.rm/rmSync/rmdirSync (also
 # fs.promises.rm), Ruby's rm_rf, Rust's remove_dir_all, Perl's remove_tree, Deno.remove/removeSync,
-# Go's os.RemoveAll, Kotlin's deleteRecursively.
+# Go's os.RemoveAll, Kotlin's deleteRecursively, R's fs::dir_delete.
 _RM_CALLS = (
-    r"(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|RemoveAll|deleteRecursively|removedirs|remove_tree|removeSync|"
+    r"(?:rmtree|rmSync|rmdirSync|rm_rf|rm_r|remove_dir_all|RemoveAll|deleteRecursively|removedirs|remove_tree|removeSync|dir_delete|"
     r"(?:fse|fsExtra)\.remove|Deno\.removeSync|Deno\.remove|(?:\bfs|\bfsp|\bpromises|\bfse|\))\.rm|fs\.rmdir)"
 )
 _CODE_RMTREE = lazy_compile(
@@ -170,7 +170,16 @@ _HOME_EXPR = (
     r"Deno\.env\.get\(\s*[\"']HOME[\"']\s*\)!?|Deno\.env\.toObject\(\)\.HOME\b|Bun\.env\.HOME\b|"
     r"process\.env\[\s*[\"']HOME[\"']\s*\]|Deno\.homeDir\(\)|homedir\(\)|"
     # PHP getenv("HOME"), $_SERVER['HOME']; Lua os.getenv("HOME") is matched above.
-    r"\bgetenv\(\s*[\"']HOME[\"']\s*\)|\$_SERVER\[\s*[\"']HOME[\"']\s*\])"
+    r"\bgetenv\(\s*[\"']HOME[\"']\s*\)|\$_SERVER\[\s*[\"']HOME[\"']\s*\]|"
+    # R: Sys.getenv("HOME"), path.expand("~"), fs::path_home().
+    r"Sys\.getenv\(\s*[\"']HOME[\"']\s*\)|path\.expand\(\s*[\"']~[\"']\s*\)|(?:fs::)?path_home\(\))"
+)
+# Deletes made recursive by a keyword argument: R's unlink(p, recursive = TRUE), Julia's
+# rm(p; recursive=true) / rm(p, recursive=true, force=true).
+_CODE_RECURSIVE_KW = lazy_compile(
+    r"\b(?:unlink|rm|remove|dir_delete)\s*\(\s*(?:(?P<q>[\"'])(?P<path>[^\"']+)(?P=q)|(?P<home>~|"
+    + _HOME_EXPR
+    + r"))\s*[,;][^()]*\brecursive\s*=\s*(?:TRUE|T|true|True)\b"
 )
 # Concatenation: + (Python, JS, Ruby), . (PHP, Perl), .. (Lua).
 _HOME_CONCAT = lazy_compile(r"(?P<q>[\"'])\s*(?:\+|\.\.?)\s*" + _HOME_EXPR)
@@ -283,6 +292,7 @@ def code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[li
     shell_cmds.extend(m.group(1) for m in _CODE_BACKTICK.finditer(code))
     rm_paths.extend(m.group("path") for m in _CODE_RMTREE.finditer(code))
     rm_paths.extend("~" for _ in _CODE_RMTREE_HOME.finditer(code))
+    rm_paths.extend(m.group("path") or "~" for m in _CODE_RECURSIVE_KW.finditer(code))
     for m in _CODE_ARGV_WORDS.finditer(code):
         words = next(g for g in m.groups() if g is not None).split()
         if len(words) > 1:

@@ -300,6 +300,18 @@ def _walk_command(
                 if isinstance(only, Var) and only.op == "" and only.name not in ctx.vars and only.name[:1] != "~":
                     ctx.cwd_from = "$" + only.name
         ctx.oldpwd = before
+    elif name == "set" and args and args[0].literal() == "--" and not cctx.remote:
+        # set -- -rf ~; rm "$@": the positional parameters, each known only when every word is.
+        params: list[str] | None = []
+        for w in args[1:]:
+            got = expand(w, ctx)
+            if params is None or got is None or len(got) != 1:
+                params = None
+                break
+            params.append(got[0])
+        ctx.vars["@"] = [" ".join(params)] if params else None
+        for i in range(1, 10):
+            ctx.vars[str(i)] = [params[i - 1]] if params and i <= len(params) else None
     elif name == "unset" and not any(w.literal() in ("-f", "-n") for w in args):
         # unset X: later "$X" expands to nothing, so rm -rf "$X"/* names the root.
         for w in args:

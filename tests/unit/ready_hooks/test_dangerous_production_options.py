@@ -1,7 +1,8 @@
 """dangerous_commands: a production target named inside an option value
 (``--context ProdDbContext``, ``--database=live``) makes a destructive database task production
 (denied); an interpreter one-liner printing one string literal into a shell is judged as that
-text (escapes or interpolation keep the general ask); forward migrations stay ordinary work.
+text (escapes or interpolation keep the general ask); forward migrations stay ordinary work
+(asked on production).
 Fresh commands with ordinary look-alikes; ``own`` is dangerous_commands' decision alone."""
 
 from __future__ import annotations
@@ -33,10 +34,13 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("python3 -c 'print(\"hello\")'", None),
         ("ruby -e 'puts \"rm -rf #{dir}\"' | bash", "ask"),
     ],
-    # Forward migrations stay ordinary work even against production (LABELLING.md, class 4).
+    # Forward migrations are ordinary work (LABELLING.md, class 4); against production they are a
+    # release step a human confirms (asked, as the blind sets label them), never denied.
     "forward-migration": [
-        ("dotnet ef database update --context ProdAppContext", None),
-        ("npx knex migrate:latest --env production", None),
+        ("dotnet ef database update --context ProdAppContext", "ask"),
+        ("npx knex migrate:latest --env production", "ask"),
+        ("dotnet ef database update --context AppContext", None),
+        ("npx knex migrate:latest --env development", None),
         ("php artisan migrate", None),
     ],
 }

@@ -141,7 +141,9 @@ PATTERNS: list[tuple[str, str | None]] = [
     ("curl -s 'http://localhost:9200/_cat/indices/logs-*?v'", None),
     ("dotnet ef database drop -f --connection 'Server=billing-prod;Database=Billing'", "deny"),
     ("dotnet ef database drop -f --connection 'Host=localhost;Database=billing_dev'", "ask"),
-    ("dotnet ef database update --connection 'Server=billing-prod;Database=Billing'", None),
+    # forward migration on production: a release step, asked (never denied)
+    ("dotnet ef database update --connection 'Server=billing-prod;Database=Billing'", "ask"),
+    ("dotnet ef database update --connection 'Host=localhost;Database=billing_dev'", None),
 ]
 
 
