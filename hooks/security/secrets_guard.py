@@ -48,7 +48,17 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     without printing pass. Files given to -c/-e code as operands are its input. Any CLI subcommand
     that returns a secret's value (databricks secrets get-secret, airflow connections get) and
     Perforce tickets print credentials; code walking the environment through a credential-name
-    filter prints their values (deny) or names (ask); a PowerShell Env: listing asks.
+    filter prints their values (deny) or names (ask); a PowerShell Env: listing asks. The
+    environment filtered for a service whose variables are credentials (env | grep -i stripe,
+    printenv | grep -i openai, env | grep ^PG) prints them (deny); grep -q/-c print no line,
+    grep -o prints names (ask). Android signing properties (keystore.properties, Flutter's
+    key.properties, *signing*.properties) are credentials files. Deleting an encrypted store of
+    credentials or its copy (credentials.yml.enc.old, secrets.sops.yaml.bak, vault.kdbx) asks,
+    like deleting a plain copy. Rule credential-store: deleting the user's keys and passwords
+    from their keychain or keyring (security delete-certificate/-identity/-generic-password,
+    delete-keychain of the login or system keychain, gpg --delete-secret-keys, secret-tool
+    clear) is denied; a keychain a signing script made (build.keychain) is scratch. airflow
+    connections list asks (its table has password and URI columns).
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
     the standard library's ``secrets`` module on sys.path.)
 """
@@ -205,6 +215,11 @@ SECRET_BASENAME_GLOBS = (
     "*secret[-_]id.txt",
     "*[-_]secret",
     "*[-_]secret.txt",
+    # Android release signing: keystore.properties, Flutter's android/key.properties, signing.properties
+    # hold storePassword/keyPassword beside the keystore's path.
+    "key.properties",
+    "*keystore*.properties",
+    "*signing*.properties",
 )
 READERS = frozenset({
     "plutil",
@@ -318,6 +333,14 @@ def _filters_secret_names(code: str) -> bool:
 
 
 SECRET_PATTERN_WORDS = lazy_compile(r"(?i)key|token|secret|pass|auth|cred|aws|api|private|pat\b")
+# Services whose environment variables are credentials or URLs with passwords in them: a filter
+# of the environment for one of them (env | grep -i stripe) prints STRIPE_SECRET_KEY=… too.
+_CREDENTIAL_VENDORS = lazy_compile(
+    r"(?i)stripe|openai|anthropic|github|gitlab|\bgh_|slack|twilio|sendgrid|mailgun|postmark|sentry|datadog|"
+    r"\bdd_|\bhf_|hugging|cloudflare|heroku|vercel|netlify|supabase|firebase|paypal|braintree|algolia|"
+    r"pusher|database|\bdb_|\bpg|postgres|mysql|mongo|redis|rabbit|amqp|azure|\bgcp|gcloud|google|vault|jwt|"
+    r"session|smtp|oauth|bearer|signing|\bdsn|\bsk_|\bsnowflake|databricks|pinecone|mistral|cohere|groq"
+)
 
 
 # --------------------------------------------------------------------------- detectors
@@ -382,6 +405,11 @@ def redact(text: str) -> str:
     return GENERIC_ASSIGNMENT.sub(hide_generic, text)
 
 
+# Program source: a file of code in a folder named "secrets" is the code that handles them.
+SOURCE_EXTENSIONS = frozenset({
+    ".py", ".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".go", ".rb", ".java", ".kt", ".rs", ".cs", ".php",
+    ".swift", ".scala", ".ex", ".exs", ".c", ".h", ".cpp", ".hpp", ".m", ".dart", ".vue", ".svelte",
+})  # fmt: skip
 TEST_FOLDERS = frozenset({"tests", "test", "fixtures", "__fixtures__", "testdata", "test_data", "spec", "__tests__"})
 
 
@@ -415,7 +443,11 @@ def secret_file(path: str) -> str | None:
         # them, protecting nothing (a .env is still someone's environment).
         return None
     if ("secrets" in folders or ".secrets" in folders) and not (
-        SAFE_ENV_SUFFIXES & set(lower.split(".")) or lower.endswith((".md", ".rst")) or lower.startswith("readme")
+        SAFE_ENV_SUFFIXES & set(lower.split("."))
+        or lower.endswith((".md", ".rst"))
+        or lower.startswith("readme")
+        # src/secrets/manager.py, internal/secrets/vault.go: the code of a secrets module.
+        or os.path.splitext(lower)[1] in SOURCE_EXTENSIONS
     ):
         # /run/secrets/db_password (Docker), /var/run/secrets/…/token (Kubernetes), secrets/prod.json
         return "a file in a secrets folder"
@@ -873,6 +905,27 @@ _COPY_SUFFIX = lazy_compile(r"(?:\.(?:bak|backup|old|orig|save|sav|prev|copy|\d+
 _TEST_MATERIAL = lazy_compile(r"(?i)test|dummy|fake|sample|example|mock|fixture|throwaway")
 
 
+# Names of stores of credentials, kept encrypted: Rails' config/credentials.yml.enc (and
+# config/credentials/production.yml.enc), sops' secrets.enc.yaml, a KeePass vault.kdbx, .env.gpg.
+_SECRET_STORE = lazy_compile(
+    r"(?i)(?:^|[._-])(?:credentials?|secrets?|passwords?|vault|keyring|keystore|env)(?:[._-]|$)|\.kdbx$"
+)
+
+
+def _encrypted_secret_store(value: str) -> str | None:
+    """``credentials.yml.enc.old``, ``secrets.sops.yaml.bak``, ``vault.kdbx``: an encrypted store of
+    credentials (or a copy of one). Showing its ciphertext shows nothing, but deleting it loses the
+    credentials as surely as deleting them in the clear (fixtures of tests excepted)."""
+    path = _COPY_SUFFIX.sub("", value.replace("\\", "/")).lower()
+    if not encrypted_file(path) or TEST_FOLDERS & set(path.split("/")[:-1]):
+        return None
+    base = os.path.basename(path)
+    parent = os.path.basename(os.path.dirname(path))
+    if _SECRET_STORE.search(base) or _SECRET_STORE.search(parent):
+        return "an encrypted store of credentials"
+    return None
+
+
 def _check_delete(cmd: Cmd, found: list[Finding]) -> None:
     """``rm .env.bak``, ``rm -f id_rsa.orig``: a copy of a secret may be the only one left
     (LABELLING.md's settled calls: confirm); the secret files themselves likewise."""
@@ -880,7 +933,7 @@ def _check_delete(cmd: Cmd, found: list[Finding]) -> None:
     for word in positionals:
         for value in cmd.values(word) or [word.text]:
             path = _shell.normalize(value, cmd.ctx.cwd)
-            kind = secret_file(value) or secret_file(_COPY_SUFFIX.sub("", value))
+            kind = secret_file(value) or secret_file(_COPY_SUFFIX.sub("", value)) or _encrypted_secret_store(value)
             if (
                 path is not None
                 and _shell.build_output(path, cmd.ctx.project)
@@ -1278,10 +1331,41 @@ def _prints_history(name: str, lits: list[str]) -> bool:
     return name == "fc" and any(a.startswith("-") and "l" in a for a in lits)
 
 
+def _prints_no_line(cmd: Cmd) -> bool:
+    """``grep -q``, ``grep -c``: a filter that answers whether (or how often) something matched
+    without printing the matching lines."""
+    if cmd.name not in ("grep", "egrep", "fgrep", "rg"):
+        return False
+    flags, _pos, _vals = _shell.split_options(cmd.args, frozenset({"-e", "-f", "-m", "-A", "-B", "-C"}))
+    return bool({"q", "quiet", "silent", "c", "count"} & set(flags))
+
+
+def _only_matching(cmd: Cmd) -> bool:
+    """``grep -o '^AWS_[A-Z_]*'``: prints only what the pattern matches (usually the names)."""
+    if cmd.name not in ("grep", "egrep", "fgrep", "rg"):
+        return False
+    flags, _pos, _vals = _shell.split_options(cmd.args, frozenset({"-e", "-f", "-m", "-A", "-B", "-C"}))
+    return bool({"o", "only-matching"} & set(flags))
+
+
 def _inverted(cmd: Cmd) -> bool:
     """``grep -v PATTERN`` keeps every other line: it does not narrow what is printed."""
     flags, _pos, _vals = _shell.split_options(cmd.args, frozenset({"-e", "-f", "-m", "-A", "-B", "-C"}))
     return "v" in flags or "invert-match" in flags
+
+
+def _names_secret_field(lits: list[str]) -> bool:
+    """``--fields password``, ``--fields=label=api_key,username``: a requested field names a secret."""
+    for i, arg in enumerate(lits):
+        if arg == "--fields" and i + 1 < len(lits):
+            value = lits[i + 1]
+        elif arg.startswith("--fields="):
+            value = arg.split("=", 1)[1]
+        else:
+            continue
+        if SECRET_PATTERN_WORDS.search(value):
+            return True
+    return False
 
 
 def _secret_store_read(name: str, lits: list[str]) -> bool:
@@ -1293,6 +1377,8 @@ def _secret_store_read(name: str, lits: list[str]) -> bool:
         or (name == "gcloud" and lits[:3] == ["secrets", "versions", "access"])
         or (name == "op" and lits[:1] in (["read"], ["inject"]))
         or (name == "op" and lits[:2] == ["item", "get"] and "--reveal" in lits)
+        # op item get ID --fields password (--fields=label=password): the named secret field's value.
+        or (name == "op" and lits[:2] == ["item", "get"] and _names_secret_field(lits))
         or (name == "doppler" and lits[:1] == ["secrets"] and (len(lits) == 1 or lits[1] in ("get", "download")))
         or (name == "heroku" and lits[:1] in (["config"], ["config:get"]))
         or (name == "az" and lits[:3] == ["keyvault", "secret", "show"])
@@ -1534,6 +1620,44 @@ def _platform_secret(name: str, lits: list[str]) -> str | None:
     return None
 
 
+_KEYCHAIN_DELETES = {
+    "delete-certificate": "a certificate (and the signing identity it completes) from the keychain",
+    "delete-identity": "a signing identity (certificate and private key) from the keychain",
+    "delete-generic-password": "a password stored in the keychain",
+    "delete-internet-password": "a password stored in the keychain",
+    "delete-keychain": "a keychain with every key and password in it",
+}
+_DEFAULT_KEYCHAIN = lazy_compile(r"(?i)(?:login|system|icloud|metadata|local-items)(?:[.-]|$)")
+_GPG_SECRET_DELETES = frozenset({
+    "--delete-secret-key", "--delete-secret-keys", "--delete-secret-and-public-key", "--delete-secret-and-public-keys",
+})  # fmt: skip
+
+
+def _deletes_stored_credentials(cmd: Cmd, name: str, lits: list[str]) -> str | None:
+    """``security delete-certificate -c 'Apple Distribution: …'``, ``gpg --batch --yes
+    --delete-secret-keys ID``, ``secret-tool clear service x``: the user's keys and passwords
+    deleted from their store — a private key never leaves it, so nothing restores it. A
+    keychain a signing script made (``security delete-keychain build.keychain``, the CI
+    routine) is scratch; the login and system keychains are not."""
+    if name == "security" and lits[:1] and lits[0] in _KEYCHAIN_DELETES:
+        _flags, positionals, _values = _shell.split_options(
+            cmd.args[1:], frozenset({"-c", "-Z", "-t", "-a", "-s", "-l", "-r", "-d", "-D", "-j", "-k", "-p", "-P"})
+        )
+        # Without a keychain named, the default search list (the login keychain); a bare name
+        # other than the user's or the system's own is one a signing script created.
+        named = [
+            os.path.basename(v) for w in positionals[-1:] for v in cmd.values(w) or [_shell.expand_pattern(w, cmd.ctx)]
+        ]
+        if named and not any(_DEFAULT_KEYCHAIN.match(b) or not b.strip("*") for b in named):
+            return None
+        return _KEYCHAIN_DELETES[lits[0]]
+    if name in ("gpg", "gpg2") and _GPG_SECRET_DELETES & {lit for lit in lits if lit}:
+        return "a GPG private key"
+    if name == "secret-tool" and lits[:1] == ["clear"]:
+        return "passwords stored in the desktop keyring"
+    return None
+
+
 def _exports_private_keys(name: str, lits: list[str]) -> str | None:
     """``security export -t identities -f pkcs12 -o out.p12``: the keychain's private keys written
     out of it, wherever the file goes (with ``-P ''`` unprotected)."""
@@ -1727,7 +1851,19 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
         narrowing = [c for c in filters if c.name not in ("awk", "gawk", "mawk", "sed", "gsed")] + [
             c for c in _downstream(cmd, cmds) if c.name == "wc"
         ]
-        if filters and any(SECRET_PATTERN_WORDS.search(p) for p in patterns):
+        quiet = bool(filters) and all(_prints_no_line(c) for c in filters)
+        names_only = bool(filters) and any(_only_matching(c) for c in filters)
+        vendor = any(_CREDENTIAL_VENDORS.search(p) for p in patterns)
+        if filters and not quiet and names_only and (vendor or any(SECRET_PATTERN_WORDS.search(p) for p in patterns)):
+            # env | grep -o '^STRIPE[A-Z_]*': the names, not the values (settled: confirm).
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display} | …` prints the names of credential variables; a slip in the pattern "
+                    'prints their values. Confirm, or test the one you need with `test -n "$NAME"`.',
+                )
+            )
+        elif filters and not quiet and (vendor or any(SECRET_PATTERN_WORDS.search(p) for p in patterns)):
             found.append(
                 (
                     "deny",
@@ -1878,6 +2014,24 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 "ask",
                 f"rule secret-pull: `{cmd.display}` writes a platform's stored secrets into a local file (it may "
                 "overwrite one). Confirm; keep the file git-ignored and never print it.",
+            )
+        )
+    if name == "airflow" and [a for a in lits if not a.startswith("-")][:2] == ["connections", "list"]:
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` lists every Airflow connection with its login, password and URI fields; "
+                "confirm, or get the one connection's host with `airflow connections get ID -o json | jq .host`.",
+            )
+        )
+    destroyed = _deletes_stored_credentials(cmd, name, lits)
+    if destroyed is not None:
+        found.append(
+            (
+                "deny",
+                f"rule credential-store: `{cmd.display}` deletes {destroyed}, which cannot be restored from "
+                "the project. Leave it in place; if it must go, ask the user to remove it (or sign with a "
+                "keychain the task creates).",
             )
         )
     exported = _exports_private_keys(name, lits)

@@ -41,6 +41,16 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     changed from PowerShell are outside; WSL's Program Files / ProgramData read like /etc. A
     recursive rm of "$VAR/" or "$VAR/"* with VAR set nowhere in the command and not guarded with
     ${VAR:?} starts at the filesystem root when it is empty (rule unset-root).
+    Closing the home folder itself to others (chmod 750 ~, chmod go-w "$HOME"; not recursive,
+    the owner keeping full access) passes like tightening ~/.ssh. cd - returns to the directory
+    before the command's last cd (before any, it may be anywhere and counts as the home folder).
+    A temp path named with the shell's own process id (/tmp/e2e-$$, $BASHPID) is the command's
+    scratch: clearing it passes. Provisioning profiles (~/Library/MobileDevice/Provisioning
+    Profiles) are public and may be read or decoded (security cms -D); the logs and crash reports
+    the user's tools keep (~/.npm/_logs, ~/Library/Logs, ~/.gradle/daemon/*.log) may be read.
+    git clone into a new folder beside the project (../lib, not a dot-folder) adds a checkout.
+    ~/.tool-versions, ~/.nvmrc, ~/.condarc, gh's config.yml and ~/.docker/daemon.json are tool
+    settings (searched for one setting: passes; whole: asks).
     Fails closed on malformed input.
 """
 
@@ -538,12 +548,21 @@ PUBLIC_CREDENTIAL_FILES = frozenset({"/etc/passwd", "/etc/group", "/etc/ssh/ssh_
 PUBLIC_SSH_FILES = frozenset({"authorized_keys", "authorized_keys2", "known_hosts", "known_hosts.old"})
 
 
+PROFILES_DIR = "Library/MobileDevice/Provisioning Profiles"
+
+
 def public_credential(path: str, home: str) -> bool:
     """Whether ``path`` is public credential material: ``/etc/passwd``, ``/etc/group``,
     ``~/.ssh/id_ed25519.pub``, ``~/.ssh/authorized_keys``, ``~/.ssh/known_hosts``,
-    ``/etc/ssh/ssh_host_ed25519_key.pub``."""
+    ``/etc/ssh/ssh_host_ed25519_key.pub``, an Apple provisioning profile."""
     if path in PUBLIC_CREDENTIAL_FILES:
         return True
+    profiles = os.path.join(os.path.normpath(home), PROFILES_DIR)
+    if path == profiles or os.path.dirname(path) == profiles:
+        # A provisioning profile ships inside every app it signs (embedded.mobileprovision):
+        # its certificates, device ids and entitlements are public, its signing key is not in
+        # it. (The folder itself: a glob over it, cat …/Provisioning Profiles/*.mobileprovision.)
+        return path == profiles or path.endswith((".mobileprovision", ".provisionprofile"))
     ssh_dirs = (os.path.join(os.path.normpath(home), ".ssh"), "/etc/ssh")
     if not any(os.path.dirname(path) == d for d in ssh_dirs):
         return False
@@ -608,6 +627,13 @@ def _reads_only(cmd: Cmd, word: Word) -> bool:
     return not (cmd.name == "sed" and any((w.literal() or "").startswith(("-i", "--in-place")) for w in cmd.args))
 
 
+def _decodes_signed_data(cmd: Cmd) -> bool:
+    """``security cms -D -i profile.mobileprovision``: macOS decoding a signed message (a
+    provisioning profile) reads its input and prints the content."""
+    lits = [w.literal() for w in cmd.args]
+    return cmd.name == "security" and lits[:1] == ["cms"] and "-D" in lits
+
+
 STARTUP_FILES = frozenset({
     ".bashrc", ".bash_profile", ".bash_aliases", ".profile", ".zshrc", ".zprofile", ".zshenv",
     ".bash_login", ".inputrc",
@@ -619,6 +645,9 @@ USER_CONFIG_FILES = frozenset({
     ".config/nvim/init.vim", ".config/nvim/init.lua", ".tmux.conf", ".config/tmux/tmux.conf",
     ".config/fish/config.fish", ".config/starship.toml", ".editorconfig",
     ".screenrc", ".nanorc", ".wgetrc", ".curlrc",
+    # Version pins, channels and daemon options: settings, with any credentials kept elsewhere
+    # (gh's tokens in hosts.yml, docker's in config.json).
+    ".tool-versions", ".nvmrc", ".condarc", ".config/gh/config.yml", ".docker/daemon.json",
 })  # fmt: skip
 SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg"})
 # A pattern that would print credentials or every exported value rather than one setting.
@@ -699,8 +728,8 @@ def _counts_only(cmd: Cmd, word: Word) -> bool:
 
 def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
     """``chmod 600 ~/.ssh/id_ed25519``, ``chmod -R go-rwx ~/.ssh``, ``setfacl -b ~/.ssh/id_rsa``:
-    taking access away from something inside the user's home folder (not the folder itself, not
-    a system folder) protects it."""
+    taking access away from something inside the user's home folder (not a system folder)
+    protects it; so does closing the home folder itself to others (``chmod 750 ~``)."""
     home = os.path.normpath(cmd.ctx.home)
     if cmd.name == "setfacl":
         flags, _pos, values = _shell.split_options(
@@ -712,7 +741,7 @@ def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
         return removes_only and path != home and _shell.is_within(path, home)
     if cmd.name != "chmod":
         return False
-    _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
+    flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference"}))
     if "reference" in values or not positionals:
         return False
     mode = positionals[0].literal()
@@ -722,7 +751,11 @@ def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
             return int(mode, 8) & 0o133 == 0
         clauses = re.findall(r"([ugoa]*)([-+=])([rwxXst]*)", mode)
         return all(op == "-" or ("x" not in perm and ("w" not in perm or who == "u")) for who, op, perm in clauses)
-    return mode is not None and _shell.chmod_tightens(mode) and path != home and _shell.is_within(path, home)
+    if path == home:
+        # chmod 750 ~, chmod go-w "$HOME" (ssh refuses keys under a group-writable home): the
+        # home folder itself closed to others, its owner keeping full access; not recursively.
+        return not {"R", "recursive"} & set(flags) and _shell.chmod_closes_home(mode)
+    return mode is not None and _shell.chmod_tightens(mode) and _shell.is_within(path, home)
 
 
 # Devices that are not disks, and disks read rather than written (LABELLING.md's settled calls):
@@ -842,6 +875,34 @@ def _reads_dependency(cmd: Cmd, word: Word, path: str) -> bool:
     return _reads_only(cmd, word)
 
 
+# Where the user's tools write their own logs and crash reports: npm's debug logs, macOS's
+# ~/Library/Logs (DiagnosticReports, CoreSimulator), the Gradle daemon's logs. They record what a
+# tool did (npm masks tokens in them), not the user's settings or credentials.
+TOOL_LOG_DIRS = (".npm/_logs", "Library/Logs", ".gradle/daemon", ".cache/pip/log")
+_LOG_FILE = lazy_compile(r"(?i)\.(?:log|crash|ips|diag|out)(?:\.\d+)?$")
+
+
+def tool_log(path: str, home: str) -> bool:
+    """Whether ``path`` is a log or crash report one of the user's tools wrote in the home folder
+    (``~/.npm/_logs/…-debug-0.log``, ``~/Library/Logs/DiagnosticReports/App.crash``), or such a
+    log folder itself (what a glob over it, ``~/.npm/_logs/*.log``, resolves to)."""
+    home = os.path.normpath(home)
+    folder = next((os.path.join(home, d) for d in TOOL_LOG_DIRS if _shell.is_within(path, os.path.join(home, d))), None)
+    if folder is None:
+        return False
+    return (
+        path == folder
+        or _LOG_FILE.search(path) is not None
+        or _shell.is_within(path, os.path.join(home, "Library/Logs"))
+    )
+
+
+def _reads_tool_log(cmd: Cmd, word: Word, path: str) -> bool:
+    """``tail -50 ~/.npm/_logs/*-debug-0.log``: reading a tool's own log to see why it failed
+    (not writing or deleting it)."""
+    return tool_log(path, cmd.ctx.home) and _reads_only(cmd, word)
+
+
 # Programs that list or disassemble an archive or a binary without changing it.
 ARCHIVE_LISTERS = frozenset({"zipinfo", "javap", "nm", "objdump", "readelf", "otool", "ldd", "size"})
 
@@ -866,6 +927,21 @@ def _resolve(value: str, cwd: str | None) -> str | None:
     return _shell.normalize(prefix if glob_part else value, cwd)
 
 
+def _clone_beside_project(cmd: Cmd, dest: Word) -> bool:
+    """``git clone https://…/lib.git ../lib``: a new checkout next to the project (a sibling
+    folder, not a dot-folder) adds a repository beside it, like ``git worktree add ../x``; git
+    refuses to clone into a folder that is not empty, so nothing there is overwritten."""
+    values = cmd.values(dest) or []
+    project = os.path.normpath(cmd.ctx.project)
+    for value in values:
+        path = _shell.normalize(value, cmd.ctx.cwd)
+        if path is None or os.path.dirname(path) != os.path.dirname(project) or path == project:
+            return False
+        if os.path.basename(path).startswith("."):
+            return False
+    return bool(values)
+
+
 def _bash_path_words(cmd: Cmd) -> list[Word]:
     """The words of ``cmd`` that name files or directories."""
     name = cmd.name
@@ -885,10 +961,12 @@ def _bash_path_words(cmd: Cmd) -> list[Word]:
             args, frozenset({"-C", "--git-dir", "--work-tree", "-c"}), stop_at_first=True
         )
         words += values.get("C", []) + values.get("git-dir", []) + values.get("work-tree", [])
-        if _pos and _pos[0].literal() == "clone" and len(_pos) > 2:
+        if _pos and _pos[0].literal() == "clone" and len(_pos) > 2 and not _clone_beside_project(cmd, _pos[-1]):
             words.append(_pos[-1])
         return words
     if name in ("cd", "pushd"):
+        if name == "cd" and any(w.literal() == "-" for w in args) and cmd.ctx.oldpwd is not None:
+            return words  # cd - after a cd: back to where this command already was
         targets = [w for w in args if not (w.literal() or "").startswith("-")]
         return words + (targets[:1] or [Word([_shell.Var("~")], "~")])
     if name == "find":
@@ -1267,7 +1345,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                 if path is None or not outside(path, roots):
                     continue
                 if scratch(path, value, cmd.ctx.cwd, roots, cmd.ctx.home):
-                    if id(word) in deleted and path not in outputs:
+                    if id(word) in deleted and path not in outputs and not _names_own_pid(word):
                         found.extend(_temp_delete(cmd, value, made, under=cmd.name == "find"))
                     continue
                 # /etc/$FILE is not known to be readable: it may name /etc/shadow.
@@ -1278,7 +1356,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     or (bool(known) and user_service_definition(path, cmd.ctx.home))
                 )
                 if (
-                    (readable and (_reads_only(cmd, word) or value in code_reads))
+                    (readable and (_reads_only(cmd, word) or value in code_reads or _decodes_signed_data(cmd)))
                     or (bool(known) and _inspects_system_file(cmd, word, path))
                     or _inspects_backup_repo(cmd)
                     or _key_fingerprint(cmd, word, path)
@@ -1292,6 +1370,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     or _uses_key(cmd, path)
                     or _makes_folder(cmd, path)
                     or _reads_dependency(cmd, word, path)
+                    or _reads_tool_log(cmd, word, path)
                 ):
                     continue
                 if _whole_settings_read(cmd, word, path, cmds) and bool(known):
@@ -1449,6 +1528,20 @@ def _temp_delete(cmd: Cmd, value: str, made: set[str], under: bool = False) -> l
     ]
 
 
+def _names_own_pid(word: Word) -> bool:
+    """``/tmp/e2e-$$``, ``"$TMPDIR/run.$BASHPID"``: a name made of this shell's process id is
+    this command's own scratch space (no other live program holds that id), so clearing it,
+    even before creating it afresh, deletes nothing of anyone else's."""
+    own = any(isinstance(part, _shell.Var) and part.name in ("$", "BASHPID") for part in word.parts)
+    return (
+        own
+        and ".." not in word.text
+        and not any(
+            isinstance(part, _shell.Lit) and not part.quoted and _shell.has_glob(part.text) for part in word.parts
+        )
+    )
+
+
 def _reaches_project(target: str, project: str, under: bool) -> bool:
     """Whether deleting ``target`` (a path or a glob; with ``under``, what lies below it) takes
     the project with it: ``rm -rf /tmp/*`` or ``find /tmp -delete`` when the project lives in /tmp."""
@@ -1589,6 +1682,7 @@ def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload) 
                 or system_readable(path)
                 or public_credential(path, home)
                 or dependency_file(path, home)
+                or tool_log(path, home)
             )
         ):
             continue

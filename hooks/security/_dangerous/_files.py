@@ -659,18 +659,6 @@ def _protects(positionals: list[Word], target: str, ctx: Ctx) -> bool:
     return mode is not None and _shell.chmod_tightens(mode) and target != home and _shell.is_within(target, home)
 
 
-def _closes_home(mode: str | None) -> bool:
-    """A mode for the home folder itself that keeps the owner's full access and gives others
-    nothing (``700``, ``750``, ``0710``, ``go-rwx``, ``o-rwx``): closing it, not breaking it."""
-    if mode is None:
-        return False
-    octal = re.fullmatch(r"0?([0-7])([0-7])([0-7])", mode)
-    if octal:
-        owner, group, other = (int(d) for d in octal.groups())
-        return owner == 7 and group in (0, 1, 5) and other == 0
-    return all(re.fullmatch(r"[go]+-[rwx]+", clause) for clause in mode.split(","))
-
-
 _SELF_WORDS = lazy_compile(r"\$\{?(?:USER|LOGNAME|UID)\}?|\$\((?:whoami|id -u(?:n)?|id -g(?:n)?|id -un|id -gn)\)")
 
 
@@ -734,7 +722,12 @@ def rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
                 continue
             if cmd.name == "chmod" and _protects(positionals, target, cmd.ctx):
                 continue  # chmod -R go-rwx ~/.ssh: taking access away inside the home folder
-            if cmd.name == "chmod" and not recursive and path == os.path.normpath(cmd.ctx.home) and _closes_home(mode):
+            if (
+                cmd.name == "chmod"
+                and not recursive
+                and path == os.path.normpath(cmd.ctx.home)
+                and _shell.chmod_closes_home(mode)
+            ):
                 continue  # chmod 750 ~: other users lose access, the owner keeps it
             home = os.path.normpath(cmd.ctx.home)
             if cmd.name in ("chown", "chgrp") and _shell.is_within(target, home) and _to_self(positionals[0], cmd.ctx):

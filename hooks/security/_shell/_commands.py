@@ -990,6 +990,19 @@ def chmod_tightens(mode: str) -> bool:
     return True
 
 
+def chmod_closes_home(mode: str | None) -> bool:
+    """Whether a chmod ``mode`` for a home folder itself keeps the owner's full access and gives
+    others nothing, nor the group write access (``700``, ``750``, ``0710``, ``go-rwx``, ``o-rwx``,
+    ``g-w,o-rwx``): closing it, not breaking it (``600`` locks the owner out of it, ``755`` opens it)."""
+    if mode is None:
+        return False
+    octal = re.fullmatch(r"0?([0-7])([0-7])([0-7])", mode)
+    if octal:
+        owner, group, other = (int(d) for d in octal.groups())
+        return owner == 7 and group in (0, 1, 5) and other == 0
+    return all(re.fullmatch(r"[go]+-[rwx]+", clause) for clause in mode.split(","))
+
+
 def chmod_grants(mode: str) -> set[str]:
     """What a chmod ``mode`` gives away: ``others`` (group or world gain any access),
     ``world-write`` and ``setid`` (setuid/setgid); empty for a mode that only narrows access.

@@ -50,6 +50,8 @@ class Ctx:
         self.sources = {} if sources is None else sources
         # The variable an unknown cwd came from (cd "$DIR"): empty, cd would go home or stay put.
         self.cwd_from = ""
+        # The directory before the last cd (cd - returns there); unknown before any cd.
+        self.oldpwd: str | None = None
         # Endless loops that start background jobs without waiting (shared, like ``files``).
         self.spawn_loops: list[str] = []
 
@@ -66,6 +68,7 @@ class Ctx:
             dict(self.sources),
         )
         copy.cwd_from = self.cwd_from
+        copy.oldpwd = self.oldpwd
         copy.spawn_loops = self.spawn_loops
         return copy
 

@@ -282,7 +282,12 @@ def _walk_command(
     elif name in ("cd", "pushd") and not cctx.remote:
         targets = [w for w in args if not (w.literal() or "").startswith("-")]
         ctx.cwd_from = ""
-        if not targets:
+        before = ctx.cwd
+        if name == "cd" and any(w.literal() == "-" for w in args):
+            # cd -: back to the directory before the last cd; before any, where the agent was
+            # last (unknown: judged as the home folder, the worst place it may be).
+            ctx.cwd = ctx.oldpwd if ctx.oldpwd is not None else ctx.home
+        elif not targets:
             ctx.cwd = ctx.home
         else:
             values = expand(targets[0], ctx)
@@ -294,6 +299,7 @@ def _walk_command(
                 only = targets[0].parts[0] if len(targets[0].parts) == 1 else None
                 if isinstance(only, Var) and only.op == "" and only.name not in ctx.vars and only.name[:1] != "~":
                     ctx.cwd_from = "$" + only.name
+        ctx.oldpwd = before
     elif name == "set" and args and args[0].literal() == "--" and not cctx.remote:
         # set -- -rf ~; rm "$@": the positional parameters, each known only when every word is.
         params: list[str] | None = []

@@ -149,10 +149,12 @@ EMPTY_ENV_FILES: list[tuple[str, str | None]] = [
     ("install -m 600 /dev/null config/.env.testing && echo 'QUEUE=sync' >> config/.env.testing", None),
     ("cp /dev/null .env.e2e && printf 'BASE_URL=http://localhost:4173\\n' >> .env.e2e", None),
     ("[ -e .env ] || install -m 600 /dev/null .env", None),
+    # Appending a setting to a test or CI env file loses nothing and holds test settings.
+    ("echo 'LOG_LEVEL=debug' >> .env.ci", None),
     # Emptying an existing env file that may hold the user's credentials, or appending to one.
     ("cp /dev/null .env.production", "deny"),
     ("install -m 600 /dev/null .env && echo 'PORT=8080' >> .env", "deny"),
-    ("echo 'LOG_LEVEL=debug' >> .env.ci", "deny"),
+    ("echo 'LOG_LEVEL=debug' >> .env.staging", "deny"),
 ]
 
 

@@ -130,7 +130,8 @@ SECRET_VALUES: list[tuple[str, str | None]] = [
     # Listing or describing secrets prints names and metadata.
     ("databricks secrets list-secrets ml-scope", None),
     ("aws secretsmanager describe-secret --secret-id staging/api", None),
-    ("airflow connections list", None),
+    # Airflow's connection list has login, password and get_uri columns: confirmed.
+    ("airflow connections list", "ask"),
     ("git secret reveal -f", None),
     # Code that walks the environment and prints what a credential-name filter picks.
     ("python3 -c \"import os; [print(k, v) for k, v in os.environ.items() if 'SECRET' in k]\"", "deny"),
