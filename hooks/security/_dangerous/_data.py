@@ -468,6 +468,30 @@ def _redis_lists_all(cmd: Cmd) -> bool:
     return "keys" in low and low.index("keys") + 1 < len(low) and is_match_all(low[low.index("keys") + 1])
 
 
+_REDIS_VALUES = frozenset({"-h", "-p", "-n", "-a", "-u", "--user", "--pass", "-s", "--sni", "--cacert"})
+_LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def _local_numbered_flush(cmd: Cmd, text: str) -> bool:
+    """``redis-cli -n 15 FLUSHDB``, ``redis-cli -h 127.0.0.1 -p 6380 -n 9 flushdb``: FLUSHDB (not
+    FLUSHALL) of an explicitly numbered database other than 0 on this machine's server."""
+    if re.search(r"(?i)\bflushall\b", text) or production_host(cmd):
+        return False
+    _flags, positionals, values = _shell.split_options(cmd.args, _REDIS_VALUES)
+    number = [w.literal() for w in values.get("n", [])]
+    hosts = [w.literal() for w in values.get("h", [])]
+    return (
+        len(number) == 1
+        and (number[0] or "").isdigit()
+        and number[0] != "0"
+        and not values.get("u")
+        and not values.get("s")
+        and all(h in _LOCAL_HOSTS for h in hosts)
+        and [(w.literal() or "").lower() for w in positionals]
+        in (["flushdb"], ["flushdb", "async"], ["flushdb", "sync"])
+    )
+
+
 def _rule_redis(cmd: Cmd, found: list[Finding]) -> None:
     """A key-value store wiped through its client: FLUSHALL/FLUSHDB anywhere in the request
     (also inside an EVAL script), or DEL/UNLINK of every key (listed by --scan or KEYS *)."""
@@ -504,6 +528,17 @@ def _rule_redis(cmd: Cmd, found: list[Finding]) -> None:
                 f"`{cmd.display}` deletes every key matching a pattern on a production data store "
                 "(live sessions, queues or cache entries users depend on). Ask the user to run it, or "
                 "do it on a development instance.",
+            )
+        )
+        return
+    if _local_numbered_flush(cmd, text):
+        # Settled: redis-cli -n 15 FLUSHDB empties one numbered database of a local server (a
+        # test or scratch one by convention): warn. Database 0, FLUSHALL or another host: denied.
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` empties one numbered database of the local data store; confirm it "
+                "is a test or scratch database (delete one key pattern instead if unsure).",
             )
         )
         return
@@ -1012,6 +1047,15 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     elif cmd.name in ("dropdb", "dropuser", "pg_dropcluster") or (
         cmd.name == "mysqladmin" and any(w.literal() == "drop" for w in cmd.args)
     ):
+        if _drops_test_database(cmd):
+            # Settled: dropping a test database (dropdb app_test && createdb app_test) is warn.
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` drops a test database (its data is lost); confirm it is a disposable one.",
+                )
+            )
+            return
         found.append(("deny", f"`{cmd.display}` drops a database. Ask the user to run it."))
         return
     else:
@@ -1063,6 +1107,21 @@ _SCRATCH_DROP = lazy_compile(
     r"(?:\s*,\s*(?:[\w\"`]+\.)?[\"`]?(?:\w*_)?(?:TMP|TEMP|SCRATCH)(?:_\w*)?[\"`]?)*"
 )
 _TEST_NAME = lazy_compile(r"(?i)(?:^|[_\-/.])test(?:s|ing)?(?:$|[_\-.])")
+
+
+_DROP_VALUES = frozenset({"-h", "--host", "-p", "--port", "-U", "--username", "--maintenance-db", "-u", "--user"})
+
+
+def _drops_test_database(cmd: Cmd) -> bool:
+    """``dropdb --if-exists app_test``, ``mysqladmin -uroot -f drop shop_test``: every database
+    the drop names is a test one by its name, on a server that is not production."""
+    if cmd.name not in ("dropdb", "mysqladmin") or production(cmd) or production_host(cmd):
+        return False
+    _flags, positionals, _values = _shell.split_options(cmd.args, _DROP_VALUES)
+    names = [w.literal() for w in positionals]
+    if cmd.name == "mysqladmin":
+        names = names[names.index("drop") + 1 :] if "drop" in names else []
+    return bool(names) and all(n is not None and _TEST_NAME.search(n) for n in names)
 
 
 def _test_database(cmd: Cmd, client: str, texts: list[str]) -> bool:

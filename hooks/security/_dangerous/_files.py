@@ -42,12 +42,24 @@ LEFTOVER_NAMES = frozenset({
 def _generated_in_each(glob_part: str) -> bool:
     """``services/*/bin``, ``*/coverage.out``: the glob picks one named entry in each subfolder,
     and that name is generated output (a build folder, Go's and .NET's ``bin``, a leftover
-    file), so nothing a build would not recreate goes. ``packages/*/src`` is not."""
+    file), so nothing a build would not recreate goes. ``packages/*/src`` is not.
+
+    A named entry that is none of the project's work folders (``apps/*/src/generated``,
+    ``packages/*/es``) is deleted like the same path written out once (``rm -rf
+    packages/core/es`` passes): the glob only repeats it per package. ``lib`` directly in each
+    package (``packages/*/lib``) is a JavaScript package's compiled output by convention."""
     comps = [c for c in glob_part.split("/") if c]
     if empties_folder(glob_part) or ".." in comps:
         return False
     tail = comps[-1]
-    return not _shell.has_glob(tail) and (tail in _shell.BUILD_DIRS or tail == "bin" or _leftover_name(tail))
+    if _shell.has_glob(tail):
+        return False
+    if tail in _shell.BUILD_DIRS or tail == "bin" or _leftover_name(tail):
+        return True
+    literal = [c for c in comps if not _shell.has_glob(c)]
+    if len(comps) == 2 and tail == "lib":
+        return True
+    return tail not in _WORK_DIRS and not any(c.startswith(".") for c in literal)
 
 
 # Source maps and code generators' output, by the conventions their names follow
