@@ -152,6 +152,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("remote-code", _dangerous.rule_download_exec, cmd)
         apply("remote-code", _dangerous.rule_code_runs_fetched, cmd)
         apply("remote-code", _dangerous.rule_runs_url, cmd)
+        apply("remote-package", _dangerous.rule_url_package, cmd)
         apply("exfiltration", _dangerous.rule_send_to_address, cmd)
         apply("hidden-code", _dangerous.rule_hidden_code, cmd)
         apply("hidden-code", _dangerous.rule_decoded_operand, cmd)

@@ -46,6 +46,7 @@ from ._remote import (
     rule_runs_pr_code,
     rule_runs_url,
     rule_send_to_address,
+    rule_url_package,
 )
 from ._system import rule_accounts, rule_persistence, rule_security_off, rule_signing_keys
 
@@ -91,6 +92,7 @@ __all__ = [
     "rule_send_to_address",
     "rule_signing_keys",
     "rule_sql",
+    "rule_url_package",
     "rule_warn_tools",
     "rule_world_open",
     "sql_findings",

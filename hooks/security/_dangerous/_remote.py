@@ -349,6 +349,57 @@ def rule_runs_url(cmd: Cmd, found: list[Finding]) -> None:
             return
 
 
+# Package managers' install verbs: a package named by a plain web address is an archive from
+# wherever that address points, and installing it runs its build or install scripts.
+_INSTALL_VERBS: dict[str, frozenset[str]] = {
+    "pip": frozenset({"install"}),
+    "pip3": frozenset({"install"}),
+    "uv": frozenset({"install", "add"}),
+    "pipx": frozenset({"install", "inject"}),
+    "poetry": frozenset({"add"}),
+    "npm": frozenset({"install", "i", "add"}),
+    "pnpm": frozenset({"install", "i", "add"}),
+    "yarn": frozenset({"add"}),
+    "bun": frozenset({"install", "i", "add"}),
+    "gem": frozenset({"install"}),
+}
+# Hosts that serve packages their registries or projects publish (PyPI's files, PyTorch's wheel
+# index, source forges' release archives): installing from them is an ordinary install.
+_PACKAGE_HOSTS = lazy_compile(
+    r"(?i)^https://(?:[\w-]+\.)*(?:pythonhosted\.org|pypi\.org|pytorch\.org|npmjs\.org|rubygems\.org"
+    r"|github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org)(?::\d+)?/"
+)
+
+
+def rule_url_package(cmd: Cmd, found: list[Finding]) -> None:
+    """``pip install https://files.example.net/tool-0.3.tar.gz``, ``npm i -g https://…/tool.tgz``:
+    a package from an arbitrary web address, not a registry or a source forge, runs its setup
+    code on install (warn). A git hook or job that does it runs it unattended (denied there)."""
+    name = cmd.name
+    verbs = _INSTALL_VERBS.get(name)
+    if verbs is None:
+        return
+    _flags, positionals, _values = _shell.split_options(
+        cmd.args, frozenset({"-i", "--index-url", "--extra-index-url", "-r", "--requirement", "-c", "--registry"})
+    )
+    lits = [w.literal() or "" for w in positionals]
+    if name == "uv" and lits[:1] == ["pip"]:
+        lits = lits[1:]
+    if not lits or lits[0] not in verbs:
+        return
+    for value in lits[1:]:
+        if re.match(r"(?i)(?:https?|ftp)://", value) and not _PACKAGE_HOSTS.match(value):
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` installs a package from {value}, an address outside the package "
+                    "registries; its setup code runs on install. Confirm the source, or install the "
+                    "package from the registry.",
+                )
+            )
+            return
+
+
 # Programs that pick part of a file: their output run as code is a fragment nobody sees (a whole
 # file through cat runs like the script itself, which is ordinary).
 _TEXT_READERS = frozenset({"jq", "yq", "grep", "egrep", "sed", "awk", "gawk", "head", "tail", "cut"})

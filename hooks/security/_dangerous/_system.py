@@ -438,7 +438,11 @@ def _runs_later(text: str, ctx: Ctx, check: Check, cron: bool, user_field: bool 
             if user_field:
                 line = line.split(None, 1)[-1] if len(line.split(None, 1)) > 1 else ""
             for decision, reason in check(line, ctx.child()):
-                if decision == "deny" and not reason.startswith("rule parse"):
+                # A package from an arbitrary address is asked when installed by hand; a job or
+                # hook that installs it runs its setup code unattended, which is refused.
+                if (decision == "deny" and not reason.startswith("rule parse")) or (
+                    decision == "ask" and reason.startswith("rule remote-package")
+                ):
                     body = reason.split(": ", 1)[-1]
                     return body.split(". ")[0][:160]
     finally:
