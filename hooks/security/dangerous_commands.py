@@ -68,7 +68,12 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     execute/statement/unprepared/exec_query), prisma db execute, and COPY … TO/FROM PROGRAM (a shell
     command on the database server, denied) are judged like psql -c. Disk tools asked only to show
     a disk (parted … print, sfdisk --dump, wipefs without -a or with --no-act, sgdisk -v) pass.
-    npm/pnpm/yarn unpublish and gem yank ask like publishing.
+    npm/pnpm/yarn unpublish and gem yank ask like publishing. A package installed from a plain web
+    address outside the registries and forges (pip install https://…/x.tar.gz, npm i -g URL.tgz)
+    asks; written into a git hook or cron job it is denied. Settled warns are asked, not denied:
+    redis-cli -n N FLUSHDB (N ≠ 0) on a local server, dropdb/mysqladmin drop of test-named
+    databases. One named entry in each package (packages/*/lib, apps/*/src/generated) is deleted
+    like that path written once; a work folder in each (packages/*/src, */migrations) asks.
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
     wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
     brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an
