@@ -11,6 +11,7 @@ a database or roll migrations back (asked; denied against production, also throu
 
 from __future__ import annotations
 
+import os
 import re
 
 import _shell
@@ -1107,6 +1108,8 @@ _SCRATCH_DROP = lazy_compile(
     r"(?:\s*,\s*(?:[\w\"`]+\.)?[\"`]?(?:\w*_)?(?:TMP|TEMP|SCRATCH)(?:_\w*)?[\"`]?)*"
 )
 _TEST_NAME = lazy_compile(r"(?i)(?:^|[_\-/.])test(?:s|ing)?(?:$|[_\-.])")
+# Folders that hold a project's tests and their data.
+_TEST_DIRS = frozenset({"test", "tests", "spec", "specs", "__tests__", "testdata", "fixtures", "test_data"})
 
 
 _DROP_VALUES = frozenset({"-h", "--host", "-p", "--port", "-U", "--username", "--maintenance-db", "-u", "--user"})
@@ -1133,6 +1136,14 @@ def _test_database(cmd: Cmd, client: str, texts: list[str]) -> bool:
     names = [w.literal() or "" for k in ("d", "dbname", "D", "database") for w in values.get(k, [])]
     if client in ("psql", "mysql", "clickhouse-client", "cqlsh") and positionals:
         names.append(positionals[0].literal() or "")
+    if client in ("sqlite3", "duckdb") and positionals:
+        # sqlite3 tests/fixtures/app.db, sqlite3 db/test.sqlite3: a database file kept with the
+        # tests (or named as a test one) inside the project is a test database.
+        path = _shell.normalize(positionals[0].literal() or "", cmd.ctx.cwd)
+        if path is None or not _shell.is_within(path, cmd.ctx.project):
+            return False
+        parts = os.path.relpath(path, cmd.ctx.project).split("/")
+        return bool(_TEST_DIRS & set(parts[:-1])) or bool(_TEST_NAME.search(parts[-1]))
     names += [(w.literal() or "").rsplit("/", 1)[-1].split("?")[0] for w in cmd.args if "://" in (w.literal() or "")]
     for text in texts:
         names += re.findall(r"(?i)\bDROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?[`\"]?([\w-]+)", text)

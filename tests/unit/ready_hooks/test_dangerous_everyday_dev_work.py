@@ -3,7 +3,8 @@ tests, package installs, local servers, docker for development, git on feature b
 database work on local and test databases, clean-ups inside the project, reading logs. None of
 it may be asked or denied. Next to them, the dangerous twins of the rules these commands come
 close to, which must stay stopped, and the settled warn calls (a numbered local redis database
-flushed, a test database dropped), which are asked rather than denied."""
+flushed, a test database dropped or emptied, SQLite files kept with the tests included), which
+are asked rather than denied."""
 
 from __future__ import annotations
 
@@ -103,6 +104,11 @@ TWINS: list[tuple[str, str]] = [
     ('psql -d app_dev -c "DROP TABLE users"', "deny"),
     ('psql -d app_dev -c "DROP TABLE tmp_import; DROP TABLE orders"', "deny"),
     ('psql -h prod-db.internal -d app -c "DROP TABLE tmp_import"', "deny"),
+    # SQLite files that are not kept with the tests, or lie outside the project
+    ('sqlite3 app.db "DELETE FROM users"', "deny"),
+    ('sqlite3 db/production.sqlite3 "DELETE FROM users"', "deny"),
+    ('sqlite3 ~/tests/app.db "DELETE FROM users"', "deny"),
+    ('sqlite3 ../tests/app.db "DELETE FROM users"', "deny"),
 ]
 
 SETTLED_WARN = [
@@ -112,6 +118,10 @@ SETTLED_WARN = [
     "dropdb --if-exists app_test && createdb app_test",
     "dropdb -U postgres shop_test_ci",
     "mysqladmin -uroot -f drop shop_test",
+    # a SQLite file kept with the tests, or named as a test one, is a test database
+    'sqlite3 tests/fixtures/app.db "DELETE FROM users"',
+    "sqlite3 spec/data/app.db 'DELETE FROM orders'",
+    'sqlite3 db/test.sqlite3 "DROP TABLE events"',
 ]
 
 
