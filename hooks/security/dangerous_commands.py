@@ -72,7 +72,9 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     address outside the registries and forges (pip install https://…/x.tar.gz, npm i -g URL.tgz)
     asks; written into a git hook or cron job it is denied. Settled warns are asked, not denied:
     redis-cli -n N FLUSHDB (N ≠ 0) on a local server, dropdb/mysqladmin drop of test-named
-    databases, SQL emptying a SQLite file kept with the tests (tests/fixtures/app.db). One named
+    databases, SQL emptying a SQLite file kept with the tests (tests/fixtures/app.db), a MongoDB
+    test database dropped or emptied (mongosh app_test --eval …). git clean -f of leftover
+    patterns only ('*.orig', '*.rej') passes. One named
     entry in each package (packages/*/lib, apps/*/src/generated) is deleted like that path
     written once; a work folder in each (packages/*/src, */migrations) asks.
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs

@@ -1021,10 +1021,20 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
             )
         return
     elif cmd.name in ("mongo", "mongosh"):
-        _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"--eval"}))
+        _flags, positionals, values = _shell.split_options(cmd.args, _MONGO_VALUES)
         code = " ".join(w.text for w in values.get("eval", [])) + (cmd.stdin_text or "")
         every = r"\{\s*(?:_id\s*:\s*\{\s*\$(?:exists\s*:\s*(?:true|1)|ne\s*:\s*null)\s*\}\s*)?\}"
         if re.search(r"dropDatabase\s*\(|\.drop\s*\(\s*\)|(deleteMany|remove|updateMany)\s*\(\s*" + every, code):
+            if _mongo_test_database(cmd, positionals, code):
+                # Settled: dropping or emptying a test database is warn.
+                found.append(
+                    (
+                        "ask",
+                        f"`{cmd.display}` drops or empties a collection or database of a test database; "
+                        "confirm it is a disposable one.",
+                    )
+                )
+                return
             found.append(
                 (
                     "deny",
@@ -1125,6 +1135,29 @@ def _drops_test_database(cmd: Cmd) -> bool:
     if cmd.name == "mysqladmin":
         names = names[names.index("drop") + 1 :] if "drop" in names else []
     return bool(names) and all(n is not None and _TEST_NAME.search(n) for n in names)
+
+
+_MONGO_VALUES = frozenset({
+    "--eval", "--host", "--port", "-u", "--username", "-p", "--password", "--authenticationDatabase",
+    "--file", "-f", "--tlsCAFile", "--tlsCertificateKeyFile",
+})  # fmt: skip
+
+
+def _mongo_test_database(cmd: Cmd, positionals: list[Word], code: str) -> bool:
+    """``mongosh app_test --eval …``, ``mongosh mongodb://localhost/shop_test``: every database
+    the call names (operand, URL path, getSiblingDB) is a test one, on a server not production."""
+    if production(cmd) or production_host(cmd):
+        return False
+    names = []
+    for word in positionals:
+        lit = word.literal() or ""
+        names.append(
+            lit.split("://", 1)[1].split("/", 1)[1].split("?")[0]
+            if "://" in lit and "/" in lit.split("://", 1)[1]
+            else lit
+        )
+    names += re.findall(r"getSiblingDB\(\s*['\"]([^'\"]+)['\"]", code)
+    return bool(names) and all(n and _TEST_NAME.search(n) for n in names)
 
 
 def _test_database(cmd: Cmd, client: str, texts: list[str]) -> bool:

@@ -11,6 +11,8 @@ import _shell
 from _common import Finding
 from _shell import Cmd, Word, lazy_compile
 
+from ._files import LEFTOVER_NAMES
+
 
 def rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
     """Git commands that lose work or rewrite shared history (``earlier``: the commands before it)."""
@@ -51,6 +53,8 @@ def rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
         if ("f" in flags or "force" in flags) and not ({"n", "dry-run", "i", "interactive"} & set(flags)):
             if paths and where is not None and all(_build_path(p, cmd, where) for p in paths):
                 return  # git clean -fdx build/ dist/: only generated output goes
+            if paths and all(p.literal() in LEFTOVER_NAMES for p in paths):
+                return  # git clean -f -- '*.orig' '*.rej': merge and tool leftovers only
             found.append(
                 (
                     "ask",

@@ -63,6 +63,7 @@ ORDINARY = [
     "rm -rf apps/*/src/generated",
     "rm -rf packages/*/es packages/*/cjs",
     "find logs -name '*.log' -mtime +7 -delete",
+    "git clean -f -- '*.orig' '*.rej'",
     # reading logs
     "tail -n 200 logs/app.log | grep -i error",
     "journalctl --user -u myapp -n 100 --no-pager",
@@ -109,6 +110,14 @@ TWINS: list[tuple[str, str]] = [
     ('sqlite3 db/production.sqlite3 "DELETE FROM users"', "deny"),
     ('sqlite3 ~/tests/app.db "DELETE FROM users"', "deny"),
     ('sqlite3 ../tests/app.db "DELETE FROM users"', "deny"),
+    # MongoDB: development, production or unnamed databases; a test one reaching a real one
+    ("mongosh app_dev --eval 'db.sessions.drop()'", "deny"),
+    ("mongosh mongodb://prod-mongo.internal/app_test --eval 'db.dropDatabase()'", "deny"),
+    ("mongosh app_test --eval \"db.getSiblingDB('app').dropDatabase()\"", "deny"),
+    ("mongosh mongodb://localhost:27017 --eval 'db.dropDatabase()'", "deny"),
+    # git clean of anything but merge and tool leftovers
+    ("git clean -f -- '*.py'", "ask"),
+    ("git clean -fd -- src", "ask"),
 ]
 
 SETTLED_WARN = [
@@ -122,6 +131,8 @@ SETTLED_WARN = [
     'sqlite3 tests/fixtures/app.db "DELETE FROM users"',
     "sqlite3 spec/data/app.db 'DELETE FROM orders'",
     'sqlite3 db/test.sqlite3 "DROP TABLE events"',
+    "mongosh --quiet app_test --eval 'db.dropDatabase()'",
+    "mongosh mongodb://localhost:27017/shop_test --eval 'db.orders.deleteMany({})'",
 ]
 
 
