@@ -33,8 +33,11 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     an unseen file from there asks. Remote commands (ssh host '…', docker exec) are not
     checked. xargs rm fed by a listing (ls, find, fd) deletes what is listed: outside the project
     it is refused, an in-project listing is project work. A whole read of the user's own shell or
-    tool settings file (cat ~/.gitconfig, tail ~/.bashrc) asks (rule user-settings-read; sourcing
-    it or searching it for credentials is refused); counting lines or testing a match (wc -l,
+    tool settings file (cat ~/.gitconfig, tail ~/.bashrc, Read ~/.ssh/config) is judged by what
+    the real file holds: absent, or with nothing credential-like, it passes; a token-shaped word,
+    a password/token/secret/API-key setting, a user:pass@ URL, an Authorization header or a
+    private key asks (rule user-settings-read; sourcing it or searching it for credentials is
+    refused; credential files stay refused whatever they hold); counting lines or testing a match (wc -l,
     grep -c/-q/-l) prints no content. Installing as root or into a prefix outside the project
     (sudo make install, cmake --install --prefix /usr) is refused (rule system-install); stow and
     rsync dry runs pass; Perforce depot paths (//depot/…) are not files; Windows drive paths
@@ -648,6 +651,8 @@ USER_CONFIG_FILES = frozenset({
     # Version pins, channels and daemon options: settings, with any credentials kept elsewhere
     # (gh's tokens in hosts.yml, docker's in config.json).
     ".tool-versions", ".nvmrc", ".condarc", ".config/gh/config.yml", ".docker/daemon.json",
+    # Host aliases and the paths of keys (IdentityFile), never the keys themselves.
+    ".ssh/config",
 })  # fmt: skip
 SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg"})
 # A pattern that would print credentials or every exported value rather than one setting.
@@ -661,6 +666,53 @@ def _user_settings_file(path: str, home: str) -> bool:
     if os.path.dirname(path) == home and os.path.basename(path) in STARTUP_FILES:
         return True
     return path.startswith(home + "/") and path[len(home) + 1 :] in USER_CONFIG_FILES
+
+
+# What a settings file holds when it holds a credential: a token of a known shape or a private
+# key, a password/token/secret/API-key setting, a URL with user:password@, an Authorization
+# header (git's http.extraHeader), or a long random-looking word.
+_SETTINGS_CREDENTIAL = lazy_compile(
+    r"(?i)-----BEGIN [A-Z0-9 ]*PRIVATE KEY"
+    r"|\b(?:gh[pousr]_|github_pat_|glpat-|sk-|xox[abposr]-|[rs]k_live_|AIza|npm_|hf_|pypi-)[A-Za-z0-9_\-]{16,}"
+    r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"
+    r"|[\w.-]*(?:passw(?:or)?d|passwd|token|secret|api[_-]?key|access[_-]?key|auth[_-]?key|credentials?)[\w.-]*[\"']?\s*[=:]"
+    r"|://[^/\s:@]+:[^/\s@]+@"
+    r"|\bauthorization\s*:|\bextraheader\b"
+)
+_RANDOM_WORD = lazy_compile(r"[A-Za-z0-9+/_=-]{32,}")
+_SIGNING_KEY = lazy_compile(r"(?i)\s*signingkey\s*=")
+# A settings file larger than this is not judged by its text: too much to check, asked as before.
+_SETTINGS_READ_LIMIT = 256_000
+
+
+def _settings_may_hold_credentials(path: str) -> bool:
+    """Whether the settings file at ``path`` (read as the command would read it, symbolic links
+    followed) holds anything credential-like. A file that does not exist or cannot be read shows
+    nothing; one too large to check counts as holding credentials."""
+    text = _common.read_text(path, _SETTINGS_READ_LIMIT)
+    if text is None:
+        return False
+    if len(text) >= _SETTINGS_READ_LIMIT or _SETTINGS_CREDENTIAL.search(text):
+        return True
+    for line in text.splitlines():
+        if _SIGNING_KEY.match(line):
+            continue  # git's user.signingkey names a public key by its fingerprint
+        if _random_word(line):
+            return True
+    return False
+
+
+def _random_word(line: str) -> bool:
+    """Whether ``line`` holds a long word that looks random (mixed letters and digits, many
+    distinct characters): a token of an unknown shape rather than a path or a name."""
+    for m in _RANDOM_WORD.finditer(line):
+        word = m.group()
+        if "/" in word.strip("/") and not any(c in word for c in "+="):
+            continue  # a path (/usr/local/share/…), not a key
+        classes = sum(any(f(c) for c in word) for f in (str.islower, str.isupper, str.isdigit))
+        if classes >= 2 and len(set(word)) >= 16:
+            return True
+    return False
 
 
 def _searches_startup_file(cmd: Cmd, word: Word, path: str) -> bool:
@@ -1374,8 +1426,10 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                 ):
                     continue
                 if _whole_settings_read(cmd, word, path, cmds) and bool(known):
-                    # cat ~/.gitconfig, tail -20 ~/.bashrc: the user's own settings, usually harmless.
-                    found.append(("ask", _settings_read_reason(f"`{cmd.display}`")))
+                    # cat ~/.gitconfig, tail -20 ~/.bashrc: the user's own settings, judged by what
+                    # the file holds: nothing credential-like (or no file) shows nothing secret.
+                    if _settings_may_hold_credentials(path):
+                        found.append(("ask", _settings_read_reason(f"`{cmd.display}`")))
                     continue
                 if path is not None:
                     found.append(("deny", _reason(f"`{cmd.display}` touches {path}", roots)))
@@ -1696,7 +1750,8 @@ def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload) 
         ):
             continue  # names in the home folder, as `ls ~` prints them: a listing, not a read
         if path is not None and tool == "Read" and _user_settings_file(path, home):
-            found.append(("ask", _settings_read_reason(f"{tool} of {path}")))
+            if _settings_may_hold_credentials(path):
+                found.append(("ask", _settings_read_reason(f"{tool} of {path}")))
             continue
         if path is not None and outside(path, roots):
             found.append(("deny", _reason(f"{tool} of {path}", roots)))
@@ -1719,8 +1774,8 @@ def _whole_settings_read(cmd: Cmd, word: Word, path: str, cmds: list[Cmd]) -> bo
 def _settings_read_reason(what: str) -> str:
     return (
         f"rule user-settings-read: {what} shows the whole of one of your shell or tool settings files, outside the "
-        "project; it is usually harmless but may hold a token. Confirm, or search it for the one setting you need "
-        "(grep -n alias ~/.gitconfig)."
+        "project, and this one holds something credential-like (a token, password or key setting, user:password@ "
+        "URL). Confirm, or search it for the one setting you need (grep -n alias ~/.gitconfig)."
     )
 
 
