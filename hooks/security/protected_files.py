@@ -27,7 +27,12 @@ Description: Denies Write/Edit/MultiEdit/NotebookEdit of protected project files
     <project>/.claude/protected_files.json ({"patterns": [...], "replace_defaults": false}
     or a plain list, added to the defaults). "!pattern" excludes. A git hook written in full
     (here-document, printf, echo replacing the file) is judged by content: the project's own
-    commands pass, remote code, reverse shells, decoded or eval'd code do not; Git LFS's scratch
+    commands pass, remote code, reverse shells, decoded or eval'd code, packages installed from
+    a URL do not. Rule persistence: text that fetches and runs remote code written into a file
+    that runs later (git hooks, CI, package.json, .envrc …) is refused; for git hooks and hook
+    managers' configs (.husky/*, .githooks/*, lefthook.yml, .pre-commit-config.yaml local hooks,
+    .overcommit.yml) a package installed from a URL (npm i -g https://…tgz, pip install
+    git+https://…, npx github:…) is too, while lint and test steps pass. Git LFS's scratch
     folders (.git/lfs/tmp, incomplete) may be emptied. Rule permissions: chmod that lets others
     read the user's keys and logins (~/.ssh private keys, ~/.aws, ~/.netrc, /etc/shadow …) or
     makes system files world-writable or setuid, or opens a system folder, / or home recursively,
@@ -396,13 +401,13 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
                     and not _shell.build_output(path, ctx.project)
                 ):
                     hit = _glob_hits(path, glob_part, ctx.project, rules, anywhere=cmd.name == "find")
-                if glob_part is None and _runs_later(path) and any(_shell.fetches_and_runs(t) for t in _bash_text(cmd)):
+                if glob_part is None and _runs_remote_code_later(path, _bash_text(cmd)):
                     found.append(
                         (
                             "deny",
                             f"rule persistence: `{cmd.display}` writes a command that downloads and runs remote code "
-                            f"into {path}, which runs automatically later. Do not add it; document the install "
-                            "step for the user instead.",
+                            f"(or installs a package from a URL) into {path}, which runs automatically later. Do "
+                            "not add it; install from the registry, or document the install step for the user.",
                         )
                     )
                 if hit:
@@ -776,8 +781,9 @@ _HIDDEN_CODE = lazy_compile(r"base64\s+(?:-d|--decode)|\beval\b|\bxxd\s+-r|\|\s*
 
 
 def _dangerous_hook_text(text: str) -> bool:
-    """A hook script that fetches and runs remote code, opens a reverse shell or runs hidden code."""
-    return _shell.fetches_and_runs(text) or _HIDDEN_CODE.search(text) is not None
+    """A hook script that fetches and runs remote code, installs a package from a URL, opens a
+    reverse shell or runs hidden code."""
+    return _shell.fetches_and_runs(text) or _HIDDEN_CODE.search(text) is not None or _installs_from_url(text)
 
 
 def _glob_hits(prefix: str, glob_part: str, project: str, rules: list[Rule], anywhere: bool = False) -> str | None:
@@ -832,11 +838,11 @@ def run(payload: _common.Payload) -> _common.Result:
     hit = protected_by(path, project, rules) if path else None
     if hit and path:
         return _common.deny(f"[{NAME}] " + _reason(f"{tool} of", path, hit))
-    if path and _runs_later(path) and any(_shell.fetches_and_runs(t) for t in _new_text(tool_input)):
+    if path and _runs_remote_code_later(path, _new_text(tool_input)):
         return _common.deny(
             f"[{NAME}] rule persistence: {tool} of {path} adds a command that downloads and runs "
-            "remote code to a file that runs automatically later. Do not add it; document the "
-            "install step for the user instead."
+            "remote code (or installs a package from a URL) to a file that runs automatically later. Do "
+            "not add it; install from the registry, or document the install step for the user."
         )
     if path and _release_pipeline(path, project, _new_text(tool_input)):
         return _common.ask(f"[{NAME}] " + _release_reason(f"{tool} of", path))
@@ -927,6 +933,43 @@ def _release_reason(what: str, path: str) -> str:
 # editor tasks that run on opening the folder, dev-container hooks (plus start-up files, cron
 # tables, git hooks: _shell.autorun_path).
 RUNS_LATER = frozenset({"package.json", ".envrc", "tasks.json", "devcontainer.json", ".devcontainer.json"})
+# Hook managers' configuration: the commands in it run as git hooks on every commit, push or merge.
+HOOK_MANAGER_FILES = frozenset({
+    "lefthook.yml", "lefthook.yaml", ".lefthook.yml", ".lefthook.yaml", "lefthook-local.yml", "lefthook-local.yaml",
+    ".pre-commit-config.yaml", ".pre-commit-config.yml", ".overcommit.yml", ".simple-git-hooks.json",
+    ".simple-git-hooks.js", ".huskyrc", ".huskyrc.json", ".lintstagedrc", ".lintstagedrc.json",
+})  # fmt: skip
+# A package installed from a URL (a tarball, a git repository) rather than the registry: its
+# install scripts are code nobody reviewed, fetched again every time the hook runs.
+_INSTALL_FROM_URL = lazy_compile(
+    r"\b(?:(?:npm|pnpm|yarn|bun)\s+(?:i|install|add)|(?:pip3?|pipx|uv\s+pip|uv\s+tool|python3?\s+-m\s+pip)\s+install"
+    r"|gem\s+install|cargo\s+install|go\s+install|npx|pnpx|bunx)\b[^\n;&|]*?\s[\"']?(?:https?://|git\+|git://|github:)"
+)
+
+
+def _installs_from_url(text: str) -> bool:
+    """``npm i -g https://host/tool.tgz``, ``pip install git+https://…``: a package from a URL."""
+    # printf '#!/bin/sh\npip install …': the escaped line breaks printf turns into real ones.
+    return _INSTALL_FROM_URL.search(text.replace("\\n", "\n")) is not None
+
+
+def _git_hook_file(path: str) -> bool:
+    """A git hook (``.git/hooks/*``, ``.husky/*``, ``.githooks/*``) or a hook manager's config."""
+    return (
+        "/.git/hooks/" in path
+        or "/.husky/" in path
+        or "/.githooks/" in path
+        or os.path.basename(path) in HOOK_MANAGER_FILES
+    )
+
+
+def _runs_remote_code_later(path: str, texts: list[str]) -> bool:
+    """Whether ``texts`` put into ``path`` fetch and run remote code from a file that runs
+    automatically later; for git hooks and hook managers' configs, installing a package from a
+    URL counts too (it runs its install scripts on every commit)."""
+    if _git_hook_file(path):
+        return any(_shell.fetches_and_runs(t) or _installs_from_url(t) for t in texts)
+    return _runs_later(path) and any(_shell.fetches_and_runs(t) for t in texts)
 
 
 def _runs_later(path: str) -> bool:
