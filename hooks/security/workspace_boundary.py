@@ -54,6 +54,9 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     git clone into a new folder beside the project (../lib, not a dot-folder) adds a checkout.
     ~/.tool-versions, ~/.nvmrc, ~/.condarc, gh's config.yml and ~/.docker/daemon.json are tool
     settings (searched for one setting: passes; whole: asks).
+    Attaching an image file from the project on a mount point (sudo mount -o loop build/fs.img
+    /mnt/fs, losetup /dev/loop3 out/disk.img, mkdir /mnt/fs, umount /mnt/fs) is image work;
+    mounting over system folders, the home folder or /, devices and binds stay refused.
     Fails closed on malformed input.
 """
 
@@ -872,6 +875,49 @@ def _uses_key(cmd: Cmd, path: str) -> bool:
     return False
 
 
+# Where images and removable media are mounted by convention: folders there are mount points,
+# not anyone's configuration.
+_MOUNT_ROOTS = ("/mnt", "/media", "/run/media")
+_MOUNT_VALUE_OPTIONS = frozenset(
+    {"-o", "--options", "-t", "--types", "-O", "--test-opts", "-L", "-U", "--label", "--uuid"}
+)
+# mount --bind /etc /mnt/etc shows (and lets others change) a system folder at another place.
+_MOUNT_MOVES = frozenset({"B", "bind", "rbind", "R", "M", "move", "make-shared", "make-rshared"})
+_LOOP_DEVICE = lazy_compile(r"/dev/loop\d+")
+
+
+def _mount_point(path: str, roots: list[str]) -> bool:
+    """``/mnt/rootfs``, ``/media/usb``, a folder in the project: a place to mount an image."""
+    return any(_shell.is_within(path, r) for r in _MOUNT_ROOTS) or not outside(path, roots)
+
+
+def _mounts_project_image(cmd: Cmd, roots: list[str]) -> bool:
+    """``sudo mount -o loop build/rootfs.img /mnt/rootfs``, ``losetup /dev/loop3 out/fs.img``,
+    ``umount /mnt/rootfs``: attaching an image file from the project on a mount point (or a loop
+    device), and detaching it, is ordinary image work. Mounting over a system folder (/etc, /usr,
+    /), the home folder, a device or a bind of another folder is not this."""
+    if cmd.name not in ("mount", "umount", "losetup"):
+        return False
+    flags, positionals, _values = _shell.split_options(cmd.args, _MOUNT_VALUE_OPTIONS)
+    if not positionals or set(flags) & _MOUNT_MOVES:
+        return False
+    paths: list[str] = []
+    for word in positionals:
+        known = cmd.values(word) or []
+        resolved = _resolve(known[0], cmd.ctx.cwd) if len(known) == 1 else None
+        if resolved is None:
+            return False
+        paths.append(resolved)
+    if cmd.name == "umount":
+        return all(_mount_point(p, roots) for p in paths)
+    if cmd.name == "losetup":
+        return all(_LOOP_DEVICE.fullmatch(p) or not outside(p, roots) for p in paths)
+    if len(paths) != 2:
+        return False
+    image, target = paths
+    return not outside(image, roots) and _mount_point(target, roots)
+
+
 def _makes_folder(cmd: Cmd, path: str) -> bool:
     """``mkdir -p ~/.kaggle``: an empty folder in the home folder changes no configuration and
     runs nothing (what is later written into it is judged then); not one that others may write."""
@@ -881,7 +927,10 @@ def _makes_folder(cmd: Cmd, path: str) -> bool:
     modes = [w.literal() or "777" for w in values.get("m", []) + values.get("mode", [])]
     if any(_shell.chmod_grants(m) & {"world-write", "setid"} for m in modes):
         return False
-    return _shell.is_within(path, os.path.normpath(cmd.ctx.home))
+    # sudo mkdir -p /mnt/rootfs: a mount point for an image.
+    return _shell.is_within(path, os.path.normpath(cmd.ctx.home)) or any(
+        _shell.is_within(path, r) and path != r for r in _MOUNT_ROOTS
+    )
 
 
 # Installed dependencies, toolchains, SDKs and simulators in the home folder: source code and
@@ -1379,6 +1428,8 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         found.extend(_system_install(cmd, roots))
         if _dry_run(cmd):
             continue  # stow -n, rsync --dry-run: reports what it would do, changes nothing
+        if _mounts_project_image(cmd, roots):
+            continue  # sudo mount -o loop build/rootfs.img /mnt/rootfs: an image from the project
         deleted = deleted_words(cmd)
         for word in _bash_path_words(cmd):
             if id(word) in deleted:

@@ -125,3 +125,29 @@ def test_url_install_in_ci_or_package_json_is_not_this_rule(kit: Any, project: P
     text = "jobs:\n  t:\n    steps:\n      - run: pip install https://w.example.org/pkg-1.0.tar.gz\n"
     payload = kit.pre_tool("Write", {"file_path": str(project / "scripts" / "setup.yml"), "content": text}, project)
     assert kit.security(payload).own["protected_files"] is None
+
+
+# (command, workspace_boundary's own decision)
+IMAGE_MOUNTS: list[tuple[str, str | None]] = [
+    ("fallocate -l 512M out/boot.img && mkfs.vfat out/boot.img && sudo mount -o loop out/boot.img /mnt/boot", None),
+    ("sudo mkdir -p /media/sdimg && sudo mount -t ext4 -o loop,ro images/sd.img /media/sdimg", None),
+    ("sudo losetup /dev/loop7 build/disk.raw && sudo losetup -d /dev/loop7", None),
+    ("sudo umount /mnt/boot", None),
+    ("sudo mount -o loop dist/system.img ./mnt", None),
+    # System folders, the home folder, devices, binds and images from elsewhere stay refused.
+    ("sudo mount -o loop out/boot.img /usr/local", "deny"),
+    ("sudo mount -o loop out/boot.img /etc/nginx", "deny"),
+    ("sudo mount -o loop out/boot.img ~/", "deny"),
+    ("sudo mount -o loop out/boot.img /", "deny"),
+    ("sudo mount /dev/nvme0n1p2 /mnt/data", "deny"),
+    ("sudo mount --rbind /var /mnt/var", "deny"),
+    ("sudo mount -o loop ~/Downloads/other.img /mnt/o", "deny"),
+    ("sudo umount /boot", "deny"),
+    ("sudo losetup /dev/sdb build/disk.raw", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), IMAGE_MOUNTS)
+def test_mounting_project_images(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.own["workspace_boundary"] == expected, (command, verdict.reasons)
