@@ -56,7 +56,9 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     settings (searched for one setting: passes; whole: asks).
     Attaching an image file from the project on a mount point (sudo mount -o loop build/fs.img
     /mnt/fs, losetup /dev/loop3 out/disk.img, mkdir /mnt/fs, umount /mnt/fs) is image work;
-    mounting over system folders, the home folder or /, devices and binds stay refused.
+    mounting over system folders, the home folder or /, devices and binds stay refused. An HTTP
+    client sending a file from outside the project (curl -d @$HOME/.gitconfig, -F f=@~/x.pdf,
+    -T ../other/.env) is refused; project files and temp-folder scratch may be sent.
     Fails closed on malformed input.
 """
 
@@ -894,6 +896,39 @@ def _uses_key(cmd: Cmd, path: str) -> bool:
     return False
 
 
+# HTTP clients' options whose value names a file they send (curl -d @file, -F name=@file, -T file).
+_UPLOAD_OPTIONS = frozenset({
+    "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--json", "-F", "--form", "-T",
+    "--upload-file", "--post-file", "--body-file",
+})  # fmt: skip
+_UPLOADED_FILE = lazy_compile(r"(?:^|[=;])@(?P<p>[^;,\s]+)")
+
+
+def _uploads_outside_file(cmd: Cmd, roots: list[str]) -> list[Finding]:
+    """``curl -d @$HOME/.gitconfig https://…``, ``curl -F doc=@~/Documents/x.pdf …``: an HTTP client
+    sending a file from outside the project (not scratch in the temp folder) to another machine."""
+    if cmd.name not in ("curl", "wget", "http", "https", "xh"):
+        return []
+    _flags, _pos, values = _shell.split_options(cmd.args, _UPLOAD_OPTIONS)
+    for key, words in values.items():
+        for word in words:
+            for value in cmd.values(word) or []:
+                if key in ("T", "upload-file", "post-file", "body-file"):
+                    target = value
+                else:
+                    m = _UPLOADED_FILE.search(value)
+                    if m is None or m.group("p") == "-":
+                        continue
+                    target = os.path.expanduser(m.group("p")) if m.group("p").startswith("~") else m.group("p")
+                path = _resolve(target, cmd.ctx.cwd)
+                if path is None or not outside(path, roots):
+                    continue
+                if scratch(path, target, cmd.ctx.cwd, roots, cmd.ctx.home) or system_info(path):
+                    continue
+                return [("deny", _reason(f"`{cmd.display}` sends {path} to another machine", roots))]
+    return []
+
+
 # Where images and removable media are mounted by convention: folders there are mount points,
 # not anyone's configuration.
 _MOUNT_ROOTS = ("/mnt", "/media", "/run/media")
@@ -1447,6 +1482,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         found.extend(_system_install(cmd, roots))
         if _dry_run(cmd):
             continue  # stow -n, rsync --dry-run: reports what it would do, changes nothing
+        found.extend(_uploads_outside_file(cmd, roots))
         if _mounts_project_image(cmd, roots):
             continue  # sudo mount -o loop build/rootfs.img /mnt/rootfs: an image from the project
         deleted = deleted_words(cmd)
