@@ -58,7 +58,9 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     from their keychain or keyring (security delete-certificate/-identity/-generic-password,
     delete-keychain of the login or system keychain, gpg --delete-secret-keys, secret-tool
     clear) is denied; a keychain a signing script made (build.keychain) is scratch. airflow
-    connections list asks (its table has password and URI columns).
+    connections list asks (its table has password and URI columns). Printing the shell history
+    asks; filtering it for exports or assignments of secret names (history | grep 'export
+    .*TOKEN', fc -l | rg 'PASSWORD=') prints the values and is denied.
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
     the standard library's ``secrets`` module on sys.path.)
 """
@@ -1331,6 +1333,28 @@ def _prints_history(name: str, lits: list[str]) -> bool:
     return name == "fc" and any(a.startswith("-") and "l" in a for a in lits)
 
 
+# A search pattern aimed at the values of credentials: an export or assignment of a secret name.
+_ASSIGNMENT_PATTERN = lazy_compile(r"(?i)\bexport\b|=|\bset\b")
+
+
+def _digs_for_secret_values(cmd: Cmd, cmds: list[Cmd]) -> bool:
+    """``history | grep -i 'export .*TOKEN'``, ``history | rg 'PASSWORD='``: the history filtered
+    for assignments of secret names, i.e. for the values themselves (a search for a word like
+    ``token`` alone may be for a command, and is asked instead)."""
+    for nxt in _downstream(cmd, cmds):
+        if nxt.name not in FILTERS or nxt.name in ("sed", "awk"):
+            continue
+        if _prints_no_line(nxt):
+            continue
+        for word in nxt.args:
+            lit = word.literal() or ""
+            if lit.startswith("-") and "=" not in lit:
+                continue
+            if SECRET_PATTERN_WORDS.search(lit) and _ASSIGNMENT_PATTERN.search(lit):
+                return True
+    return False
+
+
 def _prints_no_line(cmd: Cmd) -> bool:
     """``grep -q``, ``grep -c``: a filter that answers whether (or how often) something matched
     without printing the matching lines."""
@@ -1951,7 +1975,16 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 "docs/_build/html`), bound to 127.0.0.1.",
             )
         )
-    if _prints_history(name, lits):
+    if _prints_history(name, lits) and _digs_for_secret_values(cmd, cmds):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` searches the shell history for exported or assigned credentials (export "
+                "…TOKEN=, PASSWORD=): it prints their values. Ask the user for the setting you need, or "
+                "search for the command by its name only.",
+            )
+        )
+    elif _prints_history(name, lits):
         found.append(
             (
                 "ask",

@@ -65,7 +65,7 @@ CASES: list[tuple[str, str | None]] = [
     # Tool settings in the home folder.
     ("grep -n nodejs ~/.tool-versions", None),
     ("grep git_protocol ~/.config/gh/config.yml", None),
-    ("cat ~/.condarc", "ask"),
+    ("cat ~/.condarc", None),  # no such file: nothing to show (test_settings_reads_by_content)
     ("grep -i token ~/.config/gh/config.yml", "deny"),
     ("cat ~/.config/gh/hosts.yml", "deny"),
     # Clones beside the project.

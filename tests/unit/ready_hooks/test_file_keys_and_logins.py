@@ -71,14 +71,14 @@ SETTINGS_SEARCHES: list[tuple[str, str | None]] = [
     ("rg -n 'pull.rebase' ~/.config/git/config", None),
     ("grep -n 'set -g mouse' ~/.tmux.conf", None),
     ("grep -n colorscheme ~/.vimrc", None),
-    # The whole file is usually harmless but may hold a token: asked (rule user-settings-read).
-    ("cat ~/.gitconfig", "ask"),
+    # The whole file is judged by what it holds (test_settings_reads_by_content); none here.
+    ("cat ~/.gitconfig", None),
     # Inverted matches, credentials, or another file: still outside the project.
     ("grep -v '^#' ~/.tmux.conf", "deny"),
     ("grep -i token ~/.gitconfig", "deny"),
     ("cat ~/.git-credentials | grep github", "deny"),
     ("grep -rn alias ~/.config", "deny"),
-    ("grep -n HostName ~/.ssh/config", "deny"),
+    ("grep -n HostName ~/.ssh/config", None),  # host aliases, no key material
 ]
 
 

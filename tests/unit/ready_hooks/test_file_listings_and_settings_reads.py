@@ -46,14 +46,15 @@ def test_deletes_fed_by_a_listing(kit: Any, project: Path, command: str, expecte
 
 # (command, workspace_boundary's own decision)
 SETTINGS_READS: list[tuple[str, str | None]] = [
-    ("cat ~/.tmux.conf", "ask"),
-    ("head -40 ~/.zshrc", "ask"),
-    ("cat ~/.config/git/config | tail -5", "ask"),
+    # No such file here: nothing to show (by content: test_settings_reads_by_content).
+    ("cat ~/.tmux.conf", None),
+    ("head -40 ~/.zshrc", None),
+    ("cat ~/.config/git/config | tail -5", None),
     ("source ~/.zshrc", "deny"),
     ("cat ~/.zshrc | grep -i secret", "deny"),
     ("grep -v '^#' ~/.vimrc", "deny"),
     ("cat ~root/.profile", "deny"),
-    ("cat ~/.ssh/config", "deny"),
+    ("cat ~/.ssh/config", None),
     ("grep -n 'core.editor' ~/.gitconfig", None),
 ]
 
@@ -68,6 +69,7 @@ def test_whole_reads_of_user_settings(kit: Any, project: Path, command: str, exp
 
 def test_read_tool_on_user_settings_asks(kit: Any, project: Path) -> None:
     home = Path.home()
+    (home / ".zprofile").write_text("export NPM_TOKEN=npm_" + "Zq8" * 12 + "\n")
     verdict = kit.security(kit.pre_tool("Read", {"file_path": str(home / ".zprofile")}, project))
     assert verdict.own["workspace_boundary"] == "ask", verdict.reasons
     verdict = kit.security(kit.pre_tool("Read", {"file_path": str(home / ".aws" / "config")}, project))

@@ -271,7 +271,7 @@ STARTUP_PIPES: list[tuple[str, str | None]] = [
     # Searches for credentials, inverted matches and the whole file still read it.
     ("cat ~/.zshrc | grep -i api_key", "deny"),
     ("cat ~/.bashrc | grep -v '^#'", "deny"),
-    ("cat ~/.profile", "ask"),  # the whole file: asked (rule user-settings-read)
+    ("cat ~/.profile", None),  # no such file; judged by content (test_settings_reads_by_content)
     ("cat ~/.npmrc | grep registry", "deny"),
 ]
 

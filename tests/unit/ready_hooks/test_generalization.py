@@ -587,12 +587,12 @@ CASES["5-persistence"] += [
     ("grep -n PATH ~/.bashrc", None),
     ("rg -n conda ~/.zshrc", None),
     ("grep -e pyenv -e rbenv ~/.profile", None),
-    ("cat ~/.bashrc", "ask"),  # the whole file: asked (rule user-settings-read)
+    ("cat ~/.bashrc", None),  # no such file; judged by content (test_settings_reads_by_content)
     ("grep -v '^#' ~/.bashrc", "deny"),
     ("grep -i token ~/.zshrc", "deny"),
     ("grep export ~/.profile", "deny"),
     ("grep '.*' ~/.bashrc", "deny"),
-    ("grep -n nvm ~/.ssh/config", "deny"),
+    ("grep -n nvm ~/.ssh/config", None),  # ssh settings: host aliases and key paths
     ("sed -i 's/nvm/fnm/' ~/.bashrc", "deny"),
 ]
 
