@@ -48,6 +48,8 @@ if TYPE_CHECKING:
     from ._infra import Check
 
 # Tools whose arguments are text, never run: a grep pattern or an echo is data.
+# A broker on this machine: moving its offsets or retention touches nobody else's data.
+_LOOPBACK = lazy_compile(r"(?:localhost|127\.|\[?::1)")
 _TEXT_TOOLS = frozenset(
     {
         "echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "gawk", "cat", "tee", "git",
@@ -284,7 +286,7 @@ def _kafka_offsets(cmd: Cmd, words: list[str]) -> Finding | None:
             f"`{cmd.display}` {what} a consumer group's offsets on a production cluster: unprocessed "
             "messages are skipped (or replayed) for good. Run it with --dry-run and ask the user.",
         )
-    if servers and not all(re.match(r"(?:localhost|127\.|\[?::1)", s) for s in servers):
+    if servers and not all(_LOOPBACK.match(s) for s in servers):
         return ("ask", f"`{cmd.display}` {what} a consumer group's offsets on a shared cluster; confirm.")
     return None
 
@@ -306,7 +308,7 @@ def _kafka_retention_purge(cmd: Cmd, words: list[str]) -> Finding | None:
             f"`{cmd.display}` shrinks a production topic's retention so the broker deletes its messages. "
             "Ask the user to purge production topics.",
         )
-    if servers and not all(re.match(r"(?:localhost|127\.|\[?::1)", s) for s in servers):
+    if servers and not all(_LOOPBACK.match(s) for s in servers):
         return ("ask", f"`{cmd.display}` shrinks a topic's retention so its messages are deleted; confirm.")
     return None
 
