@@ -47,9 +47,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ._infra import Check
 
-# Tools whose arguments are text, never run: a grep pattern or an echo is data.
 # A broker on this machine: moving its offsets or retention touches nobody else's data.
 _LOOPBACK = lazy_compile(r"(?:localhost|127\.|\[?::1)")
+# Tools whose arguments are text, never run: a grep pattern or an echo is data.
 _TEXT_TOOLS = frozenset(
     {
         "echo", "printf", "grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "gawk", "cat", "tee", "git",
