@@ -151,7 +151,7 @@ def _term_always_true(term: str, table: str) -> bool:
 
 def _always_true(condition: str, table: str = "") -> bool:
     """Whether an upper-cased SQL condition holds for every row (``1=1``, ``TRUE``,
-    ``'A'='A'``, ``x = x``, ``… OR 1=1``, ``x IS NULL OR x IS NOT NULL``, ``id > 0``);
+    ``'A'='A'``, ``x = x``, ``… OR 1=1``, ``TRUE AND 'a'='a'``, ``x IS NULL OR x IS NOT NULL``, ``id > 0``);
     string literals arrive reduced to their word characters."""
     terms: list[str] = []
     for disjunct in re.split(r"\bOR\b", condition):
@@ -160,6 +160,13 @@ def _always_true(condition: str, table: str = "") -> bool:
             term = term[1:-1].strip()
         terms.append(term.strip("() "))
     if any(_term_always_true(term, table) for term in terms):
+        return True
+    # 'a'='a' AND 1: a conjunction of terms that all hold for every row holds for every row.
+    if any(
+        " AND " in f" {term} "
+        and all(_term_always_true(part.strip("() "), table) for part in re.split(r"\bAND\b", term))
+        for term in terms
+    ):
         return True
     # x IS NULL OR x IS NOT NULL: the two halves cover every row.
     nulls = [m for m in map(_NULL_TEST.match, terms) if m]

@@ -504,8 +504,25 @@ def rule_hidden_code(cmd: Cmd, found: list[Finding]) -> None:
 _STDIN_FILES = frozenset({"-", "/dev/stdin", "/proc/self/fd/0", "/dev/fd/0"})
 
 
+def _shell_noexec(cmd: Cmd) -> bool:
+    """``bash -n``, ``sh -nv``, ``zsh --noexec``, ``bash -o noexec``: the shell only parses the
+    script (a syntax check) and runs none of it."""
+    words = [w.literal() for w in cmd.args]
+    for i, lit in enumerate(words):
+        if lit is None or not lit.startswith("-") or lit in ("-", "--"):
+            return False
+        if lit in ("--noexec", "--no-execute") or (lit[1] != "-" and "n" in lit[1:] and "c" not in lit[1:]):
+            return True
+        if lit in ("-o", "+o") and i + 1 < len(words):
+            if lit == "-o" and words[i + 1] == "noexec":
+                return True
+    return False
+
+
 def _reads_code_from_stdin(cmd: Cmd) -> bool:
     if cmd.name in _shell.SHELLS:
+        if _shell_noexec(cmd):
+            return False
         _inline, reads_stdin, script_file = _shell.shell_invocation(cmd.args)
         return reads_stdin or (script_file is not None and script_file.literal() in _STDIN_FILES)
     if cmd.name in ("source", "."):

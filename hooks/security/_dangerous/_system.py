@@ -302,6 +302,8 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
                     "Append instead: `(crontab -l; echo 'JOB') | crontab -`, or ask the user.",
                 )
             )
+        elif cmd.name == "crontab" and _only_removes_cron_lines(cmd, earlier):
+            return  # crontab -l | grep -v 'old job' | crontab -: drops one job, adds none
         elif cmd.name == "crontab":
             found.append(("ask", f"`{cmd.display}` adds jobs to the user's cron table (persistence); confirm them."))
         return
@@ -459,6 +461,40 @@ def _keeps_cron_table(cmd: Cmd, earlier: list[Cmd]) -> bool:
     )
     upstream = {n for stage in cmd.stage_names[: cmd.stage] for n in stage}
     return listed or "crontab" in upstream
+
+
+# sed scripts that only delete matching lines: /pattern/d, \|pattern|d.
+_SED_DELETE = lazy_compile(r"^(?:/(?:[^/\\]|\\.)+/|\\(.)(?:(?!\1).)+\1)d$")
+_CATCH_ALL = frozenset({"", ".", "^", "$", ".*", "^.*", ".*$", "^.*$", "*"})
+
+
+def _only_removes_cron_lines(cmd: Cmd, earlier: list[Cmd]) -> bool:
+    """Whether the table fed to ``crontab -`` is the old one with some lines filtered out: its
+    pipeline holds only ``crontab -l`` and ``grep -v PATTERN`` / ``sed '/PATTERN/d'`` (a pattern
+    that cannot match every line), so the new table drops a job and schedules nothing."""
+    if cmd.stage == 0 or cmd.stdin_text is not None:
+        return False
+    upstream = {n for stage in cmd.stage_names[: cmd.stage] for n in stage}
+    if "crontab" not in upstream or not upstream <= {"crontab", "grep", "sed"}:
+        return False
+    for c in earlier:
+        lits = [w.literal() for w in c.args]
+        if c.name not in upstream or c.name == "crontab":
+            continue
+        if None in lits:
+            return False
+        words = [lit for lit in lits if lit is not None]
+        options = [w for w in words if w.startswith("-")]
+        patterns = [w for w in words if not w.startswith("-")]
+        if c.name == "grep":
+            inverted = any(o.startswith("-") and not o.startswith("--") and "v" in o for o in options)
+            inverted = inverted or "--invert-match" in options
+            if not inverted or len(patterns) != 1 or patterns[0] in _CATCH_ALL:
+                return False
+        elif c.name == "sed":
+            if options or len(patterns) != 1 or not _SED_DELETE.match(patterns[0]):
+                return False
+    return True
 
 
 _UPLOAD = lazy_compile(

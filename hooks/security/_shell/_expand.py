@@ -28,6 +28,9 @@ class Ctx:
     functions: dict[str, Command]
     # Programs whose output a variable holds (x=$(curl …) → {"curl"}): eval "$x" runs it.
     sources: dict[str, set[str]]
+    # The words of assignments whose value is not known (D="${ROOT}/" with ROOT unset), so a
+    # later "$D*" is still seen to start with the unknown ROOT and a slash.
+    assigned: dict[str, Word]
 
     def __init__(
         self,
@@ -48,6 +51,7 @@ class Ctx:
         self.files = {} if files is None else files
         self.functions = {} if functions is None else functions
         self.sources = {} if sources is None else sources
+        self.assigned: dict[str, Word] = {}
         # The variable an unknown cwd came from (cd "$DIR"): empty, cd would go home or stay put.
         self.cwd_from = ""
         # The directory before the last cd (cd - returns there); unknown before any cd.
@@ -68,9 +72,18 @@ class Ctx:
             dict(self.sources),
         )
         copy.cwd_from = self.cwd_from
+        copy.assigned = dict(self.assigned)
         copy.oldpwd = self.oldpwd
         copy.spawn_loops = self.spawn_loops
         return copy
+
+    def assign(self, name: str, value: Word) -> None:
+        """Record ``name=value``: its candidate values, or its word when they are unknown."""
+        self.vars[name] = expand(value, self)
+        if self.vars[name] is None:
+            self.assigned[name] = value
+        else:
+            self.assigned.pop(name, None)
 
     def written(self, word: Word) -> str | None:
         """Content this command wrote earlier to the file ``word`` names, if known."""
@@ -261,8 +274,9 @@ def expand_pattern(word: Word, ctx: Ctx) -> str:
     return "".join(out)
 
 
-def unknown_then_slash(word: Word, ctx: Ctx) -> bool:
-    """``"$X/"`` or ``$X/*`` with X unknown: if X is empty this names the filesystem root."""
+def unknown_then_slash(word: Word, ctx: Ctx, depth: int = 0) -> bool:
+    """``"$X/"`` or ``$X/*`` with X unknown: if X is empty this names the filesystem root.
+    ``D="$X/"; rm -rf $D*`` is the same word once D's assignment is put back in."""
     if not word.parts:
         return False
     first = word.parts[0]
@@ -271,6 +285,9 @@ def unknown_then_slash(word: Word, ctx: Ctx) -> bool:
             return False
         if var_values(first, ctx) is not None:
             return False
+        value = ctx.assigned.get(first.name) if first.op == "" else None
+        if value is not None and depth < 4:
+            return unknown_then_slash(Word([*value.parts, *word.parts[1:]], word.raw, word.pos), ctx, depth + 1)
     elif isinstance(first, Sub | Arith):
         if sub_values(first, ctx) is not None:
             return False

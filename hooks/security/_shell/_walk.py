@@ -224,7 +224,7 @@ def _walk_command(
     if words and all(is_assignment(w) for w in words):
         for w in words:
             name, value = split_assignment(w)
-            ctx.vars[name] = expand(value, ctx)
+            ctx.assign(name, value)
             ctx.sources[name] = _value_sources(value, ctx)
         out.append(Cmd("", [], command.redirects, ctx, origin, index, names, prev))
         return None
@@ -277,7 +277,7 @@ def _walk_command(
         for w in args:
             if is_assignment(w):
                 var, value = split_assignment(w)
-                ctx.vars[var] = expand(value, ctx)
+                ctx.assign(var, value)
                 ctx.sources[var] = _value_sources(value, ctx)
     elif name in ("cd", "pushd") and not cctx.remote:
         targets = [w for w in args if not (w.literal() or "").startswith("-")]
