@@ -513,9 +513,8 @@ def _shell_noexec(cmd: Cmd) -> bool:
             return False
         if lit in ("--noexec", "--no-execute") or (lit[1] != "-" and "n" in lit[1:] and "c" not in lit[1:]):
             return True
-        if lit in ("-o", "+o") and i + 1 < len(words):
-            if lit == "-o" and words[i + 1] == "noexec":
-                return True
+        if lit == "-o" and words[i + 1 : i + 2] == ["noexec"]:
+            return True
     return False
 
 

@@ -491,9 +491,8 @@ def _only_removes_cron_lines(cmd: Cmd, earlier: list[Cmd]) -> bool:
             inverted = inverted or "--invert-match" in options
             if not inverted or len(patterns) != 1 or patterns[0] in _CATCH_ALL:
                 return False
-        elif c.name == "sed":
-            if options or len(patterns) != 1 or not _SED_DELETE.match(patterns[0]):
-                return False
+        elif c.name == "sed" and (options or len(patterns) != 1 or not _SED_DELETE.match(patterns[0])):
+            return False
     return True
 
 
