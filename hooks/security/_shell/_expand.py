@@ -286,8 +286,12 @@ def unknown_then_slash(word: Word, ctx: Ctx, depth: int = 0) -> bool:
         if var_values(first, ctx) is not None:
             return False
         value = ctx.assigned.get(first.name) if first.op == "" else None
-        if value is not None and depth < 4:
-            return unknown_then_slash(Word([*value.parts, *word.parts[1:]], word.raw, word.pos), ctx, depth + 1)
+        if (
+            value is not None
+            and depth < 4
+            and unknown_then_slash(Word([*value.parts, *word.parts[1:]], word.raw, word.pos), ctx, depth + 1)
+        ):
+            return True
     elif isinstance(first, Sub | Arith):
         if sub_values(first, ctx) is not None:
             return False
