@@ -959,6 +959,23 @@ def _hosted_shell_sql(cmd: Cmd) -> list[str] | None:
     return None
 
 
+# Encodings that hide text from a reader (tr, rev, gunzip also decode, but mostly clean up text).
+_ENCODINGS = frozenset({"base64", "base32", "basenc", "xxd", "uudecode"})
+
+
+def _decoded_argument(cmd: Cmd) -> bool:
+    """Whether an argument or the input is the output of a decoder: ``"$(echo … | base64 -d)"``,
+    a variable that holds it (``q=$(… | xxd -r -p); psql -c "$q"``), ``… | base64 -d | psql``."""
+    if any(stage & _ENCODINGS for stage in cmd.stage_names[: cmd.stage]):
+        return True
+    for word in cmd.args:
+        produced = [_shell.names_in(sub.script, cmd.ctx) for sub in word.subs()]
+        produced += [cmd.ctx.sources.get(p.name, set()) for p in word.parts if isinstance(p, _shell.Var)]
+        if any(inner & _ENCODINGS for inner in produced):
+            return True
+    return False
+
+
 def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     """SQL run through a database client, a framework's database console or interpreter code:
     DROP/TRUNCATE, DELETE/UPDATE without a real WHERE, changes against production."""
@@ -966,6 +983,15 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     texts: list[str] = []
     hosted = _hosted_shell_sql(cmd)
     if name in SQL_CLIENTS:
+        if _decoded_argument(cmd):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` sends SQL that is decoded on the spot (base64, hex), so nobody can "
+                    "review what it changes. Write the plain SQL statement in the command instead.",
+                )
+            )
+            return
         sql_opts, with_value, positional_sql = SQL_CLIENTS[name]
         # sqlite3/duckdb use single-dash long options (-cmd): split them by hand.
         args = cmd.args

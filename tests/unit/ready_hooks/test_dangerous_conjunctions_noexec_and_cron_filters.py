@@ -1,7 +1,8 @@
 """dangerous_commands on blind23/24's classes, with fresh commands: a WHERE made only of
-always-true terms joined by AND is no condition; a variable assigned from an unknown variable
-and a slash (``D="$X/"``) still names the filesystem root when deleted; a shell run with ``-n``
-only parses what it reads; and ``crontab -l | grep -v JOB | crontab -`` drops a job and adds none."""
+always-true terms joined by AND is no condition; SQL decoded on the spot is refused; a variable
+assigned from an unknown variable and a slash (``D="$X/"``) still names the filesystem root when
+deleted; a shell run with ``-n`` only parses what it reads; and ``crontab -l | grep -v JOB |
+crontab -`` drops a job and adds none."""
 
 from __future__ import annotations
 
@@ -18,6 +19,12 @@ CASES: list[tuple[str, str | None]] = [
     ('psql -d billing -c "DELETE FROM invoices WHERE 1=1 AND customer_id = 812"', None),
     ('psql -d billing -c "DELETE FROM invoices WHERE id BETWEEN 1 AND 50"', None),
     ("mysql crm -e \"DELETE FROM leads WHERE created_at < '2020-01-01' AND 1=1\"", None),
+    # SQL decoded on the spot (an argument, a variable holding it, or the input) versus plain SQL.
+    ('STMT=$(echo VFJVTkNBVEUgbGVkZ2Vy | base64 -d); psql -d books -c "$STMT"', "deny"),
+    ('mysql crm -e "$(printf %s 44454c4554452046524f4d206c65616473 | xxd -r -p)"', "deny"),
+    ("echo VFJVTkNBVEUgbGVkZ2Vy | base64 --decode | sqlite3 var/books.db", "deny"),
+    ("gunzip -c backups/dev.sql.gz | psql -d books_dev", None),
+    ('STMT="SELECT count(*) FROM ledger"; psql -d books -c "$STMT"', None),
     # A variable assigned from an unknown one and a slash, deleted later.
     ('STAGE="${PKG_ROOT}/" && rm -rf $STAGE*', "ask"),
     ('export TARGET="$DEST_DIR/"; rm -rf "${TARGET}"', "ask"),
