@@ -77,6 +77,12 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     patterns only ('*.orig', '*.rej') passes. One named
     entry in each package (packages/*/lib, apps/*/src/generated) is deleted like that path
     written once; a work folder in each (packages/*/src, */migrations) asks.
+    A WHERE whose terms are all always true joined by AND ('a'='a' AND 1) is no condition; SQL
+    decoded on the spot (base64/xxd output as an argument, a variable holding it, or the input of
+    a database client) is denied; D="$X/" followed by rm -rf "$D"* asks like rm -rf "$X/"*; a
+    shell run with -n (bash -n, sh -o noexec) only parses what is piped into it and passes; and
+    crontab -l | grep -v JOB | crontab - (or sed '/JOB/d') removes a job without adding one and
+    passes.
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
     wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
     brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an
