@@ -82,7 +82,7 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     a database client) is denied; D="$X/" followed by rm -rf "$D"* asks like rm -rf "$X/"*; a
     shell run with -n (bash -n, sh -o noexec) only parses what is piped into it and passes; and
     crontab -l | grep -v JOB | crontab - (or sed '/JOB/d') removes a job without adding one and
-    passes; a one-off job scheduled with at/batch is asked like a cron entry (at -l/-r pass).
+    passes.
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
     wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
     brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an

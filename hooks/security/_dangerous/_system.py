@@ -304,14 +304,6 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
             )
         elif cmd.name == "crontab" and _only_removes_cron_lines(cmd, earlier):
             return  # crontab -l | grep -v 'old job' | crontab -: drops one job, adds none
-        elif cmd.name in ("at", "batch") and not {"l", "d", "r", "c"} & set(flags) and "V" not in flags:
-            found.append(
-                (
-                    "ask",
-                    f"`{cmd.display}` schedules a job that runs later with nobody watching; confirm it, "
-                    "or run the command now instead.",
-                )
-            )
         elif cmd.name == "crontab":
             found.append(("ask", f"`{cmd.display}` adds jobs to the user's cron table (persistence); confirm them."))
         return
