@@ -1136,6 +1136,42 @@ def _listed_paths(cmd: Cmd, word: Word, cmds: list[Cmd] | None = None) -> list[s
     return paths
 
 
+def _listing_vars(command: str, ctx: _shell.Ctx) -> dict[str, list[str]]:
+    """Variables the command sets to a listing's output (``KEY=$(ls ~/.gnupg/*.key | head -1)``)
+    and the paths that listing names."""
+    try:
+        script = _shell.parse(command)
+    except _shell.ShellParseError:
+        return {}
+    found: dict[str, list[str]] = {}
+    for inner in script.simple_commands():
+        for w in inner.words:
+            if _shell.is_assignment(w):
+                name, value = _shell.split_assignment(w)
+                paths = [
+                    path
+                    for sub in value.subs()
+                    for listed in sub.script.simple_commands()
+                    if listed.words and os.path.basename(listed.words[0].literal() or "") in PATH_LISTERS
+                    for path in _lister_paths(
+                        os.path.basename(listed.words[0].literal() or ""),
+                        listed.words[1:],
+                        lambda word: _shell.expand(word, ctx),
+                    )
+                ]
+                if paths:
+                    found[name] = paths
+    return found
+
+
+def _var_listing(cmd: Cmd, word: Word, listings: dict[str, list[str]] | None) -> list[str]:
+    """The paths ``"$KEY"`` stands for when the command set KEY to a listing's output."""
+    first = word.parts[0] if len(word.parts) == 1 else None
+    if not listings or not isinstance(first, _shell.Var) or cmd.ctx.vars.get(first.name) is not None:
+        return []
+    return listings.get(first.name, [])
+
+
 def _xargs_listed(cmd: Cmd) -> list[str]:
     """Paths an ``xargs``-run command gets from a listing earlier in its pipeline."""
     if not cmd.xargs:
@@ -1149,9 +1185,11 @@ def _xargs_listed(cmd: Cmd) -> list[str]:
     return paths
 
 
-def _check_bash_files(cmd: Cmd, found: list[Finding], known: set[str] | None = None) -> None:
+def _check_bash_files(
+    cmd: Cmd, found: list[Finding], known: set[str] | None = None, listings: dict[str, list[str]] | None = None
+) -> None:
     start = len(found)
-    _check_secret_files(cmd, found)
+    _check_secret_files(cmd, found, listings)
     if known and len(found) > start:
         # Reading or editing a file this command wrote whole shows only what the command shows.
         words = list(cmd.args) + [r.target for r in cmd.redirects if r.op in ("<", "<>") and r.target is not None]
@@ -1165,7 +1203,7 @@ def _check_bash_files(cmd: Cmd, found: list[Finding], known: set[str] | None = N
             del found[start:]
 
 
-def _check_secret_files(cmd: Cmd, found: list[Finding]) -> None:
+def _check_secret_files(cmd: Cmd, found: list[Finding], listings: dict[str, list[str]] | None = None) -> None:
     searched = _config_search(cmd)
     if searched is not None:
         found.append(
@@ -1222,7 +1260,9 @@ def _check_secret_files(cmd: Cmd, found: list[Finding]) -> None:
         else:
             # Unknown parts keep their ${NAME} form: /proc/$$/environ still ends in /environ.
             # $(ls ~/.ssh/*.pub) stands for what the listing names, not for its own text.
-            candidates = cmd.values(word) or _listed_paths(cmd, word) or [word.text]
+            candidates = (
+                cmd.values(word) or _listed_paths(cmd, word) or _var_listing(cmd, word, listings) or [word.text]
+            )
             first = word.parts[0] if word.parts else None
         credential_var = isinstance(first, _shell.Var) and first.name in CREDENTIAL_FILE_VARS
         for value in candidates:
@@ -2253,6 +2293,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         _common.tag_rule("parse", found)
         return found
     known: set[str] = set()  # files whose whole content this command wrote or copied from a template
+    listings = _listing_vars(command, ctx)  # variables set to a listing's output: KEY=$(ls …)
     dumps: set[str] = set()  # files this command filled with the environment (env > /tmp/e)
     for cmd in cmds:
         start = len(found)
@@ -2263,7 +2304,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
             found.extend(_ci_step_findings(target, _bash_new_text(cmd), ctx.project))
         _common.tag_rule("ci-secrets", found, start)
         start = len(found)
-        _check_bash_files(cmd, found, known)
+        _check_bash_files(cmd, found, known, listings)
         _common.tag_rule("secret-file", found, start)
         known |= _written_whole(cmd)
         start = len(found)

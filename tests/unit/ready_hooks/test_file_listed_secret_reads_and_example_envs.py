@@ -24,6 +24,12 @@ LISTED_READS: list[tuple[str, str | None]] = [
     ("fd . ~/.kube | xargs -n1 cat", "deny"),
     ("strings $(realpath .env.production)", "deny"),
     ("cat ~/.password-store/*", "deny"),
+    # A variable set to a listing's output stands for what the listing names.
+    ('TOKEN_FILE=$(ls ~/.config/gh/hosts.yml) && cat "$TOKEN_FILE"', "deny"),
+    ('K=$(ls -t ~/.ssh/id_* | head -1); od -c "$K"', "deny"),
+    ('K=$(ls ~/.ssh/*.pub | head -1); cat "$K"', None),
+    ('LATEST=$(ls -t build/reports/*.xml | head -1); cat "$LATEST"', None),
+    ('F=$(ls ~/.aws/credentials); test -s "$F" && echo present', None),
     # Listings of project files or public halves only.
     ("cat $(ls -t logs/*.log | head -1)", None),
     ("head -20 $(find src -name '*.toml' | head -1)", None),
