@@ -1144,6 +1144,23 @@ def _listing_vars(command: str, ctx: _shell.Ctx) -> dict[str, list[str]]:
     except _shell.ShellParseError:
         return {}
     found: dict[str, list[str]] = {}
+    for loop in _loops(script):
+        # for f in $(ls ~/.ssh/id_*): the loop variable takes each listed path in turn.
+        name = loop.words[0].literal() or ""
+        paths = [
+            path
+            for item in loop.words[1:]
+            for sub in item.subs()
+            for listed in sub.script.simple_commands()
+            if listed.words and os.path.basename(listed.words[0].literal() or "") in PATH_LISTERS
+            for path in _lister_paths(
+                os.path.basename(listed.words[0].literal() or ""),
+                listed.words[1:],
+                lambda word: _shell.expand(word, ctx),
+            )
+        ]
+        if name and paths:
+            found[name] = paths
     for inner in script.simple_commands():
         for w in inner.words:
             if _shell.is_assignment(w):
@@ -1162,6 +1179,18 @@ def _listing_vars(command: str, ctx: _shell.Ctx) -> dict[str, list[str]]:
                 if paths:
                     found[name] = paths
     return found
+
+
+def _loops(script: _shell.Script) -> list[_shell.Command]:
+    """The ``for``/``select`` loops of ``script``, nested ones included."""
+    loops: list[_shell.Command] = []
+    for pipe in script.pipelines:
+        for command in pipe.commands:
+            if command.kind in ("for", "select") and command.words:
+                loops.append(command)
+            for inner in command.scripts():
+                loops.extend(_loops(inner))
+    return loops
 
 
 def _var_listing(cmd: Cmd, word: Word, listings: dict[str, list[str]] | None) -> list[str]:

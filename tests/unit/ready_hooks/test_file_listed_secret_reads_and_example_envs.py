@@ -30,6 +30,12 @@ LISTED_READS: list[tuple[str, str | None]] = [
     ('K=$(ls ~/.ssh/*.pub | head -1); cat "$K"', None),
     ('LATEST=$(ls -t build/reports/*.xml | head -1); cat "$LATEST"', None),
     ('F=$(ls ~/.aws/credentials); test -s "$F" && echo present', None),
+    # So does a loop variable over a listing.
+    ('for f in $(ls -d ~/.docker/*); do head "$f"; done', "deny"),
+    ('for k in $(find ~/.ssh -name "id_*"); do ssh-keygen -y -f "$k" >/dev/null; cat "$k"; done', "deny"),
+    ('for f in $(ls ~/.ssh/*.pub); do cat "$f"; done', None),
+    ('for f in $(ls reports/*.csv); do head -2 "$f"; done', None),
+    ('for f in $(ls ~/.ssh/id_*); do echo "found $f"; done', None),
     # Listings of project files or public halves only.
     ("cat $(ls -t logs/*.log | head -1)", None),
     ("head -20 $(find src -name '*.toml' | head -1)", None),
