@@ -60,7 +60,11 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     clear) is denied; a keychain a signing script made (build.keychain) is scratch. airflow
     connections list asks (its table has password and URI columns). Printing the shell history
     asks; filtering it for exports or assignments of secret names (history | grep 'export
-    .*TOKEN', fc -l | rg 'PASSWORD=') prints the values and is denied.
+    .*TOKEN', fc -l | rg 'PASSWORD=') prints the values and is denied. A reader given a
+    listing's output ($(ls …), $(find … -name …), $(readlink -f …), `echo …`, or a listing piped
+    through xargs) reads the paths that listing names; a match-everything glob inside a
+    credentials folder (~/.gnupg/private-keys-v1.d/*) picks up its keys. An env file named as a
+    template the other way round (app.sample.env, example.env, web.template.env) is not secret.
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
     the standard library's ``secrets`` module on sys.path.)
 """
@@ -85,6 +89,7 @@ from _shell import Cmd, LazyPattern, Word, lazy_compile  # noqa: E402
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 NAME = "secrets_guard"
@@ -454,6 +459,8 @@ def secret_file(path: str) -> str | None:
         # /run/secrets/db_password (Docker), /var/run/secrets/…/token (Kubernetes), secrets/prod.json
         return "a file in a secrets folder"
     if lower == ".env" or (lower.endswith(".env") and len(lower) > 4):
+        if SAFE_ENV_SUFFIXES & set(re.split(r"[._-]", lower[:-4])):
+            return None  # settings.example.env, sample-app.env: templates named the other way round
         return "an environment file with credentials"
     if lower.startswith(".env."):
         # .env.example, .env.example.bak: templates without real values.
@@ -1080,9 +1087,138 @@ def _written_whole(cmd: Cmd) -> set[str]:
     return paths
 
 
-def _check_bash_files(cmd: Cmd, found: list[Finding], known: set[str] | None = None) -> None:
+# Commands whose output is a list of paths (the ones they were given, or found under them):
+# ``cat $(ls ~/.ssh/id_*)``, ``ls ~/.gnupg/*.key | xargs cat`` read what the listing names.
+PATH_LISTERS = frozenset({"ls", "find", "fd", "fdfind", "echo", "printf", "realpath", "readlink"})
+
+
+def _lister_paths(name: str, words: list[Word], values: Callable[[Word], list[str] | None]) -> list[str]:
+    """Paths a listing command ``name`` given ``words`` (its arguments) prints: the paths and
+    globs it names; for ``find START -name PAT`` the ``START/PAT`` it filters down to."""
+    named: list[str] = []
+    filtered: list[str] = []
+    in_expr = False
+    for i, w in enumerate(words):
+        lit = w.literal()
+        if lit is not None and (lit.startswith("-") or lit in ("(", "!")):
+            in_expr = name == "find"  # find's expression follows its start folders
+            if in_expr and lit in ("-name", "-iname") and i + 1 < len(words):
+                pattern = words[i + 1].literal() or ""
+                filtered.extend(f"{start.rstrip('/')}/{pattern}" for start in named if pattern)
+            continue
+        if not in_expr:
+            named.extend(values(w) or [])
+    return filtered or named
+
+
+def _glob_in_secret_dir(path: str) -> str | None:
+    """``~/.gnupg/private-keys-v1.d/*``, ``~/.ssh/*``: a match-everything glob inside a
+    credentials folder picks up its keys."""
+    head, base = os.path.split(path.replace("\\", "/").rstrip("/"))
+    if base not in _shell.MATCH_ALL_GLOBS:
+        return None
+    inside = "/" + head.strip("/") + "/"
+    if any(f"/{d}/" in inside for d in SECRET_DIRS) or server_key_folder("/" + head.strip("/")):
+        return "a folder of credentials"
+    return None
+
+
+def _listed_paths(cmd: Cmd, word: Word, cmds: list[Cmd] | None = None) -> list[str]:
+    """Paths that ``word`` stands for when a listing produces it: a substitution of a listing
+    command (``$(ls -t ~/.gnupg/private-keys-v1.d/* | head -1)``), or, for a command run by
+    ``xargs``, the listing piped into it."""
+    paths: list[str] = []
+    for sub in word.subs():
+        for inner in sub.script.simple_commands():
+            name = os.path.basename(inner.words[0].literal() or "") if inner.words else ""
+            if name in PATH_LISTERS:
+                paths.extend(_lister_paths(name, inner.words[1:], cmd.values))
+    return paths
+
+
+def _listing_vars(command: str, ctx: _shell.Ctx) -> dict[str, list[str]]:
+    """Variables the command sets to a listing's output (``KEY=$(ls ~/.gnupg/*.key | head -1)``)
+    and the paths that listing names."""
+    try:
+        script = _shell.parse(command)
+    except _shell.ShellParseError:
+        return {}
+    found: dict[str, list[str]] = {}
+    for loop in _loops(script):
+        # for f in $(ls ~/.ssh/id_*): the loop variable takes each listed path in turn.
+        name = loop.words[0].literal() or ""
+        paths = [
+            path
+            for item in loop.words[1:]
+            for sub in item.subs()
+            for listed in sub.script.simple_commands()
+            if listed.words and os.path.basename(listed.words[0].literal() or "") in PATH_LISTERS
+            for path in _lister_paths(
+                os.path.basename(listed.words[0].literal() or ""),
+                listed.words[1:],
+                lambda word: _shell.expand(word, ctx),
+            )
+        ]
+        if name and paths:
+            found[name] = paths
+    for inner in script.simple_commands():
+        for w in inner.words:
+            if _shell.is_assignment(w):
+                name, value = _shell.split_assignment(w)
+                paths = [
+                    path
+                    for sub in value.subs()
+                    for listed in sub.script.simple_commands()
+                    if listed.words and os.path.basename(listed.words[0].literal() or "") in PATH_LISTERS
+                    for path in _lister_paths(
+                        os.path.basename(listed.words[0].literal() or ""),
+                        listed.words[1:],
+                        lambda word: _shell.expand(word, ctx),
+                    )
+                ]
+                if paths:
+                    found[name] = paths
+    return found
+
+
+def _loops(script: _shell.Script) -> list[_shell.Command]:
+    """The ``for``/``select`` loops of ``script``, nested ones included."""
+    loops: list[_shell.Command] = []
+    for pipe in script.pipelines:
+        for command in pipe.commands:
+            if command.kind in ("for", "select") and command.words:
+                loops.append(command)
+            for inner in command.scripts():
+                loops.extend(_loops(inner))
+    return loops
+
+
+def _var_listing(cmd: Cmd, word: Word, listings: dict[str, list[str]] | None) -> list[str]:
+    """The paths ``"$KEY"`` stands for when the command set KEY to a listing's output."""
+    first = word.parts[0] if len(word.parts) == 1 else None
+    if not listings or not isinstance(first, _shell.Var) or cmd.ctx.vars.get(first.name) is not None:
+        return []
+    return listings.get(first.name, [])
+
+
+def _xargs_listed(cmd: Cmd) -> list[str]:
+    """Paths an ``xargs``-run command gets from a listing earlier in its pipeline."""
+    if not cmd.xargs:
+        return []
+    paths: list[str] = []
+    upstream = cmd.prev
+    while upstream is not None:
+        if upstream.name in PATH_LISTERS:
+            paths.extend(_lister_paths(upstream.name, upstream.args, upstream.values))
+        upstream = upstream.prev
+    return paths
+
+
+def _check_bash_files(
+    cmd: Cmd, found: list[Finding], known: set[str] | None = None, listings: dict[str, list[str]] | None = None
+) -> None:
     start = len(found)
-    _check_secret_files(cmd, found)
+    _check_secret_files(cmd, found, listings)
     if known and len(found) > start:
         # Reading or editing a file this command wrote whole shows only what the command shows.
         words = list(cmd.args) + [r.target for r in cmd.redirects if r.op in ("<", "<>") and r.target is not None]
@@ -1096,7 +1232,7 @@ def _check_bash_files(cmd: Cmd, found: list[Finding], known: set[str] | None = N
             del found[start:]
 
 
-def _check_secret_files(cmd: Cmd, found: list[Finding]) -> None:
+def _check_secret_files(cmd: Cmd, found: list[Finding], listings: dict[str, list[str]] | None = None) -> None:
     searched = _config_search(cmd)
     if searched is not None:
         found.append(
@@ -1145,12 +1281,21 @@ def _check_secret_files(cmd: Cmd, found: list[Finding]) -> None:
     for r in cmd.redirects:
         if r.op in ("<", "<>", "<&") and r.target is not None and name not in ("source", ".") and projection != "count":
             words.append(r.target)
-    for word in words:
-        # Unknown parts keep their ${NAME} form: /proc/$$/environ still ends in /environ.
-        first = word.parts[0] if word.parts else None
+    listed = _xargs_listed(cmd) if name in READERS and projection != "count" else []
+    for word in [*words, None] if listed else words:
+        if word is None:  # the paths xargs takes from a listing (ls ~/.ssh/id_* | xargs cat)
+            candidates = listed
+            first = None
+        else:
+            # Unknown parts keep their ${NAME} form: /proc/$$/environ still ends in /environ.
+            # $(ls ~/.ssh/*.pub) stands for what the listing names, not for its own text.
+            candidates = (
+                cmd.values(word) or _listed_paths(cmd, word) or _var_listing(cmd, word, listings) or [word.text]
+            )
+            first = word.parts[0] if word.parts else None
         credential_var = isinstance(first, _shell.Var) and first.name in CREDENTIAL_FILE_VARS
-        for value in cmd.values(word) or [word.text]:
-            kind = secret_file(value) or secret_glob(value)
+        for value in candidates:
+            kind = secret_file(value) or secret_glob(value) or _glob_in_secret_dir(value)
             if not kind and credential_var and cmd.ctx.vars.get(first.name) is None:  # type: ignore[union-attr]
                 kind = "a credentials file (the path a credentials variable names)"
             if not kind and secret_dir(value):
@@ -2177,6 +2322,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         _common.tag_rule("parse", found)
         return found
     known: set[str] = set()  # files whose whole content this command wrote or copied from a template
+    listings = _listing_vars(command, ctx)  # variables set to a listing's output: KEY=$(ls …)
     dumps: set[str] = set()  # files this command filled with the environment (env > /tmp/e)
     for cmd in cmds:
         start = len(found)
@@ -2187,7 +2333,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
             found.extend(_ci_step_findings(target, _bash_new_text(cmd), ctx.project))
         _common.tag_rule("ci-secrets", found, start)
         start = len(found)
-        _check_bash_files(cmd, found, known)
+        _check_bash_files(cmd, found, known, listings)
         _common.tag_rule("secret-file", found, start)
         known |= _written_whole(cmd)
         start = len(found)

@@ -43,7 +43,8 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     rsync dry runs pass; Perforce depot paths (//depot/…) are not files; Windows drive paths
     changed from PowerShell are outside; WSL's Program Files / ProgramData read like /etc. A
     recursive rm of "$VAR/" or "$VAR/"* with VAR set nowhere in the command and not guarded with
-    ${VAR:?} starts at the filesystem root when it is empty (rule unset-root).
+    ${VAR:?} starts at the filesystem root when it is empty (rule unset-root); so does one through a
+    variable the command sets to such a value (DIST="${BUILD_ROOT}/" && rm -rf $DIST*).
     Closing the home folder itself to others (chmod 750 ~, chmod go-w "$HOME"; not recursive,
     the owner keeping full access) passes like tightening ~/.ssh. cd - returns to the directory
     before the command's last cd (before any, it may be anywhere and counts as the home folder).
@@ -1457,6 +1458,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
     made: set[str] = set()  # what the command created so far (its own scratch files)
     # SDK_ROOT=$ANDROID_HOME: which tool variable a variable of the command copies.
     aliases = {m.group("name"): m.group("source") for m in _ALIAS.finditer(command)}
+    rooted = _root_prone_vars(command, ctx)
     # What later parts of the command line write as their output (``rm -rf /tmp/report && tool
     # --output=/tmp/report``): clearing a folder the task is about to regenerate is its own.
     outputs = {p for c in cmds if not c.ctx.remote for p in created_paths(c)}
@@ -1489,7 +1491,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         for word in _bash_path_words(cmd):
             if id(word) in deleted:
                 found.extend(_tool_folder_delete(cmd, word, aliases))
-                found.extend(_unset_root_delete(cmd, word))
+                found.extend(_unset_root_delete(cmd, word, rooted))
             # Unknown parts become "*": /etc/$FILE is still under /etc.
             known = cmd.values(word)
             for value in known or _temp_var_value(word, cmd.ctx) or [_shell.expand_pattern(word, cmd.ctx)]:
@@ -1611,11 +1613,43 @@ def _tool_cache_clean(cmd: Cmd) -> list[Finding]:
     ]
 
 
-def _unset_root_delete(cmd: Cmd, word: Word) -> list[Finding]:
+def _root_prone_vars(command: str, ctx: _shell.Ctx) -> set[str]:
+    """Variables the command sets to an unset variable and a slash (``DIST="${BUILD_ROOT}/"``):
+    each names the filesystem root when that variable is empty."""
+    try:
+        script = _shell.parse(command)
+    except _shell.ShellParseError:
+        return set()
+    prone: set[str] = set()
+    for command_ in script.simple_commands():
+        for w in command_.words:
+            if not _shell.is_assignment(w):
+                continue
+            name, value = _shell.split_assignment(w)
+            if _shell.unknown_then_slash(value, ctx):
+                prone.add(name)
+    return prone
+
+
+def _names_root(word: Word, ctx: _shell.Ctx, rooted: set[str]) -> bool:
+    """``rm -rf $DIST*`` where DIST was set to ``"$UNSET/"``: the word starts at the root too."""
+    first = word.parts[0] if word.parts else None
+    if not isinstance(first, _shell.Var) or first.name not in rooted or first.op not in ("", "+"):
+        return False
+    if not all(isinstance(p, _shell.Lit) for p in word.parts[1:]):
+        return False
+    rest = "".join(p.text for p in word.parts[1:] if isinstance(p, _shell.Lit))
+    return ctx.vars.get(first.name) is None and rest.strip("/") in ("", "*", ".*", "**", "*/")
+
+
+def _unset_root_delete(cmd: Cmd, word: Word, rooted: set[str] | None = None) -> list[Finding]:
     """``rm -rf "$STAGING_DIR/"``, ``sudo rm -rf "${OUT}/"*``: the variable is set nowhere in the
     command and not guarded with ``${VAR:?}``, so when it is empty the recursive delete starts at
-    the filesystem root, far outside the project."""
-    if cmd.name != "rm" or not _shell.unknown_then_slash(word, cmd.ctx):
+    the filesystem root, far outside the project. So does a variable set from such a value
+    (``DIST="${BUILD_ROOT}/" && rm -rf $DIST*``)."""
+    if cmd.name != "rm":
+        return []
+    if not (_shell.unknown_then_slash(word, cmd.ctx) or _names_root(word, cmd.ctx, rooted or set())):
         return []
     flags, _positionals, _values = _shell.split_options(cmd.args)
     if not {"r", "R", "recursive"} & set(flags):
@@ -1623,6 +1657,16 @@ def _unset_root_delete(cmd: Cmd, word: Word) -> list[Finding]:
     if any(isinstance(p, _shell.Var) and p.name in TEMP_VARS | TOOL_HOME_VARS for p in word.parts[:1]):
         return []  # $TMPDIR/…, $ANDROID_HOME/…: judged as the folder they name
     name = word.text.split("/")[0]
+    first = word.parts[0]
+    if isinstance(first, _shell.Var) and first.name in (rooted or set()):
+        return [
+            (
+                "deny",
+                f"rule unset-root: `{cmd.display}` deletes from the filesystem root: ${first.name} is a variable "
+                "that is set nowhere in the command followed by a slash, so it is just '/' when that one is empty. "
+                "Set the folder in the same command or write ${VAR:?} so an empty value stops it.",
+            )
+        ]
     return [
         (
             "deny",
