@@ -1136,6 +1136,21 @@ def _listed_paths(cmd: Cmd, word: Word, cmds: list[Cmd] | None = None) -> list[s
     return paths
 
 
+def _substituted_listing(word: Word, ctx: _shell.Ctx) -> list[str]:
+    """The paths a listing inside ``word``'s command substitutions prints (``$(ls ~/.ssh/id_*)``)."""
+    return [
+        path
+        for sub in word.subs()
+        for listed in sub.script.simple_commands()
+        if listed.words and os.path.basename(listed.words[0].literal() or "") in PATH_LISTERS
+        for path in _lister_paths(
+            os.path.basename(listed.words[0].literal() or ""),
+            listed.words[1:],
+            lambda w: _shell.expand(w, ctx),
+        )
+    ]
+
+
 def _listing_vars(command: str, ctx: _shell.Ctx) -> dict[str, list[str]]:
     """Variables the command sets to a listing's output (``KEY=$(ls ~/.gnupg/*.key | head -1)``)
     and the paths that listing names."""
@@ -1147,35 +1162,14 @@ def _listing_vars(command: str, ctx: _shell.Ctx) -> dict[str, list[str]]:
     for loop in _loops(script):
         # for f in $(ls ~/.ssh/id_*): the loop variable takes each listed path in turn.
         name = loop.words[0].literal() or ""
-        paths = [
-            path
-            for item in loop.words[1:]
-            for sub in item.subs()
-            for listed in sub.script.simple_commands()
-            if listed.words and os.path.basename(listed.words[0].literal() or "") in PATH_LISTERS
-            for path in _lister_paths(
-                os.path.basename(listed.words[0].literal() or ""),
-                listed.words[1:],
-                lambda word: _shell.expand(word, ctx),
-            )
-        ]
+        paths = [path for item in loop.words[1:] for path in _substituted_listing(item, ctx)]
         if name and paths:
             found[name] = paths
     for inner in script.simple_commands():
         for w in inner.words:
             if _shell.is_assignment(w):
                 name, value = _shell.split_assignment(w)
-                paths = [
-                    path
-                    for sub in value.subs()
-                    for listed in sub.script.simple_commands()
-                    if listed.words and os.path.basename(listed.words[0].literal() or "") in PATH_LISTERS
-                    for path in _lister_paths(
-                        os.path.basename(listed.words[0].literal() or ""),
-                        listed.words[1:],
-                        lambda word: _shell.expand(word, ctx),
-                    )
-                ]
+                paths = _substituted_listing(value, ctx)
                 if paths:
                     found[name] = paths
     return found
