@@ -80,6 +80,15 @@ def reason(result: Any) -> str:
     return str(result["hookSpecificOutput"]["permissionDecisionReason"])
 
 
+def expect_decision(hook: str, command: str, cwd: Path, expected: str | None, rule: str = "") -> None:
+    """Run ``hooks/<hook>`` on a Bash ``command``: its decision is ``expected``, and a decision's
+    reason names ``rule <rule>``."""
+    result = load_hook(hook).run(bash(command, cwd))
+    assert decision(result) == expected, command
+    if expected is not None:
+        assert f"rule {rule}" in reason(result)
+
+
 SECURITY_HOOKS = ("dangerous_commands", "secrets_guard", "workspace_boundary", "protected_files")
 _STRENGTH = {None: 0, "ask": 1, "deny": 2}
 
@@ -170,6 +179,7 @@ class Kit:
     decision = staticmethod(decision)
     reason = staticmethod(reason)
     security = staticmethod(security_verdict)
+    expect_decision = staticmethod(expect_decision)
     fixture_payload = staticmethod(fixture_payload)
     git = staticmethod(git)
     hooks_dir = HOOKS

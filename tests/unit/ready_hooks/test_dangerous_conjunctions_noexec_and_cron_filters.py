@@ -52,8 +52,4 @@ CASES: list[tuple[str, str | None]] = [
 
 @pytest.mark.parametrize(("command", "expected"), CASES, ids=[c for c, _ in CASES])
 def test_dangerous_commands_cases(kit: Any, project: Path, command: str, expected: str | None) -> None:
-    hook = kit.load("security/dangerous_commands.py")
-    result = hook.run(kit.bash(command, project))
-    assert kit.decision(result) == expected, command
-    if expected is not None:
-        assert "rule " in kit.reason(result)
+    kit.expect_decision("security/dangerous_commands.py", command, project, expected)
