@@ -1458,7 +1458,6 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
     made: set[str] = set()  # what the command created so far (its own scratch files)
     # SDK_ROOT=$ANDROID_HOME: which tool variable a variable of the command copies.
     aliases = {m.group("name"): m.group("source") for m in _ALIAS.finditer(command)}
-    rooted = _root_prone_vars(command, ctx)
     # What later parts of the command line write as their output (``rm -rf /tmp/report && tool
     # --output=/tmp/report``): clearing a folder the task is about to regenerate is its own.
     outputs = {p for c in cmds if not c.ctx.remote for p in created_paths(c)}
@@ -1491,7 +1490,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         for word in _bash_path_words(cmd):
             if id(word) in deleted:
                 found.extend(_tool_folder_delete(cmd, word, aliases))
-                found.extend(_unset_root_delete(cmd, word, rooted))
+                found.extend(_unset_root_delete(cmd, word))
             # Unknown parts become "*": /etc/$FILE is still under /etc.
             known = cmd.values(word)
             for value in known or _temp_var_value(word, cmd.ctx) or [_shell.expand_pattern(word, cmd.ctx)]:
@@ -1613,43 +1612,14 @@ def _tool_cache_clean(cmd: Cmd) -> list[Finding]:
     ]
 
 
-def _root_prone_vars(command: str, ctx: _shell.Ctx) -> set[str]:
-    """Variables the command sets to an unset variable and a slash (``DIST="${BUILD_ROOT}/"``):
-    each names the filesystem root when that variable is empty."""
-    try:
-        script = _shell.parse(command)
-    except _shell.ShellParseError:
-        return set()
-    prone: set[str] = set()
-    for command_ in script.simple_commands():
-        for w in command_.words:
-            if not _shell.is_assignment(w):
-                continue
-            name, value = _shell.split_assignment(w)
-            if _shell.unknown_then_slash(value, ctx):
-                prone.add(name)
-    return prone
-
-
-def _names_root(word: Word, ctx: _shell.Ctx, rooted: set[str]) -> bool:
-    """``rm -rf $DIST*`` where DIST was set to ``"$UNSET/"``: the word starts at the root too."""
-    first = word.parts[0] if word.parts else None
-    if not isinstance(first, _shell.Var) or first.name not in rooted or first.op not in ("", "+"):
-        return False
-    if not all(isinstance(p, _shell.Lit) for p in word.parts[1:]):
-        return False
-    rest = "".join(p.text for p in word.parts[1:] if isinstance(p, _shell.Lit))
-    return ctx.vars.get(first.name) is None and rest.strip("/") in ("", "*", ".*", "**", "*/")
-
-
-def _unset_root_delete(cmd: Cmd, word: Word, rooted: set[str] | None = None) -> list[Finding]:
+def _unset_root_delete(cmd: Cmd, word: Word) -> list[Finding]:
     """``rm -rf "$STAGING_DIR/"``, ``sudo rm -rf "${OUT}/"*``: the variable is set nowhere in the
     command and not guarded with ``${VAR:?}``, so when it is empty the recursive delete starts at
     the filesystem root, far outside the project. So does a variable set from such a value
     (``DIST="${BUILD_ROOT}/" && rm -rf $DIST*``)."""
     if cmd.name != "rm":
         return []
-    if not (_shell.unknown_then_slash(word, cmd.ctx) or _names_root(word, cmd.ctx, rooted or set())):
+    if not _shell.unknown_then_slash(word, cmd.ctx):
         return []
     flags, _positionals, _values = _shell.split_options(cmd.args)
     if not {"r", "R", "recursive"} & set(flags):
@@ -1658,7 +1628,9 @@ def _unset_root_delete(cmd: Cmd, word: Word, rooted: set[str] | None = None) -> 
         return []  # $TMPDIR/…, $ANDROID_HOME/…: judged as the folder they name
     name = word.text.split("/")[0]
     first = word.parts[0]
-    if isinstance(first, _shell.Var) and first.name in (rooted or set()):
+    # DIST="${BUILD_ROOT}/" earlier in the line: say which variable the slash came from.
+    assigned = cmd.ctx.assigned.get(first.name) if isinstance(first, _shell.Var) else None
+    if isinstance(first, _shell.Var) and assigned is not None and _shell.unknown_then_slash(assigned, cmd.ctx):
         return [
             (
                 "deny",
