@@ -488,7 +488,7 @@ def _env_from_template(cmd: Cmd, word: Word, path: str, source: str, before: lis
     return _guarded_by_missing_file(cmd, path, source, before)
 
 
-def _holds_no_values(path: str, templates: list[str], cwd: str) -> bool:
+def _holds_no_values(path: str, templates: list[str], cwd: str | None) -> bool:
     """Whether the env file at ``path`` is empty or the same as the template (nothing to lose)."""
     try:
         with open(path, "rb") as handle:
@@ -497,7 +497,10 @@ def _holds_no_values(path: str, templates: list[str], cwd: str) -> bool:
             return True
         if len(templates) != 1 or templates[0] == "/dev/null":
             return False
-        with open(_shell.normalize(templates[0], cwd) or templates[0], "rb") as handle:
+        template = _shell.normalize(templates[0], cwd)
+        if template is None:
+            return False
+        with open(template, "rb") as handle:
             return handle.read(65536) == current
     except OSError:
         return False
