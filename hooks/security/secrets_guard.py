@@ -22,7 +22,9 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     sops -d), setfacl granting read on credentials, Kubernetes Secret values, a database dump
     piped to the network, a file server publishing the home folder, CI run steps that would be
     denied as commands. Answers "ask" for bare env/printenv (dumps every variable), names-only
-    filters (cut -d= -f1 .env, env | cut -d= -f1), shell history, deleting a secret file or a
+    filters (cut -d= -f1 .env, sed 's/=.*/=/' .env, env | cut -d= -f1) that print (into a file
+    they pass: sed 's/=.*/=/' .env > .env.example, as does a copy whose every value the next
+    command cuts in place: cp .env .env.example && sed -i 's/=.*/=/' .env.example), shell history, deleting a secret file or a
     copy, a live-looking key in a test, high-entropy values assigned to secret-looking names,
     a platform's secrets pulled into a file (vercel env pull, supabase status -o env), history
     patches searched for credential-looking strings (git log -p -S 'sk_live_') and a unit's
@@ -802,7 +804,9 @@ _CHECKSUMS = frozenset(
 _AWK_COUNTS = lazy_compile(r"END\{print(?:NR|\(NR\))?;?\}")
 _KEYS_PROGRAMS = frozenset({"keys", "keys[]", ".|keys", "keys_unsorted", "keys_unsorted[]", ".|keys[]", "keys|.[]"})
 # sed 's/=.*//': everything from the first "=" on is cut away.
-_SED_CUTS_VALUE = lazy_compile(r"s(?P<d>[/|#:,])=\.\*\$?(?P=d)(?P=d)g?")
+# s/=.*// and s/=.*/=/ (or a fixed placeholder: s/=.*/=changeme/): the value is replaced by text
+# that holds no part of it (no backreference, no &).
+_SED_CUTS_VALUE = lazy_compile(r"s(?P<d>[/|#:,])=\.[*+]\$?(?P=d)(?:(?!(?P=d))[^\\&])*(?P=d)g?")
 
 
 # jq/yq programs that select named fields only: .client_email, .project_id,.type, .a.b
@@ -1306,6 +1310,8 @@ def _check_secret_files(cmd: Cmd, found: list[Finding], listings: dict[str, list
                 )
             if not kind:
                 continue
+            if projection == "names" and _stdout_to_file(cmd):
+                continue  # sed 's/=.*/=/' .env > .env.example: the names go into a file, nothing is shown
             if projection == "names":
                 found.append(
                     (
@@ -1920,13 +1926,71 @@ _SHOWS = (
 def _reaches_transcript(cmd: Cmd, cmds: list[Cmd]) -> bool:
     """Whether ``cmd``'s output is shown: not captured into a variable (``T=$(…)``), not written
     to a file, not piped into a program that consumes it (``| docker login --password-stdin``)."""
-    if cmd.origin == "subst":
+    if cmd.origin == "subst" or _stdout_to_file(cmd):
         return False
+    return all(c.name in _SHOWS for c in _downstream(cmd, cmds))
+
+
+def _stdout_to_file(cmd: Cmd) -> bool:
+    """Whether ``cmd``'s standard output is redirected into a file (not a terminal or stdout)."""
     for r in cmd.redirects:
         shown = r.target is None or (r.target.literal() or "") in ("/dev/stdout", "/dev/tty", "/dev/stderr")
         if r.op in (">", ">>", ">|", "&>") and r.fd in ("", "1") and not shown:
+            return True
+    return False
+
+
+# What joins two commands so that the second always runs after the first succeeded.
+_THEN_RUNS = lazy_compile(r"\s*(?:&&|;|\n)\s*")
+_IN_PLACE_NO_BACKUP = lazy_compile(r"-[A-Za-z]*i|--in-place")
+
+
+def _redacted_copy(cmd: Cmd, later: list[Cmd], source: str) -> bool:
+    """``cp .env .env.example && sed -i 's/=.*/=/' .env.example``: an environment file copied to a
+    new name whose every value the same command then cuts in place (``sed -i`` with a
+    names-only script) right after (``&&``, ``;`` or a new line) — a template is made, nothing of
+    the values is shown or kept."""
+    if cmd.name != "cp" or cmd.ctx.remote or cmd.origin != "top" or cmd.stage or not cmd.argv or not later:
+        return False
+    _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"-t", "--target-directory", "-S"}))
+    if values or len(positionals) != 2:
+        return False
+    src, dst = ([_shell.normalize(v, cmd.ctx.cwd) for v in cmd.values(w) or []] for w in positionals)
+    if len(src) != 1 or len(dst) != 1 or src[0] is None or dst[0] is None:
+        return False
+    if not os.path.basename(src[0]).startswith(".env") or _shell.glob_split(src[0])[1] is not None:
+        return False
+    following = later[0]
+    if following.origin != "top" or not following.argv or cmd.args[-1].pos < 0 or following.argv[0].pos < 0:
+        return False
+    between = source[cmd.args[-1].pos + len(cmd.args[-1].raw) : following.argv[0].pos]
+    if not _THEN_RUNS.fullmatch(between):
+        return False  # cp … || sed …: the cut runs only when the copy failed
+    for other in later:
+        named = {_shell.normalize(v, other.ctx.cwd) for w in other.args for v in other.values(w) or []}
+        named |= {
+            _shell.normalize(v, other.ctx.cwd)
+            for r in other.redirects
+            if r.target is not None
+            for v in other.values(r.target) or []
+        }
+        if dst[0] not in named:
+            continue
+        if other.name not in ("sed", "gsed") or other.origin != "top" or other.stage or _stdout_to_file(other):
             return False
-    return all(c.name in _SHOWS for c in _downstream(cmd, cmds))
+        _flags, positionals, values = _shell.split_options(
+            other.args, _shell.VALUE_OPTIONS.get(other.name, frozenset())
+        )
+        lits = [w.literal() or "" for w in other.args]
+        # -i / --in-place without a backup suffix (sed -i.bak would keep a copy with the values).
+        in_place = any(_IN_PLACE_NO_BACKUP.fullmatch(lit) for lit in lits)
+        if positionals and positionals[0].literal() == "" and "-i" in lits:
+            positionals = positionals[1:]  # BSD sed -i '': no backup either
+        scripts = [w.literal() for w in values.get("e", []) + values.get("expression", [])] or [
+            w.literal() for w in positionals[:1]
+        ]
+        return in_place and all(t is not None and _SED_CUTS_VALUE.fullmatch(t.strip()) for t in scripts)
+    return False
 
 
 # The environment in inspect output: docker's .Config.Env, a pod spec's env/envFrom.
@@ -2318,7 +2382,9 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
     known: set[str] = set()  # files whose whole content this command wrote or copied from a template
     listings = _listing_vars(command, ctx)  # variables set to a listing's output: KEY=$(ls …)
     dumps: set[str] = set()  # files this command filled with the environment (env > /tmp/e)
-    for cmd in cmds:
+    for index, cmd in enumerate(cmds):
+        if _redacted_copy(cmd, cmds[index + 1 :], command):
+            continue  # cp .env .env.example && sed -i 's/=.*/=/' .env.example: a template, no values
         start = len(found)
         _check_dump_sent(cmd, dumps, found)
         _common.tag_rule("secret-variable", found, start)
