@@ -7,7 +7,9 @@ Description: Denies Write/Edit/MultiEdit/NotebookEdit of protected project files
     commands that modify them (redirections, rm, mv, cp/ln/install destinations, tee,
     truncate, sed -i/perl -i, chmod/chown, dd of=, find -delete; not a chmod that lets nobody
     else write, adds no execute bit and leaves .env files closed, nor a git hook whose whole
-    script is in the call's here-document and fetches no code; not rm of a stale .git/*.lock
+    script is in the call's here-document and fetches no code, nor the project's own hook scripts
+    copied in (cp .githooks/* .git/hooks/, then chmod +x of what was copied) unless their content
+    on the machine fetches remote code or runs decoded code; not rm of a stale .git/*.lock
     nor cp -n of a missing env file, nor an env file made from its template (cp, install, or the
     template sent through plain filters into it: envsubst < .env.template > .env) or empty from
     /dev/null (install -m 600 /dev/null .env.test) where it is for tests, does not exist yet on
@@ -48,6 +50,7 @@ Description: Denies Write/Edit/MultiEdit/NotebookEdit of protected project files
 from __future__ import annotations
 
 import functools
+import glob as globmod
 import json
 import os
 import re
@@ -806,8 +809,8 @@ def _installs_hook(cmd: Cmd, path: str, project: str, installed: set[str]) -> bo
     like any other. Making an existing hook executable activates content nobody has seen, so
     ``chmod`` passes only for a hook installed so earlier in the same command."""
     hooks = os.path.join(os.path.normpath(project), ".git", "hooks")
-    if os.path.dirname(path) != hooks:
-        return False
+    if os.path.dirname(path) != hooks and not (path == hooks and cmd.name in ("cp", "install", "chmod")):
+        return False  # a hook file, or the hooks folder itself (cp .githooks/* .git/hooks/)
     if cmd.name == "chmod":
         _flags, positionals, _values = _shell.split_options(cmd.args)
         mode = positionals[0].literal() if positionals else None
@@ -826,7 +829,33 @@ def _installs_hook(cmd: Cmd, path: str, project: str, installed: set[str]) -> bo
             source = _shell.normalize(value, base or cmd.ctx.cwd)
             if source is None or not _shell.is_within(source, project) or _shell.is_within(source, hooks[:-6]):
                 return False
+            if _dangerous_hook_source(source):
+                return False
+            if path == hooks:  # copied into the folder: the hook keeps the script's name
+                installed.add(os.path.join(hooks, os.path.basename(source)))
     return True
+
+
+def _dangerous_hook_source(source: str) -> bool:
+    """Whether a project script about to be installed as a git hook (a file, a glob of files or a
+    folder of them) holds code a hook must not run: read from the machine when it exists (a
+    script that is not there yet shows nothing to judge)."""
+    paths = globmod.glob(source) if _shell.glob_split(source)[1] is not None else [source]
+    files: list[str] = []
+    for path in paths[:50]:
+        if os.path.isdir(path):
+            files += [os.path.join(path, name) for name in sorted(os.listdir(path))[:50]]
+        else:
+            files.append(path)
+    for path in files:
+        try:
+            with open(path, "rb") as handle:
+                text = handle.read(65536).decode("utf-8", "replace")
+        except OSError:
+            continue
+        if _dangerous_hook_text(text):
+            return True
+    return False
 
 
 def _visible_hook_text(cmd: Cmd) -> str | None:

@@ -24,8 +24,9 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     denied as commands. Answers "ask" for bare env/printenv (dumps every variable), names-only
     filters (cut -d= -f1 .env, sed 's/=.*/=/' .env, env | cut -d= -f1) that print (into a file
     they pass: sed 's/=.*/=/' .env > .env.example, as does a copy whose every value the next
-    command cuts in place: cp .env .env.example && sed -i 's/=.*/=/' .env.example), shell history, deleting a secret file or a
-    copy, a live-looking key in a test, high-entropy values assigned to secret-looking names,
+    command cuts in place: cp .env .env.example && sed -i 's/=.*/=/' .env.example), shell
+    history, deleting a secret file or a copy, a live-looking key in a test, high-entropy
+    values assigned to secret-looking names,
     a platform's secrets pulled into a file (vercel env pull, supabase status -o env), history
     patches searched for credential-looking strings (git log -p -S 'sk_live_') and a unit's
     Environment (systemctl show -p Environment), and a production database's rows dumped into
