@@ -51,7 +51,9 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     A temp path named with the shell's own process id (/tmp/e2e-$$, $BASHPID) is the command's
     scratch: clearing it passes. Provisioning profiles (~/Library/MobileDevice/Provisioning
     Profiles) are public and may be read or decoded (security cms -D); the logs and crash reports
-    the user's tools keep (~/.npm/_logs, ~/Library/Logs, ~/.gradle/daemon/*.log) may be read.
+    the user's tools keep (~/.npm/_logs, ~/Library/Logs, ~/.gradle/daemon/*.log) may be read, as
+    may installed dependencies and simulator data (~/go/pkg/mod, ~/Library/Developer; sqlite3
+    with -readonly or only printing dot commands and SELECTs on the line).
     git clone into a new folder beside the project (../lib, not a dot-folder) adds a checkout.
     ~/.tool-versions, ~/.nvmrc, ~/.condarc, gh's config.yml and ~/.docker/daemon.json are tool
     settings (searched for one setting: passes; whole: asks).
@@ -1020,7 +1022,7 @@ def _reads_dependency(cmd: Cmd, word: Word, path: str) -> bool:
         return False
     lits = [w.literal() or "" for w in cmd.args]
     if cmd.name == "sqlite3":
-        return "-readonly" in lits
+        return "-readonly" in lits or _sqlite_reads_only(cmd)
     if cmd.name in ARCHIVE_LISTERS:
         return True
     if cmd.name == "unzip":
@@ -1029,6 +1031,36 @@ def _reads_dependency(cmd: Cmd, word: Word, path: str) -> bool:
         mode = next((a.lstrip("-") for a in lits if a and not a.startswith("--")), "")
         return "t" in mode and not {"x", "c", "u", "r"} & set(mode)
     return _reads_only(cmd, word)
+
+
+# sqlite3 dot commands that only show the database (not .output/.once/.import/.backup/.save,
+# which write files, nor .shell/.system).
+_SQLITE_SHOWS = frozenset(
+    {".tables", ".schema", ".fullschema", ".indexes", ".indices", ".databases", ".dbinfo", ".dump", ".headers"}
+    | {".mode", ".width", ".show", ".help", ".stats", ".count", ".print"}
+)
+_SQLITE_QUERY = lazy_compile(r"(?is)\s*(?:select|explain|with)\b[^;]*")
+_SQLITE_WRITES = lazy_compile(
+    r"(?i)\b(?:insert|update|delete|drop|create|alter|attach|replace|vacuum|reindex|into|load_extension|writefile)\b"
+)
+
+
+def _sqlite_reads_only(cmd: Cmd) -> bool:
+    """``sqlite3 app.sqlite '.tables'``, ``sqlite3 -header db 'SELECT count(*) FROM users;'``: the
+    SQL given on the command line only shows the database (dot commands that print, queries that
+    select); without SQL on the command line it reads statements from a terminal or stdin."""
+    _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"-cmd", "-separator", "-nullvalue"}))
+    if values or len(positionals) < 2 or any(r.op.startswith("<") for r in cmd.redirects):
+        return False
+    for word in positionals[1:]:
+        sql = word.literal()
+        if sql is None or _SQLITE_WRITES.search(sql):
+            return False
+        for statement in (part.strip() for part in sql.split(";")):
+            dot = statement.split()[0] if statement.startswith(".") else None
+            if statement and dot not in _SQLITE_SHOWS and (dot or not _SQLITE_QUERY.fullmatch(statement)):
+                return False
+    return True
 
 
 # Where the user's tools write their own logs and crash reports: npm's debug logs, macOS's
