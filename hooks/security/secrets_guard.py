@@ -171,7 +171,8 @@ SECRET_PATH_SUFFIXES = (
     ".local/share/gem/credentials", ".azure/accessTokens.json",
     ".azure/msal_token_cache.json", ".azure/msal_token_cache.bin", ".azure/service_principal_entries.json",
     # Platform CLIs' stored logins (API or OAuth tokens, live keys).
-    ".config/stripe/config.toml", ".wrangler/config/default.toml", ".fly/config.yml",
+    ".config/stripe/config.toml", ".wrangler/config/default.toml", ".fly/config.yml", ".config/flyctl/config.yml",
+    ".config/wrangler/config/default.toml", ".config/containers/auth.json",
     ".config/netlify/config.json", ".netlify/config.json", "com.vercel.cli/auth.json",
     ".config/turso/settings.json", ".config/neonctl/credentials.json", ".config/planetscale/access-token",
     ".supabase/access-token", ".railway/config.json", ".doppler/.doppler.yaml", ".config/glab-cli/config.yml",

@@ -55,8 +55,11 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     may installed dependencies and simulator data (~/go/pkg/mod, ~/Library/Developer; sqlite3
     with -readonly or only printing dot commands and SELECTs on the line).
     git clone into a new folder beside the project (../lib, not a dot-folder) adds a checkout.
-    ~/.tool-versions, ~/.nvmrc, ~/.condarc, gh's config.yml and ~/.docker/daemon.json are tool
-    settings (searched for one setting: passes; whole: asks).
+    ~/.tool-versions, ~/.nvmrc, ~/.condarc, gh's config.yml, ~/.docker/daemon.json and any
+    settings-named file in a tool's folder under ~/.config (~/.config/wandb/settings, *rc,
+    *.toml/*.yaml/*.json/*.conf; not token/auth/credentials/hosts names) are tool settings, judged
+    by what the file on the machine holds (searched for one setting: passes; whole: passes
+    unless it holds something credential-like, then asks).
     Attaching an image file from the project on a mount point (sudo mount -o loop build/fs.img
     /mnt/fs, losetup /dev/loop3 out/disk.img, mkdir /mnt/fs, umount /mnt/fs) is image work;
     mounting over system folders, the home folder or /, devices and binds stay refused. An HTTP
@@ -667,13 +670,36 @@ SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg"})
 _BROAD_PATTERN = lazy_compile(r"(?i)key|token|secret|pass|auth|cred|export|^\W*$|\.\*")
 
 
+# A tool's own settings file under ~/.config, by its name (``~/.config/wandb/settings``,
+# ``~/.config/htop/htoprc``, ``~/.config/alacritty/alacritty.toml``); names that say they hold
+# logins, keys or sessions are not settings.
+_CONFIG_SETTINGS_NAME = lazy_compile(
+    r"(?i)(?:settings|config|preferences|prefs|[\w.-]*rc|[\w.-]+\.(?:toml|ya?ml|json|conf|cfg|ini|lua|vim|kdl))"
+)
+_CREDENTIAL_NAME = lazy_compile(
+    r"(?i)token|secret|cred|auth|key|pass|hosts|session|cookie|login|account|oauth|netrc|\.pem|\.env|wallet|vault"
+)
+
+
 def _user_settings_file(path: str, home: str) -> bool:
     """Whether ``path`` is the user's shell start-up file or a tool's settings file in the home
-    folder (``~/.zshrc``, ``~/.gitconfig``, ``~/.config/nvim/init.lua``)."""
+    folder (``~/.zshrc``, ``~/.gitconfig``, ``~/.config/nvim/init.lua``, a settings-named file
+    directly in a tool's folder under ~/.config)."""
     home = os.path.normpath(home)
     if os.path.dirname(path) == home and os.path.basename(path) in STARTUP_FILES:
         return True
-    return path.startswith(home + "/") and path[len(home) + 1 :] in USER_CONFIG_FILES
+    if not path.startswith(home + "/"):
+        return False
+    rel = path[len(home) + 1 :]
+    if rel in USER_CONFIG_FILES:
+        return True
+    parts = rel.split("/")
+    return (
+        len(parts) == 3
+        and parts[0] == ".config"
+        and _CONFIG_SETTINGS_NAME.fullmatch(parts[2]) is not None
+        and not _CREDENTIAL_NAME.search(rel)
+    )
 
 
 # What a settings file holds when it holds a credential: a token of a known shape or a private
