@@ -31,7 +31,9 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     patches searched for credential-looking strings (git log -p -S 'sk_live_') and a unit's
     Environment (systemctl show -p Environment), and a production database's rows dumped into
     a local file (pg_dump/mysqldump/mongodump/bcp naming prod or production, not --schema-only).
-    Encrypted files (*.enc, *.gpg, *.age) and public keys are not secrets. Key files named
+    Encrypted files (*.enc, *.gpg, *.age) and public keys are not secrets; a key checked or
+    reduced to its public half (openssl rsa -check -noout, -noout -modulus, pkey -pubout; not
+    -text) shows nothing of it (workspace_boundary passes the same, outside). Key files named
     with ssh-keygen -f anywhere (id_deploy, id_github_ci, deploy_key, ci-signing-key; no
     extension) are SSH private keys; a bare file named for one secret (approle-secret-id,
     jwt_secret, webhook-secret.txt), ~/.m2/settings.xml and the Azure CLI's token caches are
@@ -617,7 +619,12 @@ def _read_targets(cmd: Cmd) -> list[Word]:
         return []
     lits = [w.literal() or "" for w in cmd.args]
     if name == "openssl":  # single-dash long options: only -in/-key name files it reads
-        return [cmd.args[i + 1] for i, lit in enumerate(lits[:-1]) if lit in ("-in", "-key")]
+        checked = _shell.checked_key_words(cmd)  # rsa -check -noout: nothing of the key is shown
+        return [
+            cmd.args[i + 1]
+            for i, lit in enumerate(lits[:-1])
+            if lit in ("-in", "-key") and not any(w is cmd.args[i + 1] for w in checked)
+        ]
     _flags, positionals, values = _shell.split_options(cmd.args, _shell.VALUE_OPTIONS.get(name, frozenset()))
     extra: list[Word] = []
     for lit in lits:

@@ -1577,6 +1577,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     or (bool(known) and _inspects_system_file(cmd, word, path))
                     or _inspects_backup_repo(cmd)
                     or _key_fingerprint(cmd, word, path)
+                    or any(w is word for w in _shell.checked_key_words(cmd))
                     or _sources_tool_env(cmd, word, path)
                     or _searches_startup_file(cmd, word, path)
                     or _cat_into_search(cmd, word, path, cmds)

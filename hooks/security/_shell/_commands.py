@@ -964,6 +964,25 @@ def build_output(path: str, project: str) -> bool:
     return any(part in BUILD_DIRS for part in parts) or "/".join(parts[:2]) in BUILD_DIRS
 
 
+# openssl commands that parse a private key; with -noout they print nothing of it (rsa -check
+# answers "RSA key ok", -modulus prints the public modulus), with -pubout only its public half.
+_OPENSSL_KEY_TOOLS = frozenset({"rsa", "pkey", "ec", "dsa"})
+
+
+def checked_key_words(cmd: Cmd) -> list[Word]:
+    """The key files (``-in``/``-key`` words) that ``cmd`` only checks or takes the public half of:
+    ``openssl rsa -in server.key -check -noout``, ``openssl rsa -noout -modulus -in key``,
+    ``openssl pkey -in key -pubout``. Empty for anything that prints or writes the private key
+    (``-text``, no ``-noout``/``-pubout``)."""
+    lits = [w.literal() for w in cmd.args]
+    if cmd.name != "openssl" or not lits or lits[0] not in _OPENSSL_KEY_TOOLS or None in lits:
+        return []
+    options = set(lits[1:])
+    if "-text" in options or not {"-noout", "-pubout"} & options:
+        return []
+    return [cmd.args[i + 1] for i, lit in enumerate(lits[:-1]) if lit in ("-in", "-key")]
+
+
 def chmod_tightens(mode: str) -> bool:
     """Whether a chmod ``mode`` protects a file: it grants nothing beyond the owner and leaves
     the owner able to read it: ``600``, ``0400``, ``go-rwx``, ``u+x``, ``og=`` (versus ``644``,
