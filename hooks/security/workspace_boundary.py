@@ -32,7 +32,8 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     again as a later output: rm -rf /tmp/report && tool --output=/tmp/report) asks, running
     an unseen file from there asks. Remote commands (ssh host '…', docker exec) are not
     checked. xargs rm fed by a listing (ls, find, fd) deletes what is listed: outside the project
-    it is refused, an in-project listing is project work. A whole read of the user's own shell or
+    it is refused, an in-project listing is project work. Names and sizes may be looked at
+    anywhere (ls, du, find/fd without an action; not a find of all of / or ~). A whole read of the user's own shell or
     tool settings file (cat ~/.gitconfig, tail ~/.bashrc, Read ~/.ssh/config) is judged by what
     the real file holds: absent, or with nothing credential-like, it passes; a token-shaped word,
     a password/token/secret/API-key setting, a user:pass@ URL, an Authorization header or a
@@ -502,21 +503,20 @@ def _inspects_system_file(cmd: Cmd, word: Word, path: str) -> bool:
     if cmd.name == "logrotate":
         return "-d" in lits or "--debug" in lits
     if cmd.name in ("find", "fd", "fdfind"):
-        actions = (
-            "-delete",
-            "-exec",
-            "-execdir",
-            "-ok",
-            "-okdir",
-            "-fprint",
-            "-fprint0",
-            "-fprintf",
-            "-fls",
-            "-x",
-            "-X",
-        )
-        return not any(lit in actions or lit.startswith(("--exec", "-x=")) for lit in lits)
+        return _find_lists_only(cmd)
     return False
+
+
+_FIND_ACTIONS = frozenset(
+    {"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls", "-x", "-X"}
+)
+
+
+def _find_lists_only(cmd: Cmd) -> bool:
+    """Whether a ``find``/``fd`` only prints names and sizes (``-print``, ``-printf '%s %p'``,
+    ``-ls``): no action that deletes, runs a program or writes a file."""
+    lits = [w.literal() or "" for w in cmd.args]
+    return not any(lit in _FIND_ACTIONS or lit.startswith(("--exec", "-x=")) for lit in lits)
 
 
 # Backup tools' subcommands that only look at a repository (its snapshots, files, integrity).
@@ -808,9 +808,13 @@ METADATA_ONLY = frozenset({"ls", "du", "stat", "file", "tree", "test", "which", 
 
 
 def _metadata_only(cmd: Cmd, word: Word, path: str) -> bool:
-    """``ls -la ~/.ssh``, ``du -sh ~/.cache``, ``df -h /``: a look, no write redirect onto it."""
+    """``ls -la ~/.ssh``, ``du -sh ~/.cache``, ``df -h /``, ``find /var/log -size +500M``: a look
+    at names and sizes, no write redirect onto it."""
     if any(r.target is word for r in cmd.redirects):
         return False
+    if cmd.name in ("find", "fd", "fdfind"):
+        # A search of the whole filesystem or home folder (find / -name '*.pem') hunts rather than looks.
+        return _find_lists_only(cmd) and path not in ("/", os.path.normpath(cmd.ctx.home))
     return cmd.name in FILESYSTEM_INFO or cmd.name in METADATA_ONLY
 
 
