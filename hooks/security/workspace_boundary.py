@@ -12,7 +12,8 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     credential files (/etc/passwd, ~/.ssh/*.pub, authorized_keys, known_hosts, CA certificates)
     may be read, and so may the system's configuration under /etc and a service's own log
     folder (/var/log/nginx/…) with programs that only read (cat, grep, tail, zgrep, openssl x509
-    -noout, logrotate -d, find without actions) — not the machine-wide logs (syslog, auth.log,
+    -noout, logrotate -d, find without actions, a server's configuration check: haproxy -c,
+    nginx -t, sshd -t, visudo -c, promtool check …) — not the machine-wide logs (syslog, auth.log,
     the journal), not password or key files, not a name an unknown variable supplies. Listing or
     verifying a backup repository (restic snapshots/check, borg list) reads it. Changing the
     machine's accounts asks; adding one to a privileged group (sudo, wheel, docker…) is denied.
@@ -487,6 +488,30 @@ def system_readable(path: str) -> bool:
     return path.startswith(SYSTEM_READABLE_DIRS)
 
 
+# Servers' configuration checks: the option (or subcommand) that parses the configuration, reports
+# errors and exits without starting, reloading or writing anything (an empty set: the program
+# only checks). ``sudo haproxy -c -f /etc/haproxy/haproxy.cfg``, ``nginx -t``, ``visudo -c``.
+CONFIG_CHECKS: dict[str, frozenset[str]] = {
+    "haproxy": frozenset({"-c"}),
+    "nginx": frozenset({"-t", "-T"}),
+    "sshd": frozenset({"-t", "-T"}),
+    "httpd": frozenset({"-t", "configtest"}),
+    "apachectl": frozenset({"-t", "configtest"}),
+    "apache2ctl": frozenset({"-t", "configtest"}),
+    "visudo": frozenset({"-c", "--check"}),
+    "nft": frozenset({"-c", "--check"}),
+    "promtool": frozenset({"check"}),
+    "amtool": frozenset({"check-config"}),
+    "caddy": frozenset({"validate"}),
+    "varnishd": frozenset({"-C"}),
+    "keepalived": frozenset({"-t", "--config-test"}),
+    "dnsmasq": frozenset({"--test"}),
+    "named-checkconf": frozenset(),
+    "named-checkzone": frozenset(),
+    "unbound-checkconf": frozenset(),
+}
+
+
 def _inspects_system_file(cmd: Cmd, word: Word, path: str) -> bool:
     """``openssl x509 -in /etc/letsencrypt/live/x/fullchain.pem -noout -enddate``, ``logrotate -d
     /etc/logrotate.d/nginx``, ``find /var/log/nginx -name '*.gz'`` (no action): a program that
@@ -502,6 +527,9 @@ def _inspects_system_file(cmd: Cmd, word: Word, path: str) -> bool:
         )
     if cmd.name == "logrotate":
         return "-d" in lits or "--debug" in lits
+    checks = CONFIG_CHECKS.get(cmd.name)
+    if checks is not None:
+        return not checks or bool(checks & set(lits))
     if cmd.name in ("find", "fd", "fdfind"):
         return _find_lists_only(cmd)
     return False
