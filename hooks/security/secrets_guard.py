@@ -17,7 +17,8 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     pulumi --show-secrets, borg key export, wg showconf) into the transcript or the clipboard;
     platform logins (~/.config/stripe, ~/.wrangler, ~/.fly …) and server key or password files
     (/etc/ssl/private, ssh host keys, /etc/letsencrypt/keys, /etc/wireguard, /etc/restic,
-    /etc/mysql/debian.cnf); logs searched for credential values (journalctl | grep bearer);
+    /etc/mysql/debian.cnf); logs searched for credential values (journalctl | grep bearer),
+    printed or sent on to another machine;
     decrypting to the terminal (gpg -d,
     sops -d), setfacl granting read on credentials, Kubernetes Secret values, a database dump
     piped to the network, a file server publishing the home folder, CI run steps that would be
@@ -2464,6 +2465,17 @@ def _check_log_search(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
         return
     upstream = [c for c in cmds if any(d is cmd for d in _downstream(c, cmds))]
     if not (_log_source(cmd) or any(_log_source(c) for c in upstream)):
+        return
+    # An unnamed stage is one the parser could not name: ssh host '…' runs its words elsewhere.
+    if any(c.name in SENDERS or not c.name or c.ctx.remote for c in _downstream(cmd, cmds)):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` searches logs for credentials (headers, keys, tokens) and sends the matching "
+                "lines to another machine: every token a request carried would leave it. Send a count or a "
+                "request id instead.",
+            )
+        )
         return
     if not _reaches_transcript(cmd, cmds):
         return
