@@ -51,7 +51,9 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     Path.home() / '.netrc', process.env.HOME + …, "$ENV{HOME}/.pgpass", ENVIRON["HOME"] "/…",
     $env:USERPROFILE paths) is judged as cat of it; testing that it exists, listing its folder,
     printing its name, handing a key to a client library (key_filename=) or loading an env file
-    without printing pass. Files given to -c/-e code as operands are its input. Any CLI subcommand
+    without printing pass; a dotenv library's parse of a secret env file that the code prints
+    (print(dotenv_values('.env')), p Dotenv.parse(…)) is a read of it (names only: asks; a
+    membership test passes). Files given to -c/-e code as operands are its input. Any CLI subcommand
     that returns a secret's value (databricks secrets get-secret, airflow connections get) and
     Perforce tickets print credentials; code walking the environment through a credential-name
     filter prints their values (deny) or names (ask); a PowerShell Env: listing asks. The
@@ -2649,6 +2651,47 @@ def _powershell_secrets(cmd: Cmd, found: list[Finding]) -> None:
                     return
 
 
+# A dotenv library parsing a named file into a mapping (python-dotenv, Ruby's and Node's dotenv):
+# the file's values, as open(path).read() would give them.
+_DOTENV_PARSED = lazy_compile(
+    r"(?:dotenv_values|Dotenv\.parse|Dotenv\.load|DotEnv)\(\s*(?:dotenv_path\s*=\s*)?[\"']([^\"']+)[\"']"
+)
+# Only the names of the parsed mapping: list(…), sorted(…), .keys().
+_NAMES_OF = lazy_compile(
+    r"(?:list|sorted|set|len)\(\s*(?:dotenv\.)?dotenv_values\(|dotenv_values\([^)]*\)\s*\)?\.keys\("
+)
+
+
+def _check_env_file_parsed(cmd: Cmd, code: str, found: list[Finding]) -> None:
+    """``python -c "print(dotenv_values('.env'))"``, ``ruby -e 'p Dotenv.parse(".env.production")'``:
+    a dotenv library reading a secret env file whose result the code prints shows its values
+    (only its names, through list()/.keys(): asks, as a names-only filter does)."""
+    if not _CODE_PRINTS.search(code) and not re.search(r"\bp\s", code):
+        return
+    for match in _DOTENV_PARSED.finditer(code):
+        kind = secret_file(match.group(1))
+        before = code[: match.start()].rstrip().removesuffix("dotenv.").rstrip()
+        if not kind or re.search(r"\bin$", before):
+            continue  # 'DB_URL' in dotenv_values('.env'): True or False, no value
+        if _NAMES_OF.search(code):
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` prints the names parsed from {match.group(1)} ({kind}), but a slip "
+                    "would print the values; confirm, or compare against the .env.example instead.",
+                )
+            )
+        else:
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` parses {match.group(1)}, {kind}, and prints what it holds; its secrets "
+                    "would be exposed. Check that a name is set (`'KEY' in dotenv_values(…)`) instead.",
+                )
+            )
+        return
+
+
 def _check_inline_code(cmd: Cmd, found: list[Finding]) -> None:
     """Inline interpreter code (``python -c …``) that opens a secret file or prints secrets."""
     _code_named_secrets(cmd, found)
@@ -2667,6 +2710,7 @@ def _check_inline_code(cmd: Cmd, found: list[Finding]) -> None:
             )
     preloads = " ".join(w.literal() or "" for w in cmd.args)  # node -r dotenv/config -e '…'
     for code in _shell.code_of(cmd):
+        _check_env_file_parsed(cmd, code, found)
         if CODE_PRINTS_ALL_ENV.search(code) and CODE_LOADS_DOTENV.search(code + " " + preloads):
             found.append(
                 (
