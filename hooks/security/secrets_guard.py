@@ -8,7 +8,8 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     MultiEdit/NotebookEdit or literally in a Bash command; reading or printing secret files
     (.env and .env.*, except .env.example/.sample/.template; SSH private keys; *.key/*.p12;
     ~/.aws/credentials, ~/.netrc, .git-credentials, .npmrc, kube/docker configs,
-    /proc/*/environ…) with Read/Grep or Bash readers (cat, head, grep, cp, curl -d @…, git
+    /proc/*/environ, browsers' saved passwords and cookies, keyrings and keychains…) with
+    Read/Grep or Bash readers (cat, head, grep, cp, sqlite3, curl -d @…, git
     add …); printing secret environment variables (printenv TOKEN, echo $GITHUB_TOKEN,
     env | grep KEY, gh auth token, aws configure get …); platform CLIs that print a stored
     secret, mint a token or print a password-bearing connection string (turso db tokens create,
@@ -246,7 +247,7 @@ READERS = frozenset({
     "openssl", "nc", "ncat", "socat", "mail", "vim", "vi", "nano", "emacs", "code", "subl",
     "iconv", "pbcopy", "xclip", "xsel", "fold", "fmt", "pr", "expand", "rev",
     "cp", "install", "dd", "split", "csplit", "md5sum", "sha1sum", "sha256sum", "sha512sum",
-    "b2sum", "cksum", "shasum",
+    "b2sum", "cksum", "shasum", "sqlite3",
 })  # fmt: skip
 # Copy-like commands: only their source arguments are read.
 COPIERS = frozenset({"cp", "scp", "rsync", "install"})
@@ -490,7 +491,22 @@ def secret_file(path: str) -> str | None:
         return "a git-crypt key"
     if norm.startswith(SECRET_SYSTEM_DIRS) and not lower.endswith((".pub", ".md")) and lower != "readme":
         return "a server's private key or password file"
+    if _CREDENTIAL_STORE.search(norm):
+        return "a browser's or the desktop's credential store (saved passwords, cookies, keyring)"
     return None
+
+
+# Where browsers and desktops keep saved passwords, session cookies and the keys that decrypt
+# them: Firefox/Thunderbird profiles, Chromium-family profiles, GNOME/KDE keyrings, macOS keychains.
+_CREDENTIAL_STORE = lazy_compile(
+    r"(?i)/(?:\.mozilla/firefox|\.thunderbird|Library/Application Support/(?:Firefox|Thunderbird)(?:/Profiles)?)/"
+    r"[^/]+/(?:logins\.json|logins-backup\.json|key[34]\.db|signons\.sqlite|cookies\.sqlite)$"
+    r"|/(?:\.config/(?:google-chrome[^/]*|chromium|BraveSoftware/Brave-Browser[^/]*|microsoft-edge[^/]*|vivaldi|opera)"
+    r"|Library/Application Support/(?:Google/Chrome[^/]*|Chromium|BraveSoftware/Brave-Browser|Microsoft Edge))/"
+    r"(?:[^/]+/)*(?:Login Data(?: For Account)?|Cookies|Web Data|Local State)$"
+    r"|/\.local/share/keyrings/[^/]+\.keyring$|/\.local/share/kwalletd/[^/]+\.kwl$"
+    r"|/Library/Keychains/(?:[^/]+/)?[^/]+\.keychain(?:-db)?$"
+)
 
 
 # Configuration that often, but not always, holds passwords: reading it is confirmed.
