@@ -700,12 +700,14 @@ _BROAD_PATTERN = lazy_compile(r"(?i)key|token|secret|pass|auth|cred|export|^\W*$
 
 # A tool's own settings file under ~/.config, by its name (``~/.config/wandb/settings``,
 # ``~/.config/htop/htoprc``, ``~/.config/alacritty/alacritty.toml``); names that say they hold
-# logins, keys or sessions are not settings.
+# logins, keys or sessions are not settings, nor package indexes' files, which often carry a
+# user:password@ index URL (pip.conf, helm's repositories.yaml).
 _CONFIG_SETTINGS_NAME = lazy_compile(
     r"(?i)(?:settings|config|preferences|prefs|[\w.-]*rc|[\w.-]+\.(?:toml|ya?ml|json|conf|cfg|ini|lua|vim|kdl))"
 )
 _CREDENTIAL_NAME = lazy_compile(
     r"(?i)token|secret|cred|auth|key|pass|hosts|session|cookie|login|account|oauth|netrc|\.pem|\.env|wallet|vault"
+    r"|pip\.(?:conf|ini)$|repositories\.ya?ml$"
 )
 
 

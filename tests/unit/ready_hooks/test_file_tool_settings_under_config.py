@@ -70,6 +70,8 @@ def test_settings_holding_credentials_ask(kit: Any, project: Path, home: Path, t
         ".config/registry/auth.json",
         ".config/cli/credentials.yml",
         ".config/gh/hosts.yml",
+        ".config/pip/pip.conf",  # package indexes: often a user:password@ index URL
+        ".config/helm/repositories.yaml",
         ".config/someapp/data/settings.json",  # deeper: the tool's data, not its settings file
     ],
 )
