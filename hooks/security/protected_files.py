@@ -430,7 +430,12 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
 
 # Env templates hold placeholders (the default patterns leave them unprotected); env files for
 # tests and CI hold test settings, not the user's credentials.
-_ENV_TEMPLATE = lazy_compile(r"(?:^|/)\.env(?:\.[\w-]+)*\.(?:example|sample|template|dist|defaults?|tpl)(?:\.[\w-]+)*$")
+_ENV_TEMPLATE = lazy_compile(
+    r"(?:^|/)\.env(?:\.[\w-]+)*\.(?:example|sample|template|dist|defaults?|tpl)(?:\.[\w-]+)*$"
+    # Named the other way round: env.example, .env-sample, example.env, app.sample.env.
+    r"|(?:^|/)\.?env[_-]?\.?(?:example|sample|template|dist|defaults?|tpl)(?:\.[\w-]+)*$"
+    r"|(?:^|/)(?:[\w-]+[._-])?(?:example|sample|template|dist|defaults?|tpl)\.env$"
+)
 _TEST_ENV = lazy_compile(r"(?:^|/)\.env\.(?:test|testing|ci|e2e)(?:\.local)?$")
 
 

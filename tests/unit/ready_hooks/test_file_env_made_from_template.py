@@ -25,6 +25,8 @@ MAKES_ENV = [
     "grep -v '^#' .env.sample > .env.local",
     "sed 's/changeme/devpass/' .env.dist | sort > .env",
     "cd services/api && cp .env.example .env",
+    "cp env.example .env",  # templates named the other way round
+    "cp sample.env .env.local",
     "cp services/api/.env.example services/api/.env && chmod 600 services/api/.env",
 ]
 
@@ -32,7 +34,7 @@ MAKES_ENV = [
 def _templates(project: Path) -> None:
     for folder in (project, project / "services" / "api"):
         folder.mkdir(parents=True, exist_ok=True)
-        for name in (".env.example", ".env.dist", ".env.sample", ".env.template"):
+        for name in (".env.example", ".env.dist", ".env.sample", ".env.template", "env.example", "sample.env"):
             (folder / name).write_text("DATABASE_URL=postgres://app:changeme@localhost/app\nSECRET_KEY=changeme\n")
 
 
@@ -83,6 +85,7 @@ def test_an_existing_file_without_values_loses_nothing(kit: Any, project: Path) 
         "cat .env.example .env.production > .env",
         "curl -fsSL https://config.example.org/env.example > .env",
         "cp ../other-app/.env .env",
+        "cp deploy/prod.env .env",
         "printf 'SECRET_KEY=x\\n' > .env",
     ],
 )
