@@ -178,7 +178,9 @@ SECRET_PATH_SUFFIXES = (
     ".azure/msal_token_cache.json", ".azure/msal_token_cache.bin", ".azure/service_principal_entries.json",
     # Platform CLIs' stored logins (API or OAuth tokens, live keys).
     ".config/stripe/config.toml", ".wrangler/config/default.toml", ".fly/config.yml", ".config/flyctl/config.yml",
-    ".config/wrangler/config/default.toml", ".config/containers/auth.json",
+    ".config/wrangler/config/default.toml", ".config/containers/auth.json", ".config/ngrok/ngrok.yml",
+    ".ngrok2/ngrok.yml", "Library/Application Support/ngrok/ngrok.yml", ".config/twilio-cli/config.json",
+    ".twilio-cli/config.json", ".config/tea/config.yml", ".config/railway/config.json", ".config/cachix/cachix.dhall",
     ".config/netlify/config.json", ".netlify/config.json", "com.vercel.cli/auth.json",
     ".config/turso/settings.json", ".config/neonctl/credentials.json", ".config/planetscale/access-token",
     ".supabase/access-token", ".railway/config.json", ".doppler/.doppler.yaml", ".config/glab-cli/config.yml",

@@ -80,7 +80,14 @@ def test_login_stores_and_deeper_files_stay_outside_reads(kit: Any, project: Pat
 
 
 @pytest.mark.parametrize(
-    "rel", [".config/flyctl/config.yml", ".config/containers/auth.json", ".config/wrangler/config/default.toml"]
+    "rel",
+    [
+        ".config/flyctl/config.yml",
+        ".config/containers/auth.json",
+        ".config/wrangler/config/default.toml",
+        ".config/ngrok/ngrok.yml",
+        ".config/twilio-cli/config.json",
+    ],
 )
 def test_platform_login_stores_are_secret_files(kit: Any, project: Path, rel: str) -> None:
     kit.expect_decision("security/secrets_guard.py", f"cat ~/{rel}", project, "deny", "secret-file")
