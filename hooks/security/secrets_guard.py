@@ -187,6 +187,8 @@ SECRET_PATH_SUFFIXES = (
     ".config/hub", ".terraform.d/credentials.tfrc.json", ".config/configstore/firebase-tools.json",
     ".infisical/infisical-config.json", ".config/doctl/config.yaml", ".config/hcloud/cli.toml",
     ".config/rclone/rclone.conf", ".config/restic/password", ".config/borg/keys",
+    # Machine-learning hubs' and platforms' API tokens.
+    ".cache/huggingface/token", ".huggingface/token", ".kaggle/kaggle.json", "/.databrickscfg", "/.modal.toml",
     # Servers' credential files: database maintenance logins, Kubernetes admin configs.
     "/etc/mysql/debian.cnf", "/etc/rancher/k3s/k3s.yaml", "/etc/kubernetes/admin.conf",
     "/etc/ipsec.secrets",
@@ -769,9 +771,11 @@ def _uploaded(cmd: Cmd) -> list[Word]:
         return re.match(r"[a-z0-9]+://|[\w-]+:", w.literal() or w.text) is not None
 
     def sources(skip: int) -> list[Word]:
-        # SRC… DEST: local sources count only when the destination is elsewhere.
+        # SRC… DEST: local sources count only when the destination is elsewhere. The value of an
+        # option after the destination (--acl public-read) is not a source.
         ops = [w for w in positionals[skip:] if (w.literal() or "") not in ("-m",)]
-        return [w for w in ops[:-1] if not remote(w)] if ops and remote(ops[-1]) else []
+        last = max((i for i, w in enumerate(ops) if remote(w)), default=-1)
+        return [w for w in ops[:last] if not remote(w)] if last > 0 else []
 
     if name == "gh" and lits[:2] == ["gist", "create"]:
         return [w for w in positionals[2:] if not remote(w)]
