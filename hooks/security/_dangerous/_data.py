@@ -1121,11 +1121,15 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     prod = production(cmd) or production_host(cmd) or any(_PROD_VARIABLE.search(w.text) for w in cmd.args)
     if not prod and _test_database(cmd, name, texts):
         # Settled: dropping or emptying a test database is warn; a scratch table in one is routine.
-        scratch = all(_SCRATCH_DROP.fullmatch(" ".join(t.split()).upper().rstrip("; ")) for t in texts if t.strip())
+        scratch = _all_scratch_drops(texts)
         kept = (
             [] if scratch else [("ask", r[1].split(". ")[0] + " in a test database; confirm.") for r in found[start:]]
         )
         found[start:] = kept
+    elif not prod and texts and _all_scratch_drops(texts) and _dev_database(cmd, name):
+        # DROP TABLE IF EXISTS tmp_import_0612 on app_dev: a scratch table on the developer's own
+        # database is routine clean-up (a real table dropped there is still judged above).
+        found[start:] = []
     if prod:
         # A change that only asks on a development database destroys live data in production.
         for i in range(start, len(found)):
@@ -1145,12 +1149,18 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
         )
 
 
+def _all_scratch_drops(texts: list[str]) -> bool:
+    """Whether every SQL text only drops tables named as temporary."""
+    return all(_SCRATCH_DROP.fullmatch(" ".join(t.split()).upper().rstrip("; ")) for t in texts if t.strip())
+
+
 # DROP TABLE [IF EXISTS] of tables named as temporary (tmp_x, x_tmp, scratch_y).
 _SCRATCH_DROP = lazy_compile(
     r"DROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?(?:[\w\"`]+\.)?[\"`]?(?:\w*_)?(?:TMP|TEMP|SCRATCH)(?:_\w*)?[\"`]?"
     r"(?:\s*,\s*(?:[\w\"`]+\.)?[\"`]?(?:\w*_)?(?:TMP|TEMP|SCRATCH)(?:_\w*)?[\"`]?)*"
 )
 _TEST_NAME = lazy_compile(r"(?i)(?:^|[_\-/.])test(?:s|ing)?(?:$|[_\-.])")
+_DEV_NAME = lazy_compile(r"(?i)(?:^|[_\-.])(?:dev|development|local)(?:$|[_\-.])")
 # Folders that hold a project's tests and their data.
 _TEST_DIRS = frozenset({"test", "tests", "spec", "specs", "__tests__", "testdata", "fixtures", "test_data"})
 
@@ -1191,6 +1201,30 @@ def _mongo_test_database(cmd: Cmd, positionals: list[Word], code: str) -> bool:
         )
     names += re.findall(r"getSiblingDB\(\s*['\"]([^'\"]+)['\"]", code)
     return bool(names) and all(n and _TEST_NAME.search(n) for n in names)
+
+
+def _dev_database(cmd: Cmd, client: str) -> bool:
+    """Whether a server SQL client's database is a development one by its name (``psql app_dev``,
+    ``-d shop_development``, a URL ending in ``/app_local``)."""
+    if client in ("sqlite3", "duckdb"):
+        return False
+    names = _database_names(cmd, client, [])
+    return bool(names) and all(_DEV_NAME.search(n) for n in names)
+
+
+def _database_names(cmd: Cmd, client: str, texts: list[str]) -> list[str]:
+    """The database names a server SQL client is pointed at (options, first positional, URLs,
+    ``DROP DATABASE x`` in its SQL)."""
+    _flags, positionals, values = _shell.split_options(
+        cmd.args, SQL_CLIENTS.get(client, (frozenset(), frozenset(), False))[1]
+    )
+    names = [w.literal() or "" for k in ("d", "dbname", "D", "database") for w in values.get(k, [])]
+    if client in ("psql", "mysql", "clickhouse-client", "cqlsh") and positionals:
+        names.append(positionals[0].literal() or "")
+    names += [(w.literal() or "").rsplit("/", 1)[-1].split("?")[0] for w in cmd.args if "://" in (w.literal() or "")]
+    for text in texts:
+        names += re.findall(r"(?i)\bDROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?[`\"]?([\w-]+)", text)
+    return [n for n in names if n]
 
 
 def _test_database(cmd: Cmd, client: str, texts: list[str]) -> bool:

@@ -1,0 +1,41 @@
+"""dangerous_commands: a ``find -exec chmod`` that picks source files or scripts by name inside
+the project changes those files one by one (like ``chmod 777 deploy.sh``), not every file below
+the folder (``.env`` and keys included); dropping a table named as scratch (``tmp_…``,
+``…_scratch``) on a database named as a development one is routine clean-up."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CASES: list[tuple[str, str | None]] = [
+    # find … -name '*.<code>' -exec chmod: the named files only.
+    ("find bin -type f -iname '*.py' -exec chmod 0777 {} +", None),
+    ("find tools -name '*.rb' -o -name '*.pl' -exec chmod a+rwx {} \\;", None),
+    ("find . -maxdepth 2 -name '*.bash' -exec chmod ugo+w {} +", None),
+    # … but not keys, env files, everything, folders, or outside the project.
+    ("find . -name '*.key' -exec chmod 666 {} +", "deny"),
+    ("find config -name 'secrets*' -exec chmod 777 {} \\;", "deny"),
+    ("find . -type d -exec chmod 777 {} +", "deny"),
+    ("find . ! -name '*.py' -exec chmod 777 {} +", "deny"),
+    ("find . -name '*.sh' -o -name '*.p12' -exec chmod a+w {} +", "deny"),
+    ("find ~/bin -name '*.sh' -exec chmod 777 {} +", "deny"),
+    ("find /usr/local/bin -name '*.py' -exec chmod 777 {} +", "deny"),
+    # Scratch tables on a development database.
+    ("psql -h 127.0.0.1 -d crm_dev -c 'DROP TABLE IF EXISTS tmp_dedupe_0412'", None),
+    ("mysql -e 'DROP TABLE orders_scratch' shop_development", None),
+    ("psql postgresql://localhost:5432/billing_local -c 'DROP TABLE temp_invoices'", None),
+    # … but a real table, a truncate, a database not named as development, or production.
+    ("psql -d crm_dev -c 'DROP TABLE customers'", "deny"),
+    ("psql -d crm_dev -c 'DROP TABLE tmp_a; DROP TABLE invoices'", "deny"),
+    ("psql -d crm -c 'DROP TABLE tmp_a'", "deny"),
+    ("psql -h db.prod.internal -d crm_dev -c 'DROP TABLE tmp_a'", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), CASES, ids=[c for c, _ in CASES])
+def test_dangerous_commands_cases(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    rule = "" if expected is None else ("sql" if "psql" in command or "mysql" in command else "find-delete")
+    kit.expect_decision("security/dangerous_commands.py", command, project, expected, rule)
