@@ -445,6 +445,11 @@ _PS_EVAL_FILE = lazy_compile(
 )
 
 
+# A shell's input that is nothing but variables the command line never set (words_text writes
+# an unresolved variable as ${NAME}).
+_HELD_SCRIPT = lazy_compile(r"\s*(?:\$\{\w+\}\s*)+")
+
+
 def rule_hidden_code(cmd: Cmd, found: list[Finding]) -> None:
     """``bash -c "$CMD"``, ``eval "$line"`` (from ``read``), ``xargs -I{} sh -c '{}'``, ``sh -c
     "$(jq -r .scripts.x package.json)"``: a shell runs code the call does not show — a variable
@@ -463,8 +468,20 @@ def rule_hidden_code(cmd: Cmd, found: list[Finding]) -> None:
     if cmd.name in ("source", ".") and cmd.args and _file_text_source(cmd.args[0], cmd.ctx):
         scripts: list[Word] = [cmd.args[0]]
     elif cmd.name in _shell.SHELLS:
-        script, _stdin, _file = _shell.shell_invocation(cmd.args)
-        scripts = [script] if script is not None else []
+        script, _stdin, script_file = _shell.shell_invocation(cmd.args)
+        held = _HELD_SCRIPT.fullmatch(cmd.stdin_text or "")
+        if script is None and held and _reads_code_from_stdin(cmd):
+            # echo "$PAYLOAD" | bash, sh <<< "$STEPS": the script is a variable set elsewhere.
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` runs code held in {held.group().strip()} on its input, which the "
+                    "command does not show; confirm, or run the commands themselves so they can be checked.",
+                )
+            )
+            return
+        # bash <(grep … notes.txt): the script file is text picked out of a file on the spot.
+        scripts = [script] if script is not None else [script_file] if script_file is not None else []
     elif cmd.name == "eval":
         scripts = list(cmd.args)
     else:

@@ -381,6 +381,9 @@ def _walk_runs(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
             _walk_text(cmd.stdin_text, ctx.child(), "shell stdin", depth, out)
         elif written is not None:
             _walk_text(written, ctx.child(), "script file", depth, out)
+        elif script_file is not None and (printed := _substituted_file(script_file, ctx, depth)) is not None:
+            # bash <(echo 'rm -rf ~'), source <(printf …): the script is what the producer prints.
+            _walk_text(printed, ctx.child(), "script file", depth, out)
     elif name in ("at", "batch"):
         # at/batch run, later, the commands on their stdin (or in -f FILE): judged as if run now.
         _flags, _pos, values = split_options(args, _AT_VALUE)
@@ -420,6 +423,16 @@ def _walk_runs(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
                 _walk_text(text, ctx.child(), "code", depth, out)
             except ShellParseError:
                 continue
+
+
+def _substituted_file(word: Word, ctx: Ctx, depth: int) -> str | None:
+    """The text a ``<(producer)`` word stands for, when the producer prints known text."""
+    subs = word.subs()
+    if len(subs) != 1 or subs[0].kind != "<(":
+        return None
+    scratch: list[Cmd] = []  # the producer itself was already walked with the command's words
+    _walk_script(subs[0].script, ctx.child(), "subst", depth + 1, scratch)
+    return printed_text(scratch[-1]) if scratch else None
 
 
 def _with_params(text: str, params: list[str]) -> str:
