@@ -1150,8 +1150,11 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
 
 
 def _all_scratch_drops(texts: list[str]) -> bool:
-    """Whether every SQL text only drops tables named as temporary."""
-    return all(_SCRATCH_DROP.fullmatch(" ".join(t.split()).upper().rstrip("; ")) for t in texts if t.strip())
+    """Whether the SQL texts drop only tables named as temporary, and their other statements
+    destroy nothing (``DROP TABLE staging_tmp; CREATE TABLE staging_tmp AS SELECT …``: a rebuild)."""
+    statements = [" ".join(part.split()) for t in texts for part in t.split(";") if part.strip()]
+    drops = [st for st in statements if _SCRATCH_DROP.fullmatch(st.upper())]
+    return bool(drops) and all(st in drops or not sql_findings(st, "") for st in statements)
 
 
 # DROP TABLE [IF EXISTS] of tables named as temporary (tmp_x, x_tmp, scratch_y).
@@ -1204,10 +1207,13 @@ def _mongo_test_database(cmd: Cmd, positionals: list[Word], code: str) -> bool:
 
 
 def _dev_database(cmd: Cmd, client: str) -> bool:
-    """Whether a server SQL client's database is a development one by its name (``psql app_dev``,
-    ``-d shop_development``, a URL ending in ``/app_local``)."""
+    """Whether a SQL client's database is a development one: by its name (``psql app_dev``, ``-d
+    shop_development``, a URL ending in ``/app_local``), or a database file inside the project."""
     if client in ("sqlite3", "duckdb"):
-        return False
+        # sqlite3 data/app.db, duckdb warehouse.duckdb: a database file kept in the project.
+        _flags, positionals, _values = _shell.split_options(cmd.args, SQL_CLIENTS[client][1])
+        path = _shell.normalize(positionals[0].literal() or "", cmd.ctx.cwd) if positionals else None
+        return path is not None and path != cmd.ctx.project and _shell.is_within(path, cmd.ctx.project)
     names = _database_names(cmd, client, [])
     return bool(names) and all(_DEV_NAME.search(n) for n in names)
 

@@ -120,11 +120,40 @@ def _inside_project(cmd: Cmd, word: Word) -> bool:
     return bool(paths) and all(p is not None and p != project and _shell.is_within(p, project) for p in paths)
 
 
+# Filters that pass on some of their input lines unchanged (head -n -7, tail -n +6, sort -r,
+# grep -v keep): what reaches xargs is part of the listing they were fed. Options taking a value.
+_LINE_FILTERS: dict[str, frozenset[str]] = {
+    "head": frozenset({"-n", "--lines"}),
+    "tail": frozenset({"-n", "--lines"}),
+    "sort": frozenset({"-k", "--key", "-t", "--field-separator", "-S", "--buffer-size"}),
+    "uniq": frozenset(),
+    "tac": frozenset(),
+    "grep": frozenset({"-e", "-m", "--max-count"}),
+    "egrep": frozenset({"-e", "-m", "--max-count"}),
+}
+
+
+def _before_line_filters(prev: Cmd | None) -> Cmd | None:
+    """The pipeline stage before any line filters that feed xargs (``ls -t logs/*.log | tail -n
+    +6 | xargs rm``: the ls). A filter with file operands (``head list.txt``) or one that rewrites
+    lines (``grep -o``) is itself the source."""
+    while prev is not None and prev.name in _LINE_FILTERS:
+        _flags, positionals, _values = _shell.split_options(prev.args, _LINE_FILTERS[prev.name])
+        lits = [w.literal() or "" for w in prev.args]
+        searching = prev.name in ("grep", "egrep")
+        operands = len(positionals) - (1 if searching and "-e" not in lits else 0)
+        rewrites = searching and any(a in ("-o", "--only-matching", "-r", "-R", "-c", "-l") for a in lits)
+        if operands > 0 or rewrites or prev.prev is None:
+            return prev
+        prev = prev.prev
+    return prev
+
+
 def _xargs_inputs(cmd: Cmd) -> list[str] | None:
     """Arguments xargs would append: the literal words a preceding echo/printf prints."""
     if cmd.stdin_text is not None:  # xargs rm <<< "$HOME", xargs rm < list written earlier
         return [v for v in cmd.stdin_text.split() if not v.startswith("-")]
-    prev = cmd.prev
+    prev = _before_line_filters(cmd.prev)
     if prev is None or prev.name not in ("echo", "printf", "ls"):
         return None
     words = prev.args

@@ -1,7 +1,9 @@
 """dangerous_commands: a ``find -exec chmod`` that picks source files or scripts by name inside
 the project changes those files one by one (like ``chmod 777 deploy.sh``), not every file below
 the folder (``.env`` and keys included); dropping a table named as scratch (``tmp_…``,
-``…_scratch``) on a database named as a development one is routine clean-up."""
+``…_scratch``) on a database named as a development one, or in a database file of the project,
+is routine clean-up (also when the same SQL rebuilds it); xargs fed by an in-project listing
+through line filters (``ls -t … | tail -n +6 | xargs rm``) deletes part of that listing."""
 
 from __future__ import annotations
 
@@ -32,10 +34,32 @@ CASES: list[tuple[str, str | None]] = [
     ("psql -d crm_dev -c 'DROP TABLE tmp_a; DROP TABLE invoices'", "deny"),
     ("psql -d crm -c 'DROP TABLE tmp_a'", "deny"),
     ("psql -h db.prod.internal -d crm_dev -c 'DROP TABLE tmp_a'", "deny"),
+    # Project database files; a rebuild of the scratch table in the same SQL.
+    ("sqlite3 var/cache.sqlite3 'DROP TABLE IF EXISTS import_tmp'", None),
+    ("duckdb lake/dev.duckdb -c 'DROP TABLE tmp_events; CREATE TABLE tmp_events AS SELECT 1 AS x'", None),
+    ("psql -d crm_dev -c 'DROP TABLE IF EXISTS tmp_q; CREATE TABLE tmp_q AS SELECT id FROM leads'", None),
+    ("psql -d crm_dev -c 'DROP TABLE IF EXISTS tmp_q; DELETE FROM leads'", "deny"),
+    ("sqlite3 var/cache.sqlite3 'DROP TABLE accounts'", "deny"),
+    ("duckdb /srv/shared/lake.duckdb -c 'DROP TABLE tmp_events'", "deny"),
 ]
+
+XARGS_CASES: list[tuple[str, str | None]] = [
+    ("ls -1t logs/*.log | tail -n +6 | xargs -r rm --", None),
+    ("ls dumps/*.sql.gz | sort -r | tail -n +4 | xargs rm -f", None),
+    ("ls -d runs/exp-* | grep -v keep | head -n -3 | xargs rm -rf", None),
+    ("ls -d ../*/ | tail -2 | xargs rm -rf", "deny"),
+    ("head -n 20 paths.txt | xargs rm -rf", "ask"),
+    ("ls -d /opt/* | sort | head -2 | xargs rm -rf", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), XARGS_CASES, ids=[c for c, _ in XARGS_CASES])
+def test_xargs_through_line_filters(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    kit.expect_decision("security/dangerous_commands.py", command, project, expected, "" if expected is None else "rm")
 
 
 @pytest.mark.parametrize(("command", "expected"), CASES, ids=[c for c, _ in CASES])
 def test_dangerous_commands_cases(kit: Any, project: Path, command: str, expected: str | None) -> None:
-    rule = "" if expected is None else ("sql" if "psql" in command or "mysql" in command else "find-delete")
+    sql = any(client in command for client in ("psql", "mysql", "sqlite3", "duckdb"))
+    rule = "" if expected is None else ("sql" if sql else "find-delete")
     kit.expect_decision("security/dangerous_commands.py", command, project, expected, rule)
