@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import shlex
 
 import _shell
 from _common import Finding
@@ -311,6 +312,25 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
         _rule_scheduled_command(cmd, check, found)
         return
     lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name == "systemctl" and "edit" in lits and cmd.stdin_text:
+        # systemctl edit --full --force x.service <<< '[Service]…': the input becomes the unit
+        # (or a drop-in of it), which runs at every start.
+        script = _unit_script(cmd.stdin_text)
+        fetched = _shell.fetches_and_runs(script)
+        later = None if fetched else _runs_later(script, cmd.ctx, check, cron=False)
+        risk = None if fetched or later else _job_risk(script, cmd.ctx)
+        if fetched or later is not None or risk is not None:
+            what = (
+                "downloads and runs remote code" if fetched else (f"would be refused now ({later})" if later else risk)
+            )
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` writes a service unit that {what}; it runs at every start, with "
+                    "nobody watching (persistence). Do not install it; ask the user.",
+                )
+            )
+        return
     if cmd.name == "husky" and lits[:1] in (["add"], ["set"]) and len(cmd.args) > 2:
         # npx husky add .husky/pre-push "CMD": CMD runs at every push, with nobody watching.
         hook_text = " ".join(" ".join(cmd.values(w) or [w.text]) for w in cmd.args[2:])
@@ -377,11 +397,15 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
                     )
                 )
                 continue
-            if not _shell.autorun_path(path):
+            if not _shell.autorun_path(path) and not _startup_pth(path, text):
                 continue
             # /etc/crontab and /etc/cron.d/*: a schedule and a user name before each command.
             system_cron = _SYSTEM_CRON.search(path) is not None
             text = _unit_script(text) if _UNIT_FILE.search(path) else text
+            if path.endswith(".pth"):
+                # Its import lines are Python run at start-up: judged as python -c of them.
+                code = "\n".join(line for line in text.splitlines() if line.lstrip().startswith("import"))
+                text = "python3 -c " + shlex.quote(code) if code else text
             later = (
                 None
                 if _shell.fetches_and_runs(text)
@@ -402,6 +426,13 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
                         "document the install step for the user instead.",
                     )
                 )
+
+
+def _startup_pth(path: str, text: str) -> bool:
+    """A ``.pth`` file with an ``import`` line, wherever it is written (``{}/x.pth`` after
+    ``python -m site --user-site | xargs``): Python runs such lines at every start-up once the
+    file sits in a site folder, which the command may pick when it runs."""
+    return path.endswith(".pth") and any(line.lstrip().startswith("import") for line in text.splitlines())
 
 
 _UNIT_FILE = lazy_compile(r"/systemd/.*(?:\.(?:service|timer|socket|path|mount)|\.d/[^/]+\.conf)$")
