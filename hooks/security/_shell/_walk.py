@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shlex
 
@@ -404,6 +405,12 @@ def _walk_runs(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
             text = words_text([word], ctx)
             if "=" in text and not text.startswith("-"):
                 _walk_text(text.partition("=")[2], ctx.child(), "alias", depth, out)
+    elif name in ("make", "gmake"):
+        recipes = _written_makefile_recipes(cmd, ctx)
+        if recipes:
+            # A recipe the shell parser cannot read: the other rules still judge the line.
+            with contextlib.suppress(ShellParseError):
+                _walk_text(recipes, ctx.child(), "script file", depth, out)
     elif name == "find":
         _walk_find_exec(cmd, ctx, depth, out)
     elif name in POWERSHELLS:
@@ -423,6 +430,24 @@ def _walk_runs(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
                 _walk_text(text, ctx.child(), "code", depth, out)
             except ShellParseError:
                 continue
+
+
+_MAKE_REF = lazy_compile(r"\$[({](\w+)[)}]")
+
+
+def _written_makefile_recipes(cmd: Cmd, ctx: Ctx) -> str | None:
+    """The recipe lines of a makefile this command line wrote earlier (``make -f ops.mk``, or a
+    ``Makefile`` written and then run), as shell text: make's ``$(VAR)`` read as ``${VAR}``."""
+    _flags, _pos, values = split_options(cmd.args, frozenset({"-f", "--file", "--makefile", "-C", "-j", "-o", "-W"}))
+    files = [w for key in ("f", "file", "makefile") for w in values.get(key, [])]
+    names = files or [Word([Lit(n, True)], n) for n in ("GNUmakefile", "makefile", "Makefile")]
+    for word in names:
+        text = ctx.written(word)
+        if text is None:
+            continue
+        lines = [line.strip().lstrip("@-+") for line in text.splitlines() if line.startswith("\t")]
+        return _MAKE_REF.sub(r"${\1}", "\n".join(lines).replace("$$", "$")) or None
+    return None
 
 
 def _substituted_file(word: Word, ctx: Ctx, depth: int) -> str | None:
