@@ -1319,6 +1319,27 @@ def rule_orm(cmd: Cmd, found: list[Finding]) -> None:
                 )
             )
             return
+        m = _SDK_BULK_DELETE.search(code)
+        if m:
+            listing = m.group("listing") or m.group("listing2") or ""
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` deletes every item a listing returns ({listing.strip()[:60]}) "
+                    "one by one through an API, with no filter: runs, objects or records that cannot be "
+                    "restored. Filter the listing to the items meant and print them first, then confirm.",
+                )
+            )
+            return
+
+
+# A loop that deletes every item an unfiltered listing call returns (the API form of a DELETE
+# without WHERE): [r.delete() for r in api.runs("team/proj")], for b in bucket.objects.all():
+# b.delete(), items.forEach(x => x.delete()). A listing given keyword filters is not matched.
+_SDK_BULK_DELETE = lazy_compile(
+    r"\[\s*(?P<v>\w+)\.(?:delete|destroy)\(\s*\)\s+for\s+(?P=v)\s+in\s+(?P<listing>(?:[\w.]|\(\s*\))+\(\s*(?:[\"'][^\"',]*[\"'])?\s*\))\s*\]"
+    r"|\bfor\s+(?P<v2>\w+)\s+in\s+(?P<listing2>(?:[\w.]|\(\s*\))+\(\s*(?:[\"'][^\"',]*[\"'])?\s*\))\s*:\s*(?P=v2)\.(?:delete|destroy)\(\s*\)"
+)
 
 
 # Framework and migration-tool commands that empty or recreate the configured database:
