@@ -639,7 +639,11 @@ def rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
     elif name == "supabase" and lits[:2] == ["db", "reset"] and ({"--linked", "--db-url"} & flags):
         what = "resets the linked (remote) project's database"
     elif name == "bq" and lits[:1] == ["rm"]:
-        ask = "deletes a BigQuery table or dataset"
+        tables = [a for a in lits[1:] if not a.startswith("-")]
+        # bq rm -f -t proj:ds.tmp_join_0311: one table named as scratch (a pipeline's leftover).
+        scratch = bool(tables) and all("." in t and _SCRATCH_TABLE.fullmatch(t.rsplit(".", 1)[1]) for t in tables)
+        if not scratch:
+            ask = "deletes a BigQuery table or dataset"
     elif (
         (name == "pscale" and lits[:2] == ["database", "delete"])
         or (name == "turso" and lits[:2] in (["db", "destroy"], ["group", "destroy"]))
@@ -1162,6 +1166,7 @@ _SCRATCH_DROP = lazy_compile(
     r"DROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?(?:[\w\"`]+\.)?[\"`]?(?:\w*_)?(?:TMP|TEMP|SCRATCH)(?:_\w*)?[\"`]?"
     r"(?:\s*,\s*(?:[\w\"`]+\.)?[\"`]?(?:\w*_)?(?:TMP|TEMP|SCRATCH)(?:_\w*)?[\"`]?)*"
 )
+_SCRATCH_TABLE = lazy_compile(r"(?i)(?:\w*_)?(?:tmp|temp|scratch)(?:_\w*)?")
 _TEST_NAME = lazy_compile(r"(?i)(?:^|[_\-/.])test(?:s|ing)?(?:$|[_\-.])")
 _DEV_NAME = lazy_compile(r"(?i)(?:^|[_\-.])(?:dev|development|local)(?:$|[_\-.])")
 # Folders that hold a project's tests and their data.

@@ -43,6 +43,22 @@ CASES: list[tuple[str, str | None]] = [
     ("duckdb /srv/shared/lake.duckdb -c 'DROP TABLE tmp_events'", "deny"),
 ]
 
+# BigQuery tables named as scratch: one pipeline leftover, not a dataset or a real table.
+BQ_CASES: list[tuple[str, str | None]] = [
+    ("bq rm -f -t research:sandbox.tmp_features_0412", None),
+    ("bq rm -t warehouse.orders_scratch", None),
+    ("bq rm -f -t research:core.customers", "ask"),
+    ("bq rm -f research:tmp", "ask"),
+    ("bq rm -r -f research:sandbox", "deny"),
+    ("bq rm -f -t prod-data:sandbox.tmp_x", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), BQ_CASES, ids=[c for c, _ in BQ_CASES])
+def test_bigquery_scratch_tables(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    assert kit.decision(kit.load("security/dangerous_commands.py").run(kit.bash(command, project))) == expected
+
+
 XARGS_CASES: list[tuple[str, str | None]] = [
     ("ls -1t logs/*.log | tail -n +6 | xargs -r rm --", None),
     ("ls dumps/*.sql.gz | sort -r | tail -n +4 | xargs rm -f", None),
