@@ -183,6 +183,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("fleet", _dangerous.rule_fleet, cmd, check)
         apply("sql", _dangerous.rule_http_delete, cmd)
         apply("persistence", _dangerous.rule_persistence, cmd, cmds[:index], check)
+        apply("history-wipe", _dangerous.rule_history_wipe, cmd)
         apply("cloud", _dangerous.rule_platform_sql, cmd)
         apply("cloud", _dangerous.rule_cloud_deletes, cmd)
         apply("cloud", _dangerous.rule_world_open, cmd)

@@ -10,12 +10,13 @@ user services and sshd stopped are asked."""
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import shlex
 
 import _shell
 from _common import Finding
-from _shell import Cmd, Ctx, lazy_compile
+from _shell import Cmd, Ctx, Word, lazy_compile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -937,3 +938,45 @@ def rule_signing_keys(cmd: Cmd, found: list[Finding]) -> None:
                 "(security find-identity, fastlane match --readonly, gpg --list-secret-keys).",
             )
         )
+
+
+# Records of what was run and who logged in: shell and REPL histories, login and auth logs.
+_HISTORY_FILE = lazy_compile(r"(?:^|/)(?:\.\w*_?history|\.zhistory|fish_history|\.lesshst)$")
+_LOGIN_LOG = lazy_compile(r"^/var/log/(?:auth\.log|secure|wtmp|btmp|lastlog|syslog|messages|audit/audit\.log)$")
+# Programs that destroy the file they are given, and truncate's size option.
+_WIPERS = frozenset({"rm", "shred", "unlink", "truncate", "srm", "wipe"})
+
+
+def _history_target(path: str, ctx: Ctx) -> bool:
+    """A shell/REPL history in the home folder (or root's), or a system login/auth log."""
+    home = os.path.normpath(ctx.home)
+    in_home = _shell.is_within(path, home) or _shell.is_within(path, "/root")
+    return (in_home and _HISTORY_FILE.search(path) is not None) or _LOGIN_LOG.match(path) is not None
+
+
+def rule_history_wipe(cmd: Cmd, found: list[Finding]) -> None:
+    """Destroying the record of what was run: deleting, emptying or linking to /dev/null a shell
+    history (``rm ~/.bash_history``, ``> ~/.zsh_history``, ``ln -sf /dev/null ~/.bash_history``)
+    or a login/auth log (``truncate -s0 /var/log/auth.log``). Nothing a task needs; it hides
+    what happened from the user."""
+    words: list[Word] = []
+    if cmd.name in _WIPERS:
+        _flags, positionals, _values = _shell.split_options(cmd.args, frozenset({"-s", "--size", "-n"}))
+        words += positionals
+    elif cmd.name == "ln" and len(cmd.args) >= 2:
+        words.append(cmd.args[-1])  # ln -sf /dev/null ~/.bash_history: the link replaces the file
+    elif cmd.name == "cp" and len(cmd.args) >= 2 and cmd.args[-2].literal() == "/dev/null":
+        words.append(cmd.args[-1])
+    words += [r.target for r in cmd.redirects if r.op in (">", ">|", "&>") and r.target is not None]
+    for word in words:
+        for value in cmd.values(word) or []:
+            path = _shell.normalize(value, cmd.ctx.cwd)
+            if path is not None and _history_target(path, cmd.ctx):
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` destroys {path}, the record of what was run or who logged in; "
+                        "that hides activity from the user and no task needs it. Leave it alone.",
+                    )
+                )
+                return
