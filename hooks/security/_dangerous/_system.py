@@ -562,7 +562,11 @@ def _job_risk(text: str, ctx: Ctx, user_field: bool = False) -> str | None:
         except _shell.ShellParseError:
             continue
         for job in cmds:
-            for path in (job.values(job.argv[0]) or []) if job.argv else []:
+            programs = job.argv[:1]
+            if job.name in _shell.SHELLS or job.name in _shell.INTERPRETERS:
+                # python3 /tmp/x.py, bash /dev/shm/.s: the script an interpreter runs is the program.
+                programs += [w for w in job.args if not (w.literal() or "").startswith("-")][:1]
+            for path in [v for w in programs for v in job.values(w) or []]:
                 full = _shell.normalize(path, ctx.cwd) or path
                 temp = any(_shell.is_within(full, d) for d in _TEMP_DIRS) and not any(
                     _shell.is_within(full, keep) for keep in (ctx.project, ctx.home) if keep

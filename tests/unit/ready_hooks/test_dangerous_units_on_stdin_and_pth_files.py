@@ -2,7 +2,8 @@
 (judged like a unit file written with tee: remote code, a job refused now, a program in a
 temporary folder are denied); a ``.pth`` file whose lines import code runs them at every Python
 start-up once it sits in a site folder, wherever the command line says it goes
-(``{}/x.pth`` after ``python -m site --user-site | xargs``), so its code is judged as Python."""
+(``{}/x.pth`` after ``python -m site --user-site | xargs``), so its code is judged as Python; a
+job whose interpreter runs a script kept in a temporary folder runs a hidden program."""
 
 from __future__ import annotations
 
@@ -41,6 +42,19 @@ CASES: list[tuple[str, str | None]] = [
     ('echo "$PWD/src" > "$(python3 -m site --user-site)/localpkg.pth"', None),
     ("echo 'import _virtualenv' > .venv/lib/python3.11/site-packages/_virtualenv.pth", None),
 ]
+
+
+# A job that hands an interpreter a script kept in a temporary folder runs that script.
+JOB_CASES: list[tuple[str, str | None]] = [
+    ("sudo sh -c 'echo \"@reboot root /usr/bin/node /tmp/w.js\" > /etc/cron.d/w'", "deny"),
+    ("(crontab -l; echo '*/10 * * * * ruby /dev/shm/.r.rb') | crontab -", "deny"),
+    ("(crontab -l; echo '0 4 * * * cd /srv/app && python3 manage.py clearsessions') | crontab -", "ask"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), JOB_CASES, ids=[c[:60] for c, _ in JOB_CASES])
+def test_jobs_running_temporary_scripts(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    kit.expect_decision("security/dangerous_commands.py", command, project, expected, "persistence")
 
 
 @pytest.mark.parametrize(("command", "expected"), CASES, ids=[c[:60] for c, _ in CASES])
