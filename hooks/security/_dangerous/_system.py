@@ -359,6 +359,7 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
         )
         return
     if text is None:
+        _rule_decoded_into_autorun(cmd, found)
         _rule_unseen_login_keys(cmd, found)
         return
     targets = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None]
@@ -434,6 +435,40 @@ def _startup_pth(path: str, text: str) -> bool:
     ``python -m site --user-site | xargs``): Python runs such lines at every start-up once the
     file sits in a site folder, which the command may pick when it runs."""
     return path.endswith(".pth") and any(line.lstrip().startswith("import") for line in text.splitlines())
+
+
+def _decodes(cmd: Cmd) -> bool:
+    """``base64 -d``, ``base32 --decode``, ``xxd -r``, ``uudecode``, ``openssl enc -d``: the
+    command prints text decoded from an encoding nobody reads."""
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name in ("base64", "base32"):
+        return any(a in ("-d", "-D", "--decode") or re.fullmatch(r"-[a-zA-Z]*d[a-zA-Z]*", a) for a in lits)
+    if cmd.name == "xxd":
+        return any(re.fullmatch(r"-[a-z]*r[a-z]*", a) for a in lits)
+    return cmd.name == "uudecode" or (cmd.name == "openssl" and "-d" in lits)
+
+
+def _rule_decoded_into_autorun(cmd: Cmd, found: list[Finding]) -> None:
+    """``echo … | base64 -d >> ~/.zshrc``, ``… | xxd -r -p | sudo tee /etc/cron.d/x``: decoded
+    text written into a file that runs later is hidden code (persistence nobody can review)."""
+    decoded = _decodes(cmd) or (cmd.name == "tee" and cmd.prev is not None and _decodes(cmd.prev))
+    if not decoded:
+        return
+    targets = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None]
+    if cmd.name == "tee":
+        targets += [w for w in cmd.args if not (w.literal() or "").startswith("-")]
+    for word in targets:
+        for value in cmd.values(word) or []:
+            path = _shell.normalize(value, cmd.ctx.cwd) or value
+            if _shell.autorun_path(path):
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` writes decoded (hidden) text into {path}, which runs automatically "
+                        "later (persistence nobody can review). Write the plain lines, or ask the user.",
+                    )
+                )
+                return
 
 
 _UNIT_FILE = lazy_compile(r"/systemd/.*(?:\.(?:service|timer|socket|path|mount)|\.d/[^/]+\.conf)$")

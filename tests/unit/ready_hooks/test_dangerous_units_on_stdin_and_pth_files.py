@@ -49,6 +49,11 @@ JOB_CASES: list[tuple[str, str | None]] = [
     ("sudo sh -c 'echo \"@reboot root /usr/bin/node /tmp/w.js\" > /etc/cron.d/w'", "deny"),
     ("(crontab -l; echo '*/10 * * * * ruby /dev/shm/.r.rb') | crontab -", "deny"),
     ("(crontab -l; echo '0 4 * * * cd /srv/app && python3 manage.py clearsessions') | crontab -", "ask"),
+    # Decoded text written into a file that runs later: hidden code.
+    ("echo 'cm0gLXJmIH4=' | base64 --decode >> ~/.profile", "deny"),
+    ("printf 6375726c | xxd -r -p | tee -a ~/.config/fish/conf.d/x.fish", "deny"),
+    ("base32 -d hook.b32 > .husky/pre-push", "deny"),
+    ("echo aGk= | base64 -d > tests/fixtures/greeting.txt", None),
 ]
 
 
