@@ -162,6 +162,8 @@ def rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
                     "that cannot be reviewed. Run the plain command instead.",
                 )
             )
+        elif cmd.stage > 0 and name in _shell.SHELLS and cmd.stdin_text is None and _test_data_fed(cmd):
+            found.append(_runs_test_data(cmd, _test_data_fed(cmd) or ""))
         elif cmd.stage > 0 and name in _shell.SHELLS and cmd.stdin_text is None:
             # grep … docs | sh, sed … <<< '…' | bash: the commands are produced by the pipeline,
             # so nobody (hook or user) sees them before they run.
@@ -450,6 +452,37 @@ _PS_EVAL_FILE = lazy_compile(
 _HELD_SCRIPT = lazy_compile(r"\s*(?:\$\{\w+\}\s*)+")
 
 
+# Test data and attack samples: fixture and corpus folders, files named as payloads.
+_TEST_DATA = lazy_compile(
+    r"(?i)(?:^|/)(?:fixtures?|testdata|test_data|__fixtures__|corpus|payloads?)/"
+    r"|(?:^|/)[^/]*(?:payload|malicious|dangerous|exploit|revshell|reverse_shell|evil)[^/]*$"
+)
+
+
+def _test_data_fed(cmd: Cmd) -> str | None:
+    """The test-data file whose text reaches ``cmd`` on its input (``cat tests/fixtures/x.txt |
+    bash``, ``xargs -I{} sh -c '{}' < spec/fixtures/cmds.txt``, ``grep … corpus/bad.yml | … |
+    sh``), if any: a file read by an earlier stage or redirected in."""
+    words = [r.target for r in cmd.redirects if r.op == "<" and r.target is not None]
+    stage = cmd.prev
+    while stage is not None:
+        words += [w for w in stage.args if not (w.literal() or "").startswith("-")]
+        stage = stage.prev
+    for word in words:
+        for value in cmd.values(word) or []:
+            if _TEST_DATA.search(value):
+                return value
+    return None
+
+
+def _runs_test_data(cmd: Cmd, path: str) -> Finding:
+    return (
+        "deny",
+        f"`{cmd.display}` runs the text of {path} as commands; test fixtures and samples hold "
+        "dangerous commands as data, to be checked, never run. Run the specific command meant, written out.",
+    )
+
+
 def rule_hidden_code(cmd: Cmd, found: list[Finding]) -> None:
     """``bash -c "$CMD"``, ``eval "$line"`` (from ``read``), ``xargs -I{} sh -c '{}'``, ``sh -c
     "$(jq -r .scripts.x package.json)"``: a shell runs code the call does not show — a variable
@@ -497,6 +530,10 @@ def rule_hidden_code(cmd: Cmd, found: list[Finding]) -> None:
     for word in scripts:
         text = word.literal()
         if cmd.replace and text is not None and text.split()[:1] == [cmd.replace]:
+            data = _test_data_fed(cmd)
+            if data is not None:
+                found.append(_runs_test_data(cmd, data))
+                return
             what = "each line of its input as a command"
         elif _file_text_source(word, cmd.ctx):
             what = "text read out of a file, which the command does not show"
