@@ -398,6 +398,17 @@ def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Findi
             )
     elif base == "/" and recursive:
         found.append(("deny", f"`{cmd.display}` recursively deletes paths matching {value} at the filesystem root."))
+    elif recursive and "/" not in glob_part.strip("/") and (entry := critical(os.path.join(base, "entry"), cmd.ctx)):
+        # rm -rf /usr/lib/python3*: whatever the pattern matches is itself a folder the rule
+        # protects by name (/usr/lib/python3.11), so the glob changes nothing.
+        kind = entry.partition(" (")[2].rstrip(")") or "a protected folder"
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` would recursively delete what {value} matches, each {kind}. Delete "
+                "specific paths inside the project instead.",
+            )
+        )
 
 
 # Folders of a project that hold its work (sources, data, configuration, docs): emptying one
