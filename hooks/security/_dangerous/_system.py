@@ -578,6 +578,17 @@ _INJECTS = lazy_compile(
 )
 
 
+_SHADOW_ALIAS = lazy_compile(r"alias\s+(?P<name>[\w.-]+)=(?P<q>['\"]?)(?P<value>.*?)(?P=q)\s*;?\s*$")
+# Commands a user types every day: an alias that turns one into something else hides code.
+_EVERYDAY_COMMANDS = frozenset({
+    "ls", "cd", "cat", "cp", "mv", "git", "sudo", "ssh", "vim", "vi", "nano", "less", "grep", "make",
+    "python", "python3", "pip", "npm", "node", "docker", "kubectl", "clear", "exit", "man", "top", "ps",
+})  # fmt: skip
+_SHADOW_DANGER = lazy_compile(
+    r"\b(?:rm|dd|shred|curl|wget|nc|ncat|scp|chmod|base64)\b|\bmkfs|LD_PRELOAD|/dev/tcp|>\s*/"
+)
+
+
 def _job_risk(text: str, ctx: Ctx, user_field: bool = False) -> str | None:
     """What makes a job (a cron line, a start-up file line) unsafe to leave running on its own
     besides what the rules refuse now: it sends files or output to a network host, or it runs a
@@ -588,6 +599,16 @@ def _job_risk(text: str, ctx: Ctx, user_field: bool = False) -> str | None:
             line = line.split(None, 1)[1]  # the user a system cron line runs as
         if not line or line.startswith("#"):
             continue
+        shadow = _SHADOW_ALIAS.match(line)
+        if (
+            shadow
+            and shadow.group("name") in _EVERYDAY_COMMANDS
+            and (shadow.group("value").split() or [""])[0] != shadow.group("name")
+            and _SHADOW_DANGER.search(shadow.group("value"))
+        ):
+            # alias ls='rm -rf', alias sudo='sudo env LD_PRELOAD=…': an everyday command quietly
+            # runs something else, every time the user types it.
+            return f"makes `{shadow.group('name')}` run `{shadow.group('value')}` instead (hidden code)"
         if _UPLOAD.search(line):
             return "sends local files or command output to a network host every time it runs"
         if _INJECTS.search(line):
