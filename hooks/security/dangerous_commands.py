@@ -83,6 +83,19 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     shell run with -n (bash -n, sh -o noexec) only parses what is piped into it and passes; and
     crontab -l | grep -v JOB | crontab - (or sed '/JOB/d') removes a job without adding one and
     passes.
+    Scripts and records: a shell's script given as <(producer) is judged like the producer piped
+    into it (bash <(echo 'rm -rf ~') denied, text picked out of a file asked); a shell fed only an
+    unset variable (echo "$X" | sh) asks; the text of a test fixture, corpus or payload-named
+    sample fed to a shell is denied; a makefile written earlier in the line and run has its
+    recipes judged; systemctl edit fed a unit on stdin, a .pth file with import lines (wherever it
+    is written), decoded text written into a start-up file, a job running a script from a temporary
+    folder and an everyday command aliased to something destructive are persistence; destroying a
+    shell history or login log is denied (history-wipe); rm -rf of a pattern whose every match is
+    a protected folder (/usr/lib/python3*) is denied; interpreter code deleting every item of an
+    unfiltered API listing asks. Ordinary work that passes: find -name '*.sh' -exec chmod (those
+    files, not the tree), scratch tables (tmp_*, *_scratch) dropped on a development database or a
+    project database file (also in a rebuild) or removed with bq rm, and xargs rm fed by an
+    in-project ls through head/tail/sort/grep -v.
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
     wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
     brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an
@@ -183,6 +196,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("fleet", _dangerous.rule_fleet, cmd, check)
         apply("sql", _dangerous.rule_http_delete, cmd)
         apply("persistence", _dangerous.rule_persistence, cmd, cmds[:index], check)
+        apply("history-wipe", _dangerous.rule_history_wipe, cmd)
         apply("cloud", _dangerous.rule_platform_sql, cmd)
         apply("cloud", _dangerous.rule_cloud_deletes, cmd)
         apply("cloud", _dangerous.rule_world_open, cmd)

@@ -48,7 +48,7 @@ from ._remote import (
     rule_send_to_address,
     rule_url_package,
 )
-from ._system import rule_accounts, rule_persistence, rule_security_off, rule_signing_keys
+from ._system import rule_accounts, rule_history_wipe, rule_persistence, rule_security_off, rule_signing_keys
 
 __all__ = [
     "TREE_REMOVERS",
@@ -72,6 +72,7 @@ __all__ = [
     "rule_gh",
     "rule_git",
     "rule_hidden_code",
+    "rule_history_wipe",
     "rule_hosted_data",
     "rule_http_delete",
     "rule_machine_code",

@@ -639,7 +639,11 @@ def rule_hosted_data(cmd: Cmd, found: list[Finding]) -> None:
     elif name == "supabase" and lits[:2] == ["db", "reset"] and ({"--linked", "--db-url"} & flags):
         what = "resets the linked (remote) project's database"
     elif name == "bq" and lits[:1] == ["rm"]:
-        ask = "deletes a BigQuery table or dataset"
+        tables = [a for a in lits[1:] if not a.startswith("-")]
+        # bq rm -f -t proj:ds.tmp_join_0311: one table named as scratch (a pipeline's leftover).
+        scratch = bool(tables) and all("." in t and _SCRATCH_TABLE.fullmatch(t.rsplit(".", 1)[1]) for t in tables)
+        if not scratch:
+            ask = "deletes a BigQuery table or dataset"
     elif (
         (name == "pscale" and lits[:2] == ["database", "delete"])
         or (name == "turso" and lits[:2] in (["db", "destroy"], ["group", "destroy"]))
@@ -1121,11 +1125,15 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     prod = production(cmd) or production_host(cmd) or any(_PROD_VARIABLE.search(w.text) for w in cmd.args)
     if not prod and _test_database(cmd, name, texts):
         # Settled: dropping or emptying a test database is warn; a scratch table in one is routine.
-        scratch = all(_SCRATCH_DROP.fullmatch(" ".join(t.split()).upper().rstrip("; ")) for t in texts if t.strip())
+        scratch = _all_scratch_drops(texts)
         kept = (
             [] if scratch else [("ask", r[1].split(". ")[0] + " in a test database; confirm.") for r in found[start:]]
         )
         found[start:] = kept
+    elif not prod and texts and _all_scratch_drops(texts) and _dev_database(cmd, name):
+        # DROP TABLE IF EXISTS tmp_import_0612 on app_dev: a scratch table on the developer's own
+        # database is routine clean-up (a real table dropped there is still judged above).
+        found[start:] = []
     if prod:
         # A change that only asks on a development database destroys live data in production.
         for i in range(start, len(found)):
@@ -1145,12 +1153,22 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
         )
 
 
+def _all_scratch_drops(texts: list[str]) -> bool:
+    """Whether the SQL texts drop only tables named as temporary, and their other statements
+    destroy nothing (``DROP TABLE staging_tmp; CREATE TABLE staging_tmp AS SELECT …``: a rebuild)."""
+    statements = [" ".join(part.split()) for t in texts for part in t.split(";") if part.strip()]
+    drops = [st for st in statements if _SCRATCH_DROP.fullmatch(st.upper())]
+    return bool(drops) and all(st in drops or not sql_findings(st, "") for st in statements)
+
+
 # DROP TABLE [IF EXISTS] of tables named as temporary (tmp_x, x_tmp, scratch_y).
 _SCRATCH_DROP = lazy_compile(
     r"DROP\s+TABLE\s+(?:IF\s+EXISTS\s+)?(?:[\w\"`]+\.)?[\"`]?(?:\w*_)?(?:TMP|TEMP|SCRATCH)(?:_\w*)?[\"`]?"
     r"(?:\s*,\s*(?:[\w\"`]+\.)?[\"`]?(?:\w*_)?(?:TMP|TEMP|SCRATCH)(?:_\w*)?[\"`]?)*"
 )
+_SCRATCH_TABLE = lazy_compile(r"(?i)(?:\w*_)?(?:tmp|temp|scratch)(?:_\w*)?")
 _TEST_NAME = lazy_compile(r"(?i)(?:^|[_\-/.])test(?:s|ing)?(?:$|[_\-.])")
+_DEV_NAME = lazy_compile(r"(?i)(?:^|[_\-.])(?:dev|development|local)(?:$|[_\-.])")
 # Folders that hold a project's tests and their data.
 _TEST_DIRS = frozenset({"test", "tests", "spec", "specs", "__tests__", "testdata", "fixtures", "test_data"})
 
@@ -1191,6 +1209,33 @@ def _mongo_test_database(cmd: Cmd, positionals: list[Word], code: str) -> bool:
         )
     names += re.findall(r"getSiblingDB\(\s*['\"]([^'\"]+)['\"]", code)
     return bool(names) and all(n and _TEST_NAME.search(n) for n in names)
+
+
+def _dev_database(cmd: Cmd, client: str) -> bool:
+    """Whether a SQL client's database is a development one: by its name (``psql app_dev``, ``-d
+    shop_development``, a URL ending in ``/app_local``), or a database file inside the project."""
+    if client in ("sqlite3", "duckdb"):
+        # sqlite3 data/app.db, duckdb warehouse.duckdb: a database file kept in the project.
+        _flags, positionals, _values = _shell.split_options(cmd.args, SQL_CLIENTS[client][1])
+        path = _shell.normalize(positionals[0].literal() or "", cmd.ctx.cwd) if positionals else None
+        return path is not None and path != cmd.ctx.project and _shell.is_within(path, cmd.ctx.project)
+    names = _database_names(cmd, client, [])
+    return bool(names) and all(_DEV_NAME.search(n) for n in names)
+
+
+def _database_names(cmd: Cmd, client: str, texts: list[str]) -> list[str]:
+    """The database names a server SQL client is pointed at (options, first positional, URLs,
+    ``DROP DATABASE x`` in its SQL)."""
+    _flags, positionals, values = _shell.split_options(
+        cmd.args, SQL_CLIENTS.get(client, (frozenset(), frozenset(), False))[1]
+    )
+    names = [w.literal() or "" for k in ("d", "dbname", "D", "database") for w in values.get(k, [])]
+    if client in ("psql", "mysql", "clickhouse-client", "cqlsh") and positionals:
+        names.append(positionals[0].literal() or "")
+    names += [(w.literal() or "").rsplit("/", 1)[-1].split("?")[0] for w in cmd.args if "://" in (w.literal() or "")]
+    for text in texts:
+        names += re.findall(r"(?i)\bDROP\s+DATABASE\s+(?:IF\s+EXISTS\s+)?[`\"]?([\w-]+)", text)
+    return [n for n in names if n]
 
 
 def _test_database(cmd: Cmd, client: str, texts: list[str]) -> bool:
@@ -1279,6 +1324,27 @@ def rule_orm(cmd: Cmd, found: list[Finding]) -> None:
                 )
             )
             return
+        m = _SDK_BULK_DELETE.search(code)
+        if m:
+            listing = m.group("listing") or m.group("listing2") or ""
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` deletes every item a listing returns ({listing.strip()[:60]}) "
+                    "one by one through an API, with no filter: runs, objects or records that cannot be "
+                    "restored. Filter the listing to the items meant and print them first, then confirm.",
+                )
+            )
+            return
+
+
+# A loop that deletes every item an unfiltered listing call returns (the API form of a DELETE
+# without WHERE): [r.delete() for r in api.runs("team/proj")], for b in bucket.objects.all():
+# b.delete(), items.forEach(x => x.delete()). A listing given keyword filters is not matched.
+_SDK_BULK_DELETE = lazy_compile(
+    r"\[\s*(?P<v>\w+)\.(?:delete|destroy)\(\s*\)\s+for\s+(?P=v)\s+in\s+(?P<listing>(?:[\w.]|\(\s*\))+\(\s*(?:[\"'][^\"',]*[\"'])?\s*\))\s*\]"
+    r"|\bfor\s+(?P<v2>\w+)\s+in\s+(?P<listing2>(?:[\w.]|\(\s*\))+\(\s*(?:[\"'][^\"',]*[\"'])?\s*\))\s*:\s*(?P=v2)\.(?:delete|destroy)\(\s*\)"
+)
 
 
 # Framework and migration-tool commands that empty or recreate the configured database:

@@ -120,11 +120,40 @@ def _inside_project(cmd: Cmd, word: Word) -> bool:
     return bool(paths) and all(p is not None and p != project and _shell.is_within(p, project) for p in paths)
 
 
+# Filters that pass on some of their input lines unchanged (head -n -7, tail -n +6, sort -r,
+# grep -v keep): what reaches xargs is part of the listing they were fed. Options taking a value.
+_LINE_FILTERS: dict[str, frozenset[str]] = {
+    "head": frozenset({"-n", "--lines"}),
+    "tail": frozenset({"-n", "--lines"}),
+    "sort": frozenset({"-k", "--key", "-t", "--field-separator", "-S", "--buffer-size"}),
+    "uniq": frozenset(),
+    "tac": frozenset(),
+    "grep": frozenset({"-e", "-m", "--max-count"}),
+    "egrep": frozenset({"-e", "-m", "--max-count"}),
+}
+
+
+def _before_line_filters(prev: Cmd | None) -> Cmd | None:
+    """The pipeline stage before any line filters that feed xargs (``ls -t logs/*.log | tail -n
+    +6 | xargs rm``: the ls). A filter with file operands (``head list.txt``) or one that rewrites
+    lines (``grep -o``) is itself the source."""
+    while prev is not None and prev.name in _LINE_FILTERS:
+        _flags, positionals, _values = _shell.split_options(prev.args, _LINE_FILTERS[prev.name])
+        lits = [w.literal() or "" for w in prev.args]
+        searching = prev.name in ("grep", "egrep")
+        operands = len(positionals) - (1 if searching and "-e" not in lits else 0)
+        rewrites = searching and any(a in ("-o", "--only-matching", "-r", "-R", "-c", "-l") for a in lits)
+        if operands > 0 or rewrites or prev.prev is None:
+            return prev
+        prev = prev.prev
+    return prev
+
+
 def _xargs_inputs(cmd: Cmd) -> list[str] | None:
     """Arguments xargs would append: the literal words a preceding echo/printf prints."""
     if cmd.stdin_text is not None:  # xargs rm <<< "$HOME", xargs rm < list written earlier
         return [v for v in cmd.stdin_text.split() if not v.startswith("-")]
-    prev = cmd.prev
+    prev = _before_line_filters(cmd.prev)
     if prev is None or prev.name not in ("echo", "printf", "ls"):
         return None
     words = prev.args
@@ -175,6 +204,17 @@ def _find_scope(find: Cmd) -> tuple[list[Word], bool, bool]:
     """A find command's start paths, whether it filters what it matches, and whether it only
     matches generated leftovers: every ``-o`` alternative has a filter that narrows it to them
     (``-name '*.pyc'``, ``__pycache__``, ``-empty``, ``-path './build/*'``)."""
+    starts, filtered, chosen = _find_groups(find)
+    leftovers = bool(chosen) and all(
+        any(_leftover_name(n) or _droppings_name(n) or n == "-empty" for n in g) for g in chosen
+    )
+    return starts, filtered, leftovers
+
+
+def _find_groups(find: Cmd) -> tuple[list[Word], bool, list[list[str]]]:
+    """A find command's start paths, whether it filters what it matches, and the narrowing
+    filters of each ``-o`` alternative that has one (a -name pattern, ``-empty``; ``""`` for a
+    filter that is not a name)."""
     starts: list[Word] = []
     filtered = False
     groups: list[list[str]] = [[]]  # the filters of each -o alternative
@@ -206,10 +246,7 @@ def _find_scope(find: Cmd) -> tuple[list[Word], bool, bool]:
             elif lit not in ("-type", "-mtime", "-mmin", "-atime", "-amin", "-newer"):
                 groups[-1].append("")  # -path, -regex, -size …: not a leftover name we know
     chosen = [g for g in groups if g]
-    leftovers = bool(chosen) and all(
-        any(_leftover_name(n) or _droppings_name(n) or n == "-empty" for n in g) for g in chosen
-    )
-    return starts or [Word([_shell.Lit(".", True)], ".")], filtered, leftovers
+    return starts or [Word([_shell.Lit(".", True)], ".")], filtered, chosen
 
 
 # Package-registry tools that delete whole trees, like rm -rf (npx rimraf ~, bunx del-cli 'dist/*').
@@ -361,6 +398,17 @@ def _classify_rm_target(value: str, cmd: Cmd, recursive: bool, found: list[Findi
             )
     elif base == "/" and recursive:
         found.append(("deny", f"`{cmd.display}` recursively deletes paths matching {value} at the filesystem root."))
+    elif recursive and "/" not in glob_part.strip("/") and (entry := critical(os.path.join(base, "entry"), cmd.ctx)):
+        # rm -rf /usr/lib/python3*: whatever the pattern matches is itself a folder the rule
+        # protects by name (/usr/lib/python3.11), so the glob changes nothing.
+        kind = entry.partition(" (")[2].rstrip(")") or "a protected folder"
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` would recursively delete what {value} matches, each {kind}. Delete "
+                "specific paths inside the project instead.",
+            )
+        )
 
 
 # Folders of a project that hold its work (sources, data, configuration, docs): emptying one
@@ -556,10 +604,40 @@ def _find_exec_chmod(find: Cmd, name: str, at: int, found: list[Finding]) -> Non
     """The ``-exec chmod …`` of a find run over its start folders, recursively."""
     end = next((j for j in range(at, len(find.args)) if find.args[j].literal() in (";", "+")), len(find.args))
     inner = [w for w in find.args[at + 1 : end] if w.literal() != "{}"]
-    starts, _filtered, _leftovers = _find_scope(find)
-    recursive = Word([_shell.Lit("-R", True)], "-R")
-    argv = [find.args[at], recursive, *inner, *starts]
+    starts, _filtered, chosen = _find_groups(find)
+    argv = [find.args[at], *inner, *starts]
+    if not _names_code_files(find, starts, chosen):
+        argv.insert(1, Word([_shell.Lit("-R", True)], "-R"))
     rule_chmod(Cmd(name, argv, [], find.ctx, find.origin, wrappers=[*find.wrappers, "find"]), found)
+
+
+# Extensions of source code and scripts: files a project keeps no secret in.
+_CODE_EXTENSIONS = frozenset({
+    "py", "pyi", "js", "mjs", "cjs", "jsx", "ts", "tsx", "mts", "go", "rs", "java", "kt", "kts",
+    "scala", "rb", "php", "c", "h", "cc", "cpp", "hpp", "cs", "swift", "m", "mm", "dart", "ex",
+    "exs", "erl", "hs", "ml", "clj", "lua", "pl", "pm", "r", "jl", "sh", "bash", "zsh", "fish",
+    "ps1", "bat", "cmd", "sql", "proto", "vue", "svelte", "html", "htm", "css", "scss", "md",
+    "rst", "txt", "cgi",
+})  # fmt: skip
+
+
+def _names_code_files(find: Cmd, starts: list[Word], chosen: list[list[str]]) -> bool:
+    """Whether a find only matches source files or scripts by name (``-name '*.sh'``, ``-iname
+    '*.py' -o -name '*.rb'``) inside the project: its ``-exec chmod`` then acts on those files
+    one by one (like ``chmod 777 deploy.sh``), not on every file below a folder (``.env`` and keys
+    included)."""
+    if not chosen or any(w.literal() in ("!", "-not") for w in find.args):
+        return False
+    for group in chosen:
+        exts = [m.group(1).lower() for n in group if (m := re.fullmatch(r"\*\.([A-Za-z0-9]+)", n))]
+        if not any(ext in _CODE_EXTENSIONS for ext in exts):
+            return False
+    for start in starts:
+        values = find.values(start)
+        paths = [_shell.normalize(v, find.ctx.cwd) for v in values or []]
+        if not paths or not all(p is not None and _shell.is_within(p, find.ctx.project) for p in paths):
+            return False
+    return True
 
 
 # Mirroring tools and the flags (or subcommands) that delete what the source lacks.

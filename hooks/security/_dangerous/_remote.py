@@ -162,6 +162,8 @@ def rule_download_exec(cmd: Cmd, found: list[Finding]) -> None:
                     "that cannot be reviewed. Run the plain command instead.",
                 )
             )
+        elif cmd.stage > 0 and name in _shell.SHELLS and cmd.stdin_text is None and _test_data_fed(cmd):
+            found.append(_runs_test_data(cmd, _test_data_fed(cmd) or ""))
         elif cmd.stage > 0 and name in _shell.SHELLS and cmd.stdin_text is None:
             # grep … docs | sh, sed … <<< '…' | bash: the commands are produced by the pipeline,
             # so nobody (hook or user) sees them before they run.
@@ -445,6 +447,42 @@ _PS_EVAL_FILE = lazy_compile(
 )
 
 
+# A shell's input that is nothing but variables the command line never set (words_text writes
+# an unresolved variable as ${NAME}).
+_HELD_SCRIPT = lazy_compile(r"\s*(?:\$\{\w+\}\s*)+")
+
+
+# Test data and attack samples: fixture and corpus folders, files named as payloads.
+_TEST_DATA = lazy_compile(
+    r"(?i)(?:^|/)(?:fixtures?|testdata|test_data|__fixtures__|corpus|payloads?)/"
+    r"|(?:^|/)[^/]*(?:payload|malicious|dangerous|exploit|revshell|reverse_shell|evil)[^/]*$"
+)
+
+
+def _test_data_fed(cmd: Cmd) -> str | None:
+    """The test-data file whose text reaches ``cmd`` on its input (``cat tests/fixtures/x.txt |
+    bash``, ``xargs -I{} sh -c '{}' < spec/fixtures/cmds.txt``, ``grep … corpus/bad.yml | … |
+    sh``), if any: a file read by an earlier stage or redirected in."""
+    words = [r.target for r in cmd.redirects if r.op == "<" and r.target is not None]
+    stage = cmd.prev
+    while stage is not None:
+        words += [w for w in stage.args if not (w.literal() or "").startswith("-")]
+        stage = stage.prev
+    for word in words:
+        for value in cmd.values(word) or []:
+            if _TEST_DATA.search(value):
+                return value
+    return None
+
+
+def _runs_test_data(cmd: Cmd, path: str) -> Finding:
+    return (
+        "deny",
+        f"`{cmd.display}` runs the text of {path} as commands; test fixtures and samples hold "
+        "dangerous commands as data, to be checked, never run. Run the specific command meant, written out.",
+    )
+
+
 def rule_hidden_code(cmd: Cmd, found: list[Finding]) -> None:
     """``bash -c "$CMD"``, ``eval "$line"`` (from ``read``), ``xargs -I{} sh -c '{}'``, ``sh -c
     "$(jq -r .scripts.x package.json)"``: a shell runs code the call does not show — a variable
@@ -463,8 +501,20 @@ def rule_hidden_code(cmd: Cmd, found: list[Finding]) -> None:
     if cmd.name in ("source", ".") and cmd.args and _file_text_source(cmd.args[0], cmd.ctx):
         scripts: list[Word] = [cmd.args[0]]
     elif cmd.name in _shell.SHELLS:
-        script, _stdin, _file = _shell.shell_invocation(cmd.args)
-        scripts = [script] if script is not None else []
+        script, _stdin, script_file = _shell.shell_invocation(cmd.args)
+        held = _HELD_SCRIPT.fullmatch(cmd.stdin_text or "")
+        if script is None and held and _reads_code_from_stdin(cmd):
+            # echo "$PAYLOAD" | bash, sh <<< "$STEPS": the script is a variable set elsewhere.
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` runs code held in {held.group().strip()} on its input, which the "
+                    "command does not show; confirm, or run the commands themselves so they can be checked.",
+                )
+            )
+            return
+        # bash <(grep … notes.txt): the script file is text picked out of a file on the spot.
+        scripts = [script] if script is not None else [script_file] if script_file is not None else []
     elif cmd.name == "eval":
         scripts = list(cmd.args)
     else:
@@ -480,6 +530,10 @@ def rule_hidden_code(cmd: Cmd, found: list[Finding]) -> None:
     for word in scripts:
         text = word.literal()
         if cmd.replace and text is not None and text.split()[:1] == [cmd.replace]:
+            data = _test_data_fed(cmd)
+            if data is not None:
+                found.append(_runs_test_data(cmd, data))
+                return
             what = "each line of its input as a command"
         elif _file_text_source(word, cmd.ctx):
             what = "text read out of a file, which the command does not show"

@@ -10,11 +10,13 @@ user services and sshd stopped are asked."""
 from __future__ import annotations
 
 import itertools
+import os
 import re
+import shlex
 
 import _shell
 from _common import Finding
-from _shell import Cmd, Ctx, lazy_compile
+from _shell import Cmd, Ctx, Word, lazy_compile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -311,6 +313,25 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
         _rule_scheduled_command(cmd, check, found)
         return
     lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name == "systemctl" and "edit" in lits and cmd.stdin_text:
+        # systemctl edit --full --force x.service <<< '[Service]…': the input becomes the unit
+        # (or a drop-in of it), which runs at every start.
+        script = _unit_script(cmd.stdin_text)
+        fetched = _shell.fetches_and_runs(script)
+        later = None if fetched else _runs_later(script, cmd.ctx, check, cron=False)
+        risk = None if fetched or later else _job_risk(script, cmd.ctx)
+        if fetched or later is not None or risk is not None:
+            what = (
+                "downloads and runs remote code" if fetched else (f"would be refused now ({later})" if later else risk)
+            )
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display}` writes a service unit that {what}; it runs at every start, with "
+                    "nobody watching (persistence). Do not install it; ask the user.",
+                )
+            )
+        return
     if cmd.name == "husky" and lits[:1] in (["add"], ["set"]) and len(cmd.args) > 2:
         # npx husky add .husky/pre-push "CMD": CMD runs at every push, with nobody watching.
         hook_text = " ".join(" ".join(cmd.values(w) or [w.text]) for w in cmd.args[2:])
@@ -338,6 +359,7 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
         )
         return
     if text is None:
+        _rule_decoded_into_autorun(cmd, found)
         _rule_unseen_login_keys(cmd, found)
         return
     targets = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None]
@@ -377,11 +399,15 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
                     )
                 )
                 continue
-            if not _shell.autorun_path(path):
+            if not _shell.autorun_path(path) and not _startup_pth(path, text):
                 continue
             # /etc/crontab and /etc/cron.d/*: a schedule and a user name before each command.
             system_cron = _SYSTEM_CRON.search(path) is not None
             text = _unit_script(text) if _UNIT_FILE.search(path) else text
+            if path.endswith(".pth"):
+                # Its import lines are Python run at start-up: judged as python -c of them.
+                code = "\n".join(line for line in text.splitlines() if line.lstrip().startswith("import"))
+                text = "python3 -c " + shlex.quote(code) if code else text
             later = (
                 None
                 if _shell.fetches_and_runs(text)
@@ -402,6 +428,47 @@ def rule_persistence(cmd: Cmd, earlier: list[Cmd], check: Check, found: list[Fin
                         "document the install step for the user instead.",
                     )
                 )
+
+
+def _startup_pth(path: str, text: str) -> bool:
+    """A ``.pth`` file with an ``import`` line, wherever it is written (``{}/x.pth`` after
+    ``python -m site --user-site | xargs``): Python runs such lines at every start-up once the
+    file sits in a site folder, which the command may pick when it runs."""
+    return path.endswith(".pth") and any(line.lstrip().startswith("import") for line in text.splitlines())
+
+
+def _decodes(cmd: Cmd) -> bool:
+    """``base64 -d``, ``base32 --decode``, ``xxd -r``, ``uudecode``, ``openssl enc -d``: the
+    command prints text decoded from an encoding nobody reads."""
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name in ("base64", "base32"):
+        return any(a in ("-d", "-D", "--decode") or re.fullmatch(r"-[a-zA-Z]*d[a-zA-Z]*", a) for a in lits)
+    if cmd.name == "xxd":
+        return any(re.fullmatch(r"-[a-z]*r[a-z]*", a) for a in lits)
+    return cmd.name == "uudecode" or (cmd.name == "openssl" and "-d" in lits)
+
+
+def _rule_decoded_into_autorun(cmd: Cmd, found: list[Finding]) -> None:
+    """``echo … | base64 -d >> ~/.zshrc``, ``… | xxd -r -p | sudo tee /etc/cron.d/x``: decoded
+    text written into a file that runs later is hidden code (persistence nobody can review)."""
+    decoded = _decodes(cmd) or (cmd.name == "tee" and cmd.prev is not None and _decodes(cmd.prev))
+    if not decoded:
+        return
+    targets = [r.target for r in cmd.redirects if r.op in (">", ">>", ">|", "&>") and r.target is not None]
+    if cmd.name == "tee":
+        targets += [w for w in cmd.args if not (w.literal() or "").startswith("-")]
+    for word in targets:
+        for value in cmd.values(word) or []:
+            path = _shell.normalize(value, cmd.ctx.cwd) or value
+            if _shell.autorun_path(path):
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` writes decoded (hidden) text into {path}, which runs automatically "
+                        "later (persistence nobody can review). Write the plain lines, or ask the user.",
+                    )
+                )
+                return
 
 
 _UNIT_FILE = lazy_compile(r"/systemd/.*(?:\.(?:service|timer|socket|path|mount)|\.d/[^/]+\.conf)$")
@@ -511,6 +578,17 @@ _INJECTS = lazy_compile(
 )
 
 
+_SHADOW_ALIAS = lazy_compile(r"alias\s+(?P<name>[\w.-]+)=(?P<q>['\"]?)(?P<value>.*?)(?P=q)\s*;?\s*$")
+# Commands a user types every day: an alias that turns one into something else hides code.
+_EVERYDAY_COMMANDS = frozenset({
+    "ls", "cd", "cat", "cp", "mv", "git", "sudo", "ssh", "vim", "vi", "nano", "less", "grep", "make",
+    "python", "python3", "pip", "npm", "node", "docker", "kubectl", "clear", "exit", "man", "top", "ps",
+})  # fmt: skip
+_SHADOW_DANGER = lazy_compile(
+    r"\b(?:rm|dd|shred|curl|wget|nc|ncat|scp|chmod|base64)\b|\bmkfs|LD_PRELOAD|/dev/tcp|>\s*/"
+)
+
+
 def _job_risk(text: str, ctx: Ctx, user_field: bool = False) -> str | None:
     """What makes a job (a cron line, a start-up file line) unsafe to leave running on its own
     besides what the rules refuse now: it sends files or output to a network host, or it runs a
@@ -521,6 +599,16 @@ def _job_risk(text: str, ctx: Ctx, user_field: bool = False) -> str | None:
             line = line.split(None, 1)[1]  # the user a system cron line runs as
         if not line or line.startswith("#"):
             continue
+        shadow = _SHADOW_ALIAS.match(line)
+        if (
+            shadow
+            and shadow.group("name") in _EVERYDAY_COMMANDS
+            and (shadow.group("value").split() or [""])[0] != shadow.group("name")
+            and _SHADOW_DANGER.search(shadow.group("value"))
+        ):
+            # alias ls='rm -rf', alias sudo='sudo env LD_PRELOAD=…': an everyday command quietly
+            # runs something else, every time the user types it.
+            return f"makes `{shadow.group('name')}` run `{shadow.group('value')}` instead (hidden code)"
         if _UPLOAD.search(line):
             return "sends local files or command output to a network host every time it runs"
         if _INJECTS.search(line):
@@ -530,7 +618,11 @@ def _job_risk(text: str, ctx: Ctx, user_field: bool = False) -> str | None:
         except _shell.ShellParseError:
             continue
         for job in cmds:
-            for path in (job.values(job.argv[0]) or []) if job.argv else []:
+            programs = job.argv[:1]
+            if job.name in _shell.SHELLS or job.name in _shell.INTERPRETERS:
+                # python3 /tmp/x.py, bash /dev/shm/.s: the script an interpreter runs is the program.
+                programs += [w for w in job.args if not (w.literal() or "").startswith("-")][:1]
+            for path in [v for w in programs for v in job.values(w) or []]:
                 full = _shell.normalize(path, ctx.cwd) or path
                 temp = any(_shell.is_within(full, d) for d in _TEMP_DIRS) and not any(
                     _shell.is_within(full, keep) for keep in (ctx.project, ctx.home) if keep
@@ -906,3 +998,45 @@ def rule_signing_keys(cmd: Cmd, found: list[Finding]) -> None:
                 "(security find-identity, fastlane match --readonly, gpg --list-secret-keys).",
             )
         )
+
+
+# Records of what was run and who logged in: shell and REPL histories, login and auth logs.
+_HISTORY_FILE = lazy_compile(r"(?:^|/)(?:\.\w*_?history|\.zhistory|fish_history|\.lesshst)$")
+_LOGIN_LOG = lazy_compile(r"^/var/log/(?:auth\.log|secure|wtmp|btmp|lastlog|syslog|messages|audit/audit\.log)$")
+# Programs that destroy the file they are given, and truncate's size option.
+_WIPERS = frozenset({"rm", "shred", "unlink", "truncate", "srm", "wipe"})
+
+
+def _history_target(path: str, ctx: Ctx) -> bool:
+    """A shell/REPL history in the home folder (or root's), or a system login/auth log."""
+    home = os.path.normpath(ctx.home)
+    in_home = _shell.is_within(path, home) or _shell.is_within(path, "/root")
+    return (in_home and _HISTORY_FILE.search(path) is not None) or _LOGIN_LOG.match(path) is not None
+
+
+def rule_history_wipe(cmd: Cmd, found: list[Finding]) -> None:
+    """Destroying the record of what was run: deleting, emptying or linking to /dev/null a shell
+    history (``rm ~/.bash_history``, ``> ~/.zsh_history``, ``ln -sf /dev/null ~/.bash_history``)
+    or a login/auth log (``truncate -s0 /var/log/auth.log``). Nothing a task needs; it hides
+    what happened from the user."""
+    words: list[Word] = []
+    if cmd.name in _WIPERS:
+        _flags, positionals, _values = _shell.split_options(cmd.args, frozenset({"-s", "--size", "-n"}))
+        words += positionals
+    elif cmd.name == "ln" and len(cmd.args) >= 2:
+        words.append(cmd.args[-1])  # ln -sf /dev/null ~/.bash_history: the link replaces the file
+    elif cmd.name == "cp" and len(cmd.args) >= 2 and cmd.args[-2].literal() == "/dev/null":
+        words.append(cmd.args[-1])
+    words += [r.target for r in cmd.redirects if r.op in (">", ">|", "&>") and r.target is not None]
+    for word in words:
+        for value in cmd.values(word) or []:
+            path = _shell.normalize(value, cmd.ctx.cwd)
+            if path is not None and _history_target(path, cmd.ctx):
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` destroys {path}, the record of what was run or who logged in; "
+                        "that hides activity from the user and no task needs it. Leave it alone.",
+                    )
+                )
+                return

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shlex
 
@@ -381,6 +382,9 @@ def _walk_runs(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
             _walk_text(cmd.stdin_text, ctx.child(), "shell stdin", depth, out)
         elif written is not None:
             _walk_text(written, ctx.child(), "script file", depth, out)
+        elif script_file is not None and (printed := _substituted_file(script_file, ctx, depth)) is not None:
+            # bash <(echo 'rm -rf ~'), source <(printf …): the script is what the producer prints.
+            _walk_text(printed, ctx.child(), "script file", depth, out)
     elif name in ("at", "batch"):
         # at/batch run, later, the commands on their stdin (or in -f FILE): judged as if run now.
         _flags, _pos, values = split_options(args, _AT_VALUE)
@@ -401,6 +405,12 @@ def _walk_runs(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
             text = words_text([word], ctx)
             if "=" in text and not text.startswith("-"):
                 _walk_text(text.partition("=")[2], ctx.child(), "alias", depth, out)
+    elif name in ("make", "gmake"):
+        recipes = _written_makefile_recipes(cmd, ctx)
+        if recipes:
+            # A recipe the shell parser cannot read: the other rules still judge the line.
+            with contextlib.suppress(ShellParseError):
+                _walk_text(recipes, ctx.child(), "script file", depth, out)
     elif name == "find":
         _walk_find_exec(cmd, ctx, depth, out)
     elif name in POWERSHELLS:
@@ -420,6 +430,34 @@ def _walk_runs(cmd: Cmd, ctx: Ctx, depth: int, out: list[Cmd]) -> None:
                 _walk_text(text, ctx.child(), "code", depth, out)
             except ShellParseError:
                 continue
+
+
+_MAKE_REF = lazy_compile(r"\$[({](\w+)[)}]")
+
+
+def _written_makefile_recipes(cmd: Cmd, ctx: Ctx) -> str | None:
+    """The recipe lines of a makefile this command line wrote earlier (``make -f ops.mk``, or a
+    ``Makefile`` written and then run), as shell text: make's ``$(VAR)`` read as ``${VAR}``."""
+    _flags, _pos, values = split_options(cmd.args, frozenset({"-f", "--file", "--makefile", "-C", "-j", "-o", "-W"}))
+    files = [w for key in ("f", "file", "makefile") for w in values.get(key, [])]
+    names = files or [Word([Lit(n, True)], n) for n in ("GNUmakefile", "makefile", "Makefile")]
+    for word in names:
+        text = ctx.written(word)
+        if text is None:
+            continue
+        lines = [line.strip().lstrip("@-+") for line in text.splitlines() if line.startswith("\t")]
+        return _MAKE_REF.sub(r"${\1}", "\n".join(lines).replace("$$", "$")) or None
+    return None
+
+
+def _substituted_file(word: Word, ctx: Ctx, depth: int) -> str | None:
+    """The text a ``<(producer)`` word stands for, when the producer prints known text."""
+    subs = word.subs()
+    if len(subs) != 1 or subs[0].kind != "<(":
+        return None
+    scratch: list[Cmd] = []  # the producer itself was already walked with the command's words
+    _walk_script(subs[0].script, ctx.child(), "subst", depth + 1, scratch)
+    return printed_text(scratch[-1]) if scratch else None
 
 
 def _with_params(text: str, params: list[str]) -> str:

@@ -92,7 +92,8 @@ CLOUD_DELETE_CASES = [
     ),
     # The same on development or preview targets keeps asking; names that only contain
     # "prod" as in "products" are not production.
-    ("bq rm -f -t analytics-dev:scratch.tmp_x", "ask"),
+    # (a table named as scratch passes: test_dangerous_named_files_and_scratch_tables.py)
+    ("bq rm -f -t analytics-dev:reporting.daily_orders", "ask"),
     ("az storage container delete --account-name acmedevlake --name scratch", "ask"),
     ("gsutil -m rm -r gs://warehouse-dev/events/2024/", "ask"),
     ("gsutil -m rm -r gs://acme-prod-lake/tmp/pr-1201/", "ask"),

@@ -458,7 +458,8 @@ CASES["6-classic-dangers"] += [
     ("pnpm dlx create-vite my-app", None),
     ("npx eslint --format json --output-file https-report.json .", None),
     # Code the call does not show: a shell or eval running an unset variable or each input line.
-    ("xargs -I{} sh -c '{}' < tests/fixtures/cmds.txt", "ask"),
+    ("xargs -I{} sh -c '{}' < ops/cmds.txt", "ask"),
+    ("xargs -I{} sh -c '{}' < tests/fixtures/cmds.txt", "deny"),  # test data run as commands
     ("cat jobs.txt | xargs -I % bash -c '%'", "ask"),
     ('bash -c "$CLEANUP_CMD"', "ask"),
     ('eval "$DEPLOY_STEP"', "ask"),
