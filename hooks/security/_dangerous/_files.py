@@ -11,7 +11,7 @@ import _shell
 from _common import Finding
 from _shell import Cmd, Ctx, Word, lazy_compile
 
-from ._paths import critical, empties_folder, is_match_all, only_build_output, service_data
+from ._paths import HOME_PARENTS, critical, empties_folder, is_match_all, only_build_output, service_data
 
 BULK_TARGETS = 10
 
@@ -696,11 +696,24 @@ def rule_rsync(cmd: Cmd, found: list[Finding]) -> None:
     """``rsync --delete SRC DEST`` deletes whatever in DEST is not in SRC: with an empty or
     unrelated source that is ``rm -rf DEST/*``, so a critical local DEST is denied."""
     flags, positionals, _values = _shell.split_options(cmd.args, _shell.VALUE_OPTIONS["rsync"])
-    if not any(f.startswith("delete") or f == "remove-source-files" for f in flags) or len(positionals) < 2:
+    if not any(f.startswith("delete") or f in ("del", "remove-source-files") for f in flags) or len(positionals) < 2:
         return
     for value in cmd.values(positionals[-1]) or []:
-        if re.match(r"^[\w.@-]+:", value) or "://" in value:
-            continue  # host:path, rsync://: another machine's folder
+        remote = re.match(r"^[\w.@-]+:(?!//)(.*)$", value)
+        if remote:
+            why = _remote_critical(remote.group(1))
+            if why:
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` deletes everything in {why} of the remote host that the source "
+                        "lacks. Sync into the application's own folder there (e.g. host:/srv/app/), "
+                        "or drop --delete.",
+                    )
+                )
+            continue
+        if "://" in value:
+            continue  # rsync://host/module: a daemon's module, not a path we can judge
         path = _shell.normalize(value, cmd.ctx.cwd)
         why = critical(path, cmd.ctx) if path else None
         if why:
@@ -711,6 +724,26 @@ def rule_rsync(cmd: Cmd, found: list[Finding]) -> None:
                     "inside the project, or drop --delete.",
                 )
             )
+
+
+def _remote_critical(path: str) -> str | None:
+    """Why a remote mirror destination (the part after ``host:``) is a whole machine's or a
+    user's folder: the root, the login's home (``host:``, ``host:~``, ``host:.``), another
+    home (``/home/x``, ``/root``) or a top-level system folder (``/etc``, ``/usr``)."""
+    path = path.strip()
+    if path in ("", ".", "./") or re.fullmatch(r"~[\w.-]*/?\.?/?", path):
+        return "the home directory"
+    if not path.startswith("/"):
+        return None  # relative to the remote home: a folder inside it
+    norm = os.path.normpath(path)
+    comps = norm.strip("/").split("/")
+    if norm == "/":
+        return "the filesystem root /"
+    if len(comps) == 1:
+        return f"{norm} (a top-level folder)"
+    if len(comps) == 2 and comps[0] in HOME_PARENTS:
+        return f"{norm} (a user's home directory)"
+    return None
 
 
 def rule_mv(cmd: Cmd, found: list[Finding]) -> None:
