@@ -1315,7 +1315,8 @@ def _orm_code(cmd: Cmd) -> list[str]:
 def rule_orm(cmd: Cmd, found: list[Finding]) -> None:
     """ORM code that deletes every row of a table (``Model.objects.all().delete()``, ``drop_all()``)."""
     for code in _orm_code(cmd):
-        if _ORM_WIPE.search(code):
+        # A wipe written inside a string literal (echo '…->delete()', puts "…") is printed, not run.
+        if any(not _shell.only_in_literals(code, *m.span()) for m in _ORM_WIPE.finditer(code)):
             found.append(
                 (
                     "deny",
@@ -1324,7 +1325,7 @@ def rule_orm(cmd: Cmd, found: list[Finding]) -> None:
                 )
             )
             return
-        m = _SDK_BULK_DELETE.search(code)
+        m = next((m for m in _SDK_BULK_DELETE.finditer(code) if not _shell.only_in_literals(code, *m.span())), None)
         if m:
             listing = m.group("listing") or m.group("listing2") or ""
             found.append(

@@ -104,13 +104,10 @@ def _home_vars_as_tilde(text: str) -> str:
     return text
 
 
-_STRING = _shell.lazy_compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'")
-
-
 def _calls(pattern: _shell.LazyPattern, code: str) -> bool:
     """Whether ``pattern`` (a call that runs a command) occurs in ``code`` outside its string
     literals: "system(\\"rm -rf ~\\")" printed or measured as a string runs nothing."""
-    return pattern.search(_STRING.sub(lambda m: m.group(0)[0] * 2, code)) is not None
+    return any(not _shell.only_in_literals(code, *m.span()) for m in pattern.finditer(code))
 
 
 def _awk_program(cmd: Cmd) -> str | None:

@@ -70,7 +70,7 @@ from ._expand import (
     normalize,
     unknown_then_slash,
 )
-from ._inline import awk_parts, awk_program, code_file_refs, code_of, home_literals
+from ._inline import awk_parts, awk_program, code_file_refs, code_of, home_literals, literal_spans, only_in_literals
 from ._lazy_re import LazyPattern, lazy_compile
 from ._model import (
     MAX_CANDIDATES,
@@ -145,9 +145,11 @@ __all__ = [
     "is_assignment",
     "is_within",
     "lazy_compile",
+    "literal_spans",
     "make_ctx",
     "names_in",
     "normalize",
+    "only_in_literals",
     "parse",
     "powershell_code",
     "printed_text",

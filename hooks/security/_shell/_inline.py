@@ -7,7 +7,7 @@ import os
 import re
 
 from ._commands import Cmd, words_text
-from ._lazy_re import lazy_compile
+from ._lazy_re import LazyPattern, lazy_compile
 from ._model import Word
 
 TYPE_CHECKING = False  # not typing.TYPE_CHECKING: keep imports light for cold hooks
@@ -256,6 +256,29 @@ def home_literals(code: str) -> str:
     return _HOME_INTERPOLATED.sub("~", code)
 
 
+# A string literal in interpreter code: Ruby's %q(…)/%Q{…}/%w[…] and Perl's q(…)/qq{…}/qw<…>
+# (one level of nested brackets), then ordinary double- and single-quoted strings. The command
+# runners %x(…) and qx{…} are not literals.
+_STRING = lazy_compile(
+    r"(?<![\w$@%])(?:%[qQwWiI]|qq|qw|q)(?:\((?:[^()]|\([^()]*\))*\)|\{(?:[^{}]|\{[^{}]*\})*\}"
+    r"|\[(?:[^\[\]]|\[[^\[\]]*\])*\]|<[^<>]*>)"
+    r"|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'"
+)
+# A literal handed to something that runs it as code: eval("…"), instance_eval('…'), exec(…).
+_EVALUATED = lazy_compile(r"\b(?:eval|exec|instance_eval|class_eval|module_eval|evaluate)\s*\(?\s*$")
+
+
+def literal_spans(code: str) -> list[tuple[int, int]]:
+    """Where ``code`` holds string literals that are only data (not handed to eval/exec)."""
+    return [m.span() for m in _STRING.finditer(code) if not _EVALUATED.search(code, 0, m.start())]
+
+
+def only_in_literals(code: str, start: int, end: int) -> bool:
+    """Whether ``code[start:end]`` lies inside one string literal: code-like text printed
+    (``echo 'DB::table("t")->delete()'``, ``puts %q(system("rm -rf /"))``) is data, not code."""
+    return any(a <= start and end <= b for a, b in literal_spans(code))
+
+
 def code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[list[str]]]:
     """Shell strings, recursively deleted paths and argv lists found in interpreter code."""
     code = home_literals(code)
@@ -305,19 +328,25 @@ def code_actions(code: str, python: bool) -> tuple[list[str], list[str], list[li
                     rm_paths.append(text)
             _walk_deletes(code, rm_paths)
             return shell_cmds, rm_paths, argvs
-    shell_cmds.extend(m.group("cmd") for m in _CODE_SHELL_CALL.finditer(code))
-    shell_cmds.extend(m.group("cmd") for m in _CODE_SHELL_BARE.finditer(code))
-    shell_cmds.extend(next(g for g in m.groups() if g is not None) for m in _CODE_QX.finditer(code))
-    shell_cmds.extend(next(g for g in m.groups() if g is not None) for m in _CODE_SHELL_QUOTELIKE.finditer(code))
-    shell_cmds.extend(m.group(1) for m in _CODE_BACKTICK.finditer(code))
-    rm_paths.extend(m.group("path") for m in _CODE_RMTREE.finditer(code))
-    rm_paths.extend("~" for _ in _CODE_RMTREE_HOME.finditer(code))
-    rm_paths.extend(m.group("path") or "~" for m in _CODE_RECURSIVE_KW.finditer(code))
-    for m in _CODE_ARGV_WORDS.finditer(code):
+    spans = literal_spans(code)
+
+    def run(pattern: LazyPattern) -> list[re.Match[str]]:
+        # Calls written inside a string literal (puts %q(system("…")), echo '…') are printed text.
+        return [m for m in pattern.finditer(code) if not any(a <= m.start() and m.end() <= b for a, b in spans)]
+
+    shell_cmds.extend(m.group("cmd") for m in run(_CODE_SHELL_CALL))
+    shell_cmds.extend(m.group("cmd") for m in run(_CODE_SHELL_BARE))
+    shell_cmds.extend(next(g for g in m.groups() if g is not None) for m in run(_CODE_QX))
+    shell_cmds.extend(next(g for g in m.groups() if g is not None) for m in run(_CODE_SHELL_QUOTELIKE))
+    shell_cmds.extend(m.group(1) for m in run(_CODE_BACKTICK))
+    rm_paths.extend(m.group("path") for m in run(_CODE_RMTREE))
+    rm_paths.extend("~" for _ in run(_CODE_RMTREE_HOME))
+    rm_paths.extend(m.group("path") or "~" for m in run(_CODE_RECURSIVE_KW))
+    for m in run(_CODE_ARGV_WORDS):
         words = next(g for g in m.groups() if g is not None).split()
         if len(words) > 1:
             argvs.append(words)
-    for m in _CODE_ARGV_CALL.finditer(code):
+    for m in run(_CODE_ARGV_CALL):
         argv = [a or b or ("~" if c else "") for a, b, c in _ARGV_TOKEN.findall(m.group("args"))]
         if len(argv) > 1:
             argvs.append(argv)
@@ -375,7 +404,20 @@ def _py_str(node: ast.AST) -> str | None:
     return None
 
 
+# A walk narrowed to one kind of file: Path(root).glob('*.pyc') / rglob("**/*.log"), or a name
+# test on each entry (endswith, fnmatch, suffix ==). Deleting what it yields is not rm -rf root.
+_GLOB_FILTER = lazy_compile(r"""\.i?r?glob\(\s*["'](?P<pat>[^"']*)["']""")
+_NAME_TEST = lazy_compile(r"\.(?:endswith|startswith|endsWith|startsWith|end_with\?)\(|\bfnmatch\b|\.suffix(?:es)?\s*(?:==|in\b)|\.extname\(")
+_MATCH_EVERYTHING = frozenset({"*", "**", "**/*", "*/**", "**/*.*", "*.*", ""})
+
+
 def _walk_deletes(code: str, rm_paths: list[str]) -> None:
-    # A tree walk over a literal root combined with deleting calls acts like rm -rf root.
-    if _CODE_DELETES.search(code):
-        rm_paths.extend(m.group("path") for m in _CODE_WALK.finditer(code))
+    # A tree walk over a literal root combined with deleting calls acts like rm -rf root, unless
+    # the walk only yields files of one kind.
+    if not _CODE_DELETES.search(code) or _NAME_TEST.search(code):
+        return
+    for m in _CODE_WALK.finditer(code):
+        glob = _GLOB_FILTER.match(code, code.find(")", m.end()) + 1)
+        if glob is not None and glob.group("pat") not in _MATCH_EVERYTHING:
+            continue
+        rm_paths.append(m.group("path"))
