@@ -407,7 +407,9 @@ def _py_str(node: ast.AST) -> str | None:
 # A walk narrowed to one kind of file: Path(root).glob('*.pyc') / rglob("**/*.log"), or a name
 # test on each entry (endswith, fnmatch, suffix ==). Deleting what it yields is not rm -rf root.
 _GLOB_FILTER = lazy_compile(r"""\.i?r?glob\(\s*["'](?P<pat>[^"']*)["']""")
-_NAME_TEST = lazy_compile(r"\.(?:endswith|startswith|endsWith|startsWith|end_with\?)\(|\bfnmatch\b|\.suffix(?:es)?\s*(?:==|in\b)|\.extname\(")
+_NAME_TEST = lazy_compile(
+    r"\.(?:endswith|startswith|endsWith|startsWith|end_with\?)\(|\bfnmatch\b|\.suffix(?:es)?\s*(?:==|in\b)|\.extname\("
+)
 _MATCH_EVERYTHING = frozenset({"*", "**", "**/*", "*/**", "**/*.*", "*.*", ""})
 
 

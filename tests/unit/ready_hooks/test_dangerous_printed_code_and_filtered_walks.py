@@ -42,7 +42,8 @@ WALKS: list[tuple[str, str | None]] = [
         None,
     ),
     (
-        "node -e \"const fs=require('fs'); for (const f of fs.readdirSync('.')) if (f.endsWith('.log')) fs.unlinkSync(f)\"",
+        "node -e \"const fs=require('fs'); for (const f of fs.readdirSync('.')) "
+        "if (f.endsWith('.log')) fs.unlinkSync(f)\"",
         None,
     ),
     ("python -c \"from pathlib import Path; [p.unlink() for p in Path('.').rglob('*') if p.is_file()]\"", "deny"),
