@@ -476,6 +476,31 @@ def _redis_lists_all(cmd: Cmd) -> bool:
     return "keys" in low and low.index("keys") + 1 < len(low) and is_match_all(low[low.index("keys") + 1])
 
 
+# Key-name words for state that users or workers depend on and nothing rebuilds (unlike cache,
+# rate-limit or lock keys, which refill or expire by themselves).
+_LIVE_KEY_WORDS = frozenset({
+    "session", "sessions", "sess", "token", "tokens", "auth", "login", "logins", "user", "users",
+    "account", "accounts", "queue", "queues", "job", "jobs", "order", "orders", "cart", "carts",
+    "payment", "payments", "bull", "sidekiq", "celery", "resque", "rq",
+})  # fmt: skip
+
+
+def _redis_live_state(lister: Cmd) -> str | None:
+    """The --scan/KEYS pattern of ``lister`` when it names live state (``session:*``,
+    ``bull:emails:*``) rather than cache, rate-limit or lock keys; None otherwise."""
+    lits = [(w.literal() or "") for w in lister.args]
+    low = [a.lower() for a in lits]
+    pattern = ""
+    if "--pattern" in low and low.index("--pattern") + 1 < len(low):
+        pattern = low[low.index("--pattern") + 1]
+    elif "keys" in low and low.index("keys") + 1 < len(low):
+        pattern = low[low.index("keys") + 1]
+    words = set(re.split(r"[^a-z]+", pattern))
+    if words & {"cache", "cached", "caches", "tmp", "temp", "test", "tests", "stale", "lock", "locks"}:
+        return None
+    return f"'{pattern}'" if words & _LIVE_KEY_WORDS else None
+
+
 _REDIS_VALUES = frozenset({"-h", "-p", "-n", "-a", "-u", "--user", "--pass", "-s", "--sni", "--cacert"})
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 
@@ -536,6 +561,19 @@ def _rule_redis(cmd: Cmd, found: list[Finding]) -> None:
                 f"`{cmd.display}` deletes every key matching a pattern on a production data store "
                 "(live sessions, queues or cache entries users depend on). Ask the user to run it, or "
                 "do it on a development instance.",
+            )
+        )
+        return
+    live = _redis_live_state(lister) if lister is not None and by_pattern and not every_key else None
+    if live:
+        # --scan --pattern 'session:*' | xargs redis-cli DEL: every user's session (or queued job,
+        # cart, token) is gone, not a cache that refills itself.
+        found.append(
+            (
+                "ask",
+                f"`{cmd.display}` deletes every key matching {live}: live state (sessions, queued jobs, "
+                "tokens, carts) that does not come back, unlike cache entries. Delete the specific keys "
+                "meant, or confirm with the user.",
             )
         )
         return
