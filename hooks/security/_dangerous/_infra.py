@@ -647,8 +647,13 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
             )
         )
         return
-    if not ask and _on_production_host(cmd) and _changes_service(name, lits):
-        ask = "stops or restarts a service on a production host (users notice)"
+    if not ask and _changes_service(name, lits) and cmd.origin.startswith("ssh "):
+        if _on_production_host(cmd):
+            ask = "stops or restarts a service on a production host (users notice)"
+        elif "sudo" in cmd.wrappers and name in ("systemctl", "service", "rc-service", "supervisorctl"):
+            # ssh host 'sudo systemctl restart api': a system service on a server others use (a
+            # deploy user restarting its own app without sudo is ordinary deploy work).
+            ask = "stops or restarts a system service on another machine, which its users notice"
     if ask:
         found.append(("ask", f"`{cmd.display}` {ask}; confirm this is intended."))
 
