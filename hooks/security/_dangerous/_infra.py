@@ -190,6 +190,11 @@ def _container_escape(name: str, lits: list[str]) -> str:
 
 
 _PROD_HOST = lazy_compile(r"(?i)(?:^|[@.-])(?:prod|production|live)(?:$|[.:\d-])")
+# A host named for development or rehearsal (stage-web-1, dev-db, api.staging.example.net, test-vm).
+_NON_PRODUCTION_HOST = lazy_compile(
+    r"(?i)(?:^|[@.-])(?:stag(?:e|ing)|dev|devel|development|test|testing|qa|uat|sandbox|local|localhost|vagrant)"
+    r"(?:$|[.:\d-])"
+)
 _SERVICE_TOOLS = frozenset({
     "systemctl", "service", "rc-service", "supervisorctl", "pm2", "docker", "podman", "docker-compose",
     "nginx", "apachectl", "apache2ctl", "httpd", "sv", "initctl", "launchctl",
@@ -650,9 +655,13 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
     if not ask and _changes_service(name, lits) and cmd.origin.startswith("ssh "):
         if _on_production_host(cmd):
             ask = "stops or restarts a service on a production host (users notice)"
-        elif "sudo" in cmd.wrappers and name in ("systemctl", "service", "rc-service", "supervisorctl"):
+        elif (
+            "sudo" in cmd.wrappers
+            and name in ("systemctl", "service", "rc-service", "supervisorctl")
+            and not _NON_PRODUCTION_HOST.search(cmd.origin[4:].rsplit("@", 1)[-1])
+        ):
             # ssh host 'sudo systemctl restart api': a system service on a server others use (a
-            # deploy user restarting its own app without sudo is ordinary deploy work).
+            # deploy user restarting its own app without sudo, or a staging/dev host, is routine).
             ask = "stops or restarts a system service on another machine, which its users notice"
     if ask:
         found.append(("ask", f"`{cmd.display}` {ask}; confirm this is intended."))

@@ -275,7 +275,7 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("ansible web -i inv/production -b -m shell -a 'supervisorctl restart all'", "ask"),
         ("ssh stage-web-1 'sudo systemctl restart nginx'", None),
         ("ssh prod-web-1 'systemctl status nginx --no-pager'", None),
-        ("ssh productivity-box 'sudo systemctl restart sshd'", None),
+        ("ssh productivity-box 'systemctl restart app'", None),  # not a prod name; no sudo
         ("sudo systemctl restart postgresql", None),
     ],
     # The command a container starts is walked like any other (remote: another machine's files).

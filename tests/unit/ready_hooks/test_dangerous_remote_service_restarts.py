@@ -18,6 +18,8 @@ CASES: list[tuple[str, str | None]] = [
     ("ssh deploy@host 'systemctl --user restart app'", None),
     ("ssh box 'sudo systemctl status nginx'", None),
     ("sudo systemctl restart nginx", None),
+    ("ssh ops@api.staging.example.net 'sudo systemctl restart api'", None),
+    ("ssh dev-db 'sudo service postgresql restart'", None),
 ]
 
 
