@@ -58,10 +58,14 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     with -readonly or only printing dot commands and SELECTs on the line).
     git clone into a new folder beside the project (../lib, not a dot-folder) adds a checkout.
     ~/.tool-versions, ~/.nvmrc, ~/.condarc, gh's config.yml, ~/.docker/daemon.json and any
-    settings-named file in a tool's folder under ~/.config (~/.config/wandb/settings, *rc,
-    *.toml/*.yaml/*.json/*.conf; not token/auth/credentials/hosts names) are tool settings, judged
-    by what the file on the machine holds (searched for one setting: passes; whole: passes
-    unless it holds something credential-like, then asks).
+    settings-named file in a tool's folder under ~/.config or an editor's User profile folder
+    (~/.config/wandb/settings, ~/.config/Code/User/settings.json, *rc, *.toml/*.yaml/*.json/*.conf;
+    not token/auth/credentials/hosts names) are tool settings, judged by what the file on the
+    machine holds (searched for one setting: passes; whole: passes unless it holds something
+    credential-like, then asks). Only names that never hold a login (settings.json, key bindings,
+    themes, *.lua, a viewer's *rc, any file of an editor or terminal) show nothing when absent; a
+    name where CLIs keep logins (config.yml, cli.toml, npmrc, anything in a CLI's login folder
+    such as ~/.config/fly) is judged only when it can be read, and otherwise stays an outside read.
     Attaching an image file from the project on a mount point (sudo mount -o loop build/fs.img
     /mnt/fs, losetup /dev/loop3 out/disk.img, mkdir /mnt/fs, umount /mnt/fs) is image work;
     mounting over system folders, the home folder or /, devices and binds stay refused. An HTTP
@@ -706,30 +710,80 @@ _CONFIG_SETTINGS_NAME = lazy_compile(
     r"(?i)(?:settings|config|preferences|prefs|[\w.-]*rc|[\w.-]+\.(?:toml|ya?ml|json|conf|cfg|ini|lua|vim|kdl))"
 )
 _CREDENTIAL_NAME = lazy_compile(
-    r"(?i)token|secret|cred|auth|key|pass|hosts|session|cookie|login|account|oauth|netrc|\.pem|\.env|wallet|vault"
+    r"(?i)token|secret|cred|auth|key(?!bind|map)|pass|hosts|session|cookie|login|account|oauth|netrc|\.pem|\.env|wallet|vault"
     r"|pip\.(?:conf|ini)$|repositories\.ya?ml$"
 )
+# Names that only ever hold settings: an editor's or terminal's settings, key bindings and
+# themes, editor code (init.lua), a formatter's or viewer's *rc. Such a file that is absent or
+# unreadable shows nothing. Every other settings-like name (config.yml, cli.toml, ngrok.yml,
+# claude_desktop_config.json) is where many CLIs keep their login too: it is judged only when its
+# content can be read, and otherwise stays an outside read.
+_PLAIN_SETTINGS_NAME = lazy_compile(
+    r"(?i)(?:settings|preferences|prefs|keybindings|keymaps?|themes?|colou?rs|init)(?:\.\w+)?"
+    r"|[\w.-]+\.(?:lua|vim|kdl|fish)|[\w.-]*rc"
+)
+# *rc files that hold registry or download logins (npm's _authToken, wget's password=).
+_CREDENTIAL_RC = frozenset({"npmrc", "yarnrc", "pypirc", "gemrc", "condarc", "curlrc", "wgetrc", "s3rc", "mcrc"})
+# Tools under ~/.config whose files never hold a login (editors, terminals, shells, viewers,
+# formatters): their generic config.* names are plain settings too.
+_SETTINGS_ONLY_TOOLS = frozenset({
+    "nvim", "vim", "helix", "zed", "kak", "micro", "Code", "Cursor", "VSCodium", "alacritty", "kitty",
+    "wezterm", "ghostty", "foot", "zellij", "tmux", "fish", "starship", "atuin", "direnv", "lazygit",
+    "lazydocker", "k9s", "bat", "btop", "htop", "yazi", "lf", "ranger", "ripgrep", "fd", "git", "jj",
+    "yamllint", "ruff", "black", "flake8", "pycodestyle", "matplotlib", "i3", "sway", "hypr", "waybar",
+    "rofi", "dunst", "picom", "polybar", "mpv", "fontconfig", "gtk-3.0", "gtk-4.0", "wandb", "mlflow",
+})  # fmt: skip
+# A CLI's own login folder: whatever the file is called there, it may hold the login.
+_LOGIN_TOOLS = frozenset({
+    "fly", "flyctl", "gh", "glab-cli", "gcloud", "doctl", "hcloud", "scw", "netlify", "vercel", "heroku",
+    "stripe", "op", "rclone", "ngrok", "configstore", "github-copilot", "hub", "tea", "exercism",
+    "linode-cli", "railway", "supabase", "wrangler", ".wrangler", "pypoetry", "hatch", "pdm", "uv", "pip",
+    "helm", "containers", "docker", "cloudflared", "tailscale", "twilio", "sentry-cli", "Claude",
+})  # fmt: skip
+# Where a tool keeps its per-user files: ~/.config/<tool>/…, macOS's Application Support.
+_CONFIG_ROOTS = ((".config",), ("Library", "Application Support"))
 
 
 def _user_settings_file(path: str, home: str) -> bool:
     """Whether ``path`` is the user's shell start-up file or a tool's settings file in the home
     folder (``~/.zshrc``, ``~/.gitconfig``, ``~/.config/nvim/init.lua``, a settings-named file
-    directly in a tool's folder under ~/.config)."""
+    directly in a tool's folder under ~/.config or in an editor's ``User`` profile folder). A name
+    that may hold a login (``config.yml`` of a CLI) counts only while the file can be read, so
+    that what it holds is judged, never its absence."""
+    kind = _settings_kind(path, home)
+    if kind == "generic":
+        return os.path.isfile(path) and os.access(path, os.R_OK)
+    return kind is not None
+
+
+def _settings_kind(path: str, home: str) -> str | None:
+    """``"plain"`` for a settings file whose absence shows nothing, ``"generic"`` for a
+    settings-like name that may also hold a login, None for any other path."""
     home = os.path.normpath(home)
     if os.path.dirname(path) == home and os.path.basename(path) in STARTUP_FILES:
-        return True
+        return "plain"
     if not path.startswith(home + "/"):
-        return False
+        return None
     rel = path[len(home) + 1 :]
     if rel in USER_CONFIG_FILES:
-        return True
+        return "plain"
     parts = rel.split("/")
-    return (
-        len(parts) == 3
-        and parts[0] == ".config"
-        and _CONFIG_SETTINGS_NAME.fullmatch(parts[2]) is not None
-        and not _CREDENTIAL_NAME.search(rel)
-    )
+    for root in _CONFIG_ROOTS:
+        rest = parts[len(root) :]
+        if tuple(parts[: len(root)]) != root:
+            continue
+        # ~/.config/<tool>/<name>, or an editor's profile: ~/.config/Code/User/settings.json.
+        if not (len(rest) == 2 or (len(rest) == 3 and rest[1] == "User")):
+            return None
+        tool, name = rest[0], rest[-1]
+        if _CONFIG_SETTINGS_NAME.fullmatch(name) is None or _CREDENTIAL_NAME.search(rel):
+            return None
+        if tool in _LOGIN_TOOLS or name.lower().lstrip(".") in _CREDENTIAL_RC:
+            return "generic"
+        if _PLAIN_SETTINGS_NAME.fullmatch(name) or tool in _SETTINGS_ONLY_TOOLS:
+            return "plain"
+        return "generic"
+    return None
 
 
 # What a settings file holds when it holds a credential: a token of a known shape or a private
