@@ -19,7 +19,8 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     machine's accounts asks; adding one to a privileged group (sudo, wheel, docker…) is denied.
     A search for one named setting in a shell start-up file or a tool's settings in the home
     folder (grep -n PATH ~/.zshrc, cat ~/.gitconfig | grep alias, ~/.vimrc, ~/.tmux.conf) is a
-    read-only look; the whole file, -v, or credential patterns are not. The user's own service
+    read-only look; the whole file, -v or every export is judged by what the file holds, like
+    a whole read; credential patterns (token, secret, pass, key) are not. The user's own service
     definitions (~/.config/systemd/user/*.service, ~/Library/LaunchAgents/*.plist, autostart
     entries) may be read like the system's units under /etc; writing them is persistence.
     Asks for git config --global writes; denies settings that make every repository run or
@@ -2029,15 +2030,32 @@ def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload) 
 
 def _whole_settings_read(cmd: Cmd, word: Word, path: str, cmds: list[Cmd]) -> bool:
     """``cat ~/.gitconfig``, ``tail -20 ~/.bashrc``: a read-only look at the whole of the user's own
-    settings file (not piped into a search for credentials or every export)."""
+    settings file, or a broad search of it (every export, -v '^#'), which shows no more than the
+    whole file; not a search for credentials."""
     if cmd.name not in READ_ONLY or cmd.name in ("source", ".") or not _reads_only(cmd, word):
         return False  # source ~/.bashrc runs it
     if not _user_settings_file(path, cmd.ctx.home):
         return False
-    if cmd.name in SEARCHERS and not _narrow_search(cmd):
+    if cmd.name in SEARCHERS and _credential_search(cmd):
         return False  # grep -i secret ~/.zshrc: a search for credentials
     nxt = next((c for c in cmds if c.prev is cmd), None)
-    return nxt is None or nxt.name not in SEARCHERS or _narrow_search(nxt)
+    return nxt is None or nxt.name not in SEARCHERS or not _credential_search(nxt)
+
+
+# A search pattern that hunts for credentials rather than settings.
+_CREDENTIAL_PATTERN = lazy_compile(r"(?i)key|token|secret|pass|pw|auth|cred|bearer|private")
+
+
+def _credential_search(cmd: Cmd) -> bool:
+    """Whether the grep/rg ``cmd`` hunts for credentials: a pattern naming them, or patterns read
+    from a file (unknown). A broad search (every export, ``-v '^#'``) shows no more than a whole
+    read of the file, so it is judged like one, by what the file holds."""
+    _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"-e", "--regexp", "-f", "--file"}))
+    if "f" in values or "file" in values:
+        return True
+    patterns = values.get("e", []) + values.get("regexp", []) or positionals[:1]
+    texts = [p.literal() for p in patterns]
+    return any(t is None or _CREDENTIAL_PATTERN.search(t) for t in texts)
 
 
 def _settings_read_reason(what: str) -> str:
