@@ -34,7 +34,8 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     again as a later output: rm -rf /tmp/report && tool --output=/tmp/report) asks, running
     an unseen file from there asks. Remote commands (ssh host '…', docker exec) are not
     checked. xargs rm fed by a listing (ls, find, fd) deletes what is listed: outside the project
-    it is refused, an in-project listing is project work. Names and sizes may be looked at
+    it is refused, also through line filters (ls -d ~/* | grep -v Projects | xargs rm -rf); an
+    in-project listing is project work. Names and sizes may be looked at
     anywhere (ls, du, find/fd without an action; not a find of all of / or ~). A whole read of the user's own shell or
     tool settings file (cat ~/.gitconfig, tail ~/.bashrc, Read ~/.ssh/config) is judged by what
     the real file holds: absent, or with nothing credential-like, it passes; a token-shaped word,
@@ -1945,6 +1946,10 @@ def _listed_temp_deletes(cmd: Cmd, roots: list[str], made: set[str]) -> list[Fin
     as deleting there, elsewhere outside the project as leaving it (``ls ~ | xargs rm -rf``); an
     in-project listing (``ls *.tmp | xargs rm``) is project work."""
     lister = cmd.prev
+    # ls -d ~/* | grep -v Projects | xargs rm -rf: stages that only drop or reorder lines pass
+    # the listed paths on unchanged, so the listing they filter is what gets deleted.
+    while lister is not None and _line_filter(lister):
+        lister = lister.prev
     if not (cmd.xargs and cmd.name in DELETERS and lister is not None and lister.name in LISTERS):
         return []
     found: list[Finding] = []
@@ -1962,6 +1967,24 @@ def _listed_temp_deletes(cmd: Cmd, roots: list[str], made: set[str]) -> list[Fin
                 )
                 return found
     return found
+
+
+# Pipeline stages that pass some of their input lines on unchanged (or reorder them).
+_LINE_FILTERS = frozenset({"grep", "egrep", "fgrep", "rg", "head", "tail", "sort", "uniq", "tac", "shuf"})
+
+
+def _line_filter(cmd: Cmd) -> bool:
+    """Whether ``cmd`` is a pipeline stage that only selects or reorders the lines it is fed
+    (``grep -v Projects``, ``head -20``, ``sort -u``): no file operands, nothing rewritten."""
+    if cmd.name not in _LINE_FILTERS or cmd.prev is None or cmd.redirects:
+        return False
+    with_value = frozenset({"-e", "--regexp", "-f", "--file", "-n", "--lines", "-c", "--bytes", "-m", "-k", "-t"})
+    flags, positionals, values = _shell.split_options(cmd.args, with_value)
+    if cmd.name in ("grep", "egrep", "fgrep", "rg"):
+        if {"o", "only-matching", "r", "R", "recursive", "c", "count", "l", "L"} & set(flags):
+            return False  # prints parts, counts or file names, not the lines
+        return len(positionals) <= (0 if ("e" in values or "regexp" in values) else 1)
+    return not positionals  # head -20 and sort -u take no operand: they filter their input
 
 
 def _reason(what: str, roots: list[str]) -> str:
