@@ -10,7 +10,9 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     symlinks resolved). /dev/null and the other standard streams are always allowed; more
     directories can be allowed with WORKSPACE_ALLOWED_DIRS (colon-separated). Public
     credential files (/etc/passwd, ~/.ssh/*.pub, authorized_keys, known_hosts, CA certificates)
-    may be read, and so may the system's configuration under /etc and a service's own log
+    may be read, and so may a process's state as ps/top show it (/proc/<pid>/status, limits,
+    cgroup, cmdline, net/; never environ, mem, fd/, cwd/, root/), the system's configuration
+    under /etc and a service's own log
     folder (/var/log/nginx/…) with programs that only read (cat, grep, tail, zgrep, openssl x509
     -noout, logrotate -d, find without actions, a server's configuration check: haproxy -c,
     nginx -t, sshd -t, visudo -c, promtool check …) — not the machine-wide logs (syslog, auth.log,
@@ -56,7 +58,8 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     scratch: clearing it passes. Provisioning profiles (~/Library/MobileDevice/Provisioning
     Profiles) are public and may be read or decoded (security cms -D); the logs and crash reports
     the user's tools keep (~/.npm/_logs, ~/Library/Logs, ~/.gradle/daemon/*.log) may be read, as
-    may installed dependencies and simulator data (~/go/pkg/mod, ~/Library/Developer; sqlite3
+    may installed dependencies, toolchains, board packages, editor extensions and simulator data
+    (~/go/pkg/mod, ~/.platformio, ~/.vscode/extensions, ~/Library/Developer; sqlite3
     with -readonly or only printing dot commands and SELECTs on the line).
     git clone into a new folder beside the project (../lib, not a dot-folder) adds a checkout.
     ~/.tool-versions, ~/.nvmrc, ~/.condarc, gh's config.yml, ~/.docker/daemon.json and any
@@ -583,10 +586,22 @@ def _inspects_backup_repo(cmd: Cmd) -> bool:
     return True
 
 
+# A process's state as ps, top and lsof show it (/proc/1234/status, limits, cgroup, the command
+# line ps prints, its sockets under net/), kernel-wide counters and drivers' version files. A
+# process's environment, memory and open files (environ, mem, fd/N, cwd/, root/) are not here.
+_PROC_INFO = lazy_compile(
+    r"/proc/(?:\d+|self|thread-self)(?:/task/\d+)?/(?:status|limits|cgroup|stat|statm|sched|schedstat|io"
+    r"|oom_score|oom_score_adj|wchan|cmdline|comm|mountinfo|mounts|smaps_rollup|net/[\w.]+)"
+    r"|/proc/(?:net|driver)/[\w./-]+|/proc/(?:buddyinfo|softirqs|pagetypeinfo|locks|misc|cmdline|consoles)"
+)
+
+
 def system_info(path: str) -> bool:
     """Whether ``path`` is a non-secret system-information file (``/etc/os-release``,
-    ``/proc/cpuinfo``, ``/sys/class/…``)."""
-    return path in SYSTEM_INFO_FILES or (path.startswith(SYSTEM_INFO_DIRS) and "environ" not in path)
+    ``/proc/cpuinfo``, ``/proc/1234/status``, ``/sys/class/…``)."""
+    if path in SYSTEM_INFO_FILES or _PROC_INFO.fullmatch(path):
+        return "/../" not in path
+    return path.startswith(SYSTEM_INFO_DIRS) and "environ" not in path
 
 
 # The public halves of credentials (LABELLING.md's settled calls): account and group names,
@@ -1118,6 +1133,10 @@ DEPENDENCY_DIRS = (
     ".conda/pkgs", ".conda/envs", ".virtualenvs", ".local/share/virtualenvs", ".platformio/packages",
     ".arduino15/packages", ".espressif", ".deno", ".bun/install/cache", ".cache/huggingface/hub", ".cache/torch",
     ".cache/pip", ".cache/go-build", ".stack", ".cabal/packages", ".opam", ".sdkman/candidates", ".jdks",
+    ".platformio/platforms", "Arduino/libraries", ".cache/bazel", ".cache/pre-commit", ".vscode/extensions",
+    ".vscode-server/extensions", ".cache/ms-playwright", ".cache/uv", ".local/share/uv/python",
+    ".local/share/mise/installs", ".asdf/installs", ".volta/tools", ".elan/toolchains", ".ghcup", ".swiftpm",
+    ".cocoapods/repos", ".cache/yarn", ".local/share/pnpm/store", ".cache/pypoetry/virtualenvs",
 )  # fmt: skip
 
 
