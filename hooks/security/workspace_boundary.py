@@ -10,10 +10,11 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     symlinks resolved). /dev/null and the other standard streams are always allowed; more
     directories can be allowed with WORKSPACE_ALLOWED_DIRS (colon-separated). Public
     credential files (/etc/passwd, ~/.ssh/*.pub, authorized_keys, known_hosts, CA certificates)
-    may be read, and so may a process's state as ps/top show it (/proc/<pid>/status, limits,
-    cgroup, cmdline, net/; never environ, mem, fd/, cwd/, root/), the system's configuration
-    under /etc and a service's own log
-    folder (/var/log/nginx/…) with programs that only read (cat, grep, tail, zgrep, openssl x509
+    may be read, one named file under /etc may be hardened (sudo chmod 0440 /etc/sudoers.d/x,
+    chmod o-rwx, chown root:root; not recursive, never loosened or given away), and a process's
+    state may be read as ps/top show it (/proc/<pid>/status, limits, cgroup, cmdline, net/; never
+    environ, mem, fd/, cwd/, root/), and so may the system's configuration under /etc and a
+    service's own log folder (/var/log/nginx/…) with programs that only read (cat, grep, tail, zgrep, openssl x509
     -noout, logrotate -d, find without actions, a server's configuration check: haproxy -c,
     nginx -t, sshd -t, visudo -c, promtool check …) — not the machine-wide logs (syslog, auth.log,
     the journal), not password or key files, not a name an unknown variable supplies. Listing or
@@ -538,7 +539,10 @@ def _inspects_system_file(cmd: Cmd, word: Word, path: str) -> bool:
         return "-d" in lits or "--debug" in lits
     checks = CONFIG_CHECKS.get(cmd.name)
     if checks is not None:
-        return not checks or bool(checks & set(lits))
+        # visudo -cf /etc/sudoers.d/x: a short check option may come in a cluster with others.
+        shorts = {c[1] for c in checks if len(c) == 2 and c[0] == "-" and c[1] != "-"}
+        clustered = any(len(w) > 2 and w[0] == "-" and w[1] != "-" and shorts & set(w[1:]) for w in lits)
+        return not checks or bool(checks & set(lits)) or clustered
     if cmd.name in ("find", "fd", "fdfind"):
         return _find_lists_only(cmd)
     return False
@@ -936,6 +940,29 @@ def _counts_only(cmd: Cmd, word: Word) -> bool:
     )
 
 
+# chmod modes for a system file that take access away: nothing for others, at most read for the
+# group, no set-id bits, the owner keeping read (0440 a sudoers drop-in, 0640 /etc/shadow, 0600).
+_HARDENED_MODE = lazy_compile(r"0?[4-7][04]0")
+_REMOVE_ONLY_MODE = lazy_compile(r"(?:[go]+-[rwxX]+)(?:,[go]+-[rwxX]+)*")
+_ROOT_OWNER = frozenset({"root", "root:root", "root:wheel", "root.root", "0:0", "0"})
+
+
+def _hardens_system_file(cmd: Cmd, path: str) -> bool:
+    """``sudo chmod 0440 /etc/sudoers.d/deploy``, ``chmod o-rwx /etc/cron.d/backup``, ``sudo
+    chown root:root /etc/sudoers.d/deploy``: hardening one named file under /etc (others lose
+    access, the group at most reads, root owns it), not recursively: the file's content and the
+    service using it are unchanged."""
+    if cmd.name not in ("chmod", "chown") or not path.startswith("/etc/") or "/../" in path:
+        return False
+    flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference", "--from"}))
+    if {"R", "recursive"} & set(flags) or values or len(positionals) < 2:
+        return False
+    first = positionals[0].literal() or ""
+    if cmd.name == "chown":
+        return first in _ROOT_OWNER
+    return _HARDENED_MODE.fullmatch(first) is not None or _REMOVE_ONLY_MODE.fullmatch(first) is not None
+
+
 def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
     """``chmod 600 ~/.ssh/id_ed25519``, ``chmod -R go-rwx ~/.ssh``, ``setfacl -b ~/.ssh/id_rsa``:
     taking access away from something inside the user's home folder (not a system folder)
@@ -958,7 +985,8 @@ def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
     if mode is not None and public_credential(path, home):
         # chmod 644 ~/.ssh/id_ed25519.pub: a public key may be read by all, not written or run.
         if re.fullmatch(r"0*[0-7]{3}", mode):
-            return int(mode, 8) & 0o133 == 0
+            # …and stays readable by its owner (chmod 000 /etc/passwd breaks every login).
+            return int(mode, 8) & 0o133 == 0 and int(mode, 8) & 0o400 != 0
         clauses = re.findall(r"([ugoa]*)([-+=])([rwxXst]*)", mode)
         return all(op == "-" or ("x" not in perm and ("w" not in perm or who == "u")) for who, op, perm in clauses)
     if path == home:
@@ -1693,6 +1721,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     or _metadata_only(cmd, word, path)
                     or _counts_only(cmd, word)
                     or _owner_only_chmod(cmd, path)
+                    or _hardens_system_file(cmd, path)
                     or _device_use(cmd, word, path)
                     or _uses_key(cmd, path)
                     or _makes_folder(cmd, path)
