@@ -63,7 +63,8 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     (~/go/pkg/mod, ~/.platformio, ~/.vscode/extensions, ~/Library/Developer; sqlite3
     with -readonly or only printing dot commands and SELECTs on the line).
     git clone into a new folder beside the project (../lib, not a dot-folder) adds a checkout.
-    ~/.tool-versions, ~/.nvmrc, ~/.condarc, gh's config.yml, ~/.docker/daemon.json and any
+    ~/.tool-versions, ~/.nvmrc, ~/.condarc, ~/.psqlrc, ~/.gdbinit, ~/.irbrc (interactive shells',
+    debuggers' and formatters' own settings), gh's config.yml, ~/.docker/daemon.json and any
     settings-named file in a tool's folder under ~/.config or an editor's User profile folder
     (~/.config/wandb/settings, ~/.config/Code/User/settings.json, *rc, *.toml/*.yaml/*.json/*.conf;
     not token/auth/credentials/hosts names) are tool settings, judged by what the file on the
@@ -687,11 +688,36 @@ def _reads_only(cmd: Cmd, word: Word) -> bool:
     """Whether ``cmd`` only reads the file ``word`` names (no write redirect onto it, no -i)."""
     if any(r.target is word and r.op in ("<", "<&") for r in cmd.redirects):
         return True  # standard input is only read, whatever the program
-    if cmd.name not in READ_ONLY:
+    if cmd.name not in READ_ONLY and not _prints_only(cmd):
         return False
     if any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects):
         return False
     return not (cmd.name == "sed" and any((w.literal() or "").startswith(("-i", "--in-place")) for w in cmd.args))
+
+
+# Viewers that print a file only with these options (plutil -p, plutil -lint), or unless they
+# are told to write one (yq -i, xmllint --output).
+_PRINT_OPTIONS = {"plutil": frozenset({"-p", "-lint", "-help"})}
+_WRITE_OPTIONS = {
+    "yq": frozenset({"-i", "--inplace", "--in-place", "-s", "--split-exp"}),
+    "xmllint": frozenset({"-o", "--output", "--c14n", "--shell"}),
+}
+# Checksums and comparisons: they print digests or differences, never change the file.
+_DIGESTS = frozenset({"sha512sum", "sha384sum", "sha224sum", "b2sum", "cksum", "shasum", "md5", "cmp", "comm"})
+
+
+def _prints_only(cmd: Cmd) -> bool:
+    """``plutil -p ~/Library/LaunchAgents/x.plist``, ``yq '.services' compose.yml``, ``xmllint
+    --noout file.xml``, ``sha512sum file``: a viewer or checksum that prints what it reads."""
+    lits = {w.literal() or "" for w in cmd.args}
+    if cmd.name in _DIGESTS:
+        return True
+    if cmd.name in _PRINT_OPTIONS:
+        return bool(_PRINT_OPTIONS[cmd.name] & lits) and not any(
+            w.startswith(("-convert", "-replace", "-insert", "-remove", "-extract", "-o")) for w in lits
+        )
+    writes = _WRITE_OPTIONS.get(cmd.name)
+    return writes is not None and not any(w.split("=")[0] in writes for w in lits)
 
 
 def _decodes_signed_data(cmd: Cmd) -> bool:
@@ -712,6 +738,11 @@ USER_CONFIG_FILES = frozenset({
     ".config/nvim/init.vim", ".config/nvim/init.lua", ".tmux.conf", ".config/tmux/tmux.conf",
     ".config/fish/config.fish", ".config/starship.toml", ".editorconfig",
     ".screenrc", ".nanorc", ".wgetrc", ".curlrc",
+    # Interactive shells', debuggers' and formatters' own settings (passwords live elsewhere:
+    # ~/.pgpass, ~/.my.cnf, ~/.netrc).
+    ".psqlrc", ".sqliterc", ".irbrc", ".pryrc", ".Rprofile", ".gdbinit", ".lldbinit", ".pdbrc",
+    ".ripgreprc", ".dircolors", ".Xresources", ".tigrc", ".ackrc", ".pylintrc", ".prettierrc",
+    ".clang-format", ".ideavimrc", ".zlogin", ".zlogout", ".bash_logout", ".mongoshrc.js",
     # Version pins, channels and daemon options: settings, with any credentials kept elsewhere
     # (gh's tokens in hosts.yml, docker's in config.json).
     ".tool-versions", ".nvmrc", ".condarc", ".config/gh/config.yml", ".docker/daemon.json",
