@@ -224,6 +224,10 @@ SYSTEM_INFO_FILES = frozenset({
 SYSTEM_INFO_DIRS = (
     "/proc/sys/",
     "/proc/pressure/",
+    # The package manager's records of what is installed and where from (dpkg -L reads them).
+    "/var/lib/dpkg/",
+    "/var/lib/apt/lists/",
+    "/run/systemd/resolve/",
     "/sys/class/",
     "/sys/devices/system/",
     "/sys/fs/cgroup/",
@@ -597,7 +601,9 @@ def _inspects_backup_repo(cmd: Cmd) -> bool:
 _PROC_INFO = lazy_compile(
     r"/proc/(?:\d+|self|thread-self)(?:/task/\d+)?/(?:status|limits|cgroup|stat|statm|sched|schedstat|io"
     r"|oom_score|oom_score_adj|wchan|cmdline|comm|mountinfo|mounts|smaps_rollup|net/[\w.]+)"
-    r"|/proc/(?:net|driver)/[\w./-]+|/proc/(?:buddyinfo|softirqs|pagetypeinfo|locks|misc|cmdline|consoles)"
+    r"|/proc/(?:net|driver)/[\w.:/-]+|/proc/(?:buddyinfo|softirqs|pagetypeinfo|locks|misc|cmdline|consoles)"
+    # A daemon's process id file (/run/nginx.pid, /var/run/postgresql/16-main.pid).
+    r"|(?:/var)?/run/(?:[\w.@-]+/)?[\w.@-]+\.pid"
 )
 
 
@@ -742,7 +748,8 @@ USER_CONFIG_FILES = frozenset({
     # ~/.pgpass, ~/.my.cnf, ~/.netrc).
     ".psqlrc", ".sqliterc", ".irbrc", ".pryrc", ".Rprofile", ".gdbinit", ".lldbinit", ".pdbrc",
     ".ripgreprc", ".dircolors", ".Xresources", ".tigrc", ".ackrc", ".pylintrc", ".prettierrc",
-    ".clang-format", ".ideavimrc", ".zlogin", ".zlogout", ".bash_logout", ".mongoshrc.js",
+    ".clang-format", ".ideavimrc", ".zlogin", ".zlogout", ".bash_logout", ".mongoshrc.js", ".bazelrc",
+    ".keras/keras.json", ".cache/huggingface/accelerate/default_config.yaml",
     # Version pins, channels and daemon options: settings, with any credentials kept elsewhere
     # (gh's tokens in hosts.yml, docker's in config.json).
     ".tool-versions", ".nvmrc", ".condarc", ".config/gh/config.yml", ".docker/daemon.json",
@@ -1260,7 +1267,16 @@ def _sqlite_reads_only(cmd: Cmd) -> bool:
 # Where the user's tools write their own logs and crash reports: npm's debug logs, macOS's
 # ~/Library/Logs (DiagnosticReports, CoreSimulator), the Gradle daemon's logs. They record what a
 # tool did (npm masks tokens in them), not the user's settings or credentials.
-TOOL_LOG_DIRS = (".npm/_logs", "Library/Logs", ".gradle/daemon", ".cache/pip/log")
+TOOL_LOG_DIRS = (
+    ".npm/_logs",
+    "Library/Logs",
+    ".gradle/daemon",
+    ".cache/pip/log",
+    ".pm2/logs",
+    ".config/Code/logs",
+    ".vscode-server/data/logs",
+    ".minikube/logs",
+)
 _LOG_FILE = lazy_compile(r"(?i)\.(?:log|crash|ips|diag|out)(?:\.\d+)?$")
 
 

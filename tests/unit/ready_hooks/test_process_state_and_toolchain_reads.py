@@ -28,6 +28,11 @@ HOOK = "security/workspace_boundary.py"
         "cat /proc/driver/nvidia/version",
         "cat /proc/7/task/8/sched",
         "awk '{print $1}' /proc/buddyinfo",
+        "cat /proc/driver/nvidia/gpus/0000:3b:00.0/information",
+        "cat /run/nginx.pid && cat /var/run/postgresql/15-main.pid",
+        "grep -A4 'Package: openssl' /var/lib/dpkg/status",
+        "cat /run/systemd/resolve/stub-resolv.conf",
+        "tail -n 80 ~/.pm2/logs/worker-error.log",
     ],
 )
 def test_process_state_reads_pass(kit: Any, project: Path, command: str) -> None:
@@ -44,6 +49,9 @@ def test_process_state_reads_pass(kit: Any, project: Path, command: str) -> None
         "cat /proc/4242/root/etc/shadow",
         "cat /proc/4242/status/../environ",
         "echo -1000 > /proc/4242/oom_score_adj",
+        "echo 4242 > /run/nginx.pid",
+        "sudo rm /var/lib/dpkg/lock-frontend",
+        "cat /run/secrets/api_token",
     ],
 )
 def test_process_secrets_and_writes_stay_outside(kit: Any, project: Path, command: str) -> None:
