@@ -766,7 +766,7 @@ _BROAD_PATTERN = lazy_compile(r"(?i)key|token|secret|pass|auth|cred|export|^\W*$
 # logins, keys or sessions are not settings, nor package indexes' files, which often carry a
 # user:password@ index URL (pip.conf, helm's repositories.yaml).
 _CONFIG_SETTINGS_NAME = lazy_compile(
-    r"(?i)(?:settings|config|preferences|prefs|[\w.-]*rc|[\w.-]+\.(?:toml|ya?ml|json|conf|cfg|ini|lua|vim|kdl))"
+    r"(?i)(?:settings|config|preferences|prefs|[\w.-]*rc|[\w.-]+\.(?:toml|ya?ml|json|conf|cfg|ini|lua|vim|kdl|fish))"
 )
 _CREDENTIAL_NAME = lazy_compile(
     r"(?i)token|secret|cred|auth|key(?!bind|map)|pass|hosts|session|cookie|login|account|oauth|netrc|\.pem|\.env|wallet|vault"
@@ -786,7 +786,7 @@ _CREDENTIAL_RC = frozenset({"npmrc", "yarnrc", "pypirc", "gemrc", "condarc", "cu
 # Tools under ~/.config whose files never hold a login (editors, terminals, shells, viewers,
 # formatters): their generic config.* names are plain settings too.
 _SETTINGS_ONLY_TOOLS = frozenset({
-    "nvim", "vim", "helix", "zed", "kak", "micro", "Code", "Cursor", "VSCodium", "alacritty", "kitty",
+    "nvim", "vim", "helix", "zed", "kak", "micro", "alacritty", "kitty",
     "wezterm", "ghostty", "foot", "zellij", "tmux", "fish", "starship", "atuin", "direnv", "lazygit",
     "lazydocker", "k9s", "bat", "btop", "htop", "yazi", "lf", "ranger", "ripgrep", "fd", "git", "jj",
     "yamllint", "ruff", "black", "flake8", "pycodestyle", "matplotlib", "i3", "sway", "hypr", "waybar",
@@ -831,8 +831,13 @@ def _settings_kind(path: str, home: str) -> str | None:
         rest = parts[len(root) :]
         if tuple(parts[: len(root)]) != root:
             continue
-        # ~/.config/<tool>/<name>, or an editor's profile: ~/.config/Code/User/settings.json.
-        if not (len(rest) == 2 or (len(rest) == 3 and rest[1] == "User")):
+        # ~/.config/<tool>/<name>, an editor's profile (~/.config/Code/User/settings.json), or any
+        # file of an editor's or terminal's own tree (~/.config/nvim/lua/plugins/lsp.lua).
+        if not (
+            len(rest) == 2
+            or (len(rest) == 3 and rest[1] == "User")
+            or (len(rest) > 2 and rest[0] in _SETTINGS_ONLY_TOOLS)
+        ):
             return None
         tool, name = rest[0], rest[-1]
         if _CONFIG_SETTINGS_NAME.fullmatch(name) is None or _CREDENTIAL_NAME.search(rel):

@@ -110,3 +110,17 @@ def test_read_tool_follows_the_same_rule(kit: Any, project: Path, home: Path) ->
     assert kit.decision(hook.run(kit.pre_tool("Read", {"file_path": plain}, project))) is None
     _write(home, ".config/doctl/config.yaml", "access-token: dop_v1_9f8e7d6c5b4a39281706f5e4d3c2b1a0\n")
     assert kit.decision(hook.run(kit.pre_tool("Read", {"file_path": absent}, project))) == "ask"
+
+
+@pytest.mark.parametrize(
+    "rel", [".config/nvim/lua/plugins/lsp.lua", ".config/fish/conf.d/abbr.fish", ".config/helix/themes/mine.toml"]
+)
+def test_files_deeper_in_an_editors_tree_are_settings(kit: Any, project: Path, home: Path, rel: str) -> None:
+    kit.expect_decision(HOOK, f"cat ~/{rel}", project, None)
+    _write(home, rel, 'api_key = "sk-4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c"\n')
+    kit.expect_decision(HOOK, f"cat ~/{rel}", project, "ask", "user-settings-read")
+
+
+@pytest.mark.parametrize("rel", [".config/nvim/lua/secrets.lua", ".config/fish/fish_variables"])
+def test_login_names_in_an_editors_tree_stay_outside_reads(kit: Any, project: Path, rel: str) -> None:
+    kit.expect_decision(HOOK, f"cat ~/{rel}", project, "deny", "outside-project")
