@@ -39,7 +39,9 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     checked. xargs rm fed by a listing (ls, find, fd) deletes what is listed: outside the project
     it is refused, also through line filters (ls -d ~/* | grep -v Projects | xargs rm -rf); an
     in-project listing is project work. Names and sizes may be looked at
-    anywhere (ls, du, find/fd without an action; not a find of all of / or ~). A whole read of the user's own shell or
+    anywhere (ls, du, find/fd without an action; not a find of all of / or ~). Viewers that only
+    print (plutil -p/-lint, yq without -i, xmllint without --output, checksums, cmp) read like
+    cat. A whole read of the user's own shell or
     tool settings file (cat ~/.gitconfig, tail ~/.bashrc, Read ~/.ssh/config) is judged by what
     the real file holds: absent, or with nothing credential-like, it passes; a token-shaped word,
     a password/token/secret/API-key setting, a user:pass@ URL, an Authorization header or a
