@@ -13,7 +13,9 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     may be read, one named file under /etc may be hardened (sudo chmod 0440 /etc/sudoers.d/x,
     chmod o-rwx, chown root:root; not recursive, never loosened or given away), and a process's
     state may be read as ps/top show it (/proc/<pid>/status, limits, cgroup, cmdline, net/; never
-    environ, mem, fd/, cwd/, root/), and so may the system's configuration under /etc and a
+    environ, mem, fd/, cwd/, root/) and the kernel's device and module files under /sys (not
+    debug/security/efivars), and so may the system's configuration under /etc (and Homebrew's
+    /opt/homebrew/etc) and a
     service's own log folder (/var/log/nginx/…) with programs that only read (cat, grep, tail, zgrep, openssl x509
     -noout, logrotate -d, find without actions, a server's configuration check: haproxy -c,
     nginx -t, sshd -t, visudo -c, promtool check …) — not the machine-wide logs (syslog, auth.log,
@@ -230,10 +232,25 @@ SYSTEM_INFO_DIRS = (
     "/var/lib/dpkg/",
     "/var/lib/apt/lists/",
     "/run/systemd/resolve/",
+    # The kernel's view of devices, modules and tunables (queue/scheduler, module versions,
+    # transparent_hugepage); its debug and security interfaces and EFI variables are not here.
     "/sys/class/",
-    "/sys/devices/system/",
+    "/sys/devices/",
     "/sys/fs/cgroup/",
+    "/sys/block/",
+    "/sys/bus/",
+    "/sys/module/",
+    "/sys/kernel/mm/",
     "/usr/",  # programs, libraries, headers, documentation: readable by everyone, no secrets
+    # Package managers' installed trees outside /usr (Homebrew on Apple silicon, a system conda).
+    "/opt/homebrew/Cellar/",
+    "/opt/homebrew/opt/",
+    "/opt/homebrew/include/",
+    "/opt/homebrew/lib/",
+    "/opt/homebrew/share/",
+    "/opt/conda/conda-meta/",
+    "/opt/conda/pkgs/",
+    "/opt/conda/lib/",
     "/nix/store/",  # Nix's packages: world-readable by design, never a place for secrets
     # Trusted CA certificates: public by design (the private keys live in /etc/ssl/private).
     "/etc/ssl/certs/",
@@ -253,6 +270,7 @@ SYSTEM_INFO_DIRS = (
 # (/etc/shadow, /etc/ssl/private, host keys, /etc/restic/env) are secrets_guard's rule.
 SYSTEM_READABLE_DIRS = (
     "/etc/",
+    "/opt/homebrew/etc/",  # Homebrew's /etc on Apple silicon (nginx.conf, my.cnf.default)
     "/var/log/",
     # Windows' installed programs and machine-wide program data, as WSL mounts them: what is
     # installed and how (launcher manifests, versions), like /etc and /usr on Linux.

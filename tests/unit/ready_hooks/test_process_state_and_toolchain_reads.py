@@ -33,6 +33,12 @@ HOOK = "security/workspace_boundary.py"
         "grep -A4 'Package: openssl' /var/lib/dpkg/status",
         "cat /run/systemd/resolve/stub-resolv.conf",
         "tail -n 80 ~/.pm2/logs/worker-error.log",
+        "cat /sys/block/sda/queue/rotational",
+        "cat /sys/kernel/mm/transparent_hugepage/defrag",
+        "cat /sys/module/zfs/parameters/zfs_arc_max",
+        "grep -r . /sys/bus/usb/devices/*/idVendor",
+        "cat /opt/homebrew/etc/redis.conf | grep maxmemory",
+        "tail /opt/conda/conda-meta/history",
     ],
 )
 def test_process_state_reads_pass(kit: Any, project: Path, command: str) -> None:
@@ -52,6 +58,9 @@ def test_process_state_reads_pass(kit: Any, project: Path, command: str) -> None
         "echo 4242 > /run/nginx.pid",
         "sudo rm /var/lib/dpkg/lock-frontend",
         "cat /run/secrets/api_token",
+        "echo madvise > /sys/kernel/mm/transparent_hugepage/enabled",
+        "cat /sys/kernel/debug/tracing/trace_pipe",
+        "echo 'worker_processes 64;' >> /opt/homebrew/etc/nginx/nginx.conf",
     ],
 )
 def test_process_secrets_and_writes_stay_outside(kit: Any, project: Path, command: str) -> None:
