@@ -1301,6 +1301,9 @@ TOOL_LOG_DIRS = (
     ".config/Code/logs",
     ".vscode-server/data/logs",
     ".minikube/logs",
+    ".turbo/daemon",
+    ".cache/nx",
+    ".nx/workspace-data",
 )
 _LOG_FILE = lazy_compile(r"(?i)\.(?:log|crash|ips|diag|out)(?:\.\d+)?$")
 

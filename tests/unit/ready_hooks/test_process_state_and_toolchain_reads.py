@@ -39,6 +39,8 @@ HOOK = "security/workspace_boundary.py"
         "grep -r . /sys/bus/usb/devices/*/idVendor",
         "cat /opt/homebrew/etc/redis.conf | grep maxmemory",
         "tail /opt/conda/conda-meta/history",
+        "tail -n 40 ~/.turbo/daemon/4f2a9c1e-turbo.log",
+        "grep -i error ~/.cache/nx/d/daemon.log",
     ],
 )
 def test_process_state_reads_pass(kit: Any, project: Path, command: str) -> None:
