@@ -185,6 +185,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("hidden-code", _dangerous.rule_decoded_operand, cmd)
         apply("opaque-exec", _dangerous.rule_opaque_exec, cmd, command)
         apply("opaque-exec", _dangerous.rule_code_argument, cmd)
+        apply("opaque-exec", _dangerous.rule_runs_sample, cmd)
         apply("risky-tool", _dangerous.rule_warn_tools, cmd)
         apply("security-off", _dangerous.rule_security_off, cmd)
         apply("signing-keys", _dangerous.rule_signing_keys, cmd)

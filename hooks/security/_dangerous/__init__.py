@@ -32,7 +32,7 @@ from ._devices import rule_devices, rule_fork_bomb, rule_power
 from ._files import TREE_REMOVERS, rule_chmod, rule_find, rule_mirror_empty, rule_mv, rule_rm, rule_rsync
 from ._git import rule_bfg, rule_gh, rule_git
 from ._infra import rule_fleet, rule_warn_tools
-from ._opaque import danger_sign, rule_code_argument, rule_opaque_exec
+from ._opaque import danger_sign, rule_code_argument, rule_opaque_exec, rule_runs_sample
 from ._paths import critical
 from ._remote import (
     rule_code_runs_fetched,
@@ -88,6 +88,7 @@ __all__ = [
     "rule_rm",
     "rule_rsync",
     "rule_runs_pr_code",
+    "rule_runs_sample",
     "rule_runs_url",
     "rule_security_off",
     "rule_send_to_address",

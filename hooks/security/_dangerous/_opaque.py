@@ -239,3 +239,48 @@ def rule_code_argument(cmd: Cmd, found: list[Finding]) -> None:
                 )
             )
             return
+
+
+# Folder names that say a file is a specimen under analysis, not the project's own code.
+_SAMPLE_DIRS = frozenset({"malware", "malicious", "suspicious", "quarantine", "quarantined", "infected", "untrusted"})
+
+
+def _names_sample(text: str) -> str | None:
+    """The first path in ``text`` with a folder (or file stem) named like a malware specimen."""
+    for token in re.split(r"[\s\"'=<>|;&()]+", text):
+        comps = [c.lower() for c in token.split("/")]
+        if len(comps) > 1 and any(c in _SAMPLE_DIRS for c in comps[:-1]):
+            return token
+    return None
+
+
+def rule_runs_sample(cmd: Cmd, found: list[Finding]) -> None:
+    """A shell or interpreter running a file kept as a suspicious specimen (``bash
+    samples/suspicious/dropper.sh``, ``perl -e "$(cat quarantine/obf.pl)"``, ``node
+    malware/loader.js``): analysts read, hash and diff specimens; running one runs the attack.
+    A specimen passed as data to a program of the project's own (``python tools/scan.py
+    samples/malware/x.bin``) passes."""
+    if cmd.name not in _shell.SHELLS and cmd.name not in _shell.INTERPRETERS and cmd.name not in ("source", "."):
+        return
+    first = next((w for w in cmd.args if not (w.literal() or "").startswith("-")), None)
+    code_words = [
+        cmd.args[i + 1]
+        for i, w in enumerate(cmd.args[:-1])
+        if (w.literal() or "") in ("-c", "-e", "-E", "-r", "--eval", "-p", "--print")
+    ]
+    # Code given inline is judged only where it is made from a file ("$(cat x/obf.pl)"): code
+    # that merely opens a specimen to read it is analysis.
+    texts = [sub.source for w in code_words for sub in w.subs()]
+    if first is not None and not code_words:
+        texts.append(first.raw)
+    sample = next((p for p in (_names_sample(t) for t in texts) if p), None)
+    if sample is None:
+        return
+    found.append(
+        (
+            "ask",
+            f"`{cmd.display}` runs {sample}, a file kept as a suspicious specimen. Analyse it without "
+            "executing it (read, hash, strings, a disassembler), or run it only in a throwaway sandbox "
+            "the user sets up.",
+        )
+    )
