@@ -192,8 +192,8 @@ def _container_escape(name: str, lits: list[str]) -> str:
 _PROD_HOST = lazy_compile(r"(?i)(?:^|[@.-])(?:prod|production|live)(?:$|[.:\d-])")
 # A host named for development or rehearsal (stage-web-1, dev-db, api.staging.example.net, test-vm).
 _NON_PRODUCTION_HOST = lazy_compile(
-    r"(?i)(?:^|[@.-])(?:stag(?:e|ing)|dev|devel|development|test|testing|qa|uat|sandbox|local|localhost|vagrant)"
-    r"(?:$|[.:\d-])"
+    r"(?i)(?:^|[@._-])(?:stag(?:e|ing)|dev|devel|development|test|testing|qa|uat|sandbox|local|localhost|vagrant)"
+    r"(?:$|[.:_\d-])"
 )
 _SERVICE_TOOLS = frozenset({
     "systemctl", "service", "rc-service", "supervisorctl", "pm2", "docker", "podman", "docker-compose",
@@ -519,6 +519,12 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
                 )
             )
             return
+        if (
+            single_item
+            and any(_NON_PRODUCTION_HOST.search(a) for a in lits)
+            and not any(_PROD_VALUE.search(a) or _PROD_HOST.search(a) for a in lits)
+        ):
+            return  # one keyed item of a staging/dev/test resource: ordinary cleanup
         ask = "deletes cloud resources"
     elif name == "kubectl" and _kube_verb(lits) == "create" and {"clusterrolebinding", "rolebinding"} & set(lits):
         if any(re.search(r"system:(?:anonymous|unauthenticated)", a) for a in lits):
