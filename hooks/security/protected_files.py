@@ -396,6 +396,8 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
                     continue
                 if hit and _stale_git_lock(cmd, path if glob_part is None else os.path.join(path, glob_part)):
                     continue
+                if hit and _sample_hook_removed(cmd, path if glob_part is None else os.path.join(path, glob_part)):
+                    continue
                 if hit and glob_part is None and _env_renamed(cmd, path, word):
                     continue
                 if hit and glob_part is None and _TEST_ENV.search(path) and _appends(cmd, word):
@@ -640,6 +642,17 @@ def _stale_git_lock(cmd: Cmd, path: str) -> bool:
     if cmd.name not in ("rm", "unlink") or not path.endswith(".lock"):
         return False
     return "/.git/" in path and not {"r", "R", "recursive"} & set(_shell.split_options(cmd.args)[0])
+
+
+# Git's example hooks: .git/hooks/pre-commit.sample, or a glob that matches only those.
+_SAMPLE_HOOK = _shell.lazy_compile(r"/\.git/hooks/[^/]*\.sample")
+
+
+def _sample_hook_removed(cmd: Cmd, path: str) -> bool:
+    """``rm .git/hooks/*.sample``: git installs its example hooks with a ``.sample`` suffix and
+    never runs them, so deleting them changes nothing git does. Deleting an active hook or the
+    whole hooks folder stays protected."""
+    return cmd.name in ("rm", "unlink") and _SAMPLE_HOOK.fullmatch(path[path.find("/.git/hooks/") :]) is not None
 
 
 # Each lockfile's package manager and the subcommands that write a fresh one where it is missing

@@ -1606,6 +1606,8 @@ def _generic_secret_get(name: str, lits: list[str]) -> bool:
     if name in _SECRET_GETTER_EXEMPT:
         return False
     words = [w.lower() for w in lits if not w.startswith("-")][:4]
+    if "metadata" in words[:3]:
+        return False  # vault kv metadata get PATH: versions and timestamps, never the value
     return any("secret" in w for w in words) and any(w in _SECRET_GETTERS for w in words)
 
 
@@ -2159,7 +2161,8 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                     "program that needs it (`$(terraform output -raw …)` inside that command) instead.",
                 )
             )
-        elif "-json" in lits and not named:
+        elif "-json" in lits and not named and not any(_projection(c) for c in _downstream(cmd, cmds)):
+            # terraform output -json | jq 'keys' (or | wc -l): the outputs' names or a count only.
             found.append(
                 (
                     "ask",

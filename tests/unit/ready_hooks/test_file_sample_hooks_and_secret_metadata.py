@@ -1,0 +1,55 @@
+"""protected_files on git's example hooks and secrets_guard on what a secret store or Terraform
+says about its secrets without their values. ``.git/hooks/*.sample`` files are examples git never
+runs: deleting them is harmless, deleting an active hook is not. ``vault kv metadata get`` prints
+versions and timestamps; ``terraform output -json | jq 'keys'`` prints the outputs' names. The
+values themselves stay refused. Commands are written for these tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# (command, protected_files' own decision)
+SAMPLE_HOOKS: list[tuple[str, str | None]] = [
+    ("rm .git/hooks/*.sample", None),
+    ("rm -f .git/hooks/pre-push.sample .git/hooks/commit-msg.sample", None),
+    ("rm -rf .git/hooks/fsmonitor-watchman.sample .git/hooks/*.sample", None),
+    ("unlink .git/hooks/pre-rebase.sample", None),
+    ("rm .git/hooks/pre-commit", "deny"),
+    ("rm -rf .git/hooks", "deny"),
+    ("rm .git/hooks/*", "deny"),
+    ("rm .git/hooks/update.sample .git/hooks/pre-receive", "deny"),
+    ("mv .git/hooks/pre-commit.sample .git/hooks/pre-commit", "deny"),
+    ("rm -rf .git/hooks/x.sample/../../config", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), SAMPLE_HOOKS)
+def test_sample_hooks(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    (project / ".git" / "hooks").mkdir(parents=True, exist_ok=True)
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.own["protected_files"] == expected, (command, verdict.reasons)
+
+
+# (command, secrets_guard's own decision)
+SECRET_METADATA: list[tuple[str, str | None]] = [
+    ("vault kv metadata get -mount=kv payments/stripe", None),
+    ("vault kv metadata get secrets/ci/deploy-key | grep -i version", None),
+    ("terraform -chdir=infra/staging output -json | jq -r 'keys[]'", None),
+    ("terraform output -json | yq 'keys'", None),
+    ("terraform output -json | jq -r .cluster_endpoint.value", None),
+    ("vault kv get -mount=kv payments/stripe", "deny"),
+    ("vault kv get -field=api_key secrets/ci/deploy", "deny"),
+    ("infisical secrets get STRIPE_KEY", "deny"),
+    ("terraform output -json", "ask"),
+    ("terraform output -json | jq -r '.[].value'", "ask"),
+    ("terraform output -json | jq '.admin_password.value'", "ask"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), SECRET_METADATA)
+def test_secret_metadata(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.own["secrets_guard"] == expected, (command, verdict.reasons)
