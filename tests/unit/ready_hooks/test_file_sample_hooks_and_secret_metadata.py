@@ -53,3 +53,32 @@ SECRET_METADATA: list[tuple[str, str | None]] = [
 def test_secret_metadata(kit: Any, project: Path, command: str, expected: str | None) -> None:
     verdict = kit.security(kit.bash(command, project))
     assert verdict.own["secrets_guard"] == expected, (command, verdict.reasons)
+
+
+# Env files written from names typed on the command line with no values: a template, so the
+# settled call on making an env file from its template applies (nothing is lost where none exists).
+INLINE_TEMPLATES: list[tuple[str, str | None]] = [
+    ("echo 'export SENTRY_DSN=' > .env.local", None),
+    ("printf 'DATABASE_URL=\\nREDIS_URL=\\n# filled in by ops\\n' > services/api/.env", None),
+    ("echo -e 'GRAFANA_TOKEN=\\nPAGERDUTY_KEY=' > .env", None),
+    ("echo 'GRAFANA_TOKEN=glsa_live_1234' > .env", "deny"),
+    ("echo 'LOG_LEVEL=debug' > .env.local", "deny"),
+    ("printf 'API_KEY=%s\\n' \"$KEY\" > .env", "deny"),
+    ("echo 'A= B=x' > .env", "deny"),
+    ("echo '' > .env", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), INLINE_TEMPLATES)
+def test_env_file_from_inline_template(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    (project / "services" / "api").mkdir(parents=True, exist_ok=True)
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.own["protected_files"] == expected, (command, verdict.reasons)
+
+
+@pytest.mark.parametrize("name", [".env", ".env.local"])
+def test_inline_template_over_existing_env_file(kit: Any, project: Path, name: str) -> None:
+    (project / name).write_text("SENTRY_DSN=https://abc@o1.ingest.example.io/2\n")
+    verdict = kit.security(kit.bash(f"echo 'SENTRY_DSN=' > {name}", project))
+    assert verdict.own["protected_files"] == "deny", verdict.reasons
+    assert "would overwrite" in verdict.reasons[-1]
