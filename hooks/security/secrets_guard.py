@@ -364,6 +364,20 @@ _CREDENTIAL_VENDORS = lazy_compile(
 )
 
 
+# Hosting, deployment and cloud CLIs keep their login (an API or OAuth token) in a config,
+# credentials, auth, hosts or token file in their own folder (~/.config/fly/config.yml,
+# ~/.render/cli.yaml is not named so and stays a setting); editors' and shells' settings are
+# neither in such a folder nor named so.
+_PLATFORM_LOGIN = lazy_compile(
+    r"(?i)/\.(?:config/)?(?:fly|flyctl|render|railway|heroku|vercel|netlify|doctl|digitalocean|linode|vultr|"
+    r"hcloud|hetzner|scw|scaleway|pulumi|sentry|sentry-cli|circleci|fastly|cloudflare|wrangler|koyeb|deno|"
+    r"upstash|aiven|confluent|snyk|tailscale|ngrok|replicate|wandb|runpod|vast|lambda|civo|exoscale|upcloud|"
+    r"ovh|akamai|linode-cli|atlas|mongodb|planetscale|neon|turso|supabase|firebase|appwrite|convex|okta|auth0|"
+    r"stripe|twilio|sendgrid|datadog|newrelic|pagerduty|grafana|openai|anthropic|huggingface|kaggle)/"
+    r"(?:config|credentials?|auth|hosts|tokens?|access[-_]tokens?|session)(?:\.(?:ya?ml|json|toml|ini|cfg|conf))?$"
+)
+
+
 # --------------------------------------------------------------------------- detectors
 
 
@@ -491,6 +505,8 @@ def secret_file(path: str) -> str | None:
         return "a credentials file"
     if any(("/" + norm).endswith(s) for s in SECRET_PATH_SUFFIXES):
         return "a credentials file"
+    if _PLATFORM_LOGIN.search(norm):
+        return "a platform CLI's stored login (its API token)"
     if "/.git-crypt/keys/" in "/" + norm or "/.git/git-crypt/keys/" in "/" + norm:
         return "a git-crypt key"
     if norm.startswith(SECRET_SYSTEM_DIRS) and not lower.endswith((".pub", ".md")) and lower != "readme":

@@ -82,3 +82,25 @@ def test_inline_template_over_existing_env_file(kit: Any, project: Path, name: s
     verdict = kit.security(kit.bash(f"echo 'SENTRY_DSN=' > {name}", project))
     assert verdict.own["protected_files"] == "deny", verdict.reasons
     assert "would overwrite" in verdict.reasons[-1]
+
+
+# (command, secrets_guard's own decision): hosting and cloud CLIs' stored logins by their folder
+# and name, whether or not the file exists here; editors', shells' and viewers' settings are not.
+PLATFORM_LOGINS: list[tuple[str, str | None]] = [
+    ("cat ~/.config/doctl/config.yaml", "deny"),
+    ("less ~/.config/vercel/auth.json", "deny"),
+    ("head ~/.config/pulumi/credentials.json", "deny"),
+    ("bat ~/.railway/config.json", "deny"),
+    ("cat ~/.config/sentry/token", "deny"),
+    ("cat ~/.config/starship.toml", None),
+    ("cat ~/.config/lazygit/config.yml", None),
+    ("cat ~/.config/k9s/config.yaml", None),
+    ("cat deploy/fly/config.yml", None),
+    ("ls ~/.config/vercel", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), PLATFORM_LOGINS)
+def test_platform_cli_logins(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.own["secrets_guard"] == expected, (command, verdict.reasons)
