@@ -2061,6 +2061,26 @@ def _container_env_dump(cmd: Cmd, cmds: list[Cmd]) -> bool:
     return any(_ENV_FIELD.search(t) for t in texts)
 
 
+# Secret scanners: their JSON reports carry each finding's secret in clear text (trufflehog's Raw,
+# gitleaks' Secret and Match, ggshield's match, detect-secrets' secret), next to where it was found.
+_SECRET_SCANNERS = frozenset(
+    {"trufflehog", "gitleaks", "ggshield", "detect-secrets", "noseyparker", "kingfisher", "secretlint", "talisman"}
+)
+_RAW_SECRET_FIELD = lazy_compile(r"\.(?:Raw|RawV2|Secret|Match|match|secret|secrets|raw|matched_secret|value)\b")
+
+
+def _scanner_secrets_shown(cmd: Cmd, cmds: list[Cmd]) -> bool:
+    """``trufflehog git file://. --json | jq -r .Raw``, ``gitleaks detect -r - | jq '.[].Secret'``:
+    a scanner's report filtered down to the secrets it found, and shown."""
+    if cmd.origin == "subst" or _stdout_to_file(cmd):
+        return False
+    downstream = _downstream(cmd, cmds)
+    if any(c.name not in _SHOWS for c in downstream):
+        return False
+    programs = [w.literal() or w.text for c in downstream if c.name in ("jq", "gojq", "yq", "jaq") for w in c.args]
+    return any(_RAW_SECRET_FIELD.search(p) for p in programs)
+
+
 def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     name = cmd.name
     lits = [w.literal() or "" for w in cmd.args]
@@ -2159,6 +2179,15 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                     "including credentials; confirm (or print the one you need).",
                 )
             )
+    if name in _SECRET_SCANNERS and _scanner_secrets_shown(cmd, cmds):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display} | …` picks the raw secrets a scanner found out of its report and prints "
+                "them into the transcript. Print where they are instead (file, line, rule: "
+                "`jq -r '.SourceMetadata'`, gitleaks `--redact`), and let the user look at the values.",
+            )
+        )
     if name == "compgen" and any(a.startswith("-") and ("e" in a or "v" in a) for a in lits):
         found.append(
             (

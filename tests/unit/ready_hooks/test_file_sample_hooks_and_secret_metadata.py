@@ -104,3 +104,23 @@ PLATFORM_LOGINS: list[tuple[str, str | None]] = [
 def test_platform_cli_logins(kit: Any, project: Path, command: str, expected: str | None) -> None:
     verdict = kit.security(kit.bash(command, project))
     assert verdict.own["secrets_guard"] == expected, (command, verdict.reasons)
+
+
+# (command, secrets_guard's own decision): a secret scanner's report filtered down to the secrets
+# it found is those secrets; where they were found (file, line, rule) is the report's purpose.
+SCANNER_REPORTS: list[tuple[str, str | None]] = [
+    ("trufflehog filesystem ./services --json | jq -r '.RawV2'", "deny"),
+    ("gitleaks dir . -f json -r /dev/stdout | jq '.[] | .Match'", "deny"),
+    ("ggshield secret scan path -r . --json | jq '.entities_with_incidents[].incidents[].occurrences[].match'", "deny"),
+    ('gitleaks detect -f json -r - | jq -r \'.[] | .File + ":" + (.StartLine|tostring) + " " + .RuleID\'', None),
+    ("trufflehog git file://. --json | jq -r '.DetectorName' | sort | uniq -c", None),
+    ("trufflehog git file://. --json > reports/th.json", None),
+    ("gitleaks detect --redact -v", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), SCANNER_REPORTS)
+def test_secret_scanner_reports(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    (project / "reports").mkdir(exist_ok=True)
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.own["secrets_guard"] == expected, (command, verdict.reasons)
