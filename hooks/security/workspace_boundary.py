@@ -10,8 +10,13 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     symlinks resolved). /dev/null and the other standard streams are always allowed; more
     directories can be allowed with WORKSPACE_ALLOWED_DIRS (colon-separated). Public
     credential files (/etc/passwd, ~/.ssh/*.pub, authorized_keys, known_hosts, CA certificates)
-    may be read, and so may the system's configuration under /etc and a service's own log
-    folder (/var/log/nginx/…) with programs that only read (cat, grep, tail, zgrep, openssl x509
+    may be read, one named file under /etc may be hardened (sudo chmod 0440 /etc/sudoers.d/x,
+    chmod o-rwx, chown root:root; not recursive, never loosened or given away), and a process's
+    state may be read as ps/top show it (/proc/<pid>/status, limits, cgroup, cmdline, net/; never
+    environ, mem, fd/, cwd/, root/) and the kernel's device and module files under /sys (not
+    debug/security/efivars), and so may the system's configuration under /etc (and Homebrew's
+    /opt/homebrew/etc) and a
+    service's own log folder (/var/log/nginx/…) with programs that only read (cat, grep, tail, zgrep, openssl x509
     -noout, logrotate -d, find without actions, a server's configuration check: haproxy -c,
     nginx -t, sshd -t, visudo -c, promtool check …) — not the machine-wide logs (syslog, auth.log,
     the journal), not password or key files, not a name an unknown variable supplies. Listing or
@@ -19,7 +24,8 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     machine's accounts asks; adding one to a privileged group (sudo, wheel, docker…) is denied.
     A search for one named setting in a shell start-up file or a tool's settings in the home
     folder (grep -n PATH ~/.zshrc, cat ~/.gitconfig | grep alias, ~/.vimrc, ~/.tmux.conf) is a
-    read-only look; the whole file, -v, or credential patterns are not. The user's own service
+    read-only look; the whole file, -v or every export is judged by what the file holds, like
+    a whole read; credential patterns (token, secret, pass, key) are not. The user's own service
     definitions (~/.config/systemd/user/*.service, ~/Library/LaunchAgents/*.plist, autostart
     entries) may be read like the system's units under /etc; writing them is persistence.
     Asks for git config --global writes; denies settings that make every repository run or
@@ -33,8 +39,11 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     again as a later output: rm -rf /tmp/report && tool --output=/tmp/report) asks, running
     an unseen file from there asks. Remote commands (ssh host '…', docker exec) are not
     checked. xargs rm fed by a listing (ls, find, fd) deletes what is listed: outside the project
-    it is refused, an in-project listing is project work. Names and sizes may be looked at
-    anywhere (ls, du, find/fd without an action; not a find of all of / or ~). A whole read of the user's own shell or
+    it is refused, also through line filters (ls -d ~/* | grep -v Projects | xargs rm -rf); an
+    in-project listing is project work. Names and sizes may be looked at
+    anywhere (ls, du, find/fd without an action; not a find of all of / or ~). Viewers that only
+    print (plutil -p/-lint, yq without -i, xmllint without --output, checksums, cmp) read like
+    cat. A whole read of the user's own shell or
     tool settings file (cat ~/.gitconfig, tail ~/.bashrc, Read ~/.ssh/config) is judged by what
     the real file holds: absent, or with nothing credential-like, it passes; a token-shaped word,
     a password/token/secret/API-key setting, a user:pass@ URL, an Authorization header or a
@@ -54,14 +63,20 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     scratch: clearing it passes. Provisioning profiles (~/Library/MobileDevice/Provisioning
     Profiles) are public and may be read or decoded (security cms -D); the logs and crash reports
     the user's tools keep (~/.npm/_logs, ~/Library/Logs, ~/.gradle/daemon/*.log) may be read, as
-    may installed dependencies and simulator data (~/go/pkg/mod, ~/Library/Developer; sqlite3
+    may installed dependencies, toolchains, board packages, editor extensions and simulator data
+    (~/go/pkg/mod, ~/.platformio, ~/.vscode/extensions, ~/Library/Developer; sqlite3
     with -readonly or only printing dot commands and SELECTs on the line).
     git clone into a new folder beside the project (../lib, not a dot-folder) adds a checkout.
-    ~/.tool-versions, ~/.nvmrc, ~/.condarc, gh's config.yml, ~/.docker/daemon.json and any
-    settings-named file in a tool's folder under ~/.config (~/.config/wandb/settings, *rc,
-    *.toml/*.yaml/*.json/*.conf; not token/auth/credentials/hosts names) are tool settings, judged
-    by what the file on the machine holds (searched for one setting: passes; whole: passes
-    unless it holds something credential-like, then asks).
+    ~/.tool-versions, ~/.nvmrc, ~/.condarc, ~/.psqlrc, ~/.gdbinit, ~/.irbrc (interactive shells',
+    debuggers' and formatters' own settings), gh's config.yml, ~/.docker/daemon.json and any
+    settings-named file in a tool's folder under ~/.config or an editor's User profile folder
+    (~/.config/wandb/settings, ~/.config/Code/User/settings.json, *rc, *.toml/*.yaml/*.json/*.conf;
+    not token/auth/credentials/hosts names) are tool settings, judged by what the file on the
+    machine holds (searched for one setting: passes; whole: passes unless it holds something
+    credential-like, then asks). Only names that never hold a login (settings.json, key bindings,
+    themes, *.lua, a viewer's *rc, any file of an editor or terminal) show nothing when absent; a
+    name where CLIs keep logins (config.yml, cli.toml, npmrc, anything in a CLI's login folder
+    such as ~/.config/fly) is judged only when it can be read, and otherwise stays an outside read.
     Attaching an image file from the project on a mount point (sudo mount -o loop build/fs.img
     /mnt/fs, losetup /dev/loop3 out/disk.img, mkdir /mnt/fs, umount /mnt/fs) is image work;
     mounting over system folders, the home folder or /, devices and binds stay refused. An HTTP
@@ -213,10 +228,29 @@ SYSTEM_INFO_FILES = frozenset({
 SYSTEM_INFO_DIRS = (
     "/proc/sys/",
     "/proc/pressure/",
+    # The package manager's records of what is installed and where from (dpkg -L reads them).
+    "/var/lib/dpkg/",
+    "/var/lib/apt/lists/",
+    "/run/systemd/resolve/",
+    # The kernel's view of devices, modules and tunables (queue/scheduler, module versions,
+    # transparent_hugepage); its debug and security interfaces and EFI variables are not here.
     "/sys/class/",
-    "/sys/devices/system/",
+    "/sys/devices/",
     "/sys/fs/cgroup/",
+    "/sys/block/",
+    "/sys/bus/",
+    "/sys/module/",
+    "/sys/kernel/mm/",
     "/usr/",  # programs, libraries, headers, documentation: readable by everyone, no secrets
+    # Package managers' installed trees outside /usr (Homebrew on Apple silicon, a system conda).
+    "/opt/homebrew/Cellar/",
+    "/opt/homebrew/opt/",
+    "/opt/homebrew/include/",
+    "/opt/homebrew/lib/",
+    "/opt/homebrew/share/",
+    "/opt/conda/conda-meta/",
+    "/opt/conda/pkgs/",
+    "/opt/conda/lib/",
     "/nix/store/",  # Nix's packages: world-readable by design, never a place for secrets
     # Trusted CA certificates: public by design (the private keys live in /etc/ssl/private).
     "/etc/ssl/certs/",
@@ -236,6 +270,7 @@ SYSTEM_INFO_DIRS = (
 # (/etc/shadow, /etc/ssl/private, host keys, /etc/restic/env) are secrets_guard's rule.
 SYSTEM_READABLE_DIRS = (
     "/etc/",
+    "/opt/homebrew/etc/",  # Homebrew's /etc on Apple silicon (nginx.conf, my.cnf.default)
     "/var/log/",
     # Windows' installed programs and machine-wide program data, as WSL mounts them: what is
     # installed and how (launcher manifests, versions), like /etc and /usr on Linux.
@@ -529,7 +564,10 @@ def _inspects_system_file(cmd: Cmd, word: Word, path: str) -> bool:
         return "-d" in lits or "--debug" in lits
     checks = CONFIG_CHECKS.get(cmd.name)
     if checks is not None:
-        return not checks or bool(checks & set(lits))
+        # visudo -cf /etc/sudoers.d/x: a short check option may come in a cluster with others.
+        shorts = {c[1] for c in checks if len(c) == 2 and c[0] == "-" and c[1] != "-"}
+        clustered = any(len(w) > 2 and w[0] == "-" and w[1] != "-" and shorts & set(w[1:]) for w in lits)
+        return not checks or bool(checks & set(lits)) or clustered
     if cmd.name in ("find", "fd", "fdfind"):
         return _find_lists_only(cmd)
     return False
@@ -577,10 +615,24 @@ def _inspects_backup_repo(cmd: Cmd) -> bool:
     return True
 
 
+# A process's state as ps, top and lsof show it (/proc/1234/status, limits, cgroup, the command
+# line ps prints, its sockets under net/), kernel-wide counters and drivers' version files. A
+# process's environment, memory and open files (environ, mem, fd/N, cwd/, root/) are not here.
+_PROC_INFO = lazy_compile(
+    r"/proc/(?:\d+|self|thread-self)(?:/task/\d+)?/(?:status|limits|cgroup|stat|statm|sched|schedstat|io"
+    r"|oom_score|oom_score_adj|wchan|cmdline|comm|mountinfo|mounts|smaps_rollup|net/[\w.]+)"
+    r"|/proc/(?:net|driver)/[\w.:/-]+|/proc/(?:buddyinfo|softirqs|pagetypeinfo|locks|misc|cmdline|consoles)"
+    # A daemon's process id file (/run/nginx.pid, /var/run/postgresql/16-main.pid).
+    r"|(?:/var)?/run/(?:[\w.@-]+/)?[\w.@-]+\.pid"
+)
+
+
 def system_info(path: str) -> bool:
     """Whether ``path`` is a non-secret system-information file (``/etc/os-release``,
-    ``/proc/cpuinfo``, ``/sys/class/…``)."""
-    return path in SYSTEM_INFO_FILES or (path.startswith(SYSTEM_INFO_DIRS) and "environ" not in path)
+    ``/proc/cpuinfo``, ``/proc/1234/status``, ``/sys/class/…``)."""
+    if path in SYSTEM_INFO_FILES or _PROC_INFO.fullmatch(path):
+        return "/../" not in path
+    return path.startswith(SYSTEM_INFO_DIRS) and "environ" not in path
 
 
 # The public halves of credentials (LABELLING.md's settled calls): account and group names,
@@ -662,11 +714,36 @@ def _reads_only(cmd: Cmd, word: Word) -> bool:
     """Whether ``cmd`` only reads the file ``word`` names (no write redirect onto it, no -i)."""
     if any(r.target is word and r.op in ("<", "<&") for r in cmd.redirects):
         return True  # standard input is only read, whatever the program
-    if cmd.name not in READ_ONLY:
+    if cmd.name not in READ_ONLY and not _prints_only(cmd):
         return False
     if any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects):
         return False
     return not (cmd.name == "sed" and any((w.literal() or "").startswith(("-i", "--in-place")) for w in cmd.args))
+
+
+# Viewers that print a file only with these options (plutil -p, plutil -lint), or unless they
+# are told to write one (yq -i, xmllint --output).
+_PRINT_OPTIONS = {"plutil": frozenset({"-p", "-lint", "-help"})}
+_WRITE_OPTIONS = {
+    "yq": frozenset({"-i", "--inplace", "--in-place", "-s", "--split-exp"}),
+    "xmllint": frozenset({"-o", "--output", "--c14n", "--shell"}),
+}
+# Checksums and comparisons: they print digests or differences, never change the file.
+_DIGESTS = frozenset({"sha512sum", "sha384sum", "sha224sum", "b2sum", "cksum", "shasum", "md5", "cmp", "comm"})
+
+
+def _prints_only(cmd: Cmd) -> bool:
+    """``plutil -p ~/Library/LaunchAgents/x.plist``, ``yq '.services' compose.yml``, ``xmllint
+    --noout file.xml``, ``sha512sum file``: a viewer or checksum that prints what it reads."""
+    lits = {w.literal() or "" for w in cmd.args}
+    if cmd.name in _DIGESTS:
+        return True
+    if cmd.name in _PRINT_OPTIONS:
+        return bool(_PRINT_OPTIONS[cmd.name] & lits) and not any(
+            w.startswith(("-convert", "-replace", "-insert", "-remove", "-extract", "-o")) for w in lits
+        )
+    writes = _WRITE_OPTIONS.get(cmd.name)
+    return writes is not None and not any(w.split("=")[0] in writes for w in lits)
 
 
 def _decodes_signed_data(cmd: Cmd) -> bool:
@@ -687,6 +764,12 @@ USER_CONFIG_FILES = frozenset({
     ".config/nvim/init.vim", ".config/nvim/init.lua", ".tmux.conf", ".config/tmux/tmux.conf",
     ".config/fish/config.fish", ".config/starship.toml", ".editorconfig",
     ".screenrc", ".nanorc", ".wgetrc", ".curlrc",
+    # Interactive shells', debuggers' and formatters' own settings (passwords live elsewhere:
+    # ~/.pgpass, ~/.my.cnf, ~/.netrc).
+    ".psqlrc", ".sqliterc", ".irbrc", ".pryrc", ".Rprofile", ".gdbinit", ".lldbinit", ".pdbrc",
+    ".ripgreprc", ".dircolors", ".Xresources", ".tigrc", ".ackrc", ".pylintrc", ".prettierrc",
+    ".clang-format", ".ideavimrc", ".zlogin", ".zlogout", ".bash_logout", ".mongoshrc.js", ".bazelrc",
+    ".keras/keras.json", ".cache/huggingface/accelerate/default_config.yaml",
     # Version pins, channels and daemon options: settings, with any credentials kept elsewhere
     # (gh's tokens in hosts.yml, docker's in config.json).
     ".tool-versions", ".nvmrc", ".condarc", ".config/gh/config.yml", ".docker/daemon.json",
@@ -703,33 +786,88 @@ _BROAD_PATTERN = lazy_compile(r"(?i)key|token|secret|pass|auth|cred|export|^\W*$
 # logins, keys or sessions are not settings, nor package indexes' files, which often carry a
 # user:password@ index URL (pip.conf, helm's repositories.yaml).
 _CONFIG_SETTINGS_NAME = lazy_compile(
-    r"(?i)(?:settings|config|preferences|prefs|[\w.-]*rc|[\w.-]+\.(?:toml|ya?ml|json|conf|cfg|ini|lua|vim|kdl))"
+    r"(?i)(?:settings|config|preferences|prefs|[\w.-]*rc|[\w.-]+\.(?:toml|ya?ml|json|conf|cfg|ini|lua|vim|kdl|fish))"
 )
 _CREDENTIAL_NAME = lazy_compile(
-    r"(?i)token|secret|cred|auth|key|pass|hosts|session|cookie|login|account|oauth|netrc|\.pem|\.env|wallet|vault"
+    r"(?i)token|secret|cred|auth|key(?!bind|map)|pass|hosts|session|cookie|login|account|oauth|netrc|\.pem|\.env|wallet|vault"
     r"|pip\.(?:conf|ini)$|repositories\.ya?ml$"
 )
+# Names that only ever hold settings: an editor's or terminal's settings, key bindings and
+# themes, editor code (init.lua), a formatter's or viewer's *rc. Such a file that is absent or
+# unreadable shows nothing. Every other settings-like name (config.yml, cli.toml, ngrok.yml,
+# claude_desktop_config.json) is where many CLIs keep their login too: it is judged only when its
+# content can be read, and otherwise stays an outside read.
+_PLAIN_SETTINGS_NAME = lazy_compile(
+    r"(?i)(?:settings|preferences|prefs|keybindings|keymaps?|themes?|colou?rs|init)(?:\.\w+)?"
+    r"|[\w.-]+\.(?:lua|vim|kdl|fish)|[\w.-]*rc"
+)
+# *rc files that hold registry or download logins (npm's _authToken, wget's password=).
+_CREDENTIAL_RC = frozenset({"npmrc", "yarnrc", "pypirc", "gemrc", "condarc", "curlrc", "wgetrc", "s3rc", "mcrc"})
+# Tools under ~/.config whose files never hold a login (editors, terminals, shells, viewers,
+# formatters): their generic config.* names are plain settings too.
+_SETTINGS_ONLY_TOOLS = frozenset({
+    "nvim", "vim", "helix", "zed", "kak", "micro", "alacritty", "kitty",
+    "wezterm", "ghostty", "foot", "zellij", "tmux", "fish", "starship", "atuin", "direnv", "lazygit",
+    "lazydocker", "k9s", "bat", "btop", "htop", "yazi", "lf", "ranger", "ripgrep", "fd", "git", "jj",
+    "yamllint", "ruff", "black", "flake8", "pycodestyle", "matplotlib", "i3", "sway", "hypr", "waybar",
+    "rofi", "dunst", "picom", "polybar", "mpv", "fontconfig", "gtk-3.0", "gtk-4.0", "wandb", "mlflow",
+})  # fmt: skip
+# A CLI's own login folder: whatever the file is called there, it may hold the login.
+_LOGIN_TOOLS = frozenset({
+    "fly", "flyctl", "gh", "glab-cli", "gcloud", "doctl", "hcloud", "scw", "netlify", "vercel", "heroku",
+    "stripe", "op", "rclone", "ngrok", "configstore", "github-copilot", "hub", "tea", "exercism",
+    "linode-cli", "railway", "supabase", "wrangler", ".wrangler", "pypoetry", "hatch", "pdm", "uv", "pip",
+    "helm", "containers", "docker", "cloudflared", "tailscale", "twilio", "sentry-cli", "Claude",
+})  # fmt: skip
+# Where a tool keeps its per-user files: ~/.config/<tool>/…, macOS's Application Support.
+_CONFIG_ROOTS = ((".config",), ("Library", "Application Support"))
 
 
 def _user_settings_file(path: str, home: str) -> bool:
     """Whether ``path`` is the user's shell start-up file or a tool's settings file in the home
     folder (``~/.zshrc``, ``~/.gitconfig``, ``~/.config/nvim/init.lua``, a settings-named file
-    directly in a tool's folder under ~/.config)."""
+    directly in a tool's folder under ~/.config or in an editor's ``User`` profile folder). A name
+    that may hold a login (``config.yml`` of a CLI) counts only while the file can be read, so
+    that what it holds is judged, never its absence."""
+    kind = _settings_kind(path, home)
+    if kind == "generic":
+        return os.path.isfile(path) and os.access(path, os.R_OK)
+    return kind is not None
+
+
+def _settings_kind(path: str, home: str) -> str | None:
+    """``"plain"`` for a settings file whose absence shows nothing, ``"generic"`` for a
+    settings-like name that may also hold a login, None for any other path."""
     home = os.path.normpath(home)
     if os.path.dirname(path) == home and os.path.basename(path) in STARTUP_FILES:
-        return True
+        return "plain"
     if not path.startswith(home + "/"):
-        return False
+        return None
     rel = path[len(home) + 1 :]
     if rel in USER_CONFIG_FILES:
-        return True
+        return "plain"
     parts = rel.split("/")
-    return (
-        len(parts) == 3
-        and parts[0] == ".config"
-        and _CONFIG_SETTINGS_NAME.fullmatch(parts[2]) is not None
-        and not _CREDENTIAL_NAME.search(rel)
-    )
+    for root in _CONFIG_ROOTS:
+        rest = parts[len(root) :]
+        if tuple(parts[: len(root)]) != root:
+            continue
+        # ~/.config/<tool>/<name>, an editor's profile (~/.config/Code/User/settings.json), or any
+        # file of an editor's or terminal's own tree (~/.config/nvim/lua/plugins/lsp.lua).
+        if not (
+            len(rest) == 2
+            or (len(rest) == 3 and rest[1] == "User")
+            or (len(rest) > 2 and rest[0] in _SETTINGS_ONLY_TOOLS)
+        ):
+            return None
+        tool, name = rest[0], rest[-1]
+        if _CONFIG_SETTINGS_NAME.fullmatch(name) is None or _CREDENTIAL_NAME.search(rel):
+            return None
+        if tool in _LOGIN_TOOLS or name.lower().lstrip(".") in _CREDENTIAL_RC:
+            return "generic"
+        if _PLAIN_SETTINGS_NAME.fullmatch(name) or tool in _SETTINGS_ONLY_TOOLS:
+            return "plain"
+        return "generic"
+    return None
 
 
 # What a settings file holds when it holds a credential: a token of a known shape or a private
@@ -865,6 +1003,29 @@ def _counts_only(cmd: Cmd, word: Word) -> bool:
     )
 
 
+# chmod modes for a system file that take access away: nothing for others, at most read for the
+# group, no set-id bits, the owner keeping read (0440 a sudoers drop-in, 0640 /etc/shadow, 0600).
+_HARDENED_MODE = lazy_compile(r"0?[4-7][04]0")
+_REMOVE_ONLY_MODE = lazy_compile(r"(?:[go]+-[rwxX]+)(?:,[go]+-[rwxX]+)*")
+_ROOT_OWNER = frozenset({"root", "root:root", "root:wheel", "root.root", "0:0", "0"})
+
+
+def _hardens_system_file(cmd: Cmd, path: str) -> bool:
+    """``sudo chmod 0440 /etc/sudoers.d/deploy``, ``chmod o-rwx /etc/cron.d/backup``, ``sudo
+    chown root:root /etc/sudoers.d/deploy``: hardening one named file under /etc (others lose
+    access, the group at most reads, root owns it), not recursively: the file's content and the
+    service using it are unchanged."""
+    if cmd.name not in ("chmod", "chown") or not path.startswith("/etc/") or "/../" in path:
+        return False
+    flags, positionals, values = _shell.split_options(cmd.args, frozenset({"--reference", "--from"}))
+    if {"R", "recursive"} & set(flags) or values or len(positionals) < 2:
+        return False
+    first = positionals[0].literal() or ""
+    if cmd.name == "chown":
+        return first in _ROOT_OWNER
+    return _HARDENED_MODE.fullmatch(first) is not None or _REMOVE_ONLY_MODE.fullmatch(first) is not None
+
+
 def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
     """``chmod 600 ~/.ssh/id_ed25519``, ``chmod -R go-rwx ~/.ssh``, ``setfacl -b ~/.ssh/id_rsa``:
     taking access away from something inside the user's home folder (not a system folder)
@@ -887,7 +1048,8 @@ def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
     if mode is not None and public_credential(path, home):
         # chmod 644 ~/.ssh/id_ed25519.pub: a public key may be read by all, not written or run.
         if re.fullmatch(r"0*[0-7]{3}", mode):
-            return int(mode, 8) & 0o133 == 0
+            # …and stays readable by its owner (chmod 000 /etc/passwd breaks every login).
+            return int(mode, 8) & 0o133 == 0 and int(mode, 8) & 0o400 != 0
         clauses = re.findall(r"([ugoa]*)([-+=])([rwxXst]*)", mode)
         return all(op == "-" or ("x" not in perm and ("w" not in perm or who == "u")) for who, op, perm in clauses)
     if path == home:
@@ -1062,6 +1224,10 @@ DEPENDENCY_DIRS = (
     ".conda/pkgs", ".conda/envs", ".virtualenvs", ".local/share/virtualenvs", ".platformio/packages",
     ".arduino15/packages", ".espressif", ".deno", ".bun/install/cache", ".cache/huggingface/hub", ".cache/torch",
     ".cache/pip", ".cache/go-build", ".stack", ".cabal/packages", ".opam", ".sdkman/candidates", ".jdks",
+    ".platformio/platforms", "Arduino/libraries", ".cache/bazel", ".cache/pre-commit", ".vscode/extensions",
+    ".vscode-server/extensions", ".cache/ms-playwright", ".cache/uv", ".local/share/uv/python",
+    ".local/share/mise/installs", ".asdf/installs", ".volta/tools", ".elan/toolchains", ".ghcup", ".swiftpm",
+    ".cocoapods/repos", ".cache/yarn", ".local/share/pnpm/store", ".cache/pypoetry/virtualenvs",
 )  # fmt: skip
 
 
@@ -1126,7 +1292,19 @@ def _sqlite_reads_only(cmd: Cmd) -> bool:
 # Where the user's tools write their own logs and crash reports: npm's debug logs, macOS's
 # ~/Library/Logs (DiagnosticReports, CoreSimulator), the Gradle daemon's logs. They record what a
 # tool did (npm masks tokens in them), not the user's settings or credentials.
-TOOL_LOG_DIRS = (".npm/_logs", "Library/Logs", ".gradle/daemon", ".cache/pip/log")
+TOOL_LOG_DIRS = (
+    ".npm/_logs",
+    "Library/Logs",
+    ".gradle/daemon",
+    ".cache/pip/log",
+    ".pm2/logs",
+    ".config/Code/logs",
+    ".vscode-server/data/logs",
+    ".minikube/logs",
+    ".turbo/daemon",
+    ".cache/nx",
+    ".nx/workspace-data",
+)
 _LOG_FILE = lazy_compile(r"(?i)\.(?:log|crash|ips|diag|out)(?:\.\d+)?$")
 
 
@@ -1618,6 +1796,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     or _metadata_only(cmd, word, path)
                     or _counts_only(cmd, word)
                     or _owner_only_chmod(cmd, path)
+                    or _hardens_system_file(cmd, path)
                     or _device_use(cmd, word, path)
                     or _uses_key(cmd, path)
                     or _makes_folder(cmd, path)
@@ -1890,6 +2069,10 @@ def _listed_temp_deletes(cmd: Cmd, roots: list[str], made: set[str]) -> list[Fin
     as deleting there, elsewhere outside the project as leaving it (``ls ~ | xargs rm -rf``); an
     in-project listing (``ls *.tmp | xargs rm``) is project work."""
     lister = cmd.prev
+    # ls -d ~/* | grep -v Projects | xargs rm -rf: stages that only drop or reorder lines pass
+    # the listed paths on unchanged, so the listing they filter is what gets deleted.
+    while lister is not None and _line_filter(lister):
+        lister = lister.prev
     if not (cmd.xargs and cmd.name in DELETERS and lister is not None and lister.name in LISTERS):
         return []
     found: list[Finding] = []
@@ -1907,6 +2090,24 @@ def _listed_temp_deletes(cmd: Cmd, roots: list[str], made: set[str]) -> list[Fin
                 )
                 return found
     return found
+
+
+# Pipeline stages that pass some of their input lines on unchanged (or reorder them).
+_LINE_FILTERS = frozenset({"grep", "egrep", "fgrep", "rg", "head", "tail", "sort", "uniq", "tac", "shuf"})
+
+
+def _line_filter(cmd: Cmd) -> bool:
+    """Whether ``cmd`` is a pipeline stage that only selects or reorders the lines it is fed
+    (``grep -v Projects``, ``head -20``, ``sort -u``): no file operands, nothing rewritten."""
+    if cmd.name not in _LINE_FILTERS or cmd.prev is None or cmd.redirects:
+        return False
+    with_value = frozenset({"-e", "--regexp", "-f", "--file", "-n", "--lines", "-c", "--bytes", "-m", "-k", "-t"})
+    flags, positionals, values = _shell.split_options(cmd.args, with_value)
+    if cmd.name in ("grep", "egrep", "fgrep", "rg"):
+        if {"o", "only-matching", "r", "R", "recursive", "c", "count", "l", "L"} & set(flags):
+            return False  # prints parts, counts or file names, not the lines
+        return len(positionals) <= (0 if ("e" in values or "regexp" in values) else 1)
+    return not positionals  # head -20 and sort -u take no operand: they filter their input
 
 
 def _reason(what: str, roots: list[str]) -> str:
@@ -1975,15 +2176,32 @@ def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload) 
 
 def _whole_settings_read(cmd: Cmd, word: Word, path: str, cmds: list[Cmd]) -> bool:
     """``cat ~/.gitconfig``, ``tail -20 ~/.bashrc``: a read-only look at the whole of the user's own
-    settings file (not piped into a search for credentials or every export)."""
+    settings file, or a broad search of it (every export, -v '^#'), which shows no more than the
+    whole file; not a search for credentials."""
     if cmd.name not in READ_ONLY or cmd.name in ("source", ".") or not _reads_only(cmd, word):
         return False  # source ~/.bashrc runs it
     if not _user_settings_file(path, cmd.ctx.home):
         return False
-    if cmd.name in SEARCHERS and not _narrow_search(cmd):
+    if cmd.name in SEARCHERS and _credential_search(cmd):
         return False  # grep -i secret ~/.zshrc: a search for credentials
     nxt = next((c for c in cmds if c.prev is cmd), None)
-    return nxt is None or nxt.name not in SEARCHERS or _narrow_search(nxt)
+    return nxt is None or nxt.name not in SEARCHERS or not _credential_search(nxt)
+
+
+# A search pattern that hunts for credentials rather than settings.
+_CREDENTIAL_PATTERN = lazy_compile(r"(?i)key|token|secret|pass|pw|auth|cred|bearer|private")
+
+
+def _credential_search(cmd: Cmd) -> bool:
+    """Whether the grep/rg ``cmd`` hunts for credentials: a pattern naming them, or patterns read
+    from a file (unknown). A broad search (every export, ``-v '^#'``) shows no more than a whole
+    read of the file, so it is judged like one, by what the file holds."""
+    _flags, positionals, values = _shell.split_options(cmd.args, frozenset({"-e", "--regexp", "-f", "--file"}))
+    if "f" in values or "file" in values:
+        return True
+    patterns = values.get("e", []) + values.get("regexp", []) or positionals[:1]
+    texts = [p.literal() for p in patterns]
+    return any(t is None or _CREDENTIAL_PATTERN.search(t) for t in texts)
 
 
 def _settings_read_reason(what: str) -> str:

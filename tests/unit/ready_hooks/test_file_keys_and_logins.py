@@ -73,8 +73,9 @@ SETTINGS_SEARCHES: list[tuple[str, str | None]] = [
     ("grep -n colorscheme ~/.vimrc", None),
     # The whole file is judged by what it holds (test_settings_reads_by_content); none here.
     ("cat ~/.gitconfig", None),
-    # Inverted matches, credentials, or another file: still outside the project.
-    ("grep -v '^#' ~/.tmux.conf", "deny"),
+    # An inverted match shows no more than the whole file: judged by content (no file here).
+    ("grep -v '^#' ~/.tmux.conf", None),
+    # Credentials, or another file: still outside the project.
     ("grep -i token ~/.gitconfig", "deny"),
     ("cat ~/.git-credentials | grep github", "deny"),
     ("grep -rn alias ~/.config", "deny"),

@@ -52,7 +52,7 @@ SETTINGS_READS: list[tuple[str, str | None]] = [
     ("cat ~/.config/git/config | tail -5", None),
     ("source ~/.zshrc", "deny"),
     ("cat ~/.zshrc | grep -i secret", "deny"),
-    ("grep -v '^#' ~/.vimrc", "deny"),
+    ("grep -v '^#' ~/.vimrc", None),  # no more than the whole file, judged by content
     ("cat ~root/.profile", "deny"),
     ("cat ~/.ssh/config", None),
     ("grep -n 'core.editor' ~/.gitconfig", None),

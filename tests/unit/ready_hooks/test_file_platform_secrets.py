@@ -268,9 +268,9 @@ STARTUP_PIPES: list[tuple[str, str | None]] = [
     # A start-up file piped whole into a search for one setting, as `grep -n nvm ~/.bashrc` is.
     ("cat ~/.zshrc | grep -n 'pyenv init'", None),
     ("cat ~/.bash_profile | rg JAVA_HOME", None),
-    # Searches for credentials, inverted matches and the whole file still read it.
+    # Searches for credentials still read it; an inverted match is judged like the whole file.
     ("cat ~/.zshrc | grep -i api_key", "deny"),
-    ("cat ~/.bashrc | grep -v '^#'", "deny"),
+    ("cat ~/.bashrc | grep -v '^#'", None),
     ("cat ~/.profile", None),  # no such file; judged by content (test_settings_reads_by_content)
     ("cat ~/.npmrc | grep registry", "deny"),
 ]

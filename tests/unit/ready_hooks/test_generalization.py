@@ -589,10 +589,12 @@ CASES["5-persistence"] += [
     ("rg -n conda ~/.zshrc", None),
     ("grep -e pyenv -e rbenv ~/.profile", None),
     ("cat ~/.bashrc", None),  # no such file; judged by content (test_settings_reads_by_content)
-    ("grep -v '^#' ~/.bashrc", "deny"),
+    # A broad search shows no more than the whole file: judged by content like cat (no file
+    # here; test_broad_search_of_startup_files). A hunt for credentials stays an outside read.
+    ("grep -v '^#' ~/.bashrc", None),
     ("grep -i token ~/.zshrc", "deny"),
-    ("grep export ~/.profile", "deny"),
-    ("grep '.*' ~/.bashrc", "deny"),
+    ("grep export ~/.profile", None),
+    ("grep '.*' ~/.bashrc", None),
     ("grep -n nvm ~/.ssh/config", None),  # ssh settings: host aliases and key paths
     ("sed -i 's/nvm/fnm/' ~/.bashrc", "deny"),
 ]
