@@ -2318,6 +2318,9 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
         )
     editor = cmd.env.get("EDITOR") or cmd.env.get("VISUAL") or ""
     printed = _prints_credential(name, lits, os.path.basename(editor.split(" ")[0]) in _SHOWS)
+    if printed is None and name in _URL_FETCHERS and any(_METADATA_CREDENTIALS.search(w.text) for w in cmd.args):
+        # …/security-credentials/$(curl …/security-credentials/): the role name filled in by a substitution.
+        printed = "the cloud instance's role credentials"
     if printed is not None and _reaches_transcript(cmd, cmds):
         found.append(
             (

@@ -124,3 +124,18 @@ def test_secret_scanner_reports(kit: Any, project: Path, command: str, expected:
     (project / "reports").mkdir(exist_ok=True)
     verdict = kit.security(kit.bash(command, project))
     assert verdict.own["secrets_guard"] == expected, (command, verdict.reasons)
+
+
+# (command, secrets_guard's own decision): instance credentials whose role name a substitution fills in.
+METADATA_ROLES: list[tuple[str, str | None]] = [
+    ('wget -qO- "http://169.254.169.254/latest/meta-data/iam/security-credentials/${ROLE}"', "deny"),
+    ("curl -sf http://169.254.169.254/latest/meta-data/iam/security-credentials/$(cat /tmp/role)", "deny"),
+    ('curl -s "http://169.254.169.254/latest/meta-data/placement/$(echo region)"', None),
+    ("curl -s http://169.254.169.254/latest/meta-data/instance-id", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), METADATA_ROLES)
+def test_metadata_role_by_substitution(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.own["secrets_guard"] == expected, (command, verdict.reasons)
