@@ -396,6 +396,8 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
                     continue
                 if hit and _stale_git_lock(cmd, path if glob_part is None else os.path.join(path, glob_part)):
                     continue
+                if hit and _sample_hook_removed(cmd, path if glob_part is None else os.path.join(path, glob_part)):
+                    continue
                 if hit and glob_part is None and _env_renamed(cmd, path, word):
                     continue
                 if hit and glob_part is None and _TEST_ENV.search(path) and _appends(cmd, word):
@@ -457,6 +459,9 @@ def _template_sources(cmd: Cmd, word: Word) -> list[str] | None:
         found = []
         stage: Cmd | None = cmd
         while stage is not None:
+            if stage.prev is None and stage is cmd and _names_without_values(stage):
+                found.append("/dev/null")  # echo 'API_KEY=' > .env: a template typed inline
+                break
             if stage.name not in _TEMPLATE_FILTERS or stage.xargs:
                 return None
             reads = [r.target for r in stage.redirects if r.op == "<" and r.target is not None]
@@ -476,6 +481,26 @@ def _template_sources(cmd: Cmd, word: Word) -> list[str] | None:
     if not found or not all(_ENV_TEMPLATE.search(t) or t == "/dev/null" for t in found):
         return None
     return found
+
+
+# One line of an env template: a variable's name with no value (``export API_KEY=``), a comment.
+_EMPTY_ASSIGNMENT = lazy_compile(r"\s*(?:export\s+)?[A-Za-z_]\w*=\s*|\s*(?:#.*)?")
+
+
+def _names_without_values(cmd: Cmd) -> bool:
+    """``echo 'VAULT_TOKEN=' > .env``, ``printf 'DB_URL=\\nAPI_KEY=\\n'``: text typed on the command
+    line that names variables and sets none of them (a template, nothing to lose or leak)."""
+    if cmd.name not in ("echo", "printf") or not cmd.args:
+        return False
+    texts = [w.literal() for w in cmd.args]
+    if any(t is None for t in texts):
+        return False
+    words = [t for t in texts if t is not None and not (cmd.name == "echo" and t in ("-e", "-n", "-ne", "-en"))]
+    if cmd.name == "printf" and len(words) != 1:
+        return False  # a format with arguments: the values come from them
+    text = " ".join(words).replace("\\n", "\n")
+    lines = text.split("\n")
+    return any("=" in line for line in lines) and all(_EMPTY_ASSIGNMENT.fullmatch(line) for line in lines)
 
 
 def _env_from_template(cmd: Cmd, word: Word, path: str, source: str, before: list[Cmd]) -> bool | None:
@@ -640,6 +665,17 @@ def _stale_git_lock(cmd: Cmd, path: str) -> bool:
     if cmd.name not in ("rm", "unlink") or not path.endswith(".lock"):
         return False
     return "/.git/" in path and not {"r", "R", "recursive"} & set(_shell.split_options(cmd.args)[0])
+
+
+# Git's example hooks: .git/hooks/pre-commit.sample, or a glob that matches only those.
+_SAMPLE_HOOK = _shell.lazy_compile(r"/\.git/hooks/[^/]*\.sample")
+
+
+def _sample_hook_removed(cmd: Cmd, path: str) -> bool:
+    """``rm .git/hooks/*.sample``: git installs its example hooks with a ``.sample`` suffix and
+    never runs them, so deleting them changes nothing git does. Deleting an active hook or the
+    whole hooks folder stays protected."""
+    return cmd.name in ("rm", "unlink") and _SAMPLE_HOOK.fullmatch(path[path.find("/.git/hooks/") :]) is not None
 
 
 # Each lockfile's package manager and the subcommands that write a fresh one where it is missing

@@ -364,6 +364,20 @@ _CREDENTIAL_VENDORS = lazy_compile(
 )
 
 
+# Hosting, deployment and cloud CLIs keep their login (an API or OAuth token) in a config,
+# credentials, auth, hosts or token file in their own folder (~/.config/fly/config.yml,
+# ~/.render/cli.yaml is not named so and stays a setting); editors' and shells' settings are
+# neither in such a folder nor named so.
+_PLATFORM_LOGIN = lazy_compile(
+    r"(?i)/\.(?:config/)?(?:fly|flyctl|render|railway|heroku|vercel|netlify|doctl|digitalocean|linode|vultr|"
+    r"hcloud|hetzner|scw|scaleway|pulumi|sentry|sentry-cli|circleci|fastly|cloudflare|wrangler|koyeb|deno|"
+    r"upstash|aiven|confluent|snyk|tailscale|ngrok|replicate|wandb|runpod|vast|lambda|civo|exoscale|upcloud|"
+    r"ovh|akamai|linode-cli|atlas|mongodb|planetscale|neon|turso|supabase|firebase|appwrite|convex|okta|auth0|"
+    r"stripe|twilio|sendgrid|datadog|newrelic|pagerduty|grafana|openai|anthropic|huggingface|kaggle)/"
+    r"(?:config|credentials?|auth|hosts|tokens?|access[-_]tokens?|session)(?:\.(?:ya?ml|json|toml|ini|cfg|conf))?$"
+)
+
+
 # --------------------------------------------------------------------------- detectors
 
 
@@ -491,6 +505,8 @@ def secret_file(path: str) -> str | None:
         return "a credentials file"
     if any(("/" + norm).endswith(s) for s in SECRET_PATH_SUFFIXES):
         return "a credentials file"
+    if _PLATFORM_LOGIN.search(norm):
+        return "a platform CLI's stored login (its API token)"
     if "/.git-crypt/keys/" in "/" + norm or "/.git/git-crypt/keys/" in "/" + norm:
         return "a git-crypt key"
     if norm.startswith(SECRET_SYSTEM_DIRS) and not lower.endswith((".pub", ".md")) and lower != "readme":
@@ -1606,6 +1622,8 @@ def _generic_secret_get(name: str, lits: list[str]) -> bool:
     if name in _SECRET_GETTER_EXEMPT:
         return False
     words = [w.lower() for w in lits if not w.startswith("-")][:4]
+    if "metadata" in words[:3]:
+        return False  # vault kv metadata get PATH: versions and timestamps, never the value
     return any("secret" in w for w in words) and any(w in _SECRET_GETTERS for w in words)
 
 
@@ -2043,6 +2061,26 @@ def _container_env_dump(cmd: Cmd, cmds: list[Cmd]) -> bool:
     return any(_ENV_FIELD.search(t) for t in texts)
 
 
+# Secret scanners: their JSON reports carry each finding's secret in clear text (trufflehog's Raw,
+# gitleaks' Secret and Match, ggshield's match, detect-secrets' secret), next to where it was found.
+_SECRET_SCANNERS = frozenset(
+    {"trufflehog", "gitleaks", "ggshield", "detect-secrets", "noseyparker", "kingfisher", "secretlint", "talisman"}
+)
+_RAW_SECRET_FIELD = lazy_compile(r"\.(?:Raw|RawV2|Secret|Match|match|secret|secrets|raw|matched_secret|value)\b")
+
+
+def _scanner_secrets_shown(cmd: Cmd, cmds: list[Cmd]) -> bool:
+    """``trufflehog git file://. --json | jq -r .Raw``, ``gitleaks detect -r - | jq '.[].Secret'``:
+    a scanner's report filtered down to the secrets it found, and shown."""
+    if cmd.origin == "subst" or _stdout_to_file(cmd):
+        return False
+    downstream = _downstream(cmd, cmds)
+    if any(c.name not in _SHOWS for c in downstream):
+        return False
+    programs = [w.literal() or w.text for c in downstream if c.name in ("jq", "gojq", "yq", "jaq") for w in c.args]
+    return any(_RAW_SECRET_FIELD.search(p) for p in programs)
+
+
 def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     name = cmd.name
     lits = [w.literal() or "" for w in cmd.args]
@@ -2141,6 +2179,15 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                     "including credentials; confirm (or print the one you need).",
                 )
             )
+    if name in _SECRET_SCANNERS and _scanner_secrets_shown(cmd, cmds):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display} | …` picks the raw secrets a scanner found out of its report and prints "
+                "them into the transcript. Print where they are instead (file, line, rule: "
+                "`jq -r '.SourceMetadata'`, gitleaks `--redact`), and let the user look at the values.",
+            )
+        )
     if name == "compgen" and any(a.startswith("-") and ("e" in a or "v" in a) for a in lits):
         found.append(
             (
@@ -2159,7 +2206,8 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                     "program that needs it (`$(terraform output -raw …)` inside that command) instead.",
                 )
             )
-        elif "-json" in lits and not named:
+        elif "-json" in lits and not named and not any(_projection(c) for c in _downstream(cmd, cmds)):
+            # terraform output -json | jq 'keys' (or | wc -l): the outputs' names or a count only.
             found.append(
                 (
                     "ask",
@@ -2270,6 +2318,9 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
         )
     editor = cmd.env.get("EDITOR") or cmd.env.get("VISUAL") or ""
     printed = _prints_credential(name, lits, os.path.basename(editor.split(" ")[0]) in _SHOWS)
+    if printed is None and name in _URL_FETCHERS and any(_METADATA_CREDENTIALS.search(w.text) for w in cmd.args):
+        # …/security-credentials/$(curl …/security-credentials/): the role name filled in by a substitution.
+        printed = "the cloud instance's role credentials"
     if printed is not None and _reaches_transcript(cmd, cmds):
         found.append(
             (
