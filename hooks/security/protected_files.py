@@ -375,6 +375,9 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
         found.extend(_opened_permissions(cmd))
         if _temporary_rename(cmd, cmds, index):
             continue  # mv .env .env.off && npm test; mv .env.off .env: put back by the same command
+        fresh = _fresh_env_copy(cmd)
+        if fresh is not None:
+            from_template.add(fresh)  # cp -n .env.example .env && echo "KEY=$(openssl rand …)" >> .env
         for word in write_targets(cmd):
             for value in cmd.values(word) or []:
                 prefix, glob_part = _shell.glob_split(value)
@@ -439,6 +442,28 @@ _ENV_TEMPLATE = lazy_compile(
     r"|(?:^|/)(?:[\w-]+[._-])?(?:example|sample|template|dist|defaults?|tpl)\.env$"
 )
 _TEST_ENV = lazy_compile(r"(?:^|/)\.env\.(?:test|testing|ci|e2e)(?:\.local)?$")
+_TEMPLATE_WORDS = frozenset({"example", "sample", "template", "dist", "default", "defaults", "tpl", "tmpl"})
+
+
+def _env_template(text: str, cwd: str | None) -> bool:
+    """Whether ``text`` names an env template (or ``/dev/null``): by name (``.env.example``,
+    ``env.sample``, ``deploy/dev.env.dist``: an ``env`` part and a template word in any order), or,
+    whatever its name, by content: a file on this machine that sets no value (names and comments
+    only). An absent file with another name is not assumed to be one."""
+    if text == "/dev/null" or _ENV_TEMPLATE.search(text):
+        return True
+    parts = set(re.split(r"[._-]", os.path.basename(text).lower()))
+    if "env" in parts and _TEMPLATE_WORDS & parts:
+        return True
+    path = _shell.normalize(text, cwd)
+    if path is None or not os.path.isfile(path):
+        return False
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read(65536).splitlines()
+    except OSError:
+        return False
+    return bool(lines) and all(_EMPTY_ASSIGNMENT.fullmatch(line) for line in lines)
 
 
 # Filters that print what they read: a template sent through them (``envsubst < .env.template >
@@ -470,7 +495,7 @@ def _template_sources(cmd: Cmd, word: Word) -> list[str] | None:
             operands = positionals[1:] if stage.name in ("sed", "gsed", "grep", "tr") else positionals
             for operand in [*reads, *operands]:
                 texts = stage.values(operand) or [""]
-                if not all(_ENV_TEMPLATE.search(t) or t == "/dev/null" for t in texts):
+                if not all(_env_template(t, stage.ctx.cwd) for t in texts):
                     if os.path.basename(texts[0]).startswith(".env") or stage.prev is None:
                         return None  # another env file (or an unknown input) is not the template
                     continue  # a later stage's own words (tr's sets, cut's lists): not files
@@ -478,7 +503,7 @@ def _template_sources(cmd: Cmd, word: Word) -> list[str] | None:
             stage = stage.prev
     else:
         return None
-    if not found or not all(_ENV_TEMPLATE.search(t) or t == "/dev/null" for t in found):
+    if not found or not all(_env_template(t, cmd.ctx.cwd) for t in found):
         return None
     return found
 
@@ -519,6 +544,22 @@ def _env_from_template(cmd: Cmd, word: Word, path: str, source: str, before: lis
     if _TEST_ENV.search(path) or not os.path.lexists(path) or _holds_no_values(path, templates, cmd.ctx.cwd):
         return True
     return _guarded_by_missing_file(cmd, path, source, before)
+
+
+def _fresh_env_copy(cmd: Cmd) -> str | None:
+    """``cp -n .env.example .env`` where no ``.env`` exists on this machine: the env file this
+    command makes from its template (later edits in the same command change only that copy)."""
+    if cmd.name != "cp":
+        return None
+    flags, positionals, values = _shell.split_options(cmd.args, WRITE_VALUE_OPTIONS["cp"])
+    no_clobber = {"n", "no-clobber"} & set(flags) or "--update=none" in [w.literal() for w in cmd.args]
+    if not no_clobber or len(positionals) != 2 or values.get("t") or values.get("target-directory"):
+        return None
+    dests = cmd.values(positionals[1]) or []
+    path = _shell.normalize(dests[0], cmd.ctx.cwd) if len(dests) == 1 else None
+    if path is None or not os.path.basename(path).startswith(".env") or os.path.lexists(path):
+        return None
+    return path if _template_sources(cmd, positionals[1]) is not None else None
 
 
 def _holds_no_values(path: str, templates: list[str], cwd: str | None) -> bool:

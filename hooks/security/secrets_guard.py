@@ -737,6 +737,35 @@ _CONFIG_EXTENSIONS = (
 )  # fmt: skip
 _CONFIG_FOLDERS = frozenset({"config", "configs", "conf", "settings", "deploy", "k8s", "helm", "charts", "secrets"})
 _SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
+# How configuration refers to a secret by name instead of holding it: Home Assistant's
+# ``!secret db_pass``, GitHub Actions' ``${{ secrets.NPM_TOKEN }}``, Kubernetes' ``secretKeyRef``,
+# placeholders ``${DB_PASSWORD}`` filled from the environment, 1Password's ``op://``, SSM/Vault
+# lookups. A search for such a reference prints names; a pattern with alternatives (``|``) may
+# match a value too, so it never counts as one.
+_SECRET_REFERENCE = lazy_compile(
+    r"!secret\b|\bsecrets\\?\.|secret(?:Key)?Ref\b|\bvalueFrom\b|\bop://|\\?\$\\?\{(?!\s*\.)|\{\{|"
+    r"\b(?:ssm|vault|secretsmanager|aws-secrets?):"
+)
+
+
+def _names_references(pattern: str) -> bool:
+    r"""``grep -n '!secret'``, ``rg 'secrets\.[A-Z_]+'``: a pattern whose every match is a
+    reference to a secret by name (see ``_SECRET_REFERENCE``), not a stored value."""
+    return "|" not in pattern and bool(_SECRET_REFERENCE.search(pattern))
+
+
+def _searches_references(cmd: Cmd) -> bool:
+    """``grep -n '${' src/main/resources/application-prod.yml``: a search (not inverted) whose every
+    pattern matches only references to secrets by name, so it prints no stored value."""
+    if cmd.name not in _SEARCHERS:
+        return False
+    flags, positionals, values = _shell.split_options(
+        cmd.args, frozenset({"-e", "--regexp", "-f", "--file", "-g", "--glob", "-t", "--type", "-m", "-A", "-B", "-C"})
+    )
+    if {"v", "invert-match", "A", "B", "C"} & set(flags) or {"f", "file", "A", "B", "C"} & set(values):
+        return False  # -v prints the other lines; -A/-B/-C print neighbouring lines too
+    patterns = values.get("e", []) + values.get("regexp", []) or positionals[:1]
+    return bool(patterns) and all(_names_references(w.literal() or w.text) for w in patterns)
 
 
 def _config_search(cmd: Cmd) -> str | None:
@@ -755,12 +784,14 @@ def _config_search(cmd: Cmd) -> str | None:
     flags, positionals, values = _shell.split_options(
         args, frozenset({"-e", "--regexp", "-f", "--file", "-g", "--glob", "-t", "--type", "-m", "-A", "-B", "-C"})
     )
-    if _NO_LINES & set(flags) or "f" in values or "file" in values:
+    # -v prints every line but the matching ones: a filter that removes the secrets' lines.
+    if _NO_LINES & set(flags) or "f" in values or "file" in values or {"v", "invert-match"} & set(flags):
         return None
     patterns = values.get("e", []) + values.get("regexp", [])
     if not patterns:
         patterns, positionals = positionals[:1], positionals[1:]
-    if not any(_CREDENTIAL_WORDS.search(w.literal() or w.text) for w in patterns):
+    texts = [w.literal() or w.text for w in patterns]
+    if not any(_CREDENTIAL_WORDS.search(t) for t in texts) or all(_names_references(t) for t in texts):
         return None
     recursive = cmd.name in ("rg", "ag", "ack", "git") or bool({"r", "R", "recursive"} & set(flags))
     searched = positionals + values.get("g", []) + values.get("glob", [])
@@ -1026,12 +1057,56 @@ def _template_copy(cmd: Cmd) -> str | None:
         return None
     sources = cmd.values(positionals[0]) or []
     dests = cmd.values(positionals[1]) or []
-    template = bool(sources) and all(
-        os.path.basename(v).startswith(".env") and secret_file(v) is None and not _shell.has_glob(v) for v in sources
-    )
-    if not template or len(dests) != 1:
+    if not sources or not all(_env_template(v, cmd) for v in sources) or len(dests) != 1:
         return None
-    return _shell.normalize(dests[0], cmd.ctx.cwd)
+    dest = _shell.normalize(dests[0], cmd.ctx.cwd)
+    no_clobber = {"-n", "--no-clobber", "--update=none"} & {w.literal() for w in cmd.args}
+    if dest is not None and no_clobber and os.path.lexists(dest):
+        return None  # cp -n leaves an existing env file (and its values) in place
+    return dest
+
+
+def _env_template(value: str, cmd: Cmd) -> bool:
+    """Whether ``value`` is an env template: named as one (``.env.example``; a project file named
+    for an environment that is no credentials file: ``config/defaults.env``, ``env/dev.env.dist``),
+    or, whatever its name, a file on this machine whose every setting is empty or a placeholder
+    (an absent file with a credentials name is not assumed to be one)."""
+    if _shell.has_glob(value) or (secret_file(value) is not None and not _holds_no_values(value, cmd.ctx.cwd)):
+        return False
+    if secret_file(value) is not None:
+        return True  # config/app.env that holds only API_KEY= lines: a template by content
+    path = _shell.normalize(value, cmd.ctx.cwd)
+    base = os.path.basename(value).lower()
+    if base.startswith(".env") or (
+        "env" in re.split(r"[._-]", base) and path is not None and _shell.is_within(path, cmd.ctx.project)
+    ):
+        return True
+    return _holds_no_values(value, cmd.ctx.cwd)
+
+
+# One line of an env template: a comment, or a setting that is empty or a placeholder.
+_TEMPLATE_LINE = lazy_compile(r"\s*(?:#.*)?|\s*(?:export\s+)?[A-Za-z_][\w.-]*\s*[=:]\s*(?P<v>.*?)\s*")
+
+
+def _holds_no_values(value: str, cwd: str | None) -> bool:
+    """Whether the file ``value`` names exists on this machine and every setting in it is empty or
+    a placeholder (``API_KEY=``, ``SECRET_KEY=change-me``, ``DB_URL=${DATABASE_URL}``)."""
+    path = _shell.normalize(value, cwd)
+    if path is None or not os.path.isfile(path):
+        return False
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read(65536).splitlines()
+    except OSError:
+        return False
+    for line in lines:
+        m = _TEMPLATE_LINE.fullmatch(line)
+        if m is None:
+            return False
+        setting = (m.group("v") or "").strip("\"'")
+        if setting and not PLACEHOLDER.search(setting):
+            return False
+    return True
 
 
 def _check_dump_sent(cmd: Cmd, dumps: set[str], found: list[Finding]) -> None:
@@ -1350,7 +1425,9 @@ def _check_secret_files(cmd: Cmd, found: list[Finding], listings: dict[str, list
                 kind = "a folder of credentials"
             if not kind and _searches_for_secrets(cmd, value):
                 kind = "configuration searched for credential words"
-            if not kind and maybe_secret_file(value) and name != "git":
+            if kind == "an environment file with credentials" and _holds_no_values(value, cmd.ctx.cwd):
+                kind = None  # config/app.env on this machine sets only API_KEY= and placeholders
+            if not kind and maybe_secret_file(value) and name != "git" and not _searches_references(cmd):
                 found.append(
                     (
                         "ask",
