@@ -912,6 +912,8 @@ def _projection(cmd: Cmd) -> str | None:
     program = (positionals[0].literal() or "").replace(" ", "") if positionals else ""
     if name in ("awk", "gawk", "mawk") and _AWK_COUNTS.fullmatch(program):
         return "count"  # awk 'END { print NR }' .env
+    if name in ("jq", "yq", "gojq", "jaq") and "," not in program and _JQ_COUNTS.fullmatch(program):
+        return "count"  # jq '.tokens | length' secrets.json: how many, none of them
     if name in ("jq", "yq", "gojq") and program in _KEYS_PROGRAMS:
         return "names"  # jq 'keys' secrets.json: the names of the secrets, not their values
     if name in ("jq", "yq", "gojq") and _FIELD_PATHS.fullmatch(program) and not SECRET_PATTERN_WORDS.search(program):
@@ -2054,10 +2056,44 @@ _SHOWS = (
 
 def _reaches_transcript(cmd: Cmd, cmds: list[Cmd]) -> bool:
     """Whether ``cmd``'s output is shown: not captured into a variable (``T=$(…)``), not written
-    to a file, not piped into a program that consumes it (``| docker login --password-stdin``)."""
+    to a file, not piped into a program that consumes it (``| docker login --password-stdin``),
+    not reduced to a count (``| jq '.data | length'``, ``| wc -l``)."""
     if cmd.origin == "subst" or _stdout_to_file(cmd):
         return False
-    return all(c.name in _SHOWS for c in _downstream(cmd, cmds))
+    downstream = _downstream(cmd, cmds)
+    return all(c.name in _SHOWS for c in downstream) and not _ends_in_count(downstream)
+
+
+# A jq/yq program whose last step is ``length``: it prints a number (``.events | length``,
+# ``[.items[] | select(.type == "tls")] | length``, ``length``), never the data it counted
+# (unless a step writes to stderr: ``debug``, ``stderr``, ``error``).
+_JQ_COUNTS = lazy_compile(r"(?!.*\b(?:debug|stderr|error|halt_error)\b)(?:.*\|)?\s*length\s*", re.DOTALL)
+
+
+def _counts(cmd: Cmd) -> bool:
+    """Whether ``cmd`` prints only a count of what it reads: ``wc``, ``grep -c``/``-q``, ``awk
+    'END {print NR}'``, a jq/yq program ending in ``| length``; nothing else on its standard output
+    (no ``tee`` copy, no second program)."""
+    if cmd.name == "wc":
+        return True
+    if _prints_no_line(cmd):
+        return True
+    _flags, positionals, _values = _shell.split_options(cmd.args, _shell.VALUE_OPTIONS.get(cmd.name, frozenset()))
+    program = (positionals[0].literal() or "") if positionals else ""
+    if cmd.name in _AWKS:
+        return _AWK_COUNTS.fullmatch(program.replace(" ", "")) is not None
+    if cmd.name in ("jq", "gojq", "yq", "jaq"):
+        return "," not in program and _JQ_COUNTS.fullmatch(program) is not None
+    return False
+
+
+def _ends_in_count(downstream: list[Cmd]) -> bool:
+    """``kubectl get secret app -o json | jq '.data | length'``, ``vault kv get … | wc -l``: a
+    pipeline whose last stage prints only a count, with no stage before it writing a copy
+    (``tee``) or sending the data on."""
+    if not downstream or not _counts(downstream[-1]):
+        return False
+    return all(c.name in _SHOWS and c.name != "tee" for c in downstream)
 
 
 def _stdout_to_file(cmd: Cmd) -> bool:
@@ -2134,8 +2170,14 @@ def _container_env_dump(cmd: Cmd, cmds: list[Cmd]) -> bool:
         return False
     if lits[0] not in ("inspect", "container", "get"):
         return False
+    if _ends_in_count(_downstream(cmd, cmds)):
+        return False  # docker inspect api | jq '.[0].Config.Env | length': how many variables
     texts = lits[1:] + [w.literal() or w.text for c in _downstream(cmd, cmds) for w in c.args]
-    return any(_ENV_FIELD.search(t) for t in texts)
+    # --format '{{len .Config.Env}}' prints how many variables there are, not what they hold.
+    return any(_ENV_FIELD.search(t) and not _GO_TEMPLATE_COUNT.fullmatch(t) for t in texts)
+
+
+_GO_TEMPLATE_COUNT = lazy_compile(r"\s*\{\{\s*len\s+[^{}|]*\}\}\s*")
 
 
 # Secret scanners: their JSON reports carry each finding's secret in clear text (trufflehog's Raw,
@@ -2496,7 +2538,7 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 " Use it where it is needed without printing it (e.g. pass it to the tool through the environment).",
             )
         )
-    if name == "kubectl" and _kubectl_shows_secret_values(cmd):
+    if name == "kubectl" and _kubectl_shows_secret_values(cmd) and not _ends_in_count(_downstream(cmd, cmds)):
         found.append(
             (
                 "deny",

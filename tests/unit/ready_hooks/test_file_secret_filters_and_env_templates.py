@@ -92,3 +92,28 @@ def test_no_clobber_copy_keeps_an_existing_env_file(kit: Any, project: Path) -> 
     assert read.own["secrets_guard"] == "deny", read.reasons
     appended = kit.security(kit.bash('cp -n .env.example .env && echo "X=$(openssl rand -hex 8)" >> .env', project))
     assert appended.own["protected_files"] == "deny", appended.reasons
+
+
+# (command, secrets_guard's own decision): a secret getter or file reduced to a count prints a
+# number; any other last stage, a copy on the way (tee), or jq's stderr steps still show values.
+COUNTS: list[tuple[str, str | None]] = [
+    ("kubectl -n qa get secret web-env -o json | jq '.data | length'", None),
+    ("vault kv get -format=json kv/billing | jq '.data.data | keys | length'", None),
+    ("aws secretsmanager get-secret-value --secret-id staging/api | jq -r '.SecretString | fromjson | length'", None),
+    ("op read op://team/smtp/password | wc -c", None),
+    ("gcloud secrets versions access 3 --secret=webhook | grep -c .", None),
+    ("jq '[.tokens[] | select(.scope == \"ci\")] | length' credentials.json", None),
+    ("docker inspect worker --format '{{len .Config.Env}}'", None),
+    ("podman inspect worker | jq '.[0].Config.Env | length'", None),
+    ("kubectl -n qa get secret web-env -o json | jq '.data'", "deny"),
+    ("kubectl -n qa get secret web-env -o json | jq '.data, length'", "deny"),
+    ("kubectl -n qa get secret web-env -o json | jq '.data | debug | length'", "deny"),
+    ("jq '.tokens[0]' credentials.json", "deny"),
+    ("docker inspect worker --format '{{len .Config.Env}} {{.Config.Env}}'", "ask"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), COUNTS)
+def test_counts_print_no_secret(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.own["secrets_guard"] == expected, (command, verdict.reasons)
