@@ -10,7 +10,10 @@ Description: Denies Write/Edit/MultiEdit/NotebookEdit of protected project files
     script is in the call's here-document and fetches no code, nor the project's own hook scripts
     copied in (cp .githooks/* .git/hooks/, then chmod +x of what was copied) unless their content
     on the machine fetches remote code or runs decoded code; not rm of a stale .git/*.lock
-    nor cp -n of a missing env file, nor an env file made from its template (cp, install, or the
+    nor cp -n of a missing env file (nor later edits of it in the same command:
+    cp -n .env.example .env && echo "SECRET_KEY=$(openssl rand -hex 32)" >> .env), nor an env file
+    made from its template (a template by name in any order, deploy/dev.env.dist, or by content on
+    this machine: names and comments only; cp, install, or the
     template sent through plain filters into it: envsubst < .env.template > .env) or empty from
     /dev/null (install -m 600 /dev/null .env.test) where it is for tests, does not exist yet on
     this machine (relative paths resolve against the payload's cwd) or holds no values (empty,

@@ -73,7 +73,18 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     listing's output ($(ls …), $(find … -name …), $(readlink -f …), `echo …`, or a listing piped
     through xargs) reads the paths that listing names; a match-everything glob inside a
     credentials folder (~/.gnupg/private-keys-v1.d/*) picks up its keys. An env file named as a
-    template the other way round (app.sample.env, example.env, web.template.env) is not secret.
+    template the other way round (app.sample.env, example.env, web.template.env) is not secret;
+    nor is one on this machine whose every setting is empty or a placeholder (judged by content;
+    an absent file with an env file's name stays secret), and an env file copied from a template
+    (an in-project file named for an environment that is no credentials file: config/defaults.env)
+    may be edited or read by the same command (cp -n only where no env file exists yet). Searches
+    of project configuration that drop the credential lines (grep -v password) or match only
+    references to secrets by name (!secret, secrets.X, secretKeyRef, ${DB_PASSWORD}, op://) print
+    no value and pass. A secret getter or file reduced to a count (| jq '.data | length', | wc -l,
+    grep -c, docker inspect -f '{{len .Config.Env}}') prints a number and passes. Rule
+    personal-data: a file of people's personal data by its name (patient-records.csv,
+    customers-export.csv, payroll.xlsx; not test fixtures) uploaded by curl/wget/httpie to a host
+    off this machine asks.
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
     the standard library's ``secrets`` module on sys.path.)
 """
@@ -1180,6 +1191,47 @@ def _check_production_dump(cmd: Cmd, found: list[Finding]) -> None:
                 "outside production. Confirm with the user, or dump a staging copy or only the schema.",
             )
         )
+
+
+# File names of people's personal data: words that name it alone, or a word for people together
+# with one for a bulk extract (customers-export.csv, members_dump.sql, user-records.json).
+_PERSONAL_DATA = lazy_compile(
+    r"(?i)(?:^|[^a-z])(?:patients?|medical|ssns?|pii|payroll|salar(?:y|ies)|passports?|cardholders?|"
+    r"(?:customers?|users?|members?|employees?|clients?|contacts|subscribers?|students?)"
+    r"[^/]*(?:export|dump|records|emails|addresses|personal)|(?:export|dump)[^/]*(?:customers?|users?|members?|employees?)"
+    r")"
+)
+_HTTP_UPLOADERS = frozenset({"curl", "wget", "http", "https", "xh"})
+
+
+def _check_personal_data_upload(cmd: Cmd, found: list[Finding]) -> None:
+    """``curl -F 'file=@exports/patient-records.csv' https://files.example.net``: a file of people's
+    personal data (by its name; not test fixtures) sent to a host off this machine. Asks."""
+    if cmd.name not in _HTTP_UPLOADERS:
+        return
+    lits = [w.literal() or w.text for w in cmd.args]
+    urls = [a for a in lits if "://" in a or a.startswith("www.")]
+    if not urls or all(_LOOPBACK.match(u.split("://", 1)[-1].split("/", 1)[0]) for u in urls):
+        return
+    sent: list[str] = []
+    for i, arg in enumerate(lits):
+        if "@" in arg and "://" not in arg:
+            sent.append(arg.rsplit("@", 1)[1].split(";", 1)[0])
+        elif arg.startswith(("--post-file=", "--body-file=", "--upload-file=")):
+            sent.append(arg.split("=", 1)[1])
+        elif arg in ("-T", "--upload-file") and i + 1 < len(lits):
+            sent.append(lits[i + 1])
+    for path in sent:
+        folders = set(path.lower().split("/")[:-1])
+        if path and path != "-" and not TEST_FOLDERS & folders and _PERSONAL_DATA.search(os.path.basename(path)):
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` uploads {path}, which by its name holds people's personal data, to a host "
+                    "off this machine; confirm the recipient may have it, or send an anonymised extract.",
+                )
+            )
+            return
 
 
 def _bcp_out(cmd: Cmd) -> bool:
@@ -2615,6 +2667,9 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         start = len(found)
         _check_production_dump(cmd, found)
         _common.tag_rule("production-dump", found, start)
+        start = len(found)
+        _check_personal_data_upload(cmd, found)
+        _common.tag_rule("personal-data", found, start)
         start = len(found)
         _check_unit_environment(cmd, found)
         _common.tag_rule("unit-environment", found, start)
