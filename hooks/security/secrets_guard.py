@@ -3196,7 +3196,10 @@ def check_read(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[st
             and isinstance(pattern, str)
             and SECRET_PATTERN_WORDS.search(pattern)
             and mode not in ("files_with_matches", "count")
-            and _configuration_folder(os.path.expanduser(p), os.path.expanduser("~"))
+            and (
+                _configuration_folder(os.path.expanduser(p), os.path.expanduser("~"))
+                or secret_dir(os.path.expanduser(p))  # Grep aws_secret_access_key in ~/.aws
+            )
         ):
             kind = "configuration searched for credential words"
         if not kind and maybe_secret_file(p):

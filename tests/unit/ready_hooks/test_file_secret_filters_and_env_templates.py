@@ -140,3 +140,24 @@ def test_personal_data_uploads(kit: Any, project: Path, command: str, expected: 
     assert verdict.own["secrets_guard"] == expected, (command, verdict.reasons)
     if expected:
         assert "rule personal-data" in verdict.reasons[0]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "folder", "mode", "expected"),
+    [
+        ("token", ".kube", None, "deny"),
+        ("client_secret", ".config/gcloud", "content", "deny"),
+        ("token", ".kube", "files_with_matches", None),
+        ("HostName", ".ssh", None, None),
+    ],
+)
+def test_grep_tool_through_a_credentials_folder(
+    kit: Any, project: Path, pattern: str, folder: str, mode: str | None, expected: str | None
+) -> None:
+    """The Grep tool searching a credentials folder for credential words prints the lines it finds."""
+    home = Path.home()  # the project fixture points HOME at a private folder
+    tool_input: dict[str, Any] = {"pattern": pattern, "path": str(home / folder)}
+    if mode:
+        tool_input["output_mode"] = mode
+    verdict = kit.security(kit.pre_tool("Grep", tool_input, project))
+    assert verdict.own["secrets_guard"] == expected, (tool_input, verdict.reasons)
