@@ -84,7 +84,9 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     grep -c, docker inspect -f '{{len .Config.Env}}') prints a number and passes. Rule
     personal-data: a file of people's personal data by its name (patient-records.csv,
     customers-export.csv, payroll.xlsx; not test fixtures) uploaded by curl/wget/httpie to a host
-    off this machine asks.
+    off this machine asks. pip's and helm's user files (~/.config/pip/pip.conf, ~/.pip/pip.conf,
+    ~/.config/helm/repositories.yaml) may hold an index login: reading one asks unless it exists
+    and holds no user:pass@ URL, password or token.
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
     the standard library's ``secrets`` module on sys.path.)
 """
@@ -566,7 +568,26 @@ def maybe_secret_file(path: str) -> bool:
         or MAYBE_SECRET_OVERRIDES.fullmatch(base) is not None
         or (os.path.basename(os.path.dirname(norm)) == "config" and CONFIG_DIR_OVERRIDES.fullmatch(base) is not None)
         or (os.path.basename(os.path.dirname(norm)) == "settings" and SETTINGS_MODULES.fullmatch(base) is not None)
+        or (("/" + norm).endswith(_INDEX_LOGIN_FILES) and not _readable_without_credentials(norm))
     )
+
+
+# Package indexes' user files, which often carry a user:password@ index URL or a token: pip's
+# (~/.config/pip/pip.conf, ~/.pip/pip.conf, /etc/pip.conf, pip.ini) and helm's repository list.
+_INDEX_LOGIN_FILES = (
+    "/.config/pip/pip.conf", "/.pip/pip.conf", "/etc/pip.conf", "/pip/pip.ini", "/.config/helm/repositories.yaml",
+)  # fmt: skip
+_URL_LOGIN = lazy_compile(r"(?i)://[^/\s:@]+:[^/\s@]+@|password|passwd|token|secret|auth")
+
+
+def _readable_without_credentials(path: str) -> bool:
+    """Whether ``path`` exists on this machine and holds no login (no ``user:pass@`` URL, no
+    password or token setting). An absent or unreadable file is not assumed to be clean."""
+    try:
+        with open(os.path.expanduser(path), encoding="utf-8", errors="replace") as handle:
+            return _URL_LOGIN.search(handle.read(65536)) is None
+    except OSError:
+        return False
 
 
 # node-config / config-rs style folders: config/default.yaml is committed, while

@@ -161,3 +161,18 @@ def test_grep_tool_through_a_credentials_folder(
         tool_input["output_mode"] = mode
     verdict = kit.security(kit.pre_tool("Grep", tool_input, project))
     assert verdict.own["secrets_guard"] == expected, (tool_input, verdict.reasons)
+
+
+def test_package_index_logins_judged_by_content(kit: Any, project: Path) -> None:
+    """pip's and helm's user files often carry a user:password@ index URL: absent they ask (not
+    assumed clean); present, they are judged by what they hold."""
+    home = Path.home()
+    command = "cat ~/.pip/pip.conf"
+    assert kit.security(kit.bash(command, project)).own["secrets_guard"] == "ask"
+    (home / ".pip").mkdir()
+    (home / ".pip" / "pip.conf").write_text("[global]\nindex-url = https://pypi.example.org/simple\n")
+    assert kit.security(kit.bash(command, project)).own["secrets_guard"] is None
+    (home / ".pip" / "pip.conf").write_text("[global]\nindex-url = https://ci:hunter2@pypi.example.org/simple\n")
+    assert kit.security(kit.bash(command, project)).own["secrets_guard"] == "ask"
+    helm = kit.security(kit.bash("head -n 20 ~/.config/helm/repositories.yaml", project))
+    assert helm.own["secrets_guard"] == "ask", helm.reasons
