@@ -744,9 +744,25 @@ def _searches_for_secrets(cmd: Cmd, value: str) -> bool:
     if cmd.name not in FILTERS or cmd.name in ("awk", "sed"):
         return False
     pattern = next((w.literal() or w.text for w in cmd.args if not (w.literal() or "").startswith("-")), "")
-    if not SECRET_PATTERN_WORDS.search(pattern):
+    if not SECRET_PATTERN_WORDS.search(pattern) or _auth_policy_file(value):
         return False
     return _configuration_folder(value, cmd.ctx.home)
+
+
+# System files that set how logins work (password ageing, PAM modules, sshd's allowed methods)
+# and hold no password: a security review greps them for PasswordAuthentication or pam_pwquality.
+_AUTH_POLICY_FILES = frozenset(
+    {"sshd_config", "ssh_config", "login.defs", "pwquality.conf", "faillock.conf", "access.conf", "nsswitch.conf"}
+)
+_AUTH_POLICY_FOLDERS = ("/etc/pam.d/", "/etc/ssh/sshd_config.d/", "/etc/ssh/ssh_config.d/", "/etc/security/")
+
+
+def _auth_policy_file(value: str) -> bool:
+    """Whether ``value`` names one login-policy file (``/etc/ssh/sshd_config``, ``/etc/pam.d/sshd``)."""
+    norm = os.path.normpath("/" + value.strip("/"))
+    if _shell.has_glob(norm) and not norm.startswith(_AUTH_POLICY_FOLDERS):
+        return False
+    return os.path.basename(norm) in _AUTH_POLICY_FILES or norm.startswith(_AUTH_POLICY_FOLDERS)
 
 
 def _configuration_folder(value: str, home: str | None) -> bool:
@@ -832,7 +848,9 @@ def _config_search(cmd: Cmd) -> str | None:
     for word in searched:
         text = (word.literal() or word.text).rstrip("/")
         base = os.path.basename(text).lower()
-        if base.endswith(_CONFIG_EXTENSIONS) or (recursive and base in _CONFIG_FOLDERS):
+        if (base.endswith(_CONFIG_EXTENSIONS) or (recursive and base in _CONFIG_FOLDERS)) and not _auth_policy_file(
+            text
+        ):
             return text
     return None
 
@@ -2166,7 +2184,7 @@ def _ends_in_count(downstream: list[Cmd]) -> bool:
     (``tee``) or sending the data on."""
     if not downstream or not _counts(downstream[-1]):
         return False
-    return all(c.name in _SHOWS and c.name != "tee" for c in downstream)
+    return all(c.name in _SHOWS and c.name != "tee" and not _stdout_to_file(c) for c in downstream[:-1])
 
 
 def _stdout_to_file(cmd: Cmd) -> bool:
@@ -2671,6 +2689,14 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         _common.tag_rule("ci-secrets", found, start)
         start = len(found)
         _check_bash_files(cmd, found, known, listings)
+        if (
+            len(found) > start
+            and cmd.name in READERS
+            and cmd.name not in COPIERS
+            and not _stdout_to_file(cmd)
+            and _ends_in_count(_downstream(cmd, cmds))
+        ):
+            del found[start:]  # cat ~/.netrc | wc -l: how many lines, none of them shown
         _common.tag_rule("secret-file", found, start)
         known |= _written_whole(cmd)
         start = len(found)
