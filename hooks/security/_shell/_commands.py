@@ -951,6 +951,8 @@ BUILD_DIRS = frozenset({
     ".yarn/cache", ".pnpm-store",
     # Machine-learning run output: checkpoints, sweeps, experiment trackers' offline runs, trash.
     "outputs", "output", "wandb", "lightning_logs", ".trash",
+    # Code generators' output folders (protobuf/OpenAPI/GraphQL clients, Relay): regenerated.
+    "generated", "__generated__",
 })  # fmt: skip
 
 
