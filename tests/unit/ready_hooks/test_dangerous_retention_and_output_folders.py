@@ -55,3 +55,20 @@ def test_output_clean_ups(kit: Any, project: Path, command: str, expected: str |
 def test_setuid_on_build_output_is_still_stopped(kit: Any, project: Path) -> None:
     hook = kit.load("security/dangerous_commands.py")
     assert kit.decision(hook.run(kit.bash("chmod -R 4777 build", project))) is not None
+
+
+# SQL a pipeline stage reads from a file the call does not show, fed to a database client: the
+# same unseen SQL as ``client < file`` — asked against production, routine on a local database.
+PIPED_SQL: list[tuple[str, str | None]] = [
+    ("cat sql/patch_0913.sql | psql -h pg-main.prod.example.com -U svc billing", "ask"),
+    ("zcat dumps/orders.sql.gz | mysql -h mysql.production.corp -u app shop", "ask"),
+    ("gunzip -c nightly.sql.gz | psql \"$PROD_DATABASE_URL\"", "ask"),
+    ("cat fixtures/seed.sql | psql -h localhost -U dev dev_db", None),
+    ("pv big_seed.sql | mysql -u root app_dev", None),
+    ("echo 'SELECT count(*) FROM invoices' | psql -h pg-main.prod.example.com billing", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), PIPED_SQL, ids=[c for c, _ in PIPED_SQL])
+def test_sql_piped_from_a_file(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    kit.expect_decision("security/dangerous_commands.py", command, project, expected, rule="sql")
