@@ -62,7 +62,7 @@ def test_setuid_on_build_output_is_still_stopped(kit: Any, project: Path) -> Non
 PIPED_SQL: list[tuple[str, str | None]] = [
     ("cat sql/patch_0913.sql | psql -h pg-main.prod.example.com -U svc billing", "ask"),
     ("zcat dumps/orders.sql.gz | mysql -h mysql.production.corp -u app shop", "ask"),
-    ("gunzip -c nightly.sql.gz | psql \"$PROD_DATABASE_URL\"", "ask"),
+    ('gunzip -c nightly.sql.gz | psql "$PROD_DATABASE_URL"', "ask"),
     ("cat fixtures/seed.sql | psql -h localhost -U dev dev_db", None),
     ("pv big_seed.sql | mysql -u root app_dev", None),
     ("echo 'SELECT count(*) FROM invoices' | psql -h pg-main.prod.example.com billing", None),
