@@ -143,9 +143,9 @@ _AUDIT_LOG_NAMES = ("auth.log", "secure", "wtmp", "btmp", "lastlog", "faillog", 
 
 def _found_logs_erased(lits: list[str]) -> str:
     """``find /var/log -name 'auth.log*' -exec truncate -s0 {} +``, ``find /var/log/audit -delete``:
-    a find over the folders of the login/audit logs that empties, shreds or deletes what it selects, and selects a current
-    login/audit log (no -name, or one that matches such a log; no ``-mtime +N`` age test, which
-    leaves the live log alone)."""
+    a find over the login/audit log folders that empties, shreds or deletes what it selects, and
+    selects a current login/audit log (no -name, or one matching such a log; no ``-mtime +N`` age
+    test, which leaves the live log alone)."""
     starts = [
         a for a in lits[: next((i for i, a in enumerate(lits) if a.startswith("-") or a in ("(", "!")), len(lits))]
     ]
