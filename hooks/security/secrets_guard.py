@@ -86,7 +86,9 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     customers-export.csv, payroll.xlsx; not test fixtures) uploaded by curl/wget/httpie to a host
     off this machine asks. pip's and helm's user files (~/.config/pip/pip.conf, ~/.pip/pip.conf,
     ~/.config/helm/repositories.yaml) may hold an index login: reading one asks unless it exists
-    and holds no user:pass@ URL, password or token.
+    and holds no user:pass@ URL, password or token. Login-policy system files (sshd_config,
+    login.defs, /etc/pam.d, /etc/security) searched for PasswordAuthentication-like settings hold
+    no password, and a secret file read into a count (cat .env | wc -l) shows none of it.
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
     the standard library's ``secrets`` module on sys.path.)
 """

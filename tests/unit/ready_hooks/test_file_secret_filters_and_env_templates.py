@@ -176,3 +176,26 @@ def test_package_index_logins_judged_by_content(kit: Any, project: Path) -> None
     assert kit.security(kit.bash(command, project)).own["secrets_guard"] == "ask"
     helm = kit.security(kit.bash("head -n 20 ~/.config/helm/repositories.yaml", project))
     assert helm.own["secrets_guard"] == "ask", helm.reasons
+
+
+# (command, secrets_guard's own decision): login-policy files hold settings about passwords, not
+# passwords; a secret file's lines counted through a pipe show none of them.
+POLICY_AND_PIPED_COUNTS: list[tuple[str, str | None]] = [
+    ("grep -n PasswordAuthentication /etc/ssh/sshd_config", None),
+    ("grep -hE '^(PermitRootLogin|PasswordAuthentication)' /etc/ssh/sshd_config.d/*.conf", None),
+    ("grep PASS_MAX_DAYS /etc/login.defs", None),
+    ("sudo grep -n pam_pwquality /etc/pam.d/common-password", None),
+    ("grep -n password /etc/mysql/debian.cnf", "deny"),
+    ("grep -rn token /etc/ssh/", "deny"),
+    ("cat .env.production | wc -l", None),
+    ("head -c 4096 .env.local | wc -c", None),
+    ("cat .env.production | tee /tmp/copy | wc -l", "deny"),
+    ("cat .env.production | base64 > /tmp/e | wc -l", "deny"),
+    ("cat .env.production | wc -l; cat .env.production", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), POLICY_AND_PIPED_COUNTS)
+def test_policy_files_and_piped_counts(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.own["secrets_guard"] == expected, (command, verdict.reasons)
