@@ -82,6 +82,16 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     mounting over system folders, the home folder or /, devices and binds stay refused. An HTTP
     client sending a file from outside the project (curl -d @$HOME/.gitconfig, -F f=@~/x.pdf,
     -T ../other/.env) is refused; project files and temp-folder scratch may be sent.
+    Bringing a non-secret file INTO the project (cp/install/rsync/ln -s/tar -x/unzip whose every
+    destination is in the project: cp ~/Downloads/logo.svg assets/, rsync -a /scratch/me/run/
+    results/run/, a certificate from /mnt/c/…/Downloads, a readable /etc setting) reads it and
+    writes project files; hidden home entries (~/.ssh, ~/.config/…), key/env/token/password
+    names, whole home folders or a folder holding one, system folders, mv and rsync
+    --remove-source-files stay refused. Packaging results in their documented place (debuild's
+    ../pkg_1.0-1_amd64.deb, .changes, .dsc, .buildinfo, .build; ../build-area/;
+    ~/rpmbuild/RPMS) may be inspected (lintian, dpkg -c/-I, dpkg-deb, rpmlint, rpm -qp…,
+    debsign, read-only programs) or copied into the project; deleting or installing them is
+    judged as before.
     Fails closed on malformed input.
 """
 
@@ -1711,6 +1721,175 @@ def _account_change(cmd: Cmd) -> list[Finding]:
     ]
 
 
+# Bringing a file INTO the project (a download, a dataset on a scratch or shared file system, a
+# certificate from another drive, a sibling checkout's config): the command reads the source and
+# writes only project files, like a developer dragging a file into the repository. It counts
+# only when every destination is in the project, nothing is taken away outside (mv, rsync
+# --remove-source-files) and the source is not where credentials live: the home folder's hidden
+# entries (~/.ssh, ~/.config/gcloud), system folders other than readable settings, the home folder
+# or a folder holding it or the project, names of keys, env files, tokens and password stores.
+# secrets_guard judges credential files on its own as well.
+_COPY_VALUE_OPTIONS = {
+    "cp": frozenset({"-t", "--target-directory", "-S", "--suffix"}),
+    "install": frozenset({
+        "-m", "--mode", "-o", "--owner", "-g", "--group", "-t", "--target-directory", "-S", "--suffix",
+    }),
+    "ln": frozenset({"-t", "--target-directory", "-S", "--suffix"}),
+    "rsync": frozenset({
+        "-e", "--rsh", "--exclude", "--include", "-f", "--filter", "--files-from", "--exclude-from",
+        "--include-from", "--chmod", "--chown", "--rsync-path", "--log-file", "--link-dest", "--compare-dest",
+        "--copy-dest", "--backup-dir", "--partial-dir", "-T", "--temp-dir", "--max-size", "--min-size",
+        "--bwlimit", "--timeout", "--port", "--out-format", "--suffix", "-B", "--block-size",
+    }),
+}  # fmt: skip
+_TAKES_AWAY = frozenset({"remove-source-files", "d", "directory"})  # rsync's, install -d's
+_RECURSIVE = frozenset({"r", "R", "a", "recursive", "archive"})
+# Names that hold credentials or a person's secrets, wherever they are.
+_SECRET_COMPONENT = lazy_compile(
+    r"(?i)(?:^|[^a-z])(?:env|envrc|secrets?|tokens?|credentials?|creds|passw\w*|passwd|shadow|htpasswd|netrc"
+    r"|npmrc|pypirc|kdbx|keychain\w*|keystore|keyring|wallet|vault|id_(?:rsa|dsa|ecdsa|ed25519)\w*|private)(?:$|[^a-z])"
+    r"|\.(?:pem|key|p12|pfx|jks|gpg|asc|age|ppk|ovpn|tfstate|sqlite3?|db)$"
+)
+_SYSTEM_TOPS = frozenset({
+    "etc", "root", "proc", "sys", "dev", "boot", "run", "var", "usr", "opt", "bin", "sbin", "lib", "lib64",
+    "private", "Library", "System", "snap", "srv", "nix",
+})  # fmt: skip
+# A glob's last part that names one kind of file (*.png, report-*.csv), not everything in a folder.
+_ONE_KIND = lazy_compile(r"[^/]*\.[A-Za-z0-9]{1,10}")
+_HOME_FOLDER = lazy_compile(r"/(?:home|Users)/[^/]+|/mnt/[a-z]/Users/[^/]+")
+
+
+def _import_source(cmd: Cmd, value: str, recursive: bool) -> bool:
+    """Whether ``value`` (a source outside the project, globs kept) may be copied in."""
+    full = _shell.normalize(value, cmd.ctx.cwd)
+    if full is None:
+        return False
+    parts = [p for p in full.split("/") if p]
+    if not parts or any(p.startswith(".") or _SECRET_COMPONENT.search(p) for p in parts):
+        return False  # ~/.ssh/…, ~/.config/…, a .env, a key, a password store
+    if parts[0] in _SYSTEM_TOPS:
+        # /etc/nginx/nginx.conf, /usr/share/common-licenses/MIT: a file that may be read; no folder.
+        return not recursive and not _shell.has_glob(full) and (system_info(full) or system_readable(full))
+    prefix, glob_part = _shell.glob_split(full)
+    if glob_part is not None and not recursive and _ONE_KIND.fullmatch(glob_part):
+        return True  # ~/Downloads/*.png, ../*.deb: files of one kind
+    # Everything in a folder (copied whole, or a bare * glob): never the root, a home folder or a
+    # folder that holds the home folder or the project.
+    whole = prefix if glob_part is not None else (full if recursive else None)
+    if whole is None:
+        return True
+    home = os.path.normpath(cmd.ctx.home)
+    project = os.path.normpath(cmd.ctx.project)
+    return not (any(_shell.is_within(p, whole) for p in (home, project)) or _HOME_FOLDER.fullmatch(whole))
+
+
+def _destinations_in_project(cmd: Cmd, dests: list[Word], roots: list[str]) -> bool:
+    for dest in dests:
+        values = cmd.values(dest)
+        if not values:
+            return False
+        for value in values:
+            path = _shell.normalize(value, cmd.ctx.cwd)
+            if path is None or outside(path, roots) or _shell.has_glob(value):
+                return False
+    return bool(dests)
+
+
+def _imports_into_project(cmd: Cmd, word: Word, value: str, roots: list[str]) -> bool:
+    """``cp ~/Downloads/logo.svg assets/``, ``rsync -a /scratch/me/run42/ results/run42/``,
+    ``ln -s /scratch/me/big data/big``, ``tar -xzf ~/Downloads/fixtures.tgz -C tests/fixtures``,
+    ``unzip /mnt/c/Users/me/Downloads/fonts.zip -d static/fonts``: ``word`` is a source outside
+    the project whose content (or link) only lands in the project."""
+    name = cmd.name
+    if name in _COPY_VALUE_OPTIONS:
+        flags, pos, values = _shell.split_options(cmd.args, _COPY_VALUE_OPTIONS[name])
+        if (name == "ln" and not {"s", "symbolic"} & set(flags)) or (_TAKES_AWAY & set(flags) and name != "cp"):
+            return False
+        if name == "cp" and {"l", "link"} & set(flags):
+            return False  # a hard link: editing the project's copy would change the file outside
+        targets = values.get("t", []) + values.get("target-directory", [])
+        dests = targets or pos[-1:]
+        sources = pos if targets else pos[:-1]
+        # A link reaches all of a folder, like a recursive copy.
+        recursive = name in ("rsync", "ln") or bool(_RECURSIVE & set(flags))
+    elif name in ("tar", "bsdtar"):
+        lits = [w.literal() or "" for w in cmd.args]
+        mode = next((a.lstrip("-") for a in lits if a and not a.startswith("--")), "")
+        if "x" not in mode and "extract" not in {a[2:] for a in lits} and "get" not in {a[2:] for a in lits}:
+            return False
+        _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"-f", "--file", "-C", "--directory"}))
+        sources = values.get("f", []) + values.get("file", [])
+        if not sources and mode and not lits[0].startswith("-") and "f" in mode and len(cmd.args) > 1:
+            sources = [cmd.args[1]]  # tar xzf archive.tgz: the old form, options without a dash
+        dests = values.get("C", []) + values.get("directory", [])
+        recursive = False
+    elif name == "unzip":
+        _flags, pos, values = _shell.split_options(cmd.args, frozenset({"-d", "-P", "-x"}))
+        sources, dests, recursive = pos[:1], values.get("d", []), False
+    else:
+        return False
+    if not any(w is word for w in sources):
+        return False
+    if not dests:
+        cwd = cmd.ctx.cwd
+        if cwd is None or outside(cwd, roots) or name not in ("tar", "bsdtar", "unzip"):
+            return False
+    elif not _destinations_in_project(cmd, dests, roots):
+        return False
+    return _import_source(cmd, value, recursive)
+
+
+# Debian and RPM packaging put their results beside the source by design: dpkg-buildpackage,
+# debuild and sbuild write ../pkg_1.0-1_amd64.deb, .changes, .buildinfo, .dsc and .build logs,
+# gbp buildpackage ../build-area/, pbuilder /var/cache/pbuilder/result/, rpmbuild
+# ~/rpmbuild/RPMS/. Inspecting, signing or copying those results into the project is the
+# packaging workflow; deleting or installing them is judged as before.
+_PACKAGE_RESULT = lazy_compile(
+    r"[^/]*(?:\.(?:deb|udeb|ddeb|changes|buildinfo|dsc|build|rpm)|\.(?:orig|debian)(?:-[\w.-]+)?\.tar(?:\.\w+)?)"
+)
+_PACKAGE_INSPECTORS = frozenset(
+    {"lintian", "debc", "debdiff", "debsign", "dput", "dcut", "rpmlint", "dpkg-deb", "piuparts"}
+)
+_PACKAGE_QUERIES = {
+    "dpkg": frozenset({"-c", "--contents", "-I", "--info", "-f", "--field"}),
+    "rpm": frozenset({"-qp", "-qpl", "-qpi", "-qip", "-qlp", "-qpR", "--query", "-K", "--checksig"}),
+    "gpg": frozenset({"--verify"}),
+}
+
+
+def package_result(path: str, cmd: Cmd) -> bool:
+    """Whether ``path`` (globs kept) is a packaging tool's result in its documented place."""
+    folder, base = os.path.split(path)
+    if not _PACKAGE_RESULT.fullmatch(base):
+        return False
+    parent = os.path.dirname(os.path.normpath(cmd.ctx.project))
+    home = os.path.normpath(cmd.ctx.home)
+    return (
+        folder in (parent, os.path.join(parent, "build-area"), "/var/cache/pbuilder/result")
+        or _shell.is_within(folder, os.path.join(home, "rpmbuild", "RPMS"))
+        or _shell.is_within(folder, os.path.join(home, "rpmbuild", "SRPMS"))
+    )
+
+
+def _handles_package_result(cmd: Cmd, word: Word, value: str, roots: list[str]) -> bool:
+    """``lintian ../*.changes``, ``dpkg -c ../hello_2.10-3_amd64.deb``, ``rpmlint
+    ~/rpmbuild/RPMS/noarch/*.rpm``, ``cp ../*.deb dist/``: a packaging tool's own results."""
+    path = _shell.normalize(value, cmd.ctx.cwd)
+    if path is None or not package_result(path, cmd):
+        return False
+    if cmd.name in _PACKAGE_INSPECTORS:
+        return not any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects)
+    lits = {w.literal() or "" for w in cmd.args}
+    if cmd.name in _PACKAGE_QUERIES:
+        return bool(_PACKAGE_QUERIES[cmd.name] & lits) and not {"-i", "--install", "-U", "-e"} & lits
+    if cmd.name in ("cp", "mv", "install"):
+        _flags, pos, values = _shell.split_options(cmd.args, _COPY_VALUE_OPTIONS["cp"])
+        targets = values.get("t", []) + values.get("target-directory", [])
+        dests = targets or pos[-1:]
+        return not any(w is word for w in dests) and _destinations_in_project(cmd, dests, roots)
+    return _reads_only(cmd, word)
+
+
 def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
     """Findings for a Bash command: paths outside the allowed roots."""
     try:
@@ -1802,6 +1981,8 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     or _makes_folder(cmd, path)
                     or _reads_dependency(cmd, word, path)
                     or _reads_tool_log(cmd, word, path)
+                    or (bool(known) and _imports_into_project(cmd, word, value, roots))
+                    or (bool(known) and _handles_package_result(cmd, word, value, roots))
                 ):
                     continue
                 if _whole_settings_read(cmd, word, path, cmds) and bool(known):

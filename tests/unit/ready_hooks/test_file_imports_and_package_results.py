@@ -1,0 +1,102 @@
+"""workspace_boundary on two families of ordinary work that name paths outside the project.
+
+*Copies into the project*: bringing a non-secret file from elsewhere (a download, a dataset on a
+scratch or shared file system, a certificate on a Windows drive, a readable system setting) into
+the project with cp / install / rsync / ln -s / tar -x / unzip reads it and writes only project
+files. Hidden home entries, key/env/token names, whole home folders, system folders and copies
+that take the source away (mv, rsync --remove-source-files) or land outside stay refused.
+
+*Packaging results in their documented place*: debuild and dpkg-buildpackage write the .deb,
+.changes, .dsc and .buildinfo beside the source, rpmbuild into ~/rpmbuild/RPMS; inspecting or
+signing them, or copying them into the project, is packaging work. Deleting them stays refused.
+
+The project here lives at /srv/src/<name> (a folder outside the system temp folder, whose paths
+are scratch anyway), with the home folder at /home/tester; nothing is created there. Commands are
+written for these tests.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+PROJECT = "/srv/src/hello-cli"
+HOME = "/home/tester"
+
+
+@pytest.fixture
+def srv_project(project: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A project path outside the temp folder (string paths only; nothing is written)."""
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", PROJECT)
+    monkeypatch.setenv("HOME", HOME)
+    return PROJECT
+
+
+IMPORTS: list[tuple[str, str | None]] = [
+    # Non-secret files brought in: passes.
+    ("cp ~/Downloads/brand-kit/wordmark.svg web/public/img/", None),
+    ("cp /scratch/tester/sweep-17/summary.tsv analysis/results/", None),
+    ("cp -r /gpfs/projects/genomics/refs/GRCm39 data/refs/", None),
+    ("rsync -avP /lustre/tester/runs/exp-042/ outputs/exp-042/", None),
+    ("install -m 0644 /mnt/d/Exports/q3-figures.xlsx reports/", None),
+    ("cp -t docs/screens/ ~/Pictures/login.png ~/Pictures/signup.png", None),
+    ("cp ~/Downloads/*.parquet data/raw/", None),
+    ("unzip -o ~/Downloads/noto-sans.zip -d assets/fonts", None),
+    ("tar -xjf /nfs/shared/datasets/mnist-small.tar.bz2 -C data/", None),
+    ("cp /mnt/c/Users/ana/Downloads/intranet-ca.cer tls/trust/", None),
+    ("ln -s /scratch/tester/checkpoints models/checkpoints", None),
+    ("cp /etc/nginx/sites-available/default deploy/nginx/default.orig", None),
+    # Secrets, whole homes, system folders, take-aways and writes outside: refused.
+    ("cp ~/.config/rclone/rclone.conf deploy/", "deny"),
+    ("cp /mnt/c/Users/ana/Downloads/api-token.txt config/", "deny"),
+    ("cp ~/Downloads/staging.env config/", "deny"),
+    ("cp /scratch/tester/tls/server.key tls/", "deny"),
+    ("cp ~/Documents/passwords.kdbx backup/", "deny"),
+    ("cp -r ~ snapshot/", "deny"),
+    ("cp -a /mnt/c/Users/ana snapshot/", "deny"),
+    ("cp ~/* snapshot/", "deny"),
+    ("rsync -a /etc/ config-copy/", "deny"),
+    ("cp /etc/gshadow fixtures/", "deny"),
+    ("ln -s ~ data/userhome", "deny"),
+    ("rsync -a --remove-source-files ~/Downloads/exports/ data/", "deny"),
+    ("mv ~/Downloads/brief.pdf docs/", "deny"),
+    ("cp ~/Downloads/brief.pdf ~/Desktop/", "deny"),
+    ("cp data/export.csv /scratch/tester/", "deny"),
+    ("cp -l /scratch/tester/sweep-17/summary.tsv analysis/", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), IMPORTS)
+def test_copies_into_the_project(kit: Any, srv_project: str, command: str, expected: str | None) -> None:
+    verdict = kit.security(kit.bash(command, srv_project))
+    assert verdict.own["workspace_boundary"] == expected, (command, verdict.reasons)
+    if expected == "deny":
+        assert "rule outside-project" in " ".join(verdict.reasons)
+
+
+PACKAGING: list[tuple[str, str | None]] = [
+    ("dpkg-buildpackage -us -uc -b && lintian -I --pedantic ../hello-cli_*.changes", None),
+    ("dpkg -c ../hello-cli_1.4.0-1_amd64.deb", None),
+    ("dpkg-deb --info ../hello-cli_1.4.0-1_arm64.deb", None),
+    ("debsign -k 0xABCDEF12 ../hello-cli_1.4.0-1_source.changes", None),
+    ("sha256sum ../hello-cli_1.4.0.orig.tar.gz ../hello-cli_1.4.0-1.dsc", None),
+    ("tail -n 50 ../hello-cli_1.4.0-1_amd64.build", None),
+    ("cp ../*.deb dist/", None),
+    ("gbp buildpackage --git-ignore-new && ls ../build-area/ && lintian ../build-area/*.dsc", None),
+    ("rpmbuild -ba packaging/hello-cli.spec && rpmlint ~/rpmbuild/RPMS/noarch/*.rpm", None),
+    ("rpm -qpl ~/rpmbuild/RPMS/x86_64/hello-cli-1.4.0-1.x86_64.rpm", None),
+    # Not a packaging result, a write, an install or a delete: refused as before.
+    ("lintian ../other-project/debian/control", "deny"),
+    ("cat ../hello-cli_1.4.0-1_amd64.deb > ../hello.deb", "deny"),
+    ("rm -f ../*.deb ../*.changes", "deny"),
+    ("dpkg -i ../hello-cli_1.4.0-1_amd64.deb", "deny"),
+    ("cp dist/hello.deb ../hello-cli_1.4.0-1_amd64.deb", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), PACKAGING)
+def test_packaging_results_beside_the_project(kit: Any, srv_project: str, command: str, expected: str | None) -> None:
+    verdict = kit.security(kit.bash(command, srv_project))
+    assert verdict.own["workspace_boundary"] == expected, (command, verdict.reasons)
