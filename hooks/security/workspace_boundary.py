@@ -35,7 +35,9 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     for others: ansible authorized_key, ssh-copy-id
     (not -n), and writes to .ssh/authorized_keys, here or in a command run over ssh
     (… | ssh host 'cat >> ~/.ssh/authorized_keys', tee -a, scp/cp onto it). The system temp folder is
-    scratch space: writes pass, deleting there what the command did not create (nor writes
+    scratch space, and so is a compute cluster's scratch file system (/scratch/<user>,
+    /lustre/scratch, /gpfs/…/scratch, /pscratch, /local_scratch): writes pass, deleting there
+    what the command did not create (nor writes
     again as a later output: rm -rf /tmp/report && tool --output=/tmp/report) asks, running
     an unseen file from there asks. Remote commands (ssh host '…', docker exec) are not
     checked. xargs rm fed by a listing (ls, find, fd) deletes what is listed: outside the project
@@ -373,12 +375,32 @@ def climbs_out(value: str, cwd: str | None, roots: list[str]) -> bool:
     return False
 
 
+# A compute cluster's scratch file system (/scratch/<user>, /lustre/scratch, /gpfs/…/scratch,
+# NERSC's /pscratch and /global/cscratch1, a node's /local_scratch) is the same kind of space: job
+# outputs, logs and staged data, nobody's configuration. The pattern matches the scratch root: the
+# first of the top three folders whose name says scratch (not below a system folder or a home).
+_CLUSTER_SCRATCH = lazy_compile(
+    r"/(?!(?:etc|usr|var|root|home|Users|proc|sys|dev|boot|opt|srv)/)(?:[\w.-]+/){0,2}?[\w.-]*scratch[\w.-]*"
+)
+
+
+def cluster_scratch_root(path: str) -> str | None:
+    """The scratch file system root ``path`` lies under (``/scratch``, ``/lustre/scratch``)."""
+    m = _CLUSTER_SCRATCH.match(path)
+    if m is None or not _shell.is_within(path, m.group(0)):
+        return None
+    return m.group(0)
+
+
 def scratch(path: str, value: str, cwd: str | None, roots: list[str], home: str) -> bool:
     """Whether ``path`` (the lexical form of ``value``) is scratch space in the temp folder:
     written as the temp folder, not climbing out of the project, still there once symlinks are
     resolved, not a credential kept there, and not the user's home folder (which some machines
     keep under /tmp)."""
     temps = temp_roots()
+    cluster = cluster_scratch_root(path)
+    if cluster is not None:
+        temps.append(cluster)
     if not any(_shell.is_within(path, t) for t in temps) or _TEMP_CREDENTIALS.search(path):
         return False
     if _shell.is_within(path, os.path.normpath(home)) or _shell.is_within(path, os.path.realpath(home)):
@@ -412,6 +434,16 @@ def deleted_words(cmd: Cmd) -> set[int]:
         lits = [w.literal() for w in cmd.args]
         deletes = "-delete" in lits or any(
             lit in ("-exec", "-execdir", "-ok", "-okdir")
+            and i + 1 < len(cmd.args)
+            and _shell.prog_name(cmd.args[i + 1], cmd.ctx) in DELETERS
+            for i, lit in enumerate(lits)
+        )
+        return {id(w) for w in _bash_path_words(cmd)} if deletes else set()
+    if name in ("fd", "fdfind"):
+        # fd -e tmp . /scratch/me -x rm: the command fd runs on each result (or on all of them).
+        lits = [w.literal() for w in cmd.args]
+        deletes = any(
+            lit in ("-x", "--exec", "-X", "--exec-batch")
             and i + 1 < len(cmd.args)
             and _shell.prog_name(cmd.args[i + 1], cmd.ctx) in DELETERS
             for i, lit in enumerate(lits)
@@ -506,7 +538,7 @@ def _temp_exec(cmd: Cmd, roots: list[str], made: set[str]) -> list[Finding]:
             return [
                 (
                     "ask",
-                    f"rule temp-exec: `{cmd.display}` runs {path} from the system temp folder, whose content "
+                    f"rule temp-exec: `{cmd.display}` runs {path} from {_scratch_kind(path)}, whose content "
                     "this command does not show (a download or another session may have left it there). Read "
                     "it first, or run the project's own copy.",
                 )
@@ -1954,7 +1986,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     continue
                 if scratch(path, value, cmd.ctx.cwd, roots, cmd.ctx.home):
                     if id(word) in deleted and path not in outputs and not _names_own_pid(word):
-                        found.extend(_temp_delete(cmd, value, made, under=cmd.name == "find"))
+                        found.extend(_temp_delete(cmd, value, made, under=cmd.name in ("find", "fd", "fdfind")))
                     continue
                 # /etc/$FILE is not known to be readable: it may name /etc/shadow.
                 readable = (
@@ -2138,11 +2170,11 @@ def _temp_delete(cmd: Cmd, value: str, made: set[str], under: bool = False) -> l
                 f"{cmd.ctx.project} itself. Delete the scratch files by name, or only inside the project.",
             )
         ]
-    if target in temp_roots() and not under:
+    if (target in temp_roots() or target == cluster_scratch_root(target)) and not under:
         return [
             (
                 "deny",
-                f"rule outside-project: `{cmd.display}` deletes the system temp folder {target} itself. Delete "
+                f"rule outside-project: `{cmd.display}` deletes the scratch folder {target} itself. Delete "
                 "the scratch files the task made instead (create them with `mktemp -d` and remove that folder).",
             )
         ]
@@ -2150,11 +2182,16 @@ def _temp_delete(cmd: Cmd, value: str, made: set[str], under: bool = False) -> l
     return [
         (
             "ask",
-            f"rule temp-delete: `{cmd.display}` deletes {what} in the system temp folder, which this command "
+            f"rule temp-delete: `{cmd.display}` deletes {what} in {_scratch_kind(target)}, which this command "
             "did not create: it may belong to another program or session. Confirm, or delete only what the "
             'same command made (`d=$(mktemp -d) && … && rm -rf "$d"`).',
         )
     ]
+
+
+def _scratch_kind(path: str) -> str:
+    """How a message names the scratch space ``path`` lies in."""
+    return "a cluster's scratch file system" if cluster_scratch_root(path) else "the system temp folder"
 
 
 def _names_own_pid(word: Word) -> bool:

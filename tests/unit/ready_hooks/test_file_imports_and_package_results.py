@@ -37,7 +37,7 @@ def srv_project(project: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 IMPORTS: list[tuple[str, str | None]] = [
     # Non-secret files brought in: passes.
     ("cp ~/Downloads/brand-kit/wordmark.svg web/public/img/", None),
-    ("cp /scratch/tester/sweep-17/summary.tsv analysis/results/", None),
+    ("cp /nfs/groups/lab/sweep-17/summary.tsv analysis/results/", None),
     ("cp -r /gpfs/projects/genomics/refs/GRCm39 data/refs/", None),
     ("rsync -avP /lustre/tester/runs/exp-042/ outputs/exp-042/", None),
     ("install -m 0644 /mnt/d/Exports/q3-figures.xlsx reports/", None),
@@ -46,13 +46,13 @@ IMPORTS: list[tuple[str, str | None]] = [
     ("unzip -o ~/Downloads/noto-sans.zip -d assets/fonts", None),
     ("tar -xjf /nfs/shared/datasets/mnist-small.tar.bz2 -C data/", None),
     ("cp /mnt/c/Users/ana/Downloads/intranet-ca.cer tls/trust/", None),
-    ("ln -s /scratch/tester/checkpoints models/checkpoints", None),
+    ("ln -s /nfs/groups/lab/checkpoints models/checkpoints", None),
     ("cp /etc/nginx/sites-available/default deploy/nginx/default.orig", None),
     # Secrets, whole homes, system folders, take-aways and writes outside: refused.
     ("cp ~/.config/rclone/rclone.conf deploy/", "deny"),
     ("cp /mnt/c/Users/ana/Downloads/api-token.txt config/", "deny"),
     ("cp ~/Downloads/staging.env config/", "deny"),
-    ("cp /scratch/tester/tls/server.key tls/", "deny"),
+    ("cp /data/shared/tls/server.key tls/", "deny"),
     ("cp ~/Documents/passwords.kdbx backup/", "deny"),
     ("cp -r ~ snapshot/", "deny"),
     ("cp -a /mnt/c/Users/ana snapshot/", "deny"),
@@ -63,8 +63,8 @@ IMPORTS: list[tuple[str, str | None]] = [
     ("rsync -a --remove-source-files ~/Downloads/exports/ data/", "deny"),
     ("mv ~/Downloads/brief.pdf docs/", "deny"),
     ("cp ~/Downloads/brief.pdf ~/Desktop/", "deny"),
-    ("cp data/export.csv /scratch/tester/", "deny"),
-    ("cp -l /scratch/tester/sweep-17/summary.tsv analysis/", "deny"),
+    ("cp data/export.csv /nfs/groups/lab/", "deny"),
+    ("cp -l /nfs/groups/lab/sweep-17/summary.tsv analysis/", "deny"),
 ]
 
 
@@ -100,3 +100,34 @@ PACKAGING: list[tuple[str, str | None]] = [
 def test_packaging_results_beside_the_project(kit: Any, srv_project: str, command: str, expected: str | None) -> None:
     verdict = kit.security(kit.bash(command, srv_project))
     assert verdict.own["workspace_boundary"] == expected, (command, verdict.reasons)
+
+
+# A cluster's scratch file system is scratch space like /tmp: job outputs, logs and staged data
+# may be written and read there; deleting what the command did not make asks (rule temp-delete),
+# running a file from there asks (rule temp-exec), the scratch root itself is never deleted.
+CLUSTER_SCRATCH: list[tuple[str, str | None, str]] = [
+    ("sbatch --error=/scratch/tester/logs/%x-%j.err jobs/align.sbatch", None, ""),
+    ("less /lustre/scratch/tester/logs/slurm-99120.out", None, ""),
+    ("python -m sim.run --workdir /gpfs/fs1/scratch/tester/sim-07 --steps 2000", None, ""),
+    ("mkdir -p /scratch/$USER/stage && rsync -a inputs/ /scratch/$USER/stage/", None, ""),
+    ("cd /pscratch/sd/t/tester/runs/r12 && grep -c converged *.log", None, ""),
+    ("cp /local_scratch/tester/out/energies.dat results/", None, ""),
+    ("rm -rf /scratch/tester/sim-06", "ask", "temp-delete"),
+    ("find /gpfs/fs1/scratch/tester -name '*.chk' -mtime +14 -delete", "ask", "temp-delete"),
+    ("bash /lustre/scratch/tester/setup_env.sh", "ask", "temp-exec"),
+    ("fd -e tmp . /mnt/scratch -x rm", "ask", "temp-delete"),
+    ("fd -e part . /tmp -X rm -f", "ask", "temp-delete"),
+    ("rm -rf /lustre/scratch", "deny", "outside-project"),
+    ("rm -rf /home/tester/scratch/old", "deny", "outside-project"),
+    ("echo 1 > /var/scratch/flag", "deny", "outside-project"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected", "rule"), CLUSTER_SCRATCH)
+def test_cluster_scratch_is_scratch_space(
+    kit: Any, srv_project: str, command: str, expected: str | None, rule: str
+) -> None:
+    verdict = kit.security(kit.bash(command, srv_project))
+    assert verdict.own["workspace_boundary"] == expected, (command, verdict.reasons)
+    if expected is not None:
+        assert f"rule {rule}" in " ".join(verdict.reasons)
