@@ -93,7 +93,11 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     ../pkg_1.0-1_amd64.deb, .changes, .dsc, .buildinfo, .build; ../build-area/;
     ~/rpmbuild/RPMS) may be inspected (lintian, dpkg -c/-I, dpkg-deb, rpmlint, rpm -qp…,
     debsign, read-only programs) or copied into the project; deleting or installing them is
-    judged as before.
+    judged as before. Words that start with a slash but name no local file pass: switches of
+    .NET build tools and Windows programs that only show something (dotnet build
+    /p:Configuration=Release, msbuild /t:Rebuild, ipconfig.exe /all, cmd.exe /c ver; a switch whose
+    value is a path, or cmd.exe running rd/del/reg, stays judged), and AWS resource names given
+    to --…-name / --…-prefix / --path (--log-group-name /ecs/api).
     Fails closed on malformed input.
 """
 
@@ -1491,6 +1495,10 @@ def _bash_path_words(cmd: Cmd) -> list[Word]:
             if key != "O" or name == "wget":
                 words += values.get(key, [])
         return words
+    if name == "aws":
+        args = _without_resource_names(args)
+    if name in _WINDOWS_SWITCH_TOOLS or (name == "cmd" and _cmd_exe_reads(args)):
+        args = [w for w in args if not _windows_switch(w.literal() or "")]
     _flags, positionals, values = _shell.split_options(args, _shell.VALUE_OPTIONS.get(name, frozenset()))
     if name in _shell.PATTERN_FIRST and not ({"e", "f", "regexp", "file", "expression"} & set(values)):
         positionals = positionals[1:]
@@ -1499,6 +1507,68 @@ def _bash_path_words(cmd: Cmd) -> list[Word]:
     if name in ("cp", "mv", "install", "ln"):
         words += values.get("t", [])
     return words + positionals
+
+
+# Windows programs (run from WSL or Git Bash) and .NET's build tools take switches written with a
+# slash: cmd.exe /c ver, ipconfig.exe /all, dotnet build /p:Configuration=Release /m, msbuild
+# /t:Rebuild. One slash, a switch name and an optional :value are not a path (unless the name is
+# a Unix top folder, or the value itself names a path or a drive).
+_WINDOWS_SWITCH_TOOLS = frozenset({
+    "dotnet", "msbuild", "nuget", "csc", "vbc", "vstest.console", "mstest", "ipconfig", "systeminfo", "tasklist",
+    "whoami", "wsl", "findstr", "where", "ver", "driverquery", "wmic", "getmac",
+})  # fmt: skip
+# What cmd.exe /c may run with its switches passing: commands that only show something.
+_CMD_READS = frozenset({"ver", "echo", "dir", "type", "set", "vol", "path", "whoami", "hostname", "systeminfo",
+                        "ipconfig", "tasklist", "where", "findstr"})  # fmt: skip
+_WINDOWS_SWITCH = lazy_compile(r"/(?P<name>[A-Za-z?][\w?.+-]*)(?:[:=](?P<value>.*))?")
+_UNIX_TOPS = frozenset({
+    "etc", "usr", "var", "tmp", "bin", "sbin", "lib", "lib32", "lib64", "opt", "home", "root", "dev", "proc", "sys",
+    "boot", "mnt", "media", "srv", "run", "snap", "nix", "private", "users", "system", "library", "applications",
+    "volumes", "cores", "scratch", "data", "work", "workspace", "gpfs", "lustre",
+})  # fmt: skip
+
+
+def _cmd_exe_reads(args: list[Word]) -> bool:
+    """``cmd.exe /c ver``, ``cmd.exe /c "dir /s /b"``: cmd running one command that only shows
+    something, with no redirection or chaining (rd, del, reg, icacls … stay judged)."""
+    lits = [w.literal() for w in args]
+    if len(lits) < 2 or (lits[0] or "").lower() not in ("/c", "/k") or any(x is None for x in lits):
+        return False
+    rest = " ".join(x for x in lits[1:] if x is not None)
+    words = rest.split()
+    return bool(words) and words[0].lower() in _CMD_READS and not any(ch in rest for ch in "<>|&")
+
+
+def _windows_switch(text: str) -> bool:
+    """``/c``, ``/all``, ``/p:TreatWarningsAsErrors=true``: a Windows-style switch, not a path."""
+    m = _WINDOWS_SWITCH.fullmatch(text)
+    if m is None or m.group("name").lower() in _UNIX_TOPS:
+        return False
+    value = m.group("value") or ""
+    return not ("/" in value or "~" in value or ".." in value or _WINDOWS_PATH.search(value))
+
+
+# AWS names resources with slashes (CloudWatch log groups /aws/lambda/x, IAM paths /service/,
+# SSM parameter prefixes): the value of a --…-name / --…-prefix / --path option names a resource
+# in the account, not a local file (files are given as file:// or fileb:// URLs).
+_AWS_NAME_OPTION = lazy_compile(r"--(?:[\w-]+-)?(?:name|names|prefix|path)")
+
+
+def _without_resource_names(args: list[Word]) -> list[Word]:
+    """``args`` without the values of AWS options that name resources."""
+    kept: list[Word] = []
+    skip = False
+    for w in args:
+        lit = w.literal() or ""
+        if skip:
+            skip = False
+            continue
+        option, eq, _value = lit.partition("=")
+        if _AWS_NAME_OPTION.fullmatch(option):
+            skip = not eq
+            continue
+        kept.append(w)
+    return kept
 
 
 def _ln_words(cmd: Cmd) -> list[Word]:

@@ -131,3 +131,35 @@ def test_cluster_scratch_is_scratch_space(
     assert verdict.own["workspace_boundary"] == expected, (command, verdict.reasons)
     if expected is not None:
         assert f"rule {rule}" in " ".join(verdict.reasons)
+
+
+# Words that start with a slash but are not local paths: Windows-style switches of Windows
+# programs and .NET build tools, and AWS resource names given to --…-name / --…-prefix / --path.
+NOT_PATHS: list[tuple[str, str | None]] = [
+    ("dotnet test Billing.sln /p:CollectCoverage=true /p:CoverletOutputFormat=cobertura", None),
+    ("msbuild Installer.wixproj '/t:Clean;Build' /m /nologo", None),
+    ("systeminfo.exe /fo list | head -20", None),
+    ("cmd.exe /c echo %USERPROFILE%", None),
+    ("aws logs describe-log-streams --log-group-name /ecs/checkout-api --max-items 5", None),
+    ("aws iam list-policies --scope Local --path-prefix /team-payments/", None),
+    ("aws ssm describe-parameters --parameter-filters Key=Path,Values=/qa", None),
+    # A switch whose value is a path, a Unix top folder, or real paths: still judged.
+    ("dotnet publish -c Release /p:PublishDir=/opt/billing", "deny"),
+    ("msbuild /p:OutputPath=../../shared-out", "deny"),
+    ("cmd.exe /c copy build\\app.dll /home", "deny"),
+    ("aws lambda invoke --function-name resize ~/invoke-out.json", "deny"),
+    ("aws s3 cp /var/backups/db.dump s3://bucket/db.dump", "deny"),
+    # Windows programs that change things keep their switches judged (they are how these are caught).
+    ('cmd.exe /c "rmdir /s /q D:\\"', "deny"),
+    ('cmd.exe /c "type notes.txt > C:\\Windows\\x.txt"', "deny"),
+    ("icacls.exe 'C:\\Users\\ana\\.ssh' /grant Everyone:F", "deny"),
+    ("reg.exe add 'HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run' /v tray /d 'C:\\tmp\\t.exe' /f", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), NOT_PATHS)
+def test_switches_and_resource_names_are_not_paths(
+    kit: Any, srv_project: str, command: str, expected: str | None
+) -> None:
+    verdict = kit.security(kit.bash(command, srv_project))
+    assert verdict.own["workspace_boundary"] == expected, (command, verdict.reasons)
