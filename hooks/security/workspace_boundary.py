@@ -97,7 +97,10 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     .NET build tools and Windows programs that only show something (dotnet build
     /p:Configuration=Release, msbuild /t:Rebuild, ipconfig.exe /all, cmd.exe /c ver; a switch whose
     value is a path, or cmd.exe running rd/del/reg, stays judged), and AWS resource names given
-    to --…-name / --…-prefix / --path (--log-group-name /ecs/api).
+    to --…-name / --…-prefix / --path (--log-group-name /ecs/api, aws logs tail /ecs/api, az
+    --prefix). Paths on a device or another file system are not the host's: adb shell and the
+    device side of adb push/pull, hdfs dfs / hadoop fs paths, multipass exec; the host side of
+    a transfer (what push/put sends, where pull/get writes, multipass transfer) stays judged.
     Fails closed on malformed input.
 """
 
@@ -1495,8 +1498,12 @@ def _bash_path_words(cmd: Cmd) -> list[Word]:
             if key != "O" or name == "wget":
                 words += values.get(key, [])
         return words
-    if name == "aws":
+    if name in ("aws", "az"):
         args = _without_resource_names(args)
+        if [w.literal() for w in args[:2]] == ["logs", "tail"]:
+            args = args[:2] + args[3:]  # aws logs tail /aws/lambda/x: the log group
+    if name in _OTHER_SIDE_TOOLS:
+        return words + _host_side_words(cmd)
     if name in _WINDOWS_SWITCH_TOOLS or (name == "cmd" and _cmd_exe_reads(args)):
         args = [w for w in args if not _windows_switch(w.literal() or "")]
     _flags, positionals, values = _shell.split_options(args, _shell.VALUE_OPTIONS.get(name, frozenset()))
@@ -1569,6 +1576,43 @@ def _without_resource_names(args: list[Word]) -> list[Word]:
             continue
         kept.append(w)
     return kept
+
+
+# Tools whose paths are on another machine or file system: a phone or emulator (adb shell, the
+# device side of push/pull), HDFS (hdfs dfs, hadoop fs), a multipass VM. Only the host side of a
+# transfer is a local path: what push/put sends, where pull/get writes.
+_OTHER_SIDE_TOOLS = frozenset({"adb", "hdfs", "hadoop", "multipass"})
+_SENDS = frozenset({"push", "-put", "-copyFromLocal", "-moveFromLocal", "-appendToFile"})
+_FETCHES = frozenset({"pull", "-get", "-copyToLocal", "-getmerge", "-moveToLocal"})
+_LOCAL_FILE_VERBS = frozenset({"install", "install-multiple", "sideload", "restore", "backup"})
+
+
+def _host_side_words(cmd: Cmd) -> list[Word]:
+    """The local paths of an adb / hdfs dfs / hadoop fs / multipass command line."""
+    args = list(cmd.args)
+    if cmd.name == "adb":
+        _flags, args, _values = _shell.split_options(args, frozenset({"-s", "-t", "-H", "-P", "-L"}), True)
+    elif cmd.name in ("hdfs", "hadoop") and args and args[0].literal() in ("dfs", "fs"):
+        args = args[1:]
+    elif cmd.name == "multipass":
+        # multipass exec/shell run in the VM; transfer and mount name host paths without "vm:".
+        verb = args[0].literal() if args else None
+        if verb not in ("transfer", "copy-files", "mount"):
+            return []
+        return [w for w in args[1:] if ":" not in w.text and not (w.literal() or "").startswith("-")]
+    else:
+        return args  # hadoop jar job.jar, hdfs namenode …: local as before
+    if not args:
+        return []
+    verb = args[0].literal() or ""
+    rest = [w for w in args[1:] if not (w.literal() or "").startswith("-")]
+    if verb in _SENDS:
+        return rest[:-1]
+    if verb in _FETCHES:
+        return rest[-1:] if len(rest) > 1 else []
+    if verb in _LOCAL_FILE_VERBS:
+        return rest
+    return []  # adb shell …, hdfs dfs -ls /user/x: paths on the device or in HDFS
 
 
 def _ln_words(cmd: Cmd) -> list[Word]:
