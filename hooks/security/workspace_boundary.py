@@ -89,7 +89,10 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     results/run/, a certificate from /mnt/c/…/Downloads, a readable /etc setting) reads it and
     writes project files; hidden home entries (~/.ssh, ~/.config/…), key/env/token/password
     names, whole home folders or a folder holding one, system folders, mv and rsync
-    --remove-source-files stay refused. Packaging results in their documented place (debuild's
+    --remove-source-files stay refused; so is converting a document or medium into the project
+    (pandoc ~/Downloads/spec.docx -o docs/spec.md, ffmpeg -i ~/Videos/x.mp4 docs/x.gif, magick,
+    soffice --outdir, pdftotext; filters and templates from outside stay judged).
+    Packaging results in their documented place (debuild's
     ../pkg_1.0-1_amd64.deb, .changes, .dsc, .buildinfo, .build; ../build-area/;
     ~/rpmbuild/RPMS) may be inspected (lintian, dpkg -c/-I, dpkg-deb, rpmlint, rpm -qp…,
     debsign, read-only programs) or copied into the project; deleting or installing them is
@@ -1941,6 +1944,29 @@ def _destinations_in_project(cmd: Cmd, dests: list[Word], roots: list[str]) -> b
     return bool(dests)
 
 
+# Converters and the options that name their output (None: the last word is the output).
+_CONVERTERS: dict[str, frozenset[str] | None] = {
+    "pandoc": frozenset({"-o", "--output"}),
+    "cwebp": frozenset({"-o"}),
+    "libreoffice": frozenset({"--outdir"}),
+    "soffice": frozenset({"--outdir"}),
+    "ffmpeg": None,
+    "magick": None,
+    "convert": None,
+    "pdftotext": None,
+    "pdftoppm": None,
+}
+
+
+# Options of pandoc and cwebp that take a value (filters, templates and data that are not inputs).
+_CONVERTER_VALUE_OPTIONS = frozenset({
+    "-f", "--from", "-t", "--to", "-F", "--filter", "-L", "--lua-filter", "--template", "--reference-doc",
+    "-c", "--css", "-H", "--include-in-header", "-B", "--include-before-body", "-A", "--include-after-body",
+    "--resource-path", "--data-dir", "-d", "--defaults", "--metadata-file", "-M", "--metadata", "-V",
+    "--variable", "-q", "--convert-to", "-resize", "-crop",
+})  # fmt: skip
+
+
 def _imports_into_project(cmd: Cmd, word: Word, value: str, roots: list[str]) -> bool:
     """``cp ~/Downloads/logo.svg assets/``, ``rsync -a /scratch/me/run42/ results/run42/``,
     ``ln -s /scratch/me/big data/big``, ``tar -xzf ~/Downloads/fixtures.tgz -C tests/fixtures``,
@@ -1972,6 +1998,20 @@ def _imports_into_project(cmd: Cmd, word: Word, value: str, roots: list[str]) ->
     elif name == "unzip":
         _flags, pos, values = _shell.split_options(cmd.args, frozenset({"-d", "-P", "-x"}))
         sources, dests, recursive = pos[:1], values.get("d", []), False
+    elif name in _CONVERTERS and cmd.args:
+        # pandoc ~/Downloads/spec.docx -o docs/spec.md, ffmpeg -i ~/Movies/demo.mov docs/demo.gif:
+        # a document or medium converted into the project (inputs only; filters and templates,
+        # which run or shape output, stay judged).
+        out_options = _CONVERTERS[name]
+        if out_options:
+            _flags, pos, values = _shell.split_options(cmd.args, out_options | _CONVERTER_VALUE_OPTIONS)
+            dests = [w for o in out_options for w in values.get(o.lstrip("-"), [])]
+        elif name == "ffmpeg":
+            _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"-i"}))
+            pos, dests = values.get("i", []), cmd.args[-1:]
+        else:
+            pos, dests = [w for w in cmd.args[:-1] if not (w.literal() or "").startswith("-")], cmd.args[-1:]
+        sources, recursive = [w for w in pos if not any(w is d for d in dests)], False
     else:
         return False
     if not any(w is word for w in sources):

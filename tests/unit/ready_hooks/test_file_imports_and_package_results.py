@@ -187,3 +187,23 @@ OTHER_SIDE: list[tuple[str, str | None]] = [
 def test_paths_on_the_other_side(kit: Any, srv_project: str, command: str, expected: str | None) -> None:
     verdict = kit.security(kit.bash(command, srv_project))
     assert verdict.own["workspace_boundary"] == expected, (command, verdict.reasons)
+
+
+# Converting a document or medium from outside into the project reads it and writes project files.
+CONVERSIONS: list[tuple[str, str | None]] = [
+    ("pandoc /mnt/c/Users/ana/Documents/onboarding.docx -t gfm -o docs/onboarding.md", None),
+    ("ffmpeg -i ~/Videos/bug-4821.mp4 -ss 3 -t 8 -vf fps=10 docs/bugs/4821.gif", None),
+    ("magick ~/Downloads/logo-2x.png -resize 64x64 web/favicon.png", None),
+    ("soffice --headless --convert-to csv --outdir data/ ~/Downloads/budget-q3.xlsx", None),
+    ("pdftotext -layout ~/Downloads/rfc-draft.pdf notes/rfc-draft.txt", None),
+    ("pandoc ~/Downloads/a.md --lua-filter ~/filters/wordcount.lua -o docs/a.html", "deny"),
+    ("pandoc docs/guide.md -o ~/Desktop/guide.pdf", "deny"),
+    ("ffmpeg -i ~/Videos/talk.mp4 ~/Videos/talk.webm", "deny"),
+    ("magick ~/.local/share/keyrings/login.png web/x.png", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), CONVERSIONS)
+def test_conversions_into_the_project(kit: Any, srv_project: str, command: str, expected: str | None) -> None:
+    verdict = kit.security(kit.bash(command, srv_project))
+    assert verdict.own["workspace_boundary"] == expected, (command, verdict.reasons)
