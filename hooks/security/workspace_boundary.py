@@ -89,9 +89,10 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     results/run/, a certificate from /mnt/c/…/Downloads, a readable /etc setting) reads it and
     writes project files; hidden home entries (~/.ssh, ~/.config/…), key/env/token/password
     names, whole home folders or a folder holding one, system folders, mv and rsync
-    --remove-source-files stay refused; so is converting a document or medium into the project
-    (pandoc ~/Downloads/spec.docx -o docs/spec.md, ffmpeg -i ~/Videos/x.mp4 docs/x.gif, magick,
-    soffice --outdir, pdftotext; filters and templates from outside stay judged).
+    --remove-source-files stay refused. Converting such a document or medium into the project
+    is the same (pandoc ~/Downloads/spec.docx -o docs/spec.md, ffmpeg -i ~/Videos/x.mp4
+    docs/x.gif, magick, soffice --outdir, pdftotext; filters and templates from outside stay
+    judged).
     Packaging results in their documented place (debuild's
     ../pkg_1.0-1_amd64.deb, .changes, .dsc, .buildinfo, .build; ../build-area/;
     ~/rpmbuild/RPMS) may be inspected (lintian, dpkg -c/-I, dpkg-deb, rpmlint, rpm -qp…,
