@@ -900,7 +900,24 @@ def _unseen_sql(cmd: Cmd) -> bool:
             value = word
         if value is not None and cmd.ctx.written(value) is None:
             return True
-    return any(r.op == "<" and r.target is not None and cmd.ctx.written(r.target) is None for r in cmd.redirects)
+    if any(r.op == "<" and r.target is not None and cmd.ctx.written(r.target) is None for r in cmd.redirects):
+        return True
+    return _piped_file_reader(cmd.prev)
+
+
+# Programs that pass a file's text (decompressed) to the next stage of a pipeline unchanged.
+_FILE_READERS = frozenset({"cat", "zcat", "gzcat", "bzcat", "xzcat", "zstdcat", "lz4cat", "pv", "gunzip", "gzip"})
+
+
+def _piped_file_reader(prev: Cmd | None) -> bool:
+    """``cat fixtures/x.sql | psql …``, ``zcat dump.sql.gz | mysql …``: the stage before a
+    client prints files this call did not write — the same unseen SQL as ``psql … < x.sql``."""
+    if prev is None or prev.name not in _FILE_READERS:
+        return False
+    _flags, operands, _values = _shell.split_options(prev.args)
+    if prev.name in ("gunzip", "gzip") and not any(w.literal() in ("-c", "-dc", "-cd", "--stdout") for w in prev.args):
+        return False
+    return bool(operands) and all(prev.ctx.written(w) is None for w in operands)
 
 
 # Subcommands and options that hand their operand to a database: a project's own admin tool

@@ -208,7 +208,39 @@ def _find_scope(find: Cmd) -> tuple[list[Word], bool, bool]:
     leftovers = bool(chosen) and all(
         any(_leftover_name(n) or _droppings_name(n) or n == "-empty" for n in g) for g in chosen
     )
+    names = {n.lower() for g in chosen for n in g}
+    # find . ( -name bin -o -name obj ) -prune -exec rm -rf: the pair is MSBuild's output layout
+    # (.NET, Mono); either name alone may be a project's scripts or a 3-D model folder.
+    leftovers = leftovers or (len(chosen) == 2 and names == {"bin", "obj"})
     return starts, filtered, leftovers
+
+
+# Age tests of find: ``-mtime +7`` selects what is older than a week.
+_AGE_TESTS = frozenset({"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin"})
+
+
+def _ages_out(find: Cmd, path: str) -> bool:
+    """``find reports/ -name '*.json' -mtime +7 -delete``: a retention clean-up — only files older
+    than an age, named by a -name pattern that picks no source code or hand-written document,
+    under a folder inside the project (not its root, not a hidden folder such as ``.git``)."""
+    lits = [w.literal() for w in find.args]
+    aged = any(
+        lit in _AGE_TESTS and i + 1 < len(lits) and (lits[i + 1] or "").startswith("+") for i, lit in enumerate(lits)
+    )
+    project = os.path.normpath(find.ctx.project)
+    if not aged or path == project or not _shell.is_within(path, project):
+        return False
+    if any(part.startswith(".") for part in os.path.relpath(path, project).split("/")):
+        return False
+    _starts, _filtered, chosen = _find_groups(find)
+    names = [n for g in chosen for n in g]
+    return bool(names) and all(
+        n != "" and n.rsplit(".", 1)[-1].lower() not in _CODE_EXTENSIONS | _WORK_EXTENSIONS for n in names
+    )
+
+
+# Documents people write by hand (notebooks, papers, office files): never "old output".
+_WORK_EXTENSIONS = frozenset({"ipynb", "tex", "bib", "rmd", "qmd", "org", "docx", "xlsx", "pptx", "odt", "m", "f90"})
 
 
 def _find_groups(find: Cmd) -> tuple[list[Word], bool, list[list[str]]]:
@@ -572,9 +604,9 @@ def _rule_find_scope(find: Cmd, actor: Cmd, found: list[Finding]) -> None:
                     )
                 )
             elif _shell.is_within(path, find.ctx.project) and (
-                leftovers or _shell.build_output(path, find.ctx.project)
+                leftovers or _shell.build_output(path, find.ctx.project) or _ages_out(find, path)
             ):
-                continue  # generated leftovers or build output inside the project: clean-up
+                continue  # generated leftovers, build output or old run output inside the project
             else:
                 found.append(
                     (
@@ -818,6 +850,8 @@ def rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
             prefix, glob_part = _shell.glob_split(path)
             target = prefix if glob_part else path
             if _shell.is_within(target, cmd.ctx.project):
+                if _shell.build_output(target, cmd.ctx.project) and "setid" not in granted:
+                    continue  # chmod -R a+rwX build/: output a build recreates, no secret or source in it
                 if recursive and "world-write" in granted:
                     # chmod -R 777 .: every local user may now change the code (and read .env).
                     found.append(

@@ -9,6 +9,7 @@ user services and sshd stopped are asked."""
 
 from __future__ import annotations
 
+import fnmatch
 import itertools
 import os
 import re
@@ -108,6 +109,8 @@ def _erased_logs(cmd: Cmd, name: str, lits: list[str]) -> str:
     (every audit rule)."""
     if name == "auditctl" and "-D" in lits:
         return "every kernel audit rule"
+    if name == "find":
+        return _found_logs_erased(lits)
     if name == "journalctl" and any(_VACUUM_ALL.fullmatch(a) for a in lits):
         return "the systemd journal (vacuumed down to nothing)"
     paths = [r.target.literal() or "" for r in cmd.redirects if r.op in (">", ">|") and r.target is not None]
@@ -119,6 +122,48 @@ def _erased_logs(cmd: Cmd, name: str, lits: list[str]) -> str:
     if name == "truncate" and not any(a in ("-s0", "--size=0") or a == "0" for a in lits):
         return ""
     return logs[0] if logs else ""
+
+
+def _aslr_written_off(cmd: Cmd, name: str, lits: list[str]) -> bool:
+    """``echo 0 > /proc/sys/kernel/randomize_va_space``, ``echo 0 | sudo tee …``: the sysctl
+    written through /proc; anything but the default 2 (or a value the call does not show)."""
+    knob = "/proc/sys/kernel/randomize_va_space"
+    targets = [r.target.literal() or "" for r in cmd.redirects if r.op in (">", ">|", ">>") and r.target is not None]
+    if name == "tee":
+        targets += [a for a in lits if not a.startswith("-")]
+    if knob not in targets:
+        return False
+    text = cmd.stdin_text if name == "tee" else _shell.printed_text(cmd)
+    return text is None or text.strip() != "2"
+
+
+# The login and audit logs by file name, as a find -name pattern may select them.
+_AUDIT_LOG_NAMES = ("auth.log", "secure", "wtmp", "btmp", "lastlog", "faillog", "syslog", "messages", "audit.log")
+
+
+def _found_logs_erased(lits: list[str]) -> str:
+    """``find /var/log -name 'auth.log*' -exec truncate -s0 {} +``, ``find /var/log/audit -delete``:
+    a find over the login/audit log folders that empties, shreds or deletes what it selects, and
+    selects a current login/audit log (no -name, or one matching such a log; no ``-mtime +N`` age
+    test, which leaves the live log alone)."""
+    starts = [
+        a for a in lits[: next((i for i, a in enumerate(lits) if a.startswith("-") or a in ("(", "!")), len(lits))]
+    ]
+    if not any(a.rstrip("/") in ("/var/log", "/var/log/audit", "/var/log/journal") for a in starts):
+        return ""
+    execs = [lits[i + 1] for i, a in enumerate(lits[:-1]) if a in ("-exec", "-execdir")]
+    truncates = "truncate" in execs and any(a in ("-s0", "--size=0") or a == "0" for a in lits)
+    erases = "-delete" in lits or truncates or any(e in ("rm", "shred", "unlink") for e in execs)
+    aged = any(
+        a in ("-mtime", "-mmin", "-ctime", "-cmin", "-atime", "-amin") and lits[i + 1].startswith("+")
+        for i, a in enumerate(lits[:-1])
+    )
+    if not erases or aged:
+        return ""
+    names = [lits[i + 1] for i, a in enumerate(lits[:-1]) if a in ("-name", "-iname")]
+    if names and not any(fnmatch.fnmatch(log, n) for n in names for log in _AUDIT_LOG_NAMES):
+        return ""
+    return f"the logs under {starts[0]}"
 
 
 def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
@@ -177,7 +222,9 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
         what = "turns the Windows firewall off"
     elif name.lower() == "set-mppreference" and any(re.match(r"(?i)-disable", a) for a in lits):
         what = "turns Windows Defender protection off"
-    elif name == "sysctl" and any(re.fullmatch(r"kernel\.randomize_va_space=0", a) for a in lits):
+    elif (
+        name == "sysctl" and any(re.fullmatch(r"kernel\.randomize_va_space=0", a) for a in lits)
+    ) or _aslr_written_off(cmd, name, lits):
         what = "turns address-space randomisation off"
     elif name == "passwd" and ({"-d", "--delete"} & set(lits)):
         what = "removes an account's password, so anyone may log in as it"

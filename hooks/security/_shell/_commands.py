@@ -18,7 +18,7 @@ SHELLS = frozenset({
 })  # fmt: skip
 INTERPRETERS = frozenset({
     "python", "perl", "ruby", "node", "nodejs", "php", "deno", "bun", "osascript", "pwsh", "lua",
-    "rscript", "julia", "elixir", "tclsh",
+    "rscript", "julia", "elixir", "tclsh", "matlab", "octave", "octave-cli",
 })  # fmt: skip
 DOWNLOADERS = frozenset({
     "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-request", "GET",
@@ -200,6 +200,16 @@ def split_options(
     return flags, positionals, values
 
 
+# Options of cluster launchers (Slurm srun/salloc/sbatch, Open MPI/MPICH, LSF bsub) that take a
+# value as the next word; the rest are flags or --opt=value.
+_LAUNCHER_VALUES = frozenset({
+    "-N", "-n", "-c", "-p", "-t", "-A", "-J", "-o", "-e", "-i", "-q", "-w", "-x", "-G", "-W",
+    "-R", "-M", "-P", "-np", "-npernode", "-ppn", "-hostfile", "-machinefile", "-host", "-H",
+    "-wdir", "-env", "--nodes", "--ntasks", "--cpus-per-task", "--partition", "--time",
+    "--account", "--job-name", "--output", "--error", "--qos", "--mem", "--gres", "--constraint",
+    "--nodelist", "--exclude", "--chdir", "--hostfile", "--host", "--map-by", "--bind-to",
+    "--mca", "--ntasks-per-node", "--gpus", "--gpus-per-node", "--mem-per-cpu",
+})  # fmt: skip
 _WRAPPERS: dict[str, OptSpec] = {
     "sudo": OptSpec(
         frozenset(
@@ -285,6 +295,12 @@ _WRAPPERS: dict[str, OptSpec] = {
     "pnpx": OptSpec(frozenset({"-p", "--package"})),
     "bunx": OptSpec(frozenset({"-p", "--package"})),
     "shx": OptSpec(),  # shx rm -rf …: ShellJS's portable Unix commands, run as themselves
+    # HPC launchers run their command on cluster nodes (srun -N 2 ./solver, mpirun -np 8 cmd).
+    "srun": OptSpec(_LAUNCHER_VALUES),
+    "salloc": OptSpec(_LAUNCHER_VALUES),
+    "mpirun": OptSpec(_LAUNCHER_VALUES),
+    "mpiexec": OptSpec(_LAUNCHER_VALUES),
+    "bsub": OptSpec(_LAUNCHER_VALUES),
     "then": OptSpec(),
     "do": OptSpec(),
     "else": OptSpec(),
@@ -785,6 +801,14 @@ def unwrap(words: list[Word], ctx: Ctx) -> _Unwrapped:
                 result.replace = "{}"
             result.wrappers.append(name)
             continue
+        if name == "sbatch":
+            # sbatch --wrap 'CMD': the batch job runs CMD through sh; sbatch job.sh queues a script.
+            _flags, _positionals, values = split_options(rest, frozenset({"--wrap"}) | _LAUNCHER_VALUES)
+            if values.get("wrap"):
+                for script in values["wrap"]:
+                    result.scripts.append(("sbatch --wrap", words_text([script], ctx), ctx.remote))
+                argv[:] = []
+                return result
         if name in ("flock",):
             _flags, positionals, values = split_options(
                 rest, frozenset({"-w", "-E", "-c", "--command", "--timeout"}), stop_at_first=True
@@ -951,6 +975,8 @@ BUILD_DIRS = frozenset({
     ".yarn/cache", ".pnpm-store",
     # Machine-learning run output: checkpoints, sweeps, experiment trackers' offline runs, trash.
     "outputs", "output", "wandb", "lightning_logs", ".trash",
+    # Code generators' output folders (protobuf/OpenAPI/GraphQL clients, Relay): regenerated.
+    "generated", "__generated__",
 })  # fmt: skip
 
 

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     import ast
 
 _CODE_SHELL_CALL = lazy_compile(
-    r"""(?:system|popen|exec|execSync|spawnSync|shell_exec|passthru|getoutput|check_output|run|call|os\.execute)
+    r"""(?:system|popen|exec|execSync|spawnSync|shell_exec|passthru|getoutput|check_output|run|call|os\.execute|unix|dos)
         \s*\(\s*(?P<q>["'`])(?P<cmd>.+?)(?P=q)""",
     re.X | re.S,
 )
@@ -123,6 +123,8 @@ def code_of(cmd: Cmd) -> list[str]:
         lit = w.literal()
         # -c/-e/-E (python, perl, ruby, node, lua), --eval, and php's -r.
         code_flag = r"-[A-Za-z]*[ceE]|--eval" + (r"|-r|--run" if cmd.name == "php" else "")
+        if cmd.name == "matlab":
+            code_flag += r"|-batch|-r"  # matlab -batch 'code' / -r 'code'
         if cmd.name in ("node", "nodejs", "bun", "deno"):
             code_flag += r"|-p|--print"  # node -p / bun --print evaluate and print the code
         if lit is not None and re.fullmatch(code_flag, lit) and i + 1 < len(args):
