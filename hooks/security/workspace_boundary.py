@@ -35,7 +35,9 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     for others: ansible authorized_key, ssh-copy-id
     (not -n), and writes to .ssh/authorized_keys, here or in a command run over ssh
     (… | ssh host 'cat >> ~/.ssh/authorized_keys', tee -a, scp/cp onto it). The system temp folder is
-    scratch space: writes pass, deleting there what the command did not create (nor writes
+    scratch space, and so is a compute cluster's scratch file system (/scratch/<user>,
+    /lustre/scratch, /gpfs/…/scratch, /pscratch, /local_scratch): writes pass, deleting there
+    what the command did not create (nor writes
     again as a later output: rm -rf /tmp/report && tool --output=/tmp/report) asks, running
     an unseen file from there asks. Remote commands (ssh host '…', docker exec) are not
     checked. xargs rm fed by a listing (ls, find, fd) deletes what is listed: outside the project
@@ -82,6 +84,27 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     mounting over system folders, the home folder or /, devices and binds stay refused. An HTTP
     client sending a file from outside the project (curl -d @$HOME/.gitconfig, -F f=@~/x.pdf,
     -T ../other/.env) is refused; project files and temp-folder scratch may be sent.
+    Bringing a non-secret file INTO the project (cp/install/rsync/ln -s/tar -x/unzip whose every
+    destination is in the project: cp ~/Downloads/logo.svg assets/, rsync -a /scratch/me/run/
+    results/run/, a certificate from /mnt/c/…/Downloads, a readable /etc setting) reads it and
+    writes project files; hidden home entries (~/.ssh, ~/.config/…), key/env/token/password
+    names, whole home folders or a folder holding one, system folders, mv and rsync
+    --remove-source-files stay refused. Converting such a document or medium into the project
+    is the same (pandoc ~/Downloads/spec.docx -o docs/spec.md, ffmpeg -i ~/Videos/x.mp4
+    docs/x.gif, magick, soffice --outdir, pdftotext; filters and templates from outside stay
+    judged).
+    Packaging results in their documented place (debuild's
+    ../pkg_1.0-1_amd64.deb, .changes, .dsc, .buildinfo, .build; ../build-area/;
+    ~/rpmbuild/RPMS) may be inspected (lintian, dpkg -c/-I, dpkg-deb, rpmlint, rpm -qp…,
+    debsign, read-only programs) or copied into the project; deleting or installing them is
+    judged as before. Words that start with a slash but name no local file pass: switches of
+    .NET build tools and Windows programs that only show something (dotnet build
+    /p:Configuration=Release, msbuild /t:Rebuild, ipconfig.exe /all, cmd.exe /c ver; a switch whose
+    value is a path, or cmd.exe running rd/del/reg, stays judged), and AWS resource names given
+    to --…-name / --…-prefix / --path (--log-group-name /ecs/api, aws logs tail /ecs/api, az
+    --prefix). Paths on a device or another file system are not the host's: adb shell and the
+    device side of adb push/pull, hdfs dfs / hadoop fs paths, multipass exec; the host side of
+    a transfer (what push/put sends, where pull/get writes, multipass transfer) stays judged.
     Fails closed on malformed input.
 """
 
@@ -363,12 +386,32 @@ def climbs_out(value: str, cwd: str | None, roots: list[str]) -> bool:
     return False
 
 
+# A compute cluster's scratch file system (/scratch/<user>, /lustre/scratch, /gpfs/…/scratch,
+# NERSC's /pscratch and /global/cscratch1, a node's /local_scratch) is the same kind of space: job
+# outputs, logs and staged data, nobody's configuration. The pattern matches the scratch root: the
+# first of the top three folders whose name says scratch (not below a system folder or a home).
+_CLUSTER_SCRATCH = lazy_compile(
+    r"/(?!(?:etc|usr|var|root|home|Users|proc|sys|dev|boot|opt|srv)/)(?:[\w.-]+/){0,2}?[\w.-]*scratch[\w.-]*"
+)
+
+
+def cluster_scratch_root(path: str) -> str | None:
+    """The scratch file system root ``path`` lies under (``/scratch``, ``/lustre/scratch``)."""
+    m = _CLUSTER_SCRATCH.match(path)
+    if m is None or not _shell.is_within(path, m.group(0)):
+        return None
+    return m.group(0)
+
+
 def scratch(path: str, value: str, cwd: str | None, roots: list[str], home: str) -> bool:
     """Whether ``path`` (the lexical form of ``value``) is scratch space in the temp folder:
     written as the temp folder, not climbing out of the project, still there once symlinks are
     resolved, not a credential kept there, and not the user's home folder (which some machines
     keep under /tmp)."""
     temps = temp_roots()
+    cluster = cluster_scratch_root(path)
+    if cluster is not None:
+        temps.append(cluster)
     if not any(_shell.is_within(path, t) for t in temps) or _TEMP_CREDENTIALS.search(path):
         return False
     if _shell.is_within(path, os.path.normpath(home)) or _shell.is_within(path, os.path.realpath(home)):
@@ -402,6 +445,16 @@ def deleted_words(cmd: Cmd) -> set[int]:
         lits = [w.literal() for w in cmd.args]
         deletes = "-delete" in lits or any(
             lit in ("-exec", "-execdir", "-ok", "-okdir")
+            and i + 1 < len(cmd.args)
+            and _shell.prog_name(cmd.args[i + 1], cmd.ctx) in DELETERS
+            for i, lit in enumerate(lits)
+        )
+        return {id(w) for w in _bash_path_words(cmd)} if deletes else set()
+    if name in ("fd", "fdfind"):
+        # fd -e tmp . /scratch/me -x rm: the command fd runs on each result (or on all of them).
+        lits = [w.literal() for w in cmd.args]
+        deletes = any(
+            lit in ("-x", "--exec", "-X", "--exec-batch")
             and i + 1 < len(cmd.args)
             and _shell.prog_name(cmd.args[i + 1], cmd.ctx) in DELETERS
             for i, lit in enumerate(lits)
@@ -496,7 +549,7 @@ def _temp_exec(cmd: Cmd, roots: list[str], made: set[str]) -> list[Finding]:
             return [
                 (
                     "ask",
-                    f"rule temp-exec: `{cmd.display}` runs {path} from the system temp folder, whose content "
+                    f"rule temp-exec: `{cmd.display}` runs {path} from {_scratch_kind(path)}, whose content "
                     "this command does not show (a download or another session may have left it there). Read "
                     "it first, or run the project's own copy.",
                 )
@@ -1449,6 +1502,14 @@ def _bash_path_words(cmd: Cmd) -> list[Word]:
             if key != "O" or name == "wget":
                 words += values.get(key, [])
         return words
+    if name in ("aws", "az"):
+        args = _without_resource_names(args)
+        if [w.literal() for w in args[:2]] == ["logs", "tail"]:
+            args = args[:2] + args[3:]  # aws logs tail /aws/lambda/x: the log group
+    if name in _OTHER_SIDE_TOOLS:
+        return words + _host_side_words(cmd)
+    if name in _WINDOWS_SWITCH_TOOLS or (name == "cmd" and _cmd_exe_reads(args)):
+        args = [w for w in args if not _windows_switch(w.literal() or "")]
     _flags, positionals, values = _shell.split_options(args, _shell.VALUE_OPTIONS.get(name, frozenset()))
     if name in _shell.PATTERN_FIRST and not ({"e", "f", "regexp", "file", "expression"} & set(values)):
         positionals = positionals[1:]
@@ -1457,6 +1518,105 @@ def _bash_path_words(cmd: Cmd) -> list[Word]:
     if name in ("cp", "mv", "install", "ln"):
         words += values.get("t", [])
     return words + positionals
+
+
+# Windows programs (run from WSL or Git Bash) and .NET's build tools take switches written with a
+# slash: cmd.exe /c ver, ipconfig.exe /all, dotnet build /p:Configuration=Release /m, msbuild
+# /t:Rebuild. One slash, a switch name and an optional :value are not a path (unless the name is
+# a Unix top folder, or the value itself names a path or a drive).
+_WINDOWS_SWITCH_TOOLS = frozenset({
+    "dotnet", "msbuild", "nuget", "csc", "vbc", "vstest.console", "mstest", "ipconfig", "systeminfo", "tasklist",
+    "whoami", "wsl", "findstr", "where", "ver", "driverquery", "wmic", "getmac",
+})  # fmt: skip
+# What cmd.exe /c may run with its switches passing: commands that only show something.
+_CMD_READS = frozenset({"ver", "echo", "dir", "type", "set", "vol", "path", "whoami", "hostname", "systeminfo",
+                        "ipconfig", "tasklist", "where", "findstr"})  # fmt: skip
+_WINDOWS_SWITCH = lazy_compile(r"/(?P<name>[A-Za-z?][\w?.+-]*)(?:[:=](?P<value>.*))?")
+_UNIX_TOPS = frozenset({
+    "etc", "usr", "var", "tmp", "bin", "sbin", "lib", "lib32", "lib64", "opt", "home", "root", "dev", "proc", "sys",
+    "boot", "mnt", "media", "srv", "run", "snap", "nix", "private", "users", "system", "library", "applications",
+    "volumes", "cores", "scratch", "data", "work", "workspace", "gpfs", "lustre",
+})  # fmt: skip
+
+
+def _cmd_exe_reads(args: list[Word]) -> bool:
+    """``cmd.exe /c ver``, ``cmd.exe /c "dir /s /b"``: cmd running one command that only shows
+    something, with no redirection or chaining (rd, del, reg, icacls … stay judged)."""
+    lits = [w.literal() for w in args]
+    if len(lits) < 2 or (lits[0] or "").lower() not in ("/c", "/k") or any(x is None for x in lits):
+        return False
+    rest = " ".join(x for x in lits[1:] if x is not None)
+    words = rest.split()
+    return bool(words) and words[0].lower() in _CMD_READS and not any(ch in rest for ch in "<>|&")
+
+
+def _windows_switch(text: str) -> bool:
+    """``/c``, ``/all``, ``/p:TreatWarningsAsErrors=true``: a Windows-style switch, not a path."""
+    m = _WINDOWS_SWITCH.fullmatch(text)
+    if m is None or m.group("name").lower() in _UNIX_TOPS:
+        return False
+    value = m.group("value") or ""
+    return not ("/" in value or "~" in value or ".." in value or _WINDOWS_PATH.search(value))
+
+
+# AWS names resources with slashes (CloudWatch log groups /aws/lambda/x, IAM paths /service/,
+# SSM parameter prefixes): the value of a --…-name / --…-prefix / --path option names a resource
+# in the account, not a local file (files are given as file:// or fileb:// URLs).
+_AWS_NAME_OPTION = lazy_compile(r"--(?:[\w-]+-)?(?:name|names|prefix|path)")
+
+
+def _without_resource_names(args: list[Word]) -> list[Word]:
+    """``args`` without the values of AWS options that name resources."""
+    kept: list[Word] = []
+    skip = False
+    for w in args:
+        lit = w.literal() or ""
+        if skip:
+            skip = False
+            continue
+        option, eq, _value = lit.partition("=")
+        if _AWS_NAME_OPTION.fullmatch(option):
+            skip = not eq
+            continue
+        kept.append(w)
+    return kept
+
+
+# Tools whose paths are on another machine or file system: a phone or emulator (adb shell, the
+# device side of push/pull), HDFS (hdfs dfs, hadoop fs), a multipass VM. Only the host side of a
+# transfer is a local path: what push/put sends, where pull/get writes.
+_OTHER_SIDE_TOOLS = frozenset({"adb", "hdfs", "hadoop", "multipass"})
+_SENDS = frozenset({"push", "-put", "-copyFromLocal", "-moveFromLocal", "-appendToFile"})
+_FETCHES = frozenset({"pull", "-get", "-copyToLocal", "-getmerge", "-moveToLocal"})
+_LOCAL_FILE_VERBS = frozenset({"install", "install-multiple", "sideload", "restore", "backup"})
+
+
+def _host_side_words(cmd: Cmd) -> list[Word]:
+    """The local paths of an adb / hdfs dfs / hadoop fs / multipass command line."""
+    args = list(cmd.args)
+    if cmd.name == "adb":
+        _flags, args, _values = _shell.split_options(args, frozenset({"-s", "-t", "-H", "-P", "-L"}), True)
+    elif cmd.name in ("hdfs", "hadoop") and args and args[0].literal() in ("dfs", "fs"):
+        args = args[1:]
+    elif cmd.name == "multipass":
+        # multipass exec/shell run in the VM; transfer and mount name host paths without "vm:".
+        verb = args[0].literal() if args else None
+        if verb not in ("transfer", "copy-files", "mount"):
+            return []
+        return [w for w in args[1:] if ":" not in w.text and not (w.literal() or "").startswith("-")]
+    else:
+        return args  # hadoop jar job.jar, hdfs namenode …: local as before
+    if not args:
+        return []
+    verb = args[0].literal() or ""
+    rest = [w for w in args[1:] if not (w.literal() or "").startswith("-")]
+    if verb in _SENDS:
+        return rest[:-1]
+    if verb in _FETCHES:
+        return rest[-1:] if len(rest) > 1 else []
+    if verb in _LOCAL_FILE_VERBS:
+        return rest
+    return []  # adb shell …, hdfs dfs -ls /user/x: paths on the device or in HDFS
 
 
 def _ln_words(cmd: Cmd) -> list[Word]:
@@ -1711,6 +1871,212 @@ def _account_change(cmd: Cmd) -> list[Finding]:
     ]
 
 
+# Bringing a file INTO the project (a download, a dataset on a scratch or shared file system, a
+# certificate from another drive, a sibling checkout's config): the command reads the source and
+# writes only project files, like a developer dragging a file into the repository. It counts
+# only when every destination is in the project, nothing is taken away outside (mv, rsync
+# --remove-source-files) and the source is not where credentials live: the home folder's hidden
+# entries (~/.ssh, ~/.config/gcloud), system folders other than readable settings, the home folder
+# or a folder holding it or the project, names of keys, env files, tokens and password stores.
+# secrets_guard judges credential files on its own as well.
+_COPY_VALUE_OPTIONS = {
+    "cp": frozenset({"-t", "--target-directory", "-S", "--suffix"}),
+    "install": frozenset({
+        "-m", "--mode", "-o", "--owner", "-g", "--group", "-t", "--target-directory", "-S", "--suffix",
+    }),
+    "ln": frozenset({"-t", "--target-directory", "-S", "--suffix"}),
+    "rsync": frozenset({
+        "-e", "--rsh", "--exclude", "--include", "-f", "--filter", "--files-from", "--exclude-from",
+        "--include-from", "--chmod", "--chown", "--rsync-path", "--log-file", "--link-dest", "--compare-dest",
+        "--copy-dest", "--backup-dir", "--partial-dir", "-T", "--temp-dir", "--max-size", "--min-size",
+        "--bwlimit", "--timeout", "--port", "--out-format", "--suffix", "-B", "--block-size",
+    }),
+}  # fmt: skip
+_TAKES_AWAY = frozenset({"remove-source-files", "d", "directory"})  # rsync's, install -d's
+_RECURSIVE = frozenset({"r", "R", "a", "recursive", "archive"})
+# Names that hold credentials or a person's secrets, wherever they are.
+_SECRET_COMPONENT = lazy_compile(
+    r"(?i)(?:^|[^a-z])(?:env|envrc|secrets?|tokens?|credentials?|creds|passw\w*|passwd|shadow|htpasswd|netrc"
+    r"|npmrc|pypirc|kdbx|keychain\w*|keystore|keyring|wallet|vault|id_(?:rsa|dsa|ecdsa|ed25519)\w*|private)(?:$|[^a-z])"
+    r"|\.(?:pem|key|p12|pfx|jks|gpg|asc|age|ppk|ovpn|tfstate|sqlite3?|db)$"
+)
+_SYSTEM_TOPS = frozenset({
+    "etc", "root", "proc", "sys", "dev", "boot", "run", "var", "usr", "opt", "bin", "sbin", "lib", "lib64",
+    "private", "Library", "System", "snap", "srv", "nix",
+})  # fmt: skip
+# A glob's last part that names one kind of file (*.png, report-*.csv), not everything in a folder.
+_ONE_KIND = lazy_compile(r"[^/]*\.[A-Za-z0-9]{1,10}")
+_HOME_FOLDER = lazy_compile(r"/(?:home|Users)/[^/]+|/mnt/[a-z]/Users/[^/]+")
+
+
+def _import_source(cmd: Cmd, value: str, recursive: bool) -> bool:
+    """Whether ``value`` (a source outside the project, globs kept) may be copied in."""
+    full = _shell.normalize(value, cmd.ctx.cwd)
+    if full is None:
+        return False
+    parts = [p for p in full.split("/") if p]
+    if not parts or any(p.startswith(".") or _SECRET_COMPONENT.search(p) for p in parts):
+        return False  # ~/.ssh/…, ~/.config/…, a .env, a key, a password store
+    if parts[0] in _SYSTEM_TOPS:
+        # /etc/nginx/nginx.conf, /usr/share/common-licenses/MIT: a file that may be read; no folder.
+        return not recursive and not _shell.has_glob(full) and (system_info(full) or system_readable(full))
+    prefix, glob_part = _shell.glob_split(full)
+    if glob_part is not None and not recursive and _ONE_KIND.fullmatch(glob_part):
+        return True  # ~/Downloads/*.png, ../*.deb: files of one kind
+    # Everything in a folder (copied whole, or a bare * glob): never the root, a home folder or a
+    # folder that holds the home folder or the project.
+    whole = prefix if glob_part is not None else (full if recursive else None)
+    if whole is None:
+        return True
+    home = os.path.normpath(cmd.ctx.home)
+    project = os.path.normpath(cmd.ctx.project)
+    return not (any(_shell.is_within(p, whole) for p in (home, project)) or _HOME_FOLDER.fullmatch(whole))
+
+
+def _destinations_in_project(cmd: Cmd, dests: list[Word], roots: list[str]) -> bool:
+    for dest in dests:
+        values = cmd.values(dest)
+        if not values:
+            return False
+        for value in values:
+            path = _shell.normalize(value, cmd.ctx.cwd)
+            if path is None or outside(path, roots) or _shell.has_glob(value):
+                return False
+    return bool(dests)
+
+
+# Converters and the options that name their output (None: the last word is the output).
+_CONVERTERS: dict[str, frozenset[str] | None] = {
+    "pandoc": frozenset({"-o", "--output"}),
+    "cwebp": frozenset({"-o"}),
+    "libreoffice": frozenset({"--outdir"}),
+    "soffice": frozenset({"--outdir"}),
+    "ffmpeg": None,
+    "magick": None,
+    "convert": None,
+    "pdftotext": None,
+    "pdftoppm": None,
+}
+
+
+# Options of pandoc and cwebp that take a value (filters, templates and data that are not inputs).
+_CONVERTER_VALUE_OPTIONS = frozenset({
+    "-f", "--from", "-t", "--to", "-F", "--filter", "-L", "--lua-filter", "--template", "--reference-doc",
+    "-c", "--css", "-H", "--include-in-header", "-B", "--include-before-body", "-A", "--include-after-body",
+    "--resource-path", "--data-dir", "-d", "--defaults", "--metadata-file", "-M", "--metadata", "-V",
+    "--variable", "-q", "--convert-to", "-resize", "-crop",
+})  # fmt: skip
+
+
+def _imports_into_project(cmd: Cmd, word: Word, value: str, roots: list[str]) -> bool:
+    """``cp ~/Downloads/logo.svg assets/``, ``rsync -a /scratch/me/run42/ results/run42/``,
+    ``ln -s /scratch/me/big data/big``, ``tar -xzf ~/Downloads/fixtures.tgz -C tests/fixtures``,
+    ``unzip /mnt/c/Users/me/Downloads/fonts.zip -d static/fonts``: ``word`` is a source outside
+    the project whose content (or link) only lands in the project."""
+    name = cmd.name
+    if name in _COPY_VALUE_OPTIONS:
+        flags, pos, values = _shell.split_options(cmd.args, _COPY_VALUE_OPTIONS[name])
+        if (name == "ln" and not {"s", "symbolic"} & set(flags)) or (_TAKES_AWAY & set(flags) and name != "cp"):
+            return False
+        if name == "cp" and {"l", "link"} & set(flags):
+            return False  # a hard link: editing the project's copy would change the file outside
+        targets = values.get("t", []) + values.get("target-directory", [])
+        dests = targets or pos[-1:]
+        sources = pos if targets else pos[:-1]
+        # A link reaches all of a folder, like a recursive copy.
+        recursive = name in ("rsync", "ln") or bool(_RECURSIVE & set(flags))
+    elif name in ("tar", "bsdtar"):
+        lits = [w.literal() or "" for w in cmd.args]
+        mode = next((a.lstrip("-") for a in lits if a and not a.startswith("--")), "")
+        if "x" not in mode and "extract" not in {a[2:] for a in lits} and "get" not in {a[2:] for a in lits}:
+            return False
+        _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"-f", "--file", "-C", "--directory"}))
+        sources = values.get("f", []) + values.get("file", [])
+        if not sources and mode and not lits[0].startswith("-") and "f" in mode and len(cmd.args) > 1:
+            sources = [cmd.args[1]]  # tar xzf archive.tgz: the old form, options without a dash
+        dests = values.get("C", []) + values.get("directory", [])
+        recursive = False
+    elif name == "unzip":
+        _flags, pos, values = _shell.split_options(cmd.args, frozenset({"-d", "-P", "-x"}))
+        sources, dests, recursive = pos[:1], values.get("d", []), False
+    elif name in _CONVERTERS and cmd.args:
+        # pandoc ~/Downloads/spec.docx -o docs/spec.md, ffmpeg -i ~/Movies/demo.mov docs/demo.gif:
+        # a document or medium converted into the project (inputs only; filters and templates,
+        # which run or shape output, stay judged).
+        out_options = _CONVERTERS[name]
+        if out_options:
+            _flags, pos, values = _shell.split_options(cmd.args, out_options | _CONVERTER_VALUE_OPTIONS)
+            dests = [w for o in out_options for w in values.get(o.lstrip("-"), [])]
+        elif name == "ffmpeg":
+            _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"-i"}))
+            pos, dests = values.get("i", []), cmd.args[-1:]
+        else:
+            pos, dests = [w for w in cmd.args[:-1] if not (w.literal() or "").startswith("-")], cmd.args[-1:]
+        sources, recursive = [w for w in pos if not any(w is d for d in dests)], False
+    else:
+        return False
+    if not any(w is word for w in sources):
+        return False
+    if not dests:
+        cwd = cmd.ctx.cwd
+        if cwd is None or outside(cwd, roots) or name not in ("tar", "bsdtar", "unzip"):
+            return False
+    elif not _destinations_in_project(cmd, dests, roots):
+        return False
+    return _import_source(cmd, value, recursive)
+
+
+# Debian and RPM packaging put their results beside the source by design: dpkg-buildpackage,
+# debuild and sbuild write ../pkg_1.0-1_amd64.deb, .changes, .buildinfo, .dsc and .build logs,
+# gbp buildpackage ../build-area/, pbuilder /var/cache/pbuilder/result/, rpmbuild
+# ~/rpmbuild/RPMS/. Inspecting, signing or copying those results into the project is the
+# packaging workflow; deleting or installing them is judged as before.
+_PACKAGE_RESULT = lazy_compile(
+    r"[^/]*(?:\.(?:deb|udeb|ddeb|changes|buildinfo|dsc|build|rpm)|\.(?:orig|debian)(?:-[\w.-]+)?\.tar(?:\.\w+)?)"
+)
+_PACKAGE_INSPECTORS = frozenset(
+    {"lintian", "debc", "debdiff", "debsign", "dput", "dcut", "rpmlint", "dpkg-deb", "piuparts"}
+)
+_PACKAGE_QUERIES = {
+    "dpkg": frozenset({"-c", "--contents", "-I", "--info", "-f", "--field"}),
+    "rpm": frozenset({"-qp", "-qpl", "-qpi", "-qip", "-qlp", "-qpR", "--query", "-K", "--checksig"}),
+    "gpg": frozenset({"--verify"}),
+}
+
+
+def package_result(path: str, cmd: Cmd) -> bool:
+    """Whether ``path`` (globs kept) is a packaging tool's result in its documented place."""
+    folder, base = os.path.split(path)
+    if not _PACKAGE_RESULT.fullmatch(base):
+        return False
+    parent = os.path.dirname(os.path.normpath(cmd.ctx.project))
+    home = os.path.normpath(cmd.ctx.home)
+    return (
+        folder in (parent, os.path.join(parent, "build-area"), "/var/cache/pbuilder/result")
+        or _shell.is_within(folder, os.path.join(home, "rpmbuild", "RPMS"))
+        or _shell.is_within(folder, os.path.join(home, "rpmbuild", "SRPMS"))
+    )
+
+
+def _handles_package_result(cmd: Cmd, word: Word, value: str, roots: list[str]) -> bool:
+    """``lintian ../*.changes``, ``dpkg -c ../hello_2.10-3_amd64.deb``, ``rpmlint
+    ~/rpmbuild/RPMS/noarch/*.rpm``, ``cp ../*.deb dist/``: a packaging tool's own results."""
+    path = _shell.normalize(value, cmd.ctx.cwd)
+    if path is None or not package_result(path, cmd):
+        return False
+    if cmd.name in _PACKAGE_INSPECTORS:
+        return not any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects)
+    lits = {w.literal() or "" for w in cmd.args}
+    if cmd.name in _PACKAGE_QUERIES:
+        return bool(_PACKAGE_QUERIES[cmd.name] & lits) and not {"-i", "--install", "-U", "-e"} & lits
+    if cmd.name in ("cp", "mv", "install"):
+        _flags, pos, values = _shell.split_options(cmd.args, _COPY_VALUE_OPTIONS["cp"])
+        targets = values.get("t", []) + values.get("target-directory", [])
+        dests = targets or pos[-1:]
+        return not any(w is word for w in dests) and _destinations_in_project(cmd, dests, roots)
+    return _reads_only(cmd, word)
+
+
 def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
     """Findings for a Bash command: paths outside the allowed roots."""
     try:
@@ -1775,7 +2141,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     continue
                 if scratch(path, value, cmd.ctx.cwd, roots, cmd.ctx.home):
                     if id(word) in deleted and path not in outputs and not _names_own_pid(word):
-                        found.extend(_temp_delete(cmd, value, made, under=cmd.name == "find"))
+                        found.extend(_temp_delete(cmd, value, made, under=cmd.name in ("find", "fd", "fdfind")))
                     continue
                 # /etc/$FILE is not known to be readable: it may name /etc/shadow.
                 readable = (
@@ -1802,6 +2168,8 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     or _makes_folder(cmd, path)
                     or _reads_dependency(cmd, word, path)
                     or _reads_tool_log(cmd, word, path)
+                    or (bool(known) and _imports_into_project(cmd, word, value, roots))
+                    or (bool(known) and _handles_package_result(cmd, word, value, roots))
                 ):
                     continue
                 if _whole_settings_read(cmd, word, path, cmds) and bool(known):
@@ -1957,11 +2325,11 @@ def _temp_delete(cmd: Cmd, value: str, made: set[str], under: bool = False) -> l
                 f"{cmd.ctx.project} itself. Delete the scratch files by name, or only inside the project.",
             )
         ]
-    if target in temp_roots() and not under:
+    if (target in temp_roots() or target == cluster_scratch_root(target)) and not under:
         return [
             (
                 "deny",
-                f"rule outside-project: `{cmd.display}` deletes the system temp folder {target} itself. Delete "
+                f"rule outside-project: `{cmd.display}` deletes the scratch folder {target} itself. Delete "
                 "the scratch files the task made instead (create them with `mktemp -d` and remove that folder).",
             )
         ]
@@ -1969,11 +2337,16 @@ def _temp_delete(cmd: Cmd, value: str, made: set[str], under: bool = False) -> l
     return [
         (
             "ask",
-            f"rule temp-delete: `{cmd.display}` deletes {what} in the system temp folder, which this command "
+            f"rule temp-delete: `{cmd.display}` deletes {what} in {_scratch_kind(target)}, which this command "
             "did not create: it may belong to another program or session. Confirm, or delete only what the "
             'same command made (`d=$(mktemp -d) && … && rm -rf "$d"`).',
         )
     ]
+
+
+def _scratch_kind(path: str) -> str:
+    """How a message names the scratch space ``path`` lies in."""
+    return "a cluster's scratch file system" if cluster_scratch_root(path) else "the system temp folder"
 
 
 def _names_own_pid(word: Word) -> bool:

@@ -36,7 +36,7 @@ def test_listings_pass(kit: Any, project: Path, command: str) -> None:
         "find /srv/uploads -mtime +30 -delete",
         "find /opt/app/releases -name '*.tar' -exec rm {} +",
         "find /srv/uploads -type f -fprint /etc/uploads.list",
-        "fd -e tmp . /mnt/scratch -x rm",
+        "fd -e tmp . /mnt/media -x rm",
         "find / -name 'id_*'",
         "find ~ -name '*.kdbx'",
     ],
