@@ -41,7 +41,7 @@ from _common import Finding
 from _shell import Cmd, lazy_compile
 
 from ._data import SQL_ALIASES, SQL_CLIENTS, sql_findings
-from ._infra import PREVIEW_NAME, production, production_host
+from ._infra import PREVIEW_NAME, option_values, production, production_host
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -117,14 +117,14 @@ def _admin_grant(name: str, words: list[str]) -> str:
     ops = [w for w in words if not w.startswith("-")]
     verb = ops[1] if name == "aws" and ops[:1] == ["iam"] and len(ops) > 1 else ""
     if re.fullmatch(r"attach-(?:user|role|group)-policy", verb) and any(
-        _ADMIN_POLICY.search(v) for v in _option_values(words, frozenset({"--policy-arn"}))
+        _ADMIN_POLICY.search(v) for v in option_values(words, frozenset({"--policy-arn"}))
     ):
         return "an AWS identity administrator rights over the whole account"
     if re.fullmatch(r"put-(?:user|role|group)-policy", verb) and any(
-        _WILDCARD_POLICY.search(v) for v in _option_values(words, frozenset({"--policy-document"}))
+        _WILDCARD_POLICY.search(v) for v in option_values(words, frozenset({"--policy-document"}))
     ):
         return 'an AWS identity a policy allowing every action ("*") on every resource'
-    roles = _option_values(words, frozenset({"--role"}))
+    roles = option_values(words, frozenset({"--role"}))
     if name == "az" and ops[:3] == ["role", "assignment", "create"] and any(_ADMIN_ROLE.search(v) for v in roles):
         return "an Azure identity owner or access-administrator rights over the scope"
     if name == "gcloud" and "add-iam-policy-binding" in ops and any(_ADMIN_ROLE.search(v) for v in roles):
@@ -135,17 +135,6 @@ def _admin_grant(name: str, words: list[str]) -> str:
 def _words(cmd: Cmd) -> list[str]:
     """Each argument's value (variables resolved where the parser can), one string per word."""
     return [" ".join(cmd.values(w) or [w.literal() or w.text]) for w in cmd.args]
-
-
-def _option_values(words: list[str], names: frozenset[str]) -> list[str]:
-    """Values of ``--name VALUE`` and ``--name=VALUE`` options."""
-    got: list[str] = []
-    for i, word in enumerate(words):
-        if word in names and i + 1 < len(words):
-            got.append(words[i + 1])
-        elif "=" in word and word.partition("=")[0] in names:
-            got.append(word.partition("=")[2])
-    return got
 
 
 def _list_option(words: list[str], names: frozenset[str]) -> list[str]:
@@ -176,9 +165,9 @@ def _platform_sql(cmd: Cmd, words: list[str]) -> list[str]:
     if name == "bq" and words[:1] == ["query"]:
         return []  # rule_sql reads bq query
     names = _SQL_OPTIONS | (_PLATFORM_SQL_OPTIONS if name in _DATA_PLATFORMS else frozenset())
-    texts = [t for t in _option_values(words, names) if _SQL_START.match(t)]
+    texts = [t for t in option_values(words, names) if _SQL_START.match(t)]
     if name in _SENDERS:
-        for value in _option_values(words, _KEYED_ARGS):
+        for value in option_values(words, _KEYED_ARGS):
             texts.extend(t for t in _keyed_sql(value) if _SQL_START.match(t))
     if name in _SENDERS or name in _DATA_PLATFORMS:
         # A statement given to -e/--sql inside a job's argument list (EMR/Dataproc steps:
@@ -278,9 +267,9 @@ def _kafka_offsets(cmd: Cmd, words: list[str]) -> Finding | None:
         resets = True
     if name not in ("kafka-consumer-groups", "rpk") or not (resets or deletes):
         return None
-    servers = _option_values(words, frozenset({"--bootstrap-server", "--brokers", "-X"}))
+    servers = option_values(words, frozenset({"--bootstrap-server", "--brokers", "-X"}))
     what = "resets" if resets else "deletes"
-    if _prod_words(servers) or _prod_words(_option_values(words, frozenset({"--group"}))):
+    if _prod_words(servers) or _prod_words(option_values(words, frozenset({"--group"}))):
         return (
             "deny",
             f"`{cmd.display}` {what} a consumer group's offsets on a production cluster: unprocessed "
@@ -297,12 +286,12 @@ def _kafka_retention_purge(cmd: Cmd, words: list[str]) -> Finding | None:
     (a local broker passes)."""
     if cmd.name.removesuffix(".sh") != "kafka-configs" or "--alter" not in words:
         return None
-    configs = ",".join(_option_values(words, frozenset({"--add-config"})))
+    configs = ",".join(option_values(words, frozenset({"--add-config"})))
     m = re.search(r"retention\.(ms|bytes)=(\d+)", configs)
     if m is None or int(m.group(2)) >= (3_600_000 if m.group(1) == "ms" else 1_048_576):
         return None
-    servers = _option_values(words, frozenset({"--bootstrap-server", "--zookeeper"}))
-    if _prod_words(servers) or _prod_words(_option_values(words, frozenset({"--entity-name", "--topic"}))):
+    servers = option_values(words, frozenset({"--bootstrap-server", "--zookeeper"}))
+    if _prod_words(servers) or _prod_words(option_values(words, frozenset({"--entity-name", "--topic"}))):
         return (
             "deny",
             f"`{cmd.display}` shrinks a production topic's retention so the broker deletes its messages. "
@@ -314,7 +303,7 @@ def _kafka_retention_purge(cmd: Cmd, words: list[str]) -> Finding | None:
 
 
 def _storage_accounts(words: list[str]) -> list[str]:
-    return _option_values(words, frozenset({"--account-name", "--connection-string"}))
+    return option_values(words, frozenset({"--account-name", "--connection-string"}))
 
 
 def rule_cloud_deletes(cmd: Cmd, found: list[Finding]) -> None:
@@ -332,7 +321,7 @@ def rule_cloud_deletes(cmd: Cmd, found: list[Finding]) -> None:
         and (whole_store or "delete-batch" in ops[1:4] or ops[1:4] == ["fs", "directory", "delete"])
     ):
         accounts = _storage_accounts(words) + (ops[3:4] if ops[1:2] == ["account"] else [])
-        accounts += _option_values(words, frozenset({"-n", "--name"})) if ops[1:2] == ["account"] else []
+        accounts += option_values(words, frozenset({"-n", "--name"})) if ops[1:2] == ["account"] else []
         if any(_PROD_SQUASHED.search(a) for a in accounts) or _prod_words(words):
             what = "deletes a production storage account, container, share or its blobs"
     elif name == "bq" and ops[:1] == ["rm"] and _prod_words(ops[1:]):
@@ -433,12 +422,12 @@ def _world_ingress(cmd: Cmd, words: list[str]) -> str | None:
     if name == "gcloud" and ops[:2] == ["compute", "firewall-rules"] and ops[2:3] in (["create"], ["update"]):
         if any(w.lower() in ("--direction=egress", "egress") for w in words) or "--action=deny" in words:
             return None
-        sources = ",".join(_option_values(words, frozenset({"--source-ranges"})))
-        tagged = _option_values(words, frozenset({"--source-tags", "--source-service-accounts"}))
+        sources = ",".join(option_values(words, frozenset({"--source-ranges"})))
+        tagged = option_values(words, frozenset({"--source-tags", "--source-service-accounts"}))
         world = any(_WORLD.match(s) for s in sources.split(",")) or (ops[2] == "create" and not sources and not tagged)
         if not world:
             return None
-        return _exposure(_port_ranges(_option_values(words, frozenset({"--allow", "--rules"}))))
+        return _exposure(_port_ranges(option_values(words, frozenset({"--allow", "--rules"}))))
     if name == "aws" and ops[:2] in (
         ["ec2", "authorize-security-group-ingress"],
         ["ec2", "modify-security-group-rules"],
@@ -446,16 +435,16 @@ def _world_ingress(cmd: Cmd, words: list[str]) -> str | None:
         joined = " ".join(words)
         if not re.search(r"(?:--cidr(?:-ipv6)?[= ]|CidrIp(?:v6)?\W+)(?:0\.0\.0\.0/0|::/0)", joined):
             return None
-        ports = _option_values(words, frozenset({"--port"}))
+        ports = option_values(words, frozenset({"--port"}))
         ports += [f"{a}-{b}" for a, b in re.findall(r"FromPort\W+(-?\d+)\W+.*?ToPort\W+(-?\d+)", joined)]
-        if any(p in ("-1", "all") for p in _option_values(words, frozenset({"--protocol"}))) or re.search(
+        if any(p in ("-1", "all") for p in option_values(words, frozenset({"--protocol"}))) or re.search(
             r"IpProtocol\W+-1", joined
         ):
             ports.append("all")
         return _exposure(_port_ranges(ports))
     if name == "az" and ops[:3] == ["network", "nsg", "rule"] and ops[3:4] in (["create"], ["update"]):
-        access = _option_values(words, frozenset({"--access"}))
-        direction = _option_values(words, frozenset({"--direction"}))
+        access = option_values(words, frozenset({"--access"}))
+        direction = option_values(words, frozenset({"--direction"}))
         if any(a.lower() == "deny" for a in access) or any(d.lower() == "outbound" for d in direction):
             return None
         prefixes = _list_option(words, frozenset({"--source-address-prefixes", "--source-address-prefix"}))
@@ -471,11 +460,11 @@ def _database_open_to_all(cmd: Cmd, words: list[str]) -> bool:
     ``--authorized-networks=0.0.0.0/0``)."""
     ops = [w for w in words if not w.startswith("-")]
     if cmd.name == "az" and "firewall-rule" in ops and {"create", "update"} & set(ops):
-        ends = _option_values(words, frozenset({"--end-ip-address", "--end-ip"}))
-        starts = _option_values(words, frozenset({"--start-ip-address", "--start-ip"}))
+        ends = option_values(words, frozenset({"--end-ip-address", "--end-ip"}))
+        starts = option_values(words, frozenset({"--start-ip-address", "--start-ip"}))
         return any(e == "255.255.255.255" for e in ends) and any(s.startswith("0.") for s in starts)
     if cmd.name == "gcloud" and ops[:2] in (["sql", "instances"], ["container", "clusters"]):
-        nets = _option_values(words, frozenset({"--authorized-networks", "--master-authorized-networks"}))
+        nets = option_values(words, frozenset({"--authorized-networks", "--master-authorized-networks"}))
         nets = ",".join(nets).split(",")
         return any(n in ("0.0.0.0/0", "::/0") for n in nets)
     return False
@@ -486,10 +475,10 @@ def _cluster_port_exposed(cmd: Cmd, words: list[str]) -> str:
     expose … --type=LoadBalancer`` of an administration or database port (the internet)."""
     if cmd.name != "kubectl":
         return ""
-    if "port-forward" in words and any("0.0.0.0" in a for a in _option_values(words, frozenset({"--address"}))):
+    if "port-forward" in words and any("0.0.0.0" in a for a in option_values(words, frozenset({"--address"}))):
         return "forwards a cluster port on every network interface of this machine"
-    balanced = any(t.lower() == "loadbalancer" for t in _option_values(words, frozenset({"--type"})))
-    ports = _option_values(words, frozenset({"--port", "--target-port"}))
+    balanced = any(t.lower() == "loadbalancer" for t in option_values(words, frozenset({"--type"})))
+    ports = option_values(words, frozenset({"--port", "--target-port"}))
     if "expose" in words[:2] and balanced and _exposure(_port_ranges(ports)) == "all" and ports:
         return "exposes a database or administration port to the internet through a load balancer"
     return ""
@@ -502,7 +491,7 @@ def _public_copies(cmd: Cmd, words: list[str]) -> str:
     ops = [w for w in words if not w.startswith("-")]
     joined = " ".join(words)
     if cmd.name == "aws" and ops[:2] == ["s3api", "put-bucket-policy"]:
-        policy = " ".join(_option_values(words, frozenset({"--policy"})))
+        policy = " ".join(option_values(words, frozenset({"--policy"})))
         if not policy.startswith("file://") and re.search(r'"Principal"\s*:\s*(?:"\*"|\{\s*"AWS"\s*:\s*"\*")', policy):
             actions = re.findall(r'"(s3:[\w*]+)"', policy)
             if any(not a.startswith(("s3:Get", "s3:List")) for a in actions) or not actions:
@@ -536,8 +525,8 @@ def _public_read_policy(cmd: Cmd, words: list[str]) -> bool:
     ops = [w for w in words if not w.startswith("-")]
     if cmd.name != "aws" or ops[:2] != ["s3api", "put-bucket-policy"]:
         return False
-    policy = " ".join(_option_values(words, frozenset({"--policy"})))
-    buckets = _option_values(words, frozenset({"--bucket"}))
+    policy = " ".join(option_values(words, frozenset({"--policy"})))
+    buckets = option_values(words, frozenset({"--bucket"}))
     return bool(
         re.search(r'"Principal"\s*:\s*(?:"\*"|\{\s*"AWS"\s*:\s*"\*")', policy)
         and '"Condition"' not in policy
@@ -639,17 +628,17 @@ def _machine_scripts(cmd: Cmd, words: list[str]) -> tuple[str, list[str]]:
         and ops[1:2] in (["instances"], ["instance-templates"], ["project-info"])
     ):
         texts: list[str] = []
-        for value in _option_values(words, frozenset({"--metadata"})):
+        for value in option_values(words, frozenset({"--metadata"})):
             texts.extend(m.group(1) for m in _SCRIPT_KEYS.finditer(value))
             # startup-script-url=https://…: the script is fetched at every boot (gs:// is the project's own).
             texts.extend(f"curl -fsSL {u} | sh" for u in re.findall(r"startup-script-url=(https?://[^,\s]+)", value))
         return "a VM's startup script (runs as root at every boot)", texts
     if name == "aws" and ops[:2] in (["ec2", "run-instances"], ["ec2", "modify-instance-attribute"]):
-        values = _option_values(words, frozenset({"--user-data"}))
+        values = option_values(words, frozenset({"--user-data"}))
         return "an instance's user data (runs as root at boot)", [v for v in values if not v.startswith("file://")]
     if name == "aws" and ops[:2] == ["ssm", "send-command"]:
         texts = []
-        for value in _option_values(words, frozenset({"--parameters"})):
+        for value in option_values(words, frozenset({"--parameters"})):
             try:
                 data = json.loads(value)
             except ValueError:
@@ -662,7 +651,7 @@ def _machine_scripts(cmd: Cmd, words: list[str]) -> tuple[str, list[str]]:
         return "managed instances (SSM runs it as root)", texts
     if name == "az" and ops[:3] in (["vm", "extension", "set"], ["vmss", "extension", "set"]):
         texts = []
-        for value in _option_values(words, frozenset({"--settings", "--protected-settings"})):
+        for value in option_values(words, frozenset({"--settings", "--protected-settings"})):
             try:
                 data = json.loads(value)
             except ValueError:
@@ -701,7 +690,7 @@ def rule_machine_code(cmd: Cmd, check: Check, found: list[Finding]) -> None:
     for stage in cmd.stage_names[: cmd.stage]:
         upstream |= stage
     applies = cmd.name == "kubectl" and {"apply", "create", "replace"} & set(words[:3])
-    if applies and "-" in _option_values(words, frozenset({"-f", "--filename"})) and upstream & _shell.DOWNLOADERS:
+    if applies and "-" in option_values(words, frozenset({"-f", "--filename"})) and upstream & _shell.DOWNLOADERS:
         found.append(
             (
                 "ask",
@@ -723,7 +712,7 @@ def rule_machine_code(cmd: Cmd, check: Check, found: list[Finding]) -> None:
     if applies:
         urls = [
             u
-            for u in _option_values(words, frozenset({"-f", "--filename", "-k", "--kustomize"}))
+            for u in option_values(words, frozenset({"-f", "--filename", "-k", "--kustomize"}))
             if "://" in u or u.startswith("github.com/")
         ]
         unknown = [u for u in urls if not _KNOWN_MANIFEST_HOSTS.match(u)]

@@ -18,7 +18,7 @@ import _shell
 from _common import Finding
 from _shell import Cmd, LazyPattern, Word, lazy_compile
 
-from ._infra import PREVIEW_NAME, production, production_host
+from ._infra import PREVIEW_NAME, option_values, production, production_host
 from ._paths import is_match_all
 
 SQL_CLIENTS: dict[str, tuple[frozenset[str], frozenset[str], bool]] = {
@@ -1648,15 +1648,7 @@ _TARGET_OPTIONS = ("--context", "--connection", "--database", "--env", "--enviro
 def _prod_option(lits: list[str]) -> bool:
     """Whether an option naming the target database (``--context ProdDbContext``,
     ``--database=live``) names production."""
-    for i, a in enumerate(lits):
-        opt, eq, value = a.partition("=")
-        if opt not in _TARGET_OPTIONS:
-            continue
-        if not eq:
-            value = lits[i + 1] if i + 1 < len(lits) else ""
-        if _PROD_WORD.search(value):
-            return True
-    return False
+    return any(_PROD_WORD.search(value) for value in option_values(lits, _TARGET_OPTIONS))
 
 
 _DB_FILE = lazy_compile(r"(?i)\.(?:sqlite3?|db|duckdb|mdb|accdb)(?:-wal|-shm|-journal)?$")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Collection
 
 import _shell
 from _common import Finding
@@ -313,15 +314,20 @@ def _kube_verb(lits: list[str]) -> str:
     return ""
 
 
+def option_values(words: list[str], names: Collection[str]) -> list[str]:
+    """Values of ``--name VALUE`` and ``--name=VALUE`` options."""
+    got: list[str] = []
+    for i, word in enumerate(words):
+        if word in names and i + 1 < len(words):
+            got.append(words[i + 1])
+        elif "=" in word and word.partition("=")[0] in names:
+            got.append(word.partition("=")[2])
+    return got
+
+
 def _kube_target_prod(lits: list[str]) -> bool:
     """Whether a -n/--namespace/--context/--kube-context value names production."""
-    for i, lit in enumerate(lits):
-        opt, eq, value = lit.partition("=")
-        if not eq:
-            value = lits[i + 1] if opt in _KUBE_TARGET and i + 1 < len(lits) else ""
-        if opt in _KUBE_TARGET and _PROD_NAME.search(value):
-            return True
-    return False
+    return any(_PROD_NAME.search(value) for value in option_values(lits, _KUBE_TARGET))
 
 
 def _kube_target_named(lits: list[str]) -> bool:
@@ -385,12 +391,8 @@ def _deploys_to_production(name: str, lits: list[str]) -> bool:
     for names, verbs, options in _DEPLOYS:
         if name not in names or not verbs & set(a for a in lits[:3] if not a.startswith("-")):
             continue
-        for i, lit in enumerate(lits):
-            opt, eq, value = lit.partition("=")
-            if not eq:
-                value = lits[i + 1] if opt in options and i + 1 < len(lits) else ""
-            if opt in options and _PROD_NAME.search(value):
-                return True
+        if any(_PROD_NAME.search(value) for value in option_values(lits, options)):
+            return True
     return False
 
 
