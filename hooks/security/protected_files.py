@@ -459,13 +459,8 @@ def _env_template(text: str, cwd: str | None) -> bool:
     if "env" in parts and _TEMPLATE_WORDS & parts:
         return True
     path = _shell.normalize(text, cwd)
-    if path is None or not os.path.isfile(path):
-        return False
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            lines = handle.read(65536).splitlines()
-    except OSError:
-        return False
+    content = _common.read_text(path, 65536) if path is not None and os.path.isfile(path) else None
+    lines = content.splitlines() if content is not None else []
     return bool(lines) and all(_EMPTY_ASSIGNMENT.fullmatch(line) for line in lines)
 
 

@@ -585,11 +585,8 @@ _URL_LOGIN = lazy_compile(r"(?i)://[^/\s:@]+:[^/\s@]+@|password|passwd|token|sec
 def _readable_without_credentials(path: str) -> bool:
     """Whether ``path`` exists on this machine and holds no login (no ``user:pass@`` URL, no
     password or token setting). An absent or unreadable file is not assumed to be clean."""
-    try:
-        with open(os.path.expanduser(path), encoding="utf-8", errors="replace") as handle:
-            return _URL_LOGIN.search(handle.read(65536)) is None
-    except OSError:
-        return False
+    text = _common.read_text(os.path.expanduser(path), 65536)
+    return text is not None and _URL_LOGIN.search(text) is None
 
 
 # node-config / config-rs style folders: config/default.yaml is committed, while
@@ -1146,14 +1143,10 @@ def _holds_no_values(value: str, cwd: str | None) -> bool:
     """Whether the file ``value`` names exists on this machine and every setting in it is empty or
     a placeholder (``API_KEY=``, ``SECRET_KEY=change-me``, ``DB_URL=${DATABASE_URL}``)."""
     path = _shell.normalize(value, cwd)
-    if path is None or not os.path.isfile(path):
+    text = _common.read_text(path, 65536) if path is not None and os.path.isfile(path) else None
+    if text is None:
         return False
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            lines = handle.read(65536).splitlines()
-    except OSError:
-        return False
-    for line in lines:
+    for line in text.splitlines():
         m = _TEMPLATE_LINE.fullmatch(line)
         if m is None:
             return False
