@@ -162,13 +162,19 @@ _PY_LAUNCH = re.compile(r"^\s*(?:uv\s+run\s+)?(?:python3?|python)\s+hook_launche
 
 @dataclass(frozen=True)
 class IgnoredHook:
-    """A configured entry that will not run, and why (shown by ``hooks list``)."""
+    """A configured entry that will not run, and why (shown by ``hooks list``).
+
+    ``kind`` names the reason for tools (``hooks explain --json``): ``duplicate`` (the same
+    command already runs on that event), ``disabled`` (``disableAllHooks`` /
+    ``allowManagedHooksOnly``) or ``unsupported`` (a hook type or event this server does
+    not run)."""
 
     event: str
     source: str
     location: str
     command: str
     why: str
+    kind: str = "unsupported"
 
 
 @dataclass
@@ -220,6 +226,7 @@ class HookConfig:
                             spec.location,
                             spec.command,
                             f"duplicate of {other.source} {other.location}",
+                            "duplicate",
                         )
                     )
                     return
@@ -744,7 +751,9 @@ def load_files(
         )
         for event, specs in config.hooks.items():
             kept = [s for s in specs if keep_managed and s.source == managed_source]
-            config.ignored += [IgnoredHook(event, s.source, s.location, s.command, why) for s in specs if s not in kept]
+            config.ignored += [
+                IgnoredHook(event, s.source, s.location, s.command, why, "disabled") for s in specs if s not in kept
+            ]
             config.hooks[event] = kept
         config.disabled = bool(disabled_by)
     return config

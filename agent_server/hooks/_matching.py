@@ -53,25 +53,32 @@ def _object_matches(matcher: Mapping[str, Any], payload: Mapping[str, Any]) -> b
     return True
 
 
-def why_not(spec: HookSpec, payload: Mapping[str, Any]) -> str | None:
-    """Why ``spec`` does not apply to ``payload``, or None when it does."""
+def _skip(spec: HookSpec, payload: Mapping[str, Any]) -> tuple[str, str] | None:
+    """Which check keeps ``spec`` from applying to ``payload`` (its :class:`Verdict` kind)
+    and why, or None when it applies."""
     if not matcher_applies(spec.matcher, spec.event, payload):
-        return f"matcher {spec.matcher!r} does not match {match_value(spec.event, payload)!r}"
+        return "matcher", f"matcher {spec.matcher!r} does not match {match_value(spec.event, payload)!r}"
     if spec.object_matcher is not None and not _object_matches(spec.object_matcher, payload):
-        return f"matcher {dict(spec.object_matcher)!r} does not match the payload"
+        return "object matcher", f"matcher {dict(spec.object_matcher)!r} does not match the payload"
     tool_name = payload.get("tool_name")
     tool_input = payload.get("tool_input")
     if spec.tool_pattern is not None and not tool_pattern_matches(
         spec.tool_pattern, tool_name if isinstance(tool_name, str) else None, tool_input
     ):
-        return f"pattern {spec.tool_pattern!r} does not match the tool call"
+        return "pattern", f"pattern {spec.tool_pattern!r} does not match the tool call"
     if (
         spec.if_rule is not None
         and isinstance(tool_name, str)
         and not tool_pattern_matches(spec.if_rule, tool_name, tool_input)
     ):
-        return f"if {spec.if_rule!r} does not match the tool call"
+        return "if", f"if {spec.if_rule!r} does not match the tool call"
     return None
+
+
+def why_not(spec: HookSpec, payload: Mapping[str, Any]) -> str | None:
+    """Why ``spec`` does not apply to ``payload``, or None when it does."""
+    skip = _skip(spec, payload)
+    return None if skip is None else skip[1]
 
 
 def hook_applies(spec: HookSpec, payload: Mapping[str, Any]) -> bool:
@@ -108,25 +115,6 @@ class Verdict:
         }
 
 
-def _skip_kind(spec: HookSpec, why: str) -> str:
-    if spec.object_matcher is not None and why.startswith(f"matcher {dict(spec.object_matcher)!r}"):
-        return "object matcher"
-    for prefix, kind in (("matcher ", "matcher"), ("pattern ", "pattern"), ("if ", "if")):
-        if why.startswith(prefix):
-            return kind
-    return "other"
-
-
-def _ignored_kind(why: str) -> str:
-    if why.startswith("duplicate of"):
-        return "duplicate"
-    if "disableAllHooks" in why or "allowManagedHooksOnly" in why:
-        return "disabled"
-    if "not supported" in why:
-        return "unsupported"
-    return "ignored"
-
-
 def _event_paths(event: str) -> tuple[str, ...]:
     snake = re.sub(r"(?<!^)(?=[A-Z])", "_", event).lower()  # PreToolUse -> pre_tool_use
     return (f"hooks.{event}", f"hooks.{snake}")
@@ -143,19 +131,15 @@ def explain(
     a hook that matches may still not run (the trust policy, ``HookTrust.reason``)."""
     verdicts: list[Verdict] = []
     for spec in config.hooks.get(event, []):
-        why = why_not(spec, payload)
+        kind, why = _skip(spec, payload) or ("", "")
         note = "runs in the background (async); its result is ignored" if spec.run_async else ""
-        distrust = untrusted(spec) if why is None and untrusted is not None else None
+        distrust = untrusted(spec) if not kind and untrusted is not None else None
         if distrust is not None:
             kind, why = "untrusted", distrust
-        else:
-            kind = "" if why is None else _skip_kind(spec, why)
-        verdicts.append(
-            Verdict(spec.command, spec.source, spec.location, not kind, kind, why or "", note, spec.display_name)
-        )
+        verdicts.append(Verdict(spec.command, spec.source, spec.location, not kind, kind, why, note, spec.display_name))
     for ig in config.ignored:
         if ig.event == event:
-            verdicts.append(Verdict(ig.command, ig.source, ig.location, False, _ignored_kind(ig.why), ig.why))
+            verdicts.append(Verdict(ig.command, ig.source, ig.location, False, ig.kind, ig.why))
     prefixes = _event_paths(event)
     for issue in config.errors:
         if any(issue.path == p or issue.path.startswith((p + "[", p + ".")) for p in prefixes):

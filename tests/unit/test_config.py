@@ -203,6 +203,7 @@ def test_identical_commands_run_once_across_files(tmp_path: Path) -> None:
     assert config.hooks["Stop"][0].timeout == 5
     (ignored,) = config.ignored
     assert "duplicate" in ignored.why and ignored.source == ".claude/settings.local.json"
+    assert ignored.kind == "duplicate"
 
 
 def test_disable_all_hooks(tmp_path: Path) -> None:
@@ -210,7 +211,7 @@ def test_disable_all_hooks(tmp_path: Path) -> None:
     settings(tmp_path, {"disableAllHooks": True}, "settings.local.json")
     config = load(tmp_path)
     assert config.disabled and not config.hooks["Stop"]
-    assert "disableAllHooks" in config.ignored[0].why
+    assert "disableAllHooks" in config.ignored[0].why and config.ignored[0].kind == "disabled"
 
 
 def test_managed_hooks_survive_user_disable_and_can_forbid_others(tmp_path: Path) -> None:

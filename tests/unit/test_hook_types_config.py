@@ -160,7 +160,9 @@ def test_warnings_for_what_would_surprise(tmp_path: Path) -> None:
         ("warning", "hooks.Stop[0].hooks[1].model", "'model' is ignored: prompt hooks use the session's model"),
     ]
     assert config.hooks.get("SessionStart", []) == []
-    assert [i.why for i in config.ignored] == ["http hooks are not sent for SessionStart (as in Claude Code)"]
+    assert [(i.kind, i.why) for i in config.ignored] == [
+        ("unsupported", "http hooks are not sent for SessionStart (as in Claude Code)")
+    ]
     assert len(config.hooks["Stop"]) == 2
 
 
