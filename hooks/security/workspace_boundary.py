@@ -105,6 +105,17 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     --prefix). Paths on a device or another file system are not the host's: adb shell and the
     device side of adb push/pull, hdfs dfs / hadoop fs paths, multipass exec; the host side of
     a transfer (what push/put sends, where pull/get writes, multipass transfer) stays judged.
+    A URL path given to a server (appium --base-path /wd/hub, uvicorn --root-path /api,
+    --health-path /healthz, --url-prefix /v1: an option named for a URL, route, endpoint or
+    base, or a path/prefix qualified as one, whose value names nothing on the machine and starts
+    in no system folder) is a route, not a file; real paths after such options stay judged.
+    A find over all of / or ~ narrowed only by owner, mode, size or age (find / -xdev -perm -4000,
+    -user x -ls, find ~ -size +1G) lists names like ls; name or path tests and actions stay
+    refused. A search of one machine-wide log for one kind of event (grep -c 'Failed password'
+    /var/log/auth.log*, zgrep, the Grep tool) shows those lines like journalctl | grep; whole
+    reads, -v, catch-all or credential patterns (token, bearer, cookie, api key) and the whole
+    /var/log tree stay refused. Language shells' start-up files (~/.julia/config/startup.jl,
+    ~/.ghci, ~/.pythonrc.py, ~/.iex.exs) are settings files like ~/.Rprofile.
     Fails closed on malformed input.
 """
 
@@ -823,6 +834,10 @@ USER_CONFIG_FILES = frozenset({
     ".ripgreprc", ".dircolors", ".Xresources", ".tigrc", ".ackrc", ".pylintrc", ".prettierrc",
     ".clang-format", ".ideavimrc", ".zlogin", ".zlogout", ".bash_logout", ".mongoshrc.js", ".bazelrc",
     ".keras/keras.json", ".cache/huggingface/accelerate/default_config.yaml",
+    # Language shells' start-up code (imports, prompt, editor mode), like ~/.Rprofile.
+    ".julia/config/startup.jl", ".julia/config/startup_ijulia.jl", ".pythonrc", ".pythonrc.py", ".ghci",
+    ".ghc/ghci.conf", ".sbclrc", ".octaverc", ".iex.exs", ".erlang", ".guile", ".ocamlinit", ".utop/init.ml",
+    ".ipython/profile_default/ipython_config.py",
     # Version pins, channels and daemon options: settings, with any credentials kept elsewhere
     # (gh's tokens in hosts.yml, docker's in config.json).
     ".tool-versions", ".nvmrc", ".condarc", ".config/gh/config.yml", ".docker/daemon.json",
@@ -1000,6 +1015,46 @@ def _searches_startup_file(cmd: Cmd, word: Word, path: str) -> bool:
     return _narrow_search(cmd)
 
 
+# Rotated, compressed logs are searched with zgrep.
+_LOG_SEARCHERS = SEARCHERS | {"zgrep"}
+# A pattern that would pull credentials out of a log rather than one kind of event.
+_LOG_CREDENTIAL_PATTERN = lazy_compile(
+    r"(?i)token|secret|bearer|authori[sz]ation|cookie|api.?key|private|passw(?:or)?d\s*[=:]|credential"
+)
+
+
+def _searches_machine_log(cmd: Cmd, word: Word, named: str) -> bool:
+    """``sudo grep -c 'Accepted publickey' /var/log/auth.log``, ``zgrep 'Failed password'
+    /var/log/auth.log.2.gz``, ``grep -h 'sudo: .*COMMAND=' /var/log/auth.log*``: searching the
+    machine-wide logs for one kind of event shows those lines only, as ``journalctl -u sshd | grep
+    Accepted`` does. A whole read (cat, tail, less), an inverted match, patterns from a file, a
+    pattern that matches any line or one that digs for tokens, cookies or Authorization headers
+    still counts as reading the log."""
+    if cmd.name not in _LOG_SEARCHERS or not _reads_only(cmd, word):
+        return False
+    if not machine_log(named):  # the name as written: /var/log/auth.log* is still auth.log
+        return False
+    flags, positionals, values = _shell.split_options(cmd.args, frozenset({"-e", "--regexp", "-f", "--file"}))
+    if {"v", "invert-match"} & set(flags) or "f" in values or "file" in values:
+        return False
+    patterns = values.get("e", []) + values.get("regexp", []) or positionals[:1]
+    return _event_patterns([p.literal() for p in patterns])
+
+
+def machine_log(path: str) -> bool:
+    """Whether ``path`` names one of the machine-wide logs (syslog, auth.log, kern.log …). The whole
+    /var/log tree (every service's logs, audit trails) is not one log."""
+    return path.startswith("/var/log/") and not system_readable(path)
+
+
+def _event_patterns(texts: list[str | None]) -> bool:
+    """Whether search patterns each pick one kind of log event (``Failed password``, ``sudo:
+    .*COMMAND=``, ``oom-killer``): three or more letters or digits, no credential words."""
+    return bool(texts) and all(
+        t is not None and sum(c.isalnum() for c in t) >= 3 and not _LOG_CREDENTIAL_PATTERN.search(t) for t in texts
+    )
+
+
 def _cat_into_search(cmd: Cmd, word: Word, path: str, cmds: list[Cmd]) -> bool:
     """``cat ~/.zshrc | grep -n PATH``: the start-up file piped whole into a search for one named
     setting shows those lines only, as ``grep -n PATH ~/.zshrc`` does."""
@@ -1034,9 +1089,33 @@ def _metadata_only(cmd: Cmd, word: Word, path: str) -> bool:
     if any(r.target is word for r in cmd.redirects):
         return False
     if cmd.name in ("find", "fd", "fdfind"):
-        # A search of the whole filesystem or home folder (find / -name '*.pem') hunts rather than looks.
-        return _find_lists_only(cmd) and path not in ("/", os.path.normpath(cmd.ctx.home))
+        # A search of the whole filesystem or home folder for names (find / -name '*.pem') hunts
+        # rather than looks; one narrowed only by owner, mode, size or age does not.
+        whole = path in ("/", os.path.normpath(cmd.ctx.home))
+        return _find_lists_only(cmd) and (not whole or _find_by_attributes(cmd))
     return cmd.name in FILESYSTEM_INFO or cmd.name in METADATA_ONLY
+
+
+# find tests that pick files by name or location (what a hunt for keys or dumps filters on) …
+_FIND_NAME_TESTS = frozenset({
+    "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname",
+})  # fmt: skip
+# … and those that pick them by owner, mode, size or age (an audit or a disk-space look).
+_FIND_ATTRIBUTE_TESTS = frozenset({
+    "-user", "-group", "-uid", "-gid", "-nouser", "-nogroup", "-perm", "-size", "-newer", "-newermt", "-anewer",
+    "-cnewer", "-mtime", "-mmin", "-ctime", "-cmin", "-atime", "-amin", "-links", "-inum", "-samefile", "-empty",
+})  # fmt: skip
+
+
+def _find_by_attributes(cmd: Cmd) -> bool:
+    """``find / -xdev -perm -4000 -type f``, ``sudo find / -xdev -user mallory -ls``, ``find ~ -size
+    +1G``: a find over the whole filesystem or home folder narrowed by owner, mode, size or age
+    and by no name or path test prints a list of names, as an audit or a disk-space look does;
+    it does not hunt for a kind of file by its name. Only ``find`` (fd's operand is a name pattern)."""
+    if cmd.name != "find":
+        return False
+    lits = {w.literal() for w in cmd.args}
+    return not (lits & _FIND_NAME_TESTS) and bool(lits & _FIND_ATTRIBUTE_TESTS) and None not in lits
 
 
 def _counts_only(cmd: Cmd, word: Word) -> bool:
@@ -1434,7 +1513,7 @@ def _bash_path_words(cmd: Cmd) -> list[Word]:
             words.append(r.target)
     if name in NO_PATH_ARGS or not cmd.argv:
         return words
-    args = cmd.args
+    args = _without_url_routes(cmd.args)
     if name == "git":
         _flags, _pos, values = _shell.split_options(
             args, frozenset({"-C", "--git-dir", "--work-tree", "-c"}), stop_at_first=True
@@ -1578,6 +1657,66 @@ def _without_resource_names(args: list[Word]) -> list[Word]:
         if _AWS_NAME_OPTION.fullmatch(option):
             skip = not eq
             continue
+        kept.append(w)
+    return kept
+
+
+# Servers take the URL path they answer under as an option (appium --base-path /wd/hub, uvicorn
+# --root-path /api, ng serve --base-href /admin/, vite --base /app/, tensorboard --path_prefix /tb,
+# streamlit --server.baseUrlPath /dash, --mount-path /graphql, --health-path /healthz): a route on
+# the server, not a file. Words of the option's name that say so (camelCase, -, _ and . split it):
+_ROUTE_WORDS = frozenset({"url", "uri", "href", "route", "routes", "endpoint", "base", "pathbase", "basepath"})
+# ... and the qualifiers that turn a "path" or "prefix" option into one (--metrics-path, --api-prefix);
+# a bare --path or --prefix (an install prefix) stays a file path.
+_ROUTE_QUALIFIERS = frozenset({
+    "base", "root", "mount", "context", "servlet", "api", "www", "health", "healthcheck", "metrics",
+    "telemetry", "callback", "redirect", "webhook", "hook", "login", "logout", "static", "public", "web",
+    "http", "ws", "websocket", "graphql", "docs", "openapi", "swagger", "status", "ready", "readiness",
+    "liveness", "probe", "admin", "ui", "sub", "proxy", "assets", "deploy", "app", "site",
+})  # fmt: skip
+# The words of an option's name: runs of letters and digits, a capital starting a new word.
+_OPTION_WORDS = lazy_compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+
+
+def _route_option(option: str) -> bool:
+    """``--base-path``, ``--url-prefix``, ``--server.baseUrlPath``, ``--path_prefix``: a long
+    option whose name says its value is a URL path on a server."""
+    if not option.startswith("--"):
+        return False
+    words = [w.lower() for w in _OPTION_WORDS.findall(option[2:])]
+    if set(words) & _ROUTE_WORDS or {"path", "prefix"} <= set(words):
+        return True
+    return bool({"path", "prefix"} & set(words)) and bool(set(words) & _ROUTE_QUALIFIERS)
+
+
+def _url_route(value: str) -> bool:
+    """``/wd/hub``, ``/api/v1/``: a value that can only be a URL path — it names nothing that
+    exists on this machine, and its first folder is no system folder a path could start in."""
+    if not value.startswith("/") or value.startswith("//") or any(c in value for c in "~$*?\\\n"):
+        return False
+    parts = value.split("/")
+    if ".." in parts or "." in parts:
+        return False
+    top = parts[1]
+    if not top or top.startswith(".") or top.lower() in _UNIX_TOPS or _WINDOWS_PATH.match(value[1:]):
+        return False
+    return not os.path.lexists("/" + top)
+
+
+def _without_url_routes(args: list[Word]) -> list[Word]:
+    """``args`` without a URL-path option's separate value (``--base-path /wd/hub``): the value
+    names a route on the server being started, not a file. A value that may be a real path (an
+    existing folder, a system folder, ``..``) stays and is judged."""
+    kept: list[Word] = []
+    skip = False
+    for i, w in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        lit = w.literal() or ""
+        nxt = args[i + 1].literal() if i + 1 < len(args) else None
+        if _route_option(lit) and "=" not in lit and nxt is not None and _url_route(nxt):
+            skip = True
         kept.append(w)
     return kept
 
@@ -2158,6 +2297,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     or any(w is word for w in _shell.checked_key_words(cmd))
                     or _sources_tool_env(cmd, word, path)
                     or _searches_startup_file(cmd, word, path)
+                    or _searches_machine_log(cmd, word, _shell.normalize(value, cmd.ctx.cwd) or path)
                     or _cat_into_search(cmd, word, path, cmds)
                     or _metadata_only(cmd, word, path)
                     or _counts_only(cmd, word)
@@ -2538,6 +2678,8 @@ def check_tool(tool: str, tool_input: dict[str, Any], payload: _common.Payload) 
             and not climbs_out(os.path.expanduser(value), cwd, roots)
         ):
             continue  # names in the home folder, as `ls ~` prints them: a listing, not a read
+        if path is not None and tool == "Grep" and machine_log(path) and _event_patterns([tool_input.get("pattern")]):
+            continue  # Grep "Failed password" in /var/log/auth.log: one kind of event, as grep shows it
         if path is not None and tool == "Read" and _user_settings_file(path, home):
             if _settings_may_hold_credentials(path):
                 found.append(("ask", _settings_read_reason(f"{tool} of {path}")))

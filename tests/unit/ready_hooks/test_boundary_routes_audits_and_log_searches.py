@@ -1,0 +1,144 @@
+"""workspace_boundary: URL routes given to servers, attribute-only finds, searches of machine logs.
+
+* ``--base-path /wd/hub``, ``--root-path /api``, ``--health-path /healthz``: an option whose name
+  says it takes a URL path, with a value that names nothing on the machine and starts in no
+  system folder, is a route on the server being started — not a file. Real paths stay judged.
+* ``find / -xdev -perm -4000``, ``find ~ -size +1G``: a listing of the whole filesystem or home
+  folder narrowed only by owner, mode, size or age is an audit or a disk-space look; a name or
+  path test (``find / -name '*.pem'``) still hunts, and any action is judged as before.
+* ``grep 'Failed password' /var/log/auth.log``: searching a machine-wide log for one kind of
+  event shows those lines, as ``journalctl | grep`` does; whole reads, ``-v``, catch-all or
+  credential patterns and the whole /var/log tree stay refused.
+* Language shells' start-up files (``~/.julia/config/startup.jl``, ``~/.ghci``) are settings,
+  judged by what they hold, like ``~/.Rprofile``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HOOK = "security/workspace_boundary.py"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "uvicorn svc.app:api --root-path /billing --port 8010 &",
+        "npx ng serve --base-href /console/ --deploy-url /cdn/",
+        "pnpm vite --base /portal/ --port 5174",
+        "tensorboard --logdir outputs/tb --path_prefix /board",
+        "streamlit run dash.py --server.baseUrlPath /insights",
+        "locust -f load/locustfile.py --web-base-path /perf",
+        "node dist/server.js --mount-path /gql & sleep 2 && curl -s localhost:4000/gql",
+        "./bin/gateway --healthcheck-path /livez --metrics-path /stats",
+        "appium server --address 127.0.0.1 --base-path /hub/v2 &",
+        "java -jar build/libs/svc.jar --context-path /orders",
+        "hugo server --baseURL /handbook/ -D",
+        "./svc --url-prefix /v3 --listen :9090",
+    ],
+)
+def test_url_routes_given_to_servers_pass(kit: Any, project: Path, command: str) -> None:
+    kit.expect_decision(HOOK, command, project, None)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "node srv.js --base-path /etc/nginx",  # a system folder: a real path
+        "node srv.js --mount-path ../sibling",  # climbs out of the project
+        "./tool --base-url /root/keys",
+        "./tool --base /usr/share",
+        "./tool --api-prefix /srv/www/../../etc/shadow",
+        "./tool --output /billing",  # not a route option
+        "./configure --prefix /opt/custom",  # an install prefix
+        "./tool --base-path /tmp/../etc/sudoers.d/x",
+    ],
+)
+def test_real_paths_after_route_like_options_stay_judged(kit: Any, project: Path, command: str) -> None:
+    kit.expect_decision(HOOK, command, project, "deny", "outside-project")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sudo find / -xdev -perm -2000 -type f 2>/dev/null",
+        "sudo find / -xdev -user deploy -mmin -30 -ls 2>/dev/null > audit/deploy_changes.txt",
+        "find ~ -type f -size +2G -printf '%s %p\\n' | sort -n | tail -5",
+        "find / -xdev -nogroup 2>/dev/null | head",
+        "find $HOME -newer Cargo.lock -type f | wc -l",
+    ],
+)
+def test_whole_machine_listings_by_attributes_pass(kit: Any, project: Path, command: str) -> None:
+    kit.expect_decision(HOOK, command, project, None)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "find / -xdev -perm -4000 -name 'id_*'",  # a name test: a hunt
+        "find ~ -size -4k -path '*/.aws/*'",
+        "find / -xdev -type f",  # every file: no narrowing
+        "sudo find / -xdev -user mallory -exec cat {} +",
+        "find ~ -mtime -1 -fprint /etc/recent.list",
+        "find / -size +5G -delete",
+    ],
+)
+def test_name_hunts_and_actions_over_the_machine_stay_refused(kit: Any, project: Path, command: str) -> None:
+    kit.expect_decision(HOOK, command, project, "deny", "outside-project")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sudo grep -c 'Invalid user' /var/log/auth.log",
+        "sudo zgrep -h 'Accepted publickey for deploy' /var/log/auth.log.3.gz | awk '{print $1,$2,$3}'",
+        "grep -iE 'segfault|oom-killer' /var/log/kern.log | tail -20",
+        "sudo rg -N 'CRON.*backup' /var/log/syslog",
+        "sudo grep -h 'pam_unix(sudo:session)' /var/log/secure* | sort | uniq -c",
+    ],
+)
+def test_event_searches_of_machine_logs_pass(kit: Any, project: Path, command: str) -> None:
+    kit.expect_decision(HOOK, command, project, None)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sudo tail -n 200 /var/log/auth.log",
+        "sudo grep -v sshd /var/log/auth.log",
+        "sudo grep -E '.*' /var/log/syslog",
+        "sudo grep -i 'bearer' /var/log/syslog",
+        "sudo grep -i 'api_key' /var/log/messages",
+        "sudo grep -f /tmp/pats /var/log/auth.log",
+        "sudo grep -rn 'panic' /var/log",
+        "grep 'sshd' /var/log/auth.log > /var/log/auth.trimmed",
+    ],
+)
+def test_whole_or_credential_reads_of_machine_logs_stay_refused(kit: Any, project: Path, command: str) -> None:
+    kit.expect_decision(HOOK, command, project, "deny")
+
+
+def test_grep_tool_on_a_machine_log(kit: Any, project: Path) -> None:
+    hook = kit.load(HOOK)
+    event = kit.pre_tool("Grep", {"pattern": "Failed password", "path": "/var/log/auth.log"}, project)
+    assert kit.decision(hook.run(event)) is None
+    for pattern, path in (("cookie", "/var/log/auth.log"), ("x", "/var/log/syslog"), ("error", "/var/log")):
+        payload = kit.pre_tool("Grep", {"pattern": pattern, "path": path}, project)
+        assert kit.decision(hook.run(payload)) == "deny", (pattern, path)
+
+
+@pytest.mark.parametrize("name", [".julia/config/startup.jl", ".ghci", ".pythonrc.py", ".iex.exs"])
+def test_language_shell_startup_files_read_as_settings(kit: Any, project: Path, name: str) -> None:
+    hook = kit.load(HOOK)
+    home = Path.home()
+    path = home / name
+    payload = kit.pre_tool("Read", {"file_path": str(path)}, project)
+    assert kit.decision(hook.run(payload)) is None  # absent: shows nothing
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("using Revise\natreplinit(x -> nothing)\n")
+    assert kit.decision(hook.run(payload)) is None
+    path.write_text('ENV["API_TOKEN"] = "tok"\napi_token = "abc"\n')
+    assert kit.decision(hook.run(payload)) == "ask"
