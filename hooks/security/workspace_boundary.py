@@ -116,6 +116,13 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     reads, -v, catch-all or credential patterns (token, bearer, cookie, api key) and the whole
     /var/log tree stay refused. Language shells' start-up files (~/.julia/config/startup.jl,
     ~/.ghci, ~/.pythonrc.py, ~/.iex.exs) are settings files like ~/.Rprofile.
+    A word written as an absolute path of two or more parts whose first folder does not exist on
+    the machine and is no system folder (kubectl get --raw /apis/…, etcdctl get /registry/…, an
+    MQTT topic, a test filter /checkout/) names no local file: there is nothing to read. It stays
+    judged when deleted, redirected to, written by a file tool (cp, tee, rsync …), run as root,
+    or when its name says it holds secrets. Windows admin tools that only show something
+    (schtasks /Query, reg query, icacls without /grant, cmd.exe /c schtasks /query, taskkill)
+    pass; their changing forms stay judged.
     Fails closed on malformed input.
 """
 
@@ -1587,7 +1594,11 @@ def _bash_path_words(cmd: Cmd) -> list[Word]:
             args = args[:2] + args[3:]  # aws logs tail /aws/lambda/x: the log group
     if name in _OTHER_SIDE_TOOLS:
         return words + _host_side_words(cmd)
-    if name in _WINDOWS_SWITCH_TOOLS or (name == "cmd" and _cmd_exe_reads(args)):
+    if (
+        name in _WINDOWS_SWITCH_TOOLS
+        or (name == "cmd" and _cmd_exe_reads(args))
+        or _windows_query([w.literal() for w in args], name)
+    ):
         args = [w for w in args if not _windows_switch(w.literal() or "")]
     _flags, positionals, values = _shell.split_options(args, _shell.VALUE_OPTIONS.get(name, frozenset()))
     if name in _shell.PATTERN_FIRST and not ({"e", "f", "regexp", "file", "expression"} & set(values)):
@@ -1605,8 +1616,32 @@ def _bash_path_words(cmd: Cmd) -> list[Word]:
 # a Unix top folder, or the value itself names a path or a drive).
 _WINDOWS_SWITCH_TOOLS = frozenset({
     "dotnet", "msbuild", "nuget", "csc", "vbc", "vstest.console", "mstest", "ipconfig", "systeminfo", "tasklist",
-    "whoami", "wsl", "findstr", "where", "ver", "driverquery", "wmic", "getmac",
+    "whoami", "wsl", "findstr", "where", "ver", "driverquery", "wmic", "getmac", "taskkill",
 })  # fmt: skip
+# Windows admin tools in the mode that only shows something: schtasks /Query, reg query, icacls
+# with no switch that changes rights. Their other modes (schtasks /Create, reg add, icacls /grant)
+# keep their switches judged.
+_ICACLS_CHANGES = frozenset({
+    "/grant", "/deny", "/remove", "/setowner", "/reset", "/setintegritylevel", "/restore", "/inheritance",
+    "/substitute", "/save",
+})  # fmt: skip
+
+
+def _windows_query(lits: list[str | None], name: str) -> bool:
+    """``schtasks /Query /FO LIST``, ``reg query HKLM\\… /v ProductName``, ``icacls build\\out.txt /T``:
+    a Windows admin tool run only to show something."""
+    words = [(x or "").lower().split(":", 1)[0] for x in lits]
+    if None in lits or not words:
+        return False
+    if name == "schtasks":
+        return words[0] == "/query"
+    if name == "reg":
+        return words[0] == "query"
+    if name == "icacls":
+        return not any(w.rstrip("]") in _ICACLS_CHANGES or w.startswith("/grant") for w in words)
+    return False
+
+
 # What cmd.exe /c may run with its switches passing: commands that only show something.
 _CMD_READS = frozenset({"ver", "echo", "dir", "type", "set", "vol", "path", "whoami", "hostname", "systeminfo",
                         "ipconfig", "tasklist", "where", "findstr"})  # fmt: skip
@@ -1626,7 +1661,10 @@ def _cmd_exe_reads(args: list[Word]) -> bool:
         return False
     rest = " ".join(x for x in lits[1:] if x is not None)
     words = rest.split()
-    return bool(words) and words[0].lower() in _CMD_READS and not any(ch in rest for ch in "<>|&")
+    if not words or any(ch in rest for ch in "<>|&"):
+        return False
+    name = words[0].lower().removesuffix(".exe")
+    return name in _CMD_READS or _windows_query(list(words[1:]), name)
 
 
 def _windows_switch(text: str) -> bool:
@@ -1701,6 +1739,36 @@ def _url_route(value: str) -> bool:
     if not top or top.startswith(".") or top.lower() in _UNIX_TOPS or _WINDOWS_PATH.match(value[1:]):
         return False
     return not os.path.lexists("/" + top)
+
+
+# Programs whose operands are files they create, copy to or change: an absent folder there is
+# one they would make.
+_FILE_WRITERS = frozenset({
+    "cp", "mv", "install", "ln", "rsync", "scp", "sftp", "tee", "dd", "tar", "zip", "unzip", "7z", "mkdir", "touch",
+    "truncate", "sed", "chmod", "chown", "chgrp", "mount", "git", "curl", "wget", "gsutil", "rclone", "aws", "azcopy",
+})  # fmt: skip
+
+
+# A PowerShell cmdlet's name (Verb-Noun, as the parser lower-cases it).
+_CMDLET = lazy_compile(r"[a-z]+-[a-z]+")
+
+
+def _names_no_local_file(cmd: Cmd, word: Word, value: str) -> bool:
+    """``kubectl get --raw /apis/metrics.k8s.io/v1beta1/nodes``, ``etcdctl get /registry/pods``,
+    ``mosquitto_sub -t /sensors/+/temp``, ``npx playwright test --grep /checkout/``: a word
+    written as an absolute path whose first folder does not exist on this machine and is no
+    system folder names an API path, a key or a pattern, not a local file — there is nothing
+    there to read. Not when run as root (which may create it), not a redirection target, not a
+    name that says it holds secrets (/secrets/…, /vault/…, *.pem)."""
+    if "sudo" in cmd.wrappers or cmd.name in _FILE_WRITERS or any(r.target is word for r in cmd.redirects):
+        return False
+    if cmd.name in _WINDOWS_WRITERS or _CMDLET.fullmatch(cmd.name or ""):
+        return False  # Remove-Item D:\\Shared\\x: the parser reads a drive path as /Shared/x
+    if word.literal() != value or _SECRET_COMPONENT.search(value) or ":" in value:
+        return False  # /:/host is docker's host root; C:\\…, /grant:r are Windows'
+    # One bare component (/c, /Create, /v) is a Windows switch, judged as before.
+    parts = [p for p in value.split("/") if p]
+    return (len(parts) >= 2 or (len(parts) == 1 and value.endswith("/"))) and _url_route(value)
 
 
 def _without_url_routes(args: list[Word]) -> list[Word]:
@@ -2278,6 +2346,8 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                 path = _resolve(value, cmd.ctx.cwd)
                 if path is None or not outside(path, roots):
                     continue
+                if id(word) not in deleted and _names_no_local_file(cmd, word, value):
+                    continue  # kubectl get --raw /apis/…, etcdctl get /registry/…: not a file here
                 if scratch(path, value, cmd.ctx.cwd, roots, cmd.ctx.home):
                     if id(word) in deleted and path not in outputs and not _names_own_pid(word):
                         found.extend(_temp_delete(cmd, value, made, under=cmd.name in ("find", "fd", "fdfind")))

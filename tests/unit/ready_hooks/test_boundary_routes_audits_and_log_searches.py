@@ -142,3 +142,67 @@ def test_language_shell_startup_files_read_as_settings(kit: Any, project: Path, 
     assert kit.decision(hook.run(payload)) is None
     path.write_text('ENV["API_TOKEN"] = "tok"\napi_token = "abc"\n')
     assert kit.decision(hook.run(payload)) == "ask"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "schtasks.exe /Query /TN '\\Backup\\Nightly' /V /FO LIST",
+        "cmd.exe /c schtasks /query /fo csv",
+        "reg.exe query 'HKCU\\Environment' /v Path",
+        "icacls.exe out\\report.txt /T /C",
+        "taskkill.exe /PID 4312 /F",
+    ],
+)
+def test_windows_queries_pass(kit: Any, project: Path, command: str) -> None:
+    kit.expect_decision(HOOK, command, project, None)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "schtasks.exe /Create /SC DAILY /TN Sync /TR 'C:\\Tools\\sync.exe'",
+        "schtasks /Change /TN Backup /DISABLE",
+        "cmd.exe /c schtasks /Delete /TN Backup /F",
+        "reg.exe delete 'HKCU\\Software\\Acme' /f",
+        "reg.exe import settings.reg /reg:64",
+        "icacls.exe 'C:\\ProgramData\\Acme' /grant Users:F /T",
+        "icacls.exe out /reset /T",
+        "cmd.exe /c rd /s /q C:\\Temp",
+    ],
+)
+def test_windows_changes_stay_refused(kit: Any, project: Path, command: str) -> None:
+    kit.expect_decision(HOOK, command, project, "deny", "outside-project")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "kubectl get --raw /apis/apps/v1/namespaces/default/deployments | jq '.items | length'",
+        "etcdctl get /config/featureflags --prefix --keys-only",
+        "consul kv get -recurse /service/web/",
+        "mosquitto_pub -t /plant/line2/status -m ok",
+        "npx playwright test --grep /billing/ --project chromium",
+        "zookeeper-shell.sh localhost:2181 ls /brokers/topics",
+        "glab api /projects/acme%2Fweb/merge_requests",
+    ],
+)
+def test_api_paths_keys_and_patterns_pass(kit: Any, project: Path, command: str) -> None:
+    kit.expect_decision(HOOK, command, project, None)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat /secrets/stripe/live.key",  # names a secret
+        "cat /vault/agent/token",
+        "sudo tee /appcfg/settings.ini < settings.ini",  # as root, creating it
+        "cp .env.production /exfil/out/",  # a writer's destination
+        "rm -rf /warehouse/exports",  # a delete
+        "echo hi > /reports/x/out.txt",  # a redirection target
+        "docker run --rm -v /:/host alpine ls /host",
+        "cat /var/../etc/shadow",
+    ],
+)
+def test_absent_folders_still_judged_for_secrets_writes_and_deletes(kit: Any, project: Path, command: str) -> None:
+    kit.expect_decision(HOOK, command, project, "deny")
