@@ -116,11 +116,13 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     reads, -v, catch-all or credential patterns (token, bearer, cookie, api key) and the whole
     /var/log tree stay refused. Language shells' start-up files (~/.julia/config/startup.jl,
     ~/.ghci, ~/.pythonrc.py, ~/.iex.exs) are settings files like ~/.Rprofile.
-    A word written as an absolute path of two or more parts whose first folder does not exist on
-    the machine and is no system folder (kubectl get --raw /apis/…, etcdctl get /registry/…, an
-    MQTT topic, a test filter /checkout/) names no local file: there is nothing to read. It stays
-    judged when deleted, redirected to, written by a file tool (cp, tee, rsync …), run as root,
-    or when its name says it holds secrets. Windows admin tools that only show something
+    A word written as an absolute path whose first folder does not exist on the machine and is no
+    system folder (kubectl get --raw /apis/…, etcdctl get /registry/…, a ROS or MQTT topic
+    /odom, a test filter /checkout/) names no local file: there is nothing to read. It stays
+    judged when deleted, redirected to, given to -o/--output/--save…, written by a file tool (cp,
+    tee, rsync …), run as root, a Windows program's one-part switch (/Create, /v), or when its
+    name says it holds secrets. JetBrains IDEs' options (~/.config/JetBrains/<IDE>/options/*.xml)
+    are editor settings, judged by what they hold. Windows admin tools that only show something
     (schtasks /Query, reg query, icacls without /grant, cmd.exe /c schtasks /query, taskkill)
     pass; their changing forms stay judged.
     Fails closed on malformed input.
@@ -861,7 +863,7 @@ _BROAD_PATTERN = lazy_compile(r"(?i)key|token|secret|pass|auth|cred|export|^\W*$
 # logins, keys or sessions are not settings, nor package indexes' files, which often carry a
 # user:password@ index URL (pip.conf, helm's repositories.yaml).
 _CONFIG_SETTINGS_NAME = lazy_compile(
-    r"(?i)(?:settings|config|preferences|prefs|[\w.-]*rc|[\w.-]+\.(?:toml|ya?ml|json|conf|cfg|ini|lua|vim|kdl|fish))"
+    r"(?i)(?:settings|config|preferences|prefs|[\w.-]*rc|[\w.-]+\.(?:toml|ya?ml|json|conf|cfg|ini|lua|vim|kdl|fish|xml))"
 )
 _CREDENTIAL_NAME = lazy_compile(
     r"(?i)token|secret|cred|auth|key(?!bind|map)|pass|hosts|session|cookie|login|account|oauth|netrc|\.pem|\.env|wallet|vault"
@@ -886,6 +888,9 @@ _SETTINGS_ONLY_TOOLS = frozenset({
     "lazydocker", "k9s", "bat", "btop", "htop", "yazi", "lf", "ranger", "ripgrep", "fd", "git", "jj",
     "yamllint", "ruff", "black", "flake8", "pycodestyle", "matplotlib", "i3", "sway", "hypr", "waybar",
     "rofi", "dunst", "picom", "polybar", "mpv", "fontconfig", "gtk-3.0", "gtk-4.0", "wandb", "mlflow",
+    # JetBrains IDEs keep their options as XML per IDE version (CLion2024.2/options/editor.xml);
+    # saved passwords live in the OS keychain or c.kdbx, which is no settings name.
+    "JetBrains",
 })  # fmt: skip
 # A CLI's own login folder: whatever the file is called there, it may hold the login.
 _LOGIN_TOOLS = frozenset({
@@ -1749,6 +1754,8 @@ _FILE_WRITERS = frozenset({
 })  # fmt: skip
 
 
+# Options whose value is a file or folder the program writes.
+_OUTPUT_OPTION = lazy_compile(r"-[oO]|--(?:out|output|dest|destination|save|target|export|log|dump)(?:[-_]?\w+)?")
 # A PowerShell cmdlet's name (Verb-Noun, as the parser lower-cases it).
 _CMDLET = lazy_compile(r"[a-z]+-[a-z]+")
 
@@ -1762,13 +1769,33 @@ def _names_no_local_file(cmd: Cmd, word: Word, value: str) -> bool:
     name that says it holds secrets (/secrets/…, /vault/…, *.pem)."""
     if "sudo" in cmd.wrappers or cmd.name in _FILE_WRITERS or any(r.target is word for r in cmd.redirects):
         return False
+    before = next((cmd.args[i - 1].literal() for i, w in enumerate(cmd.args) if w is word and i > 0), None)
+    if before is not None and _OUTPUT_OPTION.fullmatch(before):
+        return False  # --output /billing: a file the program would write there
     if cmd.name in _WINDOWS_WRITERS or _CMDLET.fullmatch(cmd.name or ""):
         return False  # Remove-Item D:\\Shared\\x: the parser reads a drive path as /Shared/x
     if word.literal() != value or _SECRET_COMPONENT.search(value) or ":" in value:
         return False  # /:/host is docker's host root; C:\\…, /grant:r are Windows'
-    # One bare component (/c, /Create, /v) is a Windows switch, judged as before.
-    parts = [p for p in value.split("/") if p]
-    return (len(parts) >= 2 or (len(parts) == 1 and value.endswith("/"))) and _url_route(value)
+    # For a Windows program one bare component (/c, /Create, /v) is a switch, judged as before.
+    if len([p for p in value.split("/") if p]) < 2 and _windows_program(cmd):
+        return False
+    return _url_route(value)
+
+
+# Windows programs run from WSL or Git Bash without their .exe (reg add, schtasks /Create …).
+_WINDOWS_PROGRAMS = frozenset({
+    "schtasks", "reg", "icacls", "cacls", "cmd", "rd", "del", "erase", "net", "sc", "takeown", "bcdedit", "wmic",
+    "vssadmin", "cipher", "format", "diskpart", "attrib", "robocopy", "xcopy", "taskkill", "netsh", "wevtutil",
+    "powercfg", "bitsadmin", "certutil", "msiexec", "regsvr32", "rundll32", "mshta", "wscript", "cscript", "setx",
+    "runas", "fsutil", "manage-bde", "sfc", "dism", "wbadmin", "auditpol", "secedit", "gpupdate",
+})  # fmt: skip
+
+
+def _windows_program(cmd: Cmd) -> bool:
+    """Whether ``cmd`` runs a Windows program (``reg``, ``schtasks.exe``, ``x.bat``), whose
+    switches start with a slash."""
+    first = (cmd.argv[0].raw if cmd.argv else "").strip("'\"").lower()
+    return cmd.name in _WINDOWS_PROGRAMS or first.endswith((".exe", ".bat", ".cmd", ".com"))
 
 
 def _without_url_routes(args: list[Word]) -> list[Word]:

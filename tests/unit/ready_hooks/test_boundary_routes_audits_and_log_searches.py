@@ -206,3 +206,51 @@ def test_api_paths_keys_and_patterns_pass(kit: Any, project: Path, command: str)
 )
 def test_absent_folders_still_judged_for_secrets_writes_and_deletes(kit: Any, project: Path, command: str) -> None:
     kit.expect_decision(HOOK, command, project, "deny")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ros2 topic echo /joint_states --once",
+        "timeout 5 ros2 bag record -o bags/smoke /camera/image_raw /cmd_vel",
+        "rostopic hz /scan",
+    ],
+)
+def test_message_bus_topics_pass(kit: Any, project: Path, command: str) -> None:
+    kit.expect_decision(HOOK, command, project, None)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "schtasks /Create /SC HOURLY /TN Poll /TR notepad.exe",
+        "reg add HKCU\\\\Software\\\\Acme /v Mode /d 1 /f",
+        "setup.exe /install /quiet",
+        "cmd /c del /q /s C:\\\\Temp",
+    ],
+)
+def test_windows_switches_stay_judged(kit: Any, project: Path, command: str) -> None:
+    kit.expect_decision(HOOK, command, project, "deny", "outside-project")
+
+
+@pytest.mark.parametrize(
+    "rel",
+    [
+        ".config/JetBrains/GoLand2024.3/options/editor.xml",
+        "Library/Application Support/JetBrains/Rider2024.2/options/keymap.xml",
+    ],
+)
+def test_jetbrains_options_read_as_editor_settings(kit: Any, project: Path, rel: str) -> None:
+    hook = kit.load(HOOK)
+    path = Path.home() / rel
+    payload = kit.bash(f"cat '{path}' | head -40", project)
+    assert kit.decision(hook.run(payload)) is None  # absent: shows nothing
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('<application><component name="EditorSettings"/></application>\n')
+    assert kit.decision(hook.run(payload)) is None
+    path.write_text('<option name="password" value="hunter2hunter2" />\n<password=hunter2>\n')
+    assert kit.decision(hook.run(payload)) == "ask"
+
+
+def test_jetbrains_password_store_stays_outside(kit: Any, project: Path) -> None:
+    kit.expect_decision(HOOK, "cat ~/.config/JetBrains/GoLand2024.3/c.kdbx", project, "deny", "outside-project")
