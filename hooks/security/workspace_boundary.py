@@ -122,7 +122,11 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     judged when deleted, redirected to, given to -o/--output/--save…, written by a file tool (cp,
     tee, rsync …), run as root, a Windows program's one-part switch (/Create, /v), or when its
     name says it holds secrets. JetBrains IDEs' options (~/.config/JetBrains/<IDE>/options/*.xml)
-    are editor settings, judged by what they hold. Windows admin tools that only show something
+    are editor settings, judged by what they hold. Loading an installed toolchain's environment
+    (source /opt/ros/humble/setup.bash, . /opt/intel/oneapi/setvars.sh) passes like . ~/.cargo/env;
+    running a script from there stays judged. blender's //renders/ is relative to the .blend
+    file. Cache cleaners run only to report (dotnet nuget locals all --list, brew cleanup -n,
+    conda clean --dry-run) clean nothing. Windows admin tools that only show something
     (schtasks /Query, reg query, icacls without /grant, cmd.exe /c schtasks /query, taskkill)
     pass; their changing forms stay judged.
     Fails closed on malformed input.
@@ -770,6 +774,26 @@ def _sources_tool_env(cmd: Cmd, word: Word, path: str) -> bool:
         return False
     rel = os.path.relpath(path, home).split(os.sep)
     return os.path.basename(path) not in STARTUP_FILES and rel[0] not in (".ssh", ".aws", ".gnupg", ".kube", ".docker")
+
+
+# Where installed programs and toolchains live (not their settings: /etc stays as it is).
+INSTALL_TREES = (
+    "/opt/", "/usr/lib/", "/usr/lib64/", "/usr/libexec/", "/usr/share/", "/usr/local/lib/", "/usr/local/share/",
+    "/usr/local/bin/", "/usr/bin/", "/usr/local/opt/", "/opt/homebrew/opt/", "/opt/homebrew/Cellar/",
+    "/Applications/", "/Library/Frameworks/", "/snap/", "/nix/store/", "/mnt/c/Program Files/",
+    "/mnt/c/Program Files (x86)/",
+)  # fmt: skip
+
+
+def _sources_installed_env(cmd: Cmd, word: Word, path: str) -> bool:
+    """``source /opt/ros/humble/setup.bash``, ``. /opt/intel/oneapi/setvars.sh``, ``source
+    /opt/rh/gcc-toolset-13/enable``: loading an installed toolchain's environment script sets up
+    the shell to use it, as ``. ~/.cargo/env`` does for the home folder; it writes nothing.
+    Running a script from there (python3 /opt/scripts/x.py) is not this: that is judged as before.
+    Not an /opt/homebrew/etc setting, not as root."""
+    if cmd.name not in ("source", ".") or not cmd.args or cmd.args[0] is not word or "sudo" in cmd.wrappers:
+        return False
+    return path.startswith(INSTALL_TREES) and "/etc/" not in path
 
 
 def _key_fingerprint(cmd: Cmd, word: Word, path: str) -> bool:
@@ -2368,8 +2392,10 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     # Remove-Item -Recurse C:\Users\dev\*: a Windows drive is never inside the project.
                     found.append(("deny", _reason(f"`{cmd.display}` changes {value} on a Windows drive", roots)))
                     continue
-                if not _path_like(value) or (cmd.name in _LABEL_TOOLS and value.startswith("//")):
-                    continue  # p4 clean //depot/…, bazel test //pkg:target: a depot path or build label
+                if not _path_like(value) or (
+                    cmd.name in _DOUBLE_SLASH_TOOLS and value.startswith("//") and ".." not in value.split("/")
+                ):
+                    continue  # p4 clean //depot/…, bazel test //pkg:target, blender -o //renders/
                 path = _resolve(value, cmd.ctx.cwd)
                 if path is None or not outside(path, roots):
                     continue
@@ -2393,6 +2419,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
                     or _key_fingerprint(cmd, word, path)
                     or any(w is word for w in _shell.checked_key_words(cmd))
                     or _sources_tool_env(cmd, word, path)
+                    or _sources_installed_env(cmd, word, path)
                     or _searches_startup_file(cmd, word, path)
                     or _searches_machine_log(cmd, word, _shell.normalize(value, cmd.ctx.cwd) or path)
                     or _cat_into_search(cmd, word, path, cmds)
@@ -2464,18 +2491,30 @@ _CACHE_QUERY = lazy_compile(
 _ALIAS = lazy_compile(r"(?:^|[;&|\s(])(?:export\s+)?(?P<name>[A-Za-z_]\w*)=[\"']?\$\{?(?P<source>[A-Za-z_]\w*)")
 
 
+# Short flags that make a cache cleaner only report (list, dry run), by tool.
+_CACHE_REPORT_FLAGS = {
+    "dotnet": frozenset({"-l"}),
+    "brew": frozenset({"-n"}),
+    "nix-store": frozenset({"-n"}),
+    "nix-collect-garbage": frozenset({"-n"}),
+    "nix": frozenset({"-n"}),
+    "conda": frozenset({"-d"}),
+    "mamba": frozenset({"-d"}),
+    "micromamba": frozenset({"-d"}),
+    "gem": frozenset({"-d"}),
+}
+
+
 def _tool_cache_clean(cmd: Cmd) -> list[Finding]:
     """``conda clean --all``, ``npm cache clean --force``, ``go clean -modcache``: a tool empties
     its cache outside the project, regenerable but shared by every project."""
     lits = [w.literal() or "" for w in cmd.args]
     words = [a for a in lits if not a.startswith("-") or a == "--gc"]
     hit = any(cmd.name in names and tuple(words[: len(sub)]) == sub for names, sub in _CACHE_CLEANERS)
-    if {"--print-dead", "--print-live", "--dry-run", "-n"} & set(lits) and cmd.name in (
-        "nix-store",
-        "nix-collect-garbage",
-        "nix",
+    if {"--print-dead", "--print-live", "--dry-run", "--list"} & set(lits) or (
+        _CACHE_REPORT_FLAGS.get(cmd.name or "", frozenset()) & set(lits)
     ):
-        hit = False  # only reports what would be collected
+        hit = False  # dotnet nuget locals all --list, brew cleanup -n: only reports what it would clean
     if cmd.name == "go" and words[:1] == ["clean"]:
         hit = bool({"-modcache", "-cache", "-fuzzcache"} & set(lits))
     if not hit:
@@ -2615,6 +2654,9 @@ def _reaches_project(target: str, project: str, under: bool) -> bool:
 
 # Tools whose //-rooted words are depot paths or build labels, not files.
 _LABEL_TOOLS = frozenset({"p4", "bazel", "bazelisk", "buck", "buck2", "pants", "plz", "please", "blaze"})
+# Tools where a leading // is not the root: a depot path or build label, or (Blender) the folder of
+# the .blend file being rendered (blender -b scene.blend -o //renders/frame_).
+_DOUBLE_SLASH_TOOLS = _LABEL_TOOLS | {"blender"}
 _WINDOWS_PATH = _shell.lazy_compile(r"[A-Za-z]:[\\/]")
 # Programs and PowerShell cmdlets (as the parser names them, lower case) that change what they name.
 _WINDOWS_WRITERS = frozenset({

@@ -254,3 +254,49 @@ def test_jetbrains_options_read_as_editor_settings(kit: Any, project: Path, rel:
 
 def test_jetbrains_password_store_stays_outside(kit: Any, project: Path) -> None:
     kit.expect_decision(HOOK, "cat ~/.config/JetBrains/GoLand2024.3/c.kdbx", project, "deny", "outside-project")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "dotnet nuget locals http-cache --list",
+        "brew cleanup -n --prune=all",
+        "mamba clean --all --dry-run",
+        "gem cleanup --dry-run",
+    ],
+)
+def test_cache_cleaners_that_only_report_pass(kit: Any, project: Path, command: str) -> None:
+    kit.expect_decision(HOOK, command, project, None)
+
+
+@pytest.mark.parametrize(
+    "command", ["dotnet nuget locals all --clear", "brew cleanup --prune=all", "mamba clean --all -y"]
+)
+def test_cache_cleaners_still_ask(kit: Any, project: Path, command: str) -> None:
+    kit.expect_decision(HOOK, command, project, "ask", "tool-cache")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "source /opt/ros/jazzy/setup.zsh && ros2 launch bringup sim.launch.py",
+        ". /opt/xilinx/Vitis/2024.1/settings64.sh && make hw",
+        "source /usr/share/modules/init/bash && module load cuda",
+        "blender -b scenes/intro.blend -o //frames/intro_ -F PNG -a",
+    ],
+)
+def test_toolchain_environments_and_blend_relative_paths_pass(kit: Any, project: Path, command: str) -> None:
+    kit.expect_decision(HOOK, command, project, None)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 /opt/jobs/rotate_keys.py",  # running a script from outside, not loading an environment
+        "bash /opt/vendor/install.sh",
+        "blender -b scenes/intro.blend -o //../../../etc/cron.d/x",
+        "source /opt/homebrew/etc/../../../etc/shadow",
+    ],
+)
+def test_scripts_run_from_outside_stay_judged(kit: Any, project: Path, command: str) -> None:
+    kit.expect_decision(HOOK, command, project, "deny")
