@@ -1778,8 +1778,10 @@ _FILE_WRITERS = frozenset({
 })  # fmt: skip
 
 
-# Options whose value is a file or folder the program writes.
-_OUTPUT_OPTION = lazy_compile(r"-[oO]|--(?:out|output|dest|destination|save|target|export|log|dump)(?:[-_]?\w+)?")
+# Options whose value is a file or folder the program writes (or a file it is given).
+_OUTPUT_OPTION = lazy_compile(
+    r"-[oOf]|--?(?:out|output|file|dest|destination|save|target|export|log|dump)(?:[-_]?\w+)?"
+)
 # A PowerShell cmdlet's name (Verb-Noun, as the parser lower-cases it).
 _CMDLET = lazy_compile(r"[a-z]+-[a-z]+")
 

@@ -300,3 +300,16 @@ def test_toolchain_environments_and_blend_relative_paths_pass(kit: Any, project:
 )
 def test_scripts_run_from_outside_stay_judged(kit: Any, project: Path, command: str) -> None:
     kit.expect_decision(HOOK, command, project, "deny")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "openssl enc -aes-256-cbc -in data.bin -out /drop/data.enc -pass pass:x",
+        "pg_dump -f /dumps/nightly/app.sql appdb",
+        "python train.py --log-dir /runs/exp1",
+        "./tool --output /reports/out.txt",
+    ],
+)
+def test_absent_folders_given_as_outputs_stay_judged(kit: Any, project: Path, command: str) -> None:
+    kit.expect_decision(HOOK, command, project, "deny", "outside-project")
