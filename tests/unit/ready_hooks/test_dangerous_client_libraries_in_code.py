@@ -16,7 +16,8 @@ import pytest
 CASES: list[tuple[str, str | None, str]] = [
     # R (DBI with RSQLite/RPostgres/RMariaDB)
     (
-        'Rscript -e \'library(DBI); k <- dbConnect(RMariaDB::MariaDB(), dbname="lims"); dbExecute(k, "DROP TABLE plates")\'',
+        'Rscript -e \'library(DBI); k <- dbConnect(RMariaDB::MariaDB(), dbname="lims"); dbExecute(k,'
+        ' "DROP TABLE plates")\'',
         "deny",
         "sql",
     ),
@@ -26,12 +27,14 @@ CASES: list[tuple[str, str | None, str]] = [
         "sql",
     ),
     (
-        "Rscript -e 'k <- DBI::dbConnect(RPostgres::Postgres()); DBI::dbGetQuery(k, \"SELECT id FROM assays LIMIT 3\")'",
+        "Rscript -e 'k <- DBI::dbConnect(RPostgres::Postgres()); DBI::dbGetQuery(k, \"SELECT id FROM"
+        " assays LIMIT 3\")'",
         None,
         "",
     ),
     (
-        'Rscript -e \'k <- DBI::dbConnect(RSQLite::SQLite(), "notes.sqlite"); DBI::dbExecute(k, "CREATE TABLE IF NOT EXISTS tags (id INTEGER)")\'',
+        'Rscript -e \'k <- DBI::dbConnect(RSQLite::SQLite(), "notes.sqlite"); DBI::dbExecute(k, "CREATE'
+        " TABLE IF NOT EXISTS tags (id INTEGER)\")'",
         None,
         "",
     ),
@@ -42,17 +45,20 @@ CASES: list[tuple[str, str | None, str]] = [
         "sql",
     ),
     (
-        'julia -e \'using SQLite, DBInterface; h = SQLite.DB("/srv/shared/catalog.db"); DBInterface.execute(h, "DROP TABLE items")\'',
+        'julia -e \'using SQLite, DBInterface; h = SQLite.DB("/srv/shared/catalog.db");'
+        ' DBInterface.execute(h, "DROP TABLE items")\'',
         "deny",
         "sql",
     ),
     (
-        'julia -e \'using LibPQ; h = LibPQ.Connection("dbname=telemetry"); execute(h, "DELETE FROM readings WHERE id = 12")\'',
+        'julia -e \'using LibPQ; h = LibPQ.Connection("dbname=telemetry"); execute(h, "DELETE FROM'
+        " readings WHERE id = 12\")'",
         None,
         "",
     ),
     (
-        'julia -e \'using LibPQ; h = LibPQ.Connection("dbname=telemetry"); execute(h, "SELECT max(ts) FROM readings")\'',
+        'julia -e \'using LibPQ; h = LibPQ.Connection("dbname=telemetry"); execute(h, "SELECT max(ts)'
+        " FROM readings\")'",
         None,
         "",
     ),
@@ -71,12 +77,14 @@ CASES: list[tuple[str, str | None, str]] = [
         "sql",
     ),
     (
-        'python3 -c \'import sqlalchemy as s; s.create_engine("mysql://db/blog").connect().exec_driver_sql("DROP DATABASE blog")\'',
+        "python3 -c 'import sqlalchemy as s;"
+        ' s.create_engine("mysql://db/blog").connect().exec_driver_sql("DROP DATABASE blog")\'',
         "deny",
         "sql",
     ),
     (
-        'python3 -c \'import pymysql; h = pymysql.connect(db="blog").cursor(); stmt = "DELETE FROM tags"; h.execute(stmt)\'',
+        'python3 -c \'import pymysql; h = pymysql.connect(db="blog").cursor(); stmt = "DELETE FROM'
+        " tags\"; h.execute(stmt)'",
         "deny",
         "sql",
     ),
@@ -92,13 +100,15 @@ CASES: list[tuple[str, str | None, str]] = [
         "orm-wipe",
     ),
     (
-        'node -e \'require("knex")({client: "mysql2"}).schema.dropTableIfExists("scratch_invoices").then(() => process.exit())\'',
+        'node -e \'require("knex")({client:'
+        ' "mysql2"}).schema.dropTableIfExists("scratch_invoices").then(() => process.exit())\'',
         None,
         "",
     ),
     # Scratch tables and database files in the project
     (
-        'python3 -c \'import sqlite3; sqlite3.connect("var/cache.sqlite3").execute("DROP TABLE IF EXISTS import_tmp")\'',
+        'python3 -c \'import sqlite3; sqlite3.connect("var/cache.sqlite3").execute("DROP TABLE IF'
+        " EXISTS import_tmp\")'",
         None,
         "",
     ),
