@@ -202,6 +202,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("cloud", _dangerous.rule_cloud_deletes, cmd)
         apply("cloud", _dangerous.rule_world_open, cmd)
         apply("cloud", _dangerous.rule_machine_code, cmd, check)
+        apply("windows", _dangerous.rule_windows, cmd)  # names its own rules (rm, persistence …)
     apply("remote-code", _dangerous.rule_download_then_run, cmds)
     apply("remote-code", _dangerous.rule_powershell_line, command)
     apply("pr-code", _dangerous.rule_runs_pr_code, cmds)

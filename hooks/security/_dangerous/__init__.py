@@ -18,6 +18,8 @@ to each command that would run; each rule appends ``(decision, reason)`` finding
   awk ``system()``, interpreter code running commands) whose text shows a strong danger sign;
 * ``_cloud`` — cloud and data platforms: SQL sent through platform CLIs and jobs, production data
   deleted through cloud CLIs, networks opened to the world, code installed on machines;
+* ``_windows`` — Windows programs run from WSL/Git Bash/PowerShell (``cmd /c``, ``reg``, ``schtasks``,
+  ``icacls``, ``bcdedit``, ``vssadmin``, ``wevtutil``, Defender cmdlets), read as Windows text;
 * ``_infra`` — ``kubectl``/``helm``/``terraform``, cloud CLIs, production targets and the
   other tools that ask, commands sent to fleets (ansible, salt, pssh, cloud run-command).
 
@@ -49,6 +51,7 @@ from ._remote import (
     rule_url_package,
 )
 from ._system import rule_accounts, rule_history_wipe, rule_persistence, rule_security_off, rule_signing_keys
+from ._windows import rule_windows, windows_critical
 
 __all__ = [
     "TREE_REMOVERS",
@@ -96,6 +99,8 @@ __all__ = [
     "rule_sql",
     "rule_url_package",
     "rule_warn_tools",
+    "rule_windows",
     "rule_world_open",
     "sql_findings",
+    "windows_critical",
 ]

@@ -194,7 +194,10 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
         a.lower().removesuffix(".service").removesuffix(".timer") in SECURITY_SERVICES for a in lits
     ):
         low = [a.lower() for a in lits]
-        if any(a in ("stop", "disable", "mask", "kill", "teardown", "disabled") for a in low) or name == "stop-service":
+        if (
+            any(a in ("stop", "disable", "mask", "kill", "teardown", "disabled", "delete") for a in low)
+            or name == "stop-service"
+        ):
             what = "stops a firewall/security service (or automatic security updates)"
     elif _removes_packages(name, lits) and any(
         a.split(":")[0] in _SECURITY_PACKAGES for a in lits if not a.startswith("-")
@@ -220,8 +223,6 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
         what = "turns AppArmor off"
     elif name == "netsh" and "advfirewall" in [a.lower() for a in lits] and "off" in [a.lower() for a in lits]:
         what = "turns the Windows firewall off"
-    elif name.lower() == "set-mppreference" and any(re.match(r"(?i)-disable", a) for a in lits):
-        what = "turns Windows Defender protection off"
     elif (
         name == "sysctl" and any(re.fullmatch(r"kernel\.randomize_va_space=0", a) for a in lits)
     ) or _aslr_written_off(cmd, name, lits):
