@@ -18,6 +18,8 @@ to each command that would run; each rule appends ``(decision, reason)`` finding
   awk ``system()``, interpreter code running commands) whose text shows a strong danger sign;
 * ``_cloud`` — cloud and data platforms: SQL sent through platform CLIs and jobs, production data
   deleted through cloud CLIs, networks opened to the world, code installed on machines;
+* ``_manifests`` — lifecycle scripts written into manifests (``postinstall``, ``post-install-cmd``,
+  ``postCreateCommand``, ``setup.py``), judged by the Bash rules;
 * ``_windows`` — Windows programs run from WSL/Git Bash/PowerShell (``cmd /c``, ``reg``, ``schtasks``,
   ``icacls``, ``bcdedit``, ``vssadmin``, ``wevtutil``, Defender cmdlets), read as Windows text;
 * ``_infra`` — ``kubectl``/``helm``/``terraform``, cloud CLIs, production targets and the
@@ -34,6 +36,7 @@ from ._devices import rule_devices, rule_fork_bomb, rule_power
 from ._files import TREE_REMOVERS, rule_chmod, rule_find, rule_mirror_empty, rule_mv, rule_rm, rule_rsync
 from ._git import rule_bfg, rule_gh, rule_git
 from ._infra import rule_fleet, rule_warn_tools
+from ._manifests import rule_manifest
 from ._opaque import danger_sign, rule_code_argument, rule_opaque_exec, rule_runs_sample
 from ._paths import critical
 from ._remote import (
@@ -79,6 +82,7 @@ __all__ = [
     "rule_hosted_data",
     "rule_http_delete",
     "rule_machine_code",
+    "rule_manifest",
     "rule_mirror_empty",
     "rule_mv",
     "rule_opaque_exec",

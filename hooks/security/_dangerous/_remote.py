@@ -247,6 +247,9 @@ _CODE_RUNS_FETCHED = lazy_compile(
     # …or the other way round: the download's text handed on to eval (fetch(u).then(r => r.text()).then(eval)).
     r"|\b(?:fetch|urlopen|requests\.get|https?\.get|axios\.get|file_get_contents)\s*\([^;\n]{0,300}?"
     r"\.then\(\s*(?:eval|Function|[\w\s,()]*=>\s*eval)\b"
+    # …or in the download's callback: https.get(u, r => { …; r.on("end", () => eval(body)) }).
+    r"|(?:\.(?:get|request)|\b(?:request|got|needle))\s*\(\s*[\"'`]https?://[^\n]{0,400}?"
+    r"\b(?:eval|new\s+Function|runInThisContext|runInNewContext)\s*\("
 )
 
 
