@@ -115,7 +115,11 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     Write/Edit/MultiEdit of a manifest: lifecycle scripts (package.json preinstall/postinstall/
     prepare…, Composer post-install-cmd…, devcontainer postCreateCommand…) and install-time
     Python (setup.py, hatch_build.py) are judged by these Bash rules, a deny there denied as
-    lifecycle-script (husky install, npm run build pass).
+    lifecycle-script (husky install, npm run build pass). p4 obliterate -y and TFVC tf destroy
+    (permanent history deletes on the server) deny; fastlane beta/alpha/internal lanes (builds for
+    testers) pass; a service restarted over ssh on a bench board (*.local, Jetson/Pi hosts) passes;
+    a shell running a piece of the call's own text picked by jq/grep/cut/sed is denied when that
+    piece would be.
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
     wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
     brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an
@@ -191,6 +195,8 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
             apply("git", _dangerous.rule_gh, cmd)
         elif name in ("bfg", "java"):
             apply("git", _dangerous.rule_bfg, cmd)
+        elif name in ("p4", "tf", "tfpt"):
+            apply("git", _dangerous.rule_vcs_obliterate, cmd)
         apply("mirror", _dangerous.rule_mirror_empty, cmd)
         apply("devices", _dangerous.rule_devices, cmd)
         apply("power", _dangerous.rule_power, cmd)
@@ -198,6 +204,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("hosted-data", _dangerous.rule_hosted_data, cmd)
         apply("remote-code", _dangerous.rule_download_exec, cmd)
         apply("remote-code", _dangerous.rule_code_runs_fetched, cmd)
+        apply("remote-code", _dangerous.rule_filtered_text_run, cmd, check)
         apply("remote-code", _dangerous.rule_runs_url, cmd)
         apply("remote-package", _dangerous.rule_url_package, cmd)
         apply("exfiltration", _dangerous.rule_send_to_address, cmd)

@@ -34,7 +34,7 @@ from ._cloud import rule_cloud_deletes, rule_machine_code, rule_platform_sql, ru
 from ._data import rule_db_tasks, rule_dump_upload, rule_hosted_data, rule_orm, rule_sql, sql_findings
 from ._devices import rule_devices, rule_fork_bomb, rule_power
 from ._files import TREE_REMOVERS, rule_chmod, rule_find, rule_mirror_empty, rule_mv, rule_rm, rule_rsync
-from ._git import rule_bfg, rule_gh, rule_git
+from ._git import rule_bfg, rule_gh, rule_git, rule_vcs_obliterate
 from ._infra import rule_fleet, rule_warn_tools
 from ._manifests import rule_manifest
 from ._opaque import danger_sign, rule_code_argument, rule_opaque_exec, rule_runs_sample
@@ -44,6 +44,7 @@ from ._remote import (
     rule_decoded_operand,
     rule_download_exec,
     rule_download_then_run,
+    rule_filtered_text_run,
     rule_hidden_code,
     rule_http_delete,
     rule_powershell_line,
@@ -72,6 +73,7 @@ __all__ = [
     "rule_download_exec",
     "rule_download_then_run",
     "rule_dump_upload",
+    "rule_filtered_text_run",
     "rule_find",
     "rule_fleet",
     "rule_fork_bomb",
@@ -102,6 +104,7 @@ __all__ = [
     "rule_signing_keys",
     "rule_sql",
     "rule_url_package",
+    "rule_vcs_obliterate",
     "rule_warn_tools",
     "rule_windows",
     "rule_world_open",

@@ -1,0 +1,46 @@
+"""dangerous_commands, round 18 classes:
+
+* other version control systems' permanent history deletes (``p4 obliterate -y``, TFVC ``tf
+  destroy``) are denied; their previews pass;
+* builds uploaded for testers (fastlane beta/alpha/internal lanes) pass, store releases ask;
+* a service restarted over ssh on a board on the developer's bench (an mDNS ``.local`` name, a
+  Jetson/Raspberry Pi host or default user) passes; on a server it still asks;
+* a shell running a piece, picked by text filters (jq, grep, cut, sed), of text written in the
+  call is denied when that piece would be denied on its own (else asked as before).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HOOK = "security/dangerous_commands.py"
+
+CASES: list[tuple[str, str | None, str]] = [
+    ("p4 obliterate -y //depot/Art/Textures/...", "deny", "git"),
+    ("p4 -c ws obliterate -y -h //depot/main/Old/...", "deny", "git"),
+    ("p4 obliterate //depot/Art/Textures/...", None, ""),
+    ("tf destroy $/Game/Legacy /startcleanup", "deny", "git"),
+    ("tf vc destroy $/Game/Legacy /preview", None, ""),
+    ("p4 delete //depot/Art/Textures/old.png", None, ""),
+    ("fastlane ios alpha", None, ""),
+    ("bundle exec fastlane android internal --verbose", None, ""),
+    ("fastlane android playstore", "ask", "risky-tool"),
+    ("bundle exec fastlane ios submit_review", "ask", "risky-tool"),
+    ("ssh pi@raspberrypi.local 'sudo systemctl restart camera-stream'", None, ""),
+    ("ssh ubuntu@orin-02 'sudo systemctl restart perception'", None, ""),
+    ("ssh admin@bench-rig3 'sudo service mosquitto restart'", None, ""),
+    ("ssh deploy@shop-web-1.example.net 'sudo systemctl restart php-fpm'", "ask", "risky-tool"),
+    ('echo \'{"run": "rm -rf ~/*"}\' | jq -r .run | sh', "deny", "remote-code"),
+    ("printf 'a=make lint\\nb=git push -f origin master\\n' | grep '^b=' | cut -d= -f2 | bash", "deny", "remote-code"),
+    ("echo '[\"dd if=/dev/zero of=/dev/sda\"]' | jq -r '.[0]' | bash", "deny", "remote-code"),
+    ('echo \'{"run": "pytest -q"}\' | jq -r .run | sh', "ask", "remote-code"),
+    ("printf 'a=make lint\\nb=make test\\n' | grep '^b=' | cut -d= -f2 | bash", "ask", "remote-code"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected", "rule"), CASES, ids=[c for c, _, _ in CASES])
+def test_round18_classes(kit: Any, project: Path, command: str, expected: str | None, rule: str) -> None:
+    kit.expect_decision(HOOK, command, project, expected, rule)
