@@ -119,7 +119,9 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     (permanent history deletes on the server) deny; fastlane beta/alpha/internal lanes (builds for
     testers) pass; a service restarted over ssh on a bench board (*.local, Jetson/Pi hosts) passes;
     a shell running a piece of the call's own text picked by jq/grep/cut/sed is denied when that
-    piece would be.
+    piece would be; image writers and formatters (bmaptool copy, rpi-imager, etcher, dcfldd/dc3dd
+    of=, newfs_apfs/newfs_hfs) pointed at a disk device deny; xargs handing unseen input lines to
+    sh -c as its script asks.
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
     wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
     brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an

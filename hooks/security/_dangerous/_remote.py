@@ -522,6 +522,21 @@ def rule_hidden_code(cmd: Cmd, found: list[Finding]) -> None:
                 )
             )
             return
+        if (
+            script is None
+            and cmd.xargs
+            and cmd.stdin_text is None
+            and any(re.fullmatch(r"-[a-z]*c[a-z]*", w.literal() or "") for w in cmd.args)
+        ):
+            # xargs -L1 sh -c < steps.txt: with no script word, each input line becomes the script.
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` (under xargs) runs each line of its input as a command, which the "
+                    "call does not show; confirm, or run the commands themselves so they can be checked.",
+                )
+            )
+            return
         # bash <(grep … notes.txt): the script file is text picked out of a file on the spot.
         scripts = [script] if script is not None else [script_file] if script_file is not None else []
     elif cmd.name == "eval":

@@ -38,6 +38,18 @@ CASES: list[tuple[str, str | None, str]] = [
     ("echo '[\"dd if=/dev/zero of=/dev/sda\"]' | jq -r '.[0]' | bash", "deny", "remote-code"),
     ('echo \'{"run": "pytest -q"}\' | jq -r .run | sh', "ask", "remote-code"),
     ("printf 'a=make lint\\nb=make test\\n' | grep '^b=' | cut -d= -f2 | bash", "ask", "remote-code"),
+    # image writers and formatters pointed at a disk device
+    ("sudo bmaptool copy out/core-image.wic.gz /dev/mmcblk0", "deny", "devices"),
+    ("sudo newfs_hfs -v Media /dev/disk5s2", "deny", "devices"),
+    ("sudo dc3dd if=build/sd.img of=/dev/sde", "deny", "devices"),
+    ("sudo etcher-cli --drive=/dev/sdf build/os.img", "deny", "devices"),
+    ("bmaptool copy out/core-image.wic.gz out/core-image.img", None, ""),
+    ("sudo dcfldd if=/dev/mmcblk0 of=backups/card.img", None, ""),
+    ("sudo bmaptool create -o out/img.bmap /dev/sdc", None, ""),
+    # xargs handing each input line to sh -c as its script
+    ("xargs -L1 bash -c < ops/steps.list", "ask", "hidden-code"),
+    ("cut -f2 plan.tsv | xargs -d '\\n' -n1 sh -c", "ask", "hidden-code"),
+    ("printf 'make fmt\\nmake test\\n' | xargs -L1 sh -c", None, ""),
 ]
 
 
