@@ -423,7 +423,7 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
 # duckdb.sql("…"), knex.raw("…"), sql`…` / $executeRaw`…` (tagged templates). One plain argument
 # (the connection) may come before the SQL; Python's triple quotes count as quotes.
 _SQL_CALL = (
-    r"(?:\b\w*(?:execute|exec|query|statement|sql)\w*|\b(?:raw|run|prepare|unprepared|unsafe|do))"
+    r"(?:\b\w*(?:execute|exec|query|statement|sql)\w*|\b(?:raw|run|prepare|unprepared|unsafe|do))[!?]?"
     r"(?:\s*\(\s*(?:[$@]?[\w.:\[\]>-]+\s*,\s*)?"
 )
 _SQL_START = r"(?:DROP|DELETE|TRUNCATE|UPDATE|ALTER)\b"
@@ -1383,6 +1383,9 @@ _ORM_WIPE = lazy_compile(
     # connection.drop_table); tables named as scratch ones (tmp_*, *_scratch) are left alone.
     r"|(?:\bschema|\bqueryInterface|\bconnection)\.(?:dropTable|dropTableIfExists|drop_table)\b\s*\(?\s*[:'\"]"
     r"(?!(?:\w*_)?(?:tmp|temp|scratch)(?:_\w*)?['\"])|\.dropAllTables\(|\bsequelize\.drop\("
+    # R's DBI dbRemoveTable(con, "t"); Django's call_command("flush"); Sequel's DB[:t].delete
+    r"|\bdbRemoveTable\(\s*\w+\s*,\s*['\"](?!(?:\w*_)?(?:tmp|temp|scratch)(?:_\w*)?['\"])"
+    r"|\bcall_command\(\s*['\"](?:flush|reset_db|sqlflush)['\"]|\b[A-Z]\w*\[:\w+\]\.(?:delete|truncate)\b(?!\s*\()"
 )
 
 

@@ -14,6 +14,7 @@ import os
 import re
 import shlex
 
+import _shell
 from _common import Finding
 from _shell import lazy_compile
 
@@ -36,8 +37,15 @@ _LIFECYCLE_KEYS = frozenset({
     "postattachcommand",
 })  # fmt: skip
 _MANIFESTS = frozenset({"package.json", "composer.json", "devcontainer.json", ".devcontainer.json"})
-# Python run by an install or build: setup.py, hatch's build hook, poetry's build script.
-_BUILD_CODE = frozenset({"setup.py", "hatch_build.py", "build.py"})
+# Code run by an install or build, by the interpreter that runs it: setup.py, hatch's build hook,
+# poetry's build script, conan recipes; a gem's native-extension script.
+_BUILD_CODE = {"setup.py": "python3", "hatch_build.py": "python3", "build.py": "python3", "conanfile.py": "python3",
+               "extconf.rb": "ruby"}  # fmt: skip
+# Build files in other languages, run by every build (cargo's build.rs, Gradle scripts, CMake's
+# configure step): judged by their text, a download piped into a shell.
+_BUILD_TEXT = frozenset({
+    "build.rs", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "CMakeLists.txt",
+})  # fmt: skip
 
 _JSON_STRING = r'"(?:[^"\\]|\\.)*"'
 _SCRIPT_ENTRY = lazy_compile(
@@ -72,7 +80,19 @@ def rule_manifest(
     if base in _MANIFESTS:
         jobs = [(f'{base}\'s "{key}" script', command) for t in texts for key, command in _scripts(t)]
     elif base in _BUILD_CODE and not re.search(r"(?:^|/)(?:tests?|docs?|examples?)/", path):
-        jobs = [(f"{base} (run by every install or build)", "python3 -c " + shlex.quote(t)) for t in texts]
+        flag = "-e" if _BUILD_CODE[base] == "ruby" else "-c"
+        jobs = [
+            (f"{base} (run by every install or build)", f"{_BUILD_CODE[base]} {flag} {shlex.quote(t)}") for t in texts
+        ]
+    elif base in _BUILD_TEXT and any(_shell.fetches_and_runs(t) for t in texts):
+        found.append(
+            (
+                "deny",
+                f"{base} would download and run remote code on every build. Keep build scripts to local "
+                "steps; vendor or pin what they need.",
+            )
+        )
+        return
     for where, command in jobs:
         # The text is only parsed by the Bash rules, never run.
         denied = [reason for level, reason in check(command, ctx) if level == "deny"]

@@ -35,6 +35,8 @@ SECURITY_SERVICES = frozenset({
     # automatic security updates and virus signatures: off, every later hole stays open
     "unattended-upgrades", "apt-daily-upgrade", "apt-daily", "dnf-automatic", "dnf-automatic-install",
     "yum-cron", "clamav-freshclam", "freshclam", "wuauserv", "windefend",
+    # Windows: the firewall, Security Center, Defender for Endpoint, the event log
+    "mpssvc", "wscsvc", "sense", "eventlog",
 })  # fmt: skip
 # Packages whose removal switches such a service off for good.
 _SECURITY_PACKAGES = frozenset({
@@ -190,7 +192,7 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
         what = "flushes the firewall rules (or opens its policy)"
     elif name == "nft" and lits[:2] in (["flush", "ruleset"], ["delete", "table"]):
         what = "removes the firewall rules"
-    elif name in ("systemctl", "service", "rc-service", "sc", "sc.exe", "stop-service", "set-service") and any(
+    elif name in ("systemctl", "service", "rc-service", "sc", "sc.exe", "net", "stop-service", "set-service") and any(
         a.lower().removesuffix(".service").removesuffix(".timer") in SECURITY_SERVICES for a in lits
     ):
         low = [a.lower() for a in lits]

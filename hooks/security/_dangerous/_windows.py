@@ -135,6 +135,8 @@ def windows_critical(text: str) -> str | None:
     if ".." in comps or any("*" in c or "?" in c for c in comps[:-1]):
         return f"{text} (climbs or matches across folders)" if ".." in comps else None
     drive = m.group(1).upper() + ":"
+    if any(c in ("temp", "tmp") for c in comps):
+        return None  # C:\\Windows\\Temp, a profile's AppData\\Local\\Temp: scratch, cleaned routinely
     if not comps:
         return f"the whole drive {drive}"
     if comps[0] == "users":
@@ -196,6 +198,36 @@ def _judge(name: str, args: list[str], shown: str, found: list[Finding], cwd: st
                     )
                 )
                 return
+    if name == "wsl" and any(a in ("--unregister", "--unregister-all") for a in low):
+        found.append(
+            _tagged(
+                "rm",
+                "deny",
+                f"`{shown}` deletes a whole WSL distribution with every file in it (its home folders "
+                "included). Export it first (wsl --export) and ask the user.",
+            )
+        )
+        return
+    if name in ("format-volume", "clear-disk", "remove-partition", "initialize-disk"):
+        found.append(_tagged("devices", "deny", f"`{shown}` erases a disk or volume. Ask the user to do this."))
+        return
+    if (name == "auditpol" and any(a in ("/clear", "/remove") or a.endswith(":disable") for a in low)) or (
+        name == "fsutil" and "usn" in low and "deletejournal" in low
+    ):
+        found.append(
+            _tagged(
+                "history-wipe",
+                "deny",
+                f"`{shown}` erases or switches off Windows' record of what happens (audit policy, change "
+                "journal). Leave it on.",
+            )
+        )
+        return
+    if name in ("uninstall-windowsfeature", "remove-windowsfeature", "disable-windowsoptionalfeature") and any(
+        "defender" in a for a in low
+    ):
+        found.append(_tagged("security-off", "deny", f"`{shown}` removes Windows Defender. Leave it installed."))
+        return
     if name == "format" and any(_drive_letter(a) for a in args):
         found.append(
             _tagged("devices", "deny", f"`{shown}` formats a whole drive, erasing it. Ask the user to do this.")
@@ -319,6 +351,7 @@ def _registry(args: list[str], low: list[str], shown: str, found: list[Finding])
         elif (value.startswith("disable") and data.strip().lower() in ("1", "0x1", "0x00000001")) or (
             (_ENABLE_PROTECTION.match(value) and data.strip().lower() in ("0", "0x0", "0x00000000"))
             or (value in _UPDATES_OFF and data.strip() == "1")
+            or (value == "fdenytsconnections" and data.strip() in ("0", "0x0"))
         ):
             found.append(
                 _tagged(
@@ -454,7 +487,33 @@ _PS_REMOVE = lazy_compile(r"(?i)(?:^|[;|\n({])\s*(?:remove-item|ri|rm|rd|rmdir|d
 _PS_REMOVERS = frozenset({"remove-item", "ri", "rm", "rd", "rmdir", "del", "erase"})
 
 
+_PS_SHADOW_DELETE = lazy_compile(r"(?i)win32_shadowcopy.*(?:\.delete\(|remove-(?:cim|wmi)\w*)")
+# Get-ChildItem X -Recurse | Remove-Item: the listing's folder is what gets deleted.
+_PS_LISTED_REMOVE = lazy_compile(
+    r"(?i)(?:^|[;\n])\s*(?:get-childitem|gci|ls|dir)\b(?P<args>[^;|\n]*)\|\s*(?:remove-item|ri|rm|del)\b"
+)
+
+
 def _powershell_deletes(text: str, shown: str, found: list[Finding]) -> None:
+    if _PS_SHADOW_DELETE.search(text):
+        found.append(
+            _tagged(
+                "backups",
+                "deny",
+                f"`{shown}` deletes the machine's shadow copies, the only way back after a loss. Leave them.",
+            )
+        )
+        return
+    for m in _PS_LISTED_REMOVE.finditer(text):
+        words = re.findall(r'"[^"]*"|\'[^\']*\'|\S+', m.group("args"))
+        why = next((w for w in (windows_critical(t.strip("\"'")) for t in words if not t.startswith("-")) if w), None)
+        if why:
+            found.append(
+                _tagged(
+                    "rm", "deny", f"`{shown}` lists {why} and deletes what it finds. Delete inside the project instead."
+                )
+            )
+            return
     for m in _PS_REMOVE.finditer(text):
         words = re.findall(r'"[^"]*"|\'[^\']*\'|\S+', m.group("args"))
         if not any(re.match(r"(?i)^-r(?:e(?:c(?:u(?:r(?:s(?:e)?)?)?)?)?)?$", w) for w in words):

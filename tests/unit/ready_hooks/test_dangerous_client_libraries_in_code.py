@@ -105,6 +105,25 @@ CASES: list[tuple[str, str | None, str]] = [
         None,
         "",
     ),
+    ("elixir -e 'Ecto.Adapters.SQL.query!(MyApp.Repo, \"TRUNCATE audit_events\", [])'", "deny", "sql"),
+    ("Rscript -e 'k <- DBI::dbConnect(RPostgres::Postgres()); DBI::dbRemoveTable(k, \"visits\")'", "deny", "orm-wipe"),
+    ("Rscript -e 'k <- DBI::dbConnect(RPostgres::Postgres()); DBI::dbRemoveTable(k, \"visits_tmp\")'", None, ""),
+    (
+        'ruby -e \'require "sequel"; DB = Sequel.connect(ENV["DATABASE_URL"]); DB[:visits].truncate\'',
+        "deny",
+        "orm-wipe",
+    ),
+    (
+        'ruby -e \'require "sequel"; DB = Sequel.connect(ENV["DATABASE_URL"]); DB[:visits].where(id: 8).delete\'',
+        None,
+        "",
+    ),
+    (
+        'python manage.py shell -c \'from django.core import management; management.call_command("flush", '
+        "interactive=False)'",
+        "deny",
+        "orm-wipe",
+    ),
     # Scratch tables and database files in the project
     (
         'python3 -c \'import sqlite3; sqlite3.connect("var/cache.sqlite3").execute("DROP TABLE IF'

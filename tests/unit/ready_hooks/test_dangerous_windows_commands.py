@@ -94,6 +94,21 @@ CASES: list[tuple[str, str | None, str]] = [
     ("reg delete HKLM\\SYSTEM\\CurrentControlSet\\Services\\EventLog /f", "deny", "registry"),
     ("reg save HKLM\\SECURITY sec.save /y", "deny", "registry"),
     ("reg delete HKCU\\Software\\Acme\\Editor\\Recent /f", None, ""),
+    # more of the same classes
+    ('pwsh -c "gci $env:USERPROFILE\\Documents -Recurse | Remove-Item -Recurse -Force"', "deny", "rm"),
+    ('pwsh -c "gci .\\obj -Recurse -Include *.pdb | Remove-Item -Force"', None, ""),
+    ('cmd /c "del /s /q %LOCALAPPDATA%\\Temp\\*"', None, ""),
+    ("wsl.exe --unregister Debian", "deny", "rm"),
+    ('powershell -c "Clear-Disk -Number 2 -RemoveData -Confirm:$false"', "deny", "devices"),
+    ("auditpol /set /category:* /success:disable /failure:disable", "deny", "history-wipe"),
+    ("net stop mpssvc", "deny", "security-off"),
+    ("net start mpssvc", None, ""),
+    ('powershell -c "Get-CimInstance Win32_ShadowCopy | Remove-CimInstance"', "deny", "backups"),
+    (
+        'reg add "HKLM\\SYSTEM\\CurrentControlSet\\Control\\Terminal Server" /v fDenyTSConnections /d 0 /f',
+        "deny",
+        "security-off",
+    ),
     # reads
     ("cmd.exe /c dir /s /b *.csproj", None, ""),
     ("cmd /c type README.md", None, ""),
