@@ -24,6 +24,7 @@ CASES: list[tuple[str, str | None, str]] = [
     ("p4 obliterate //depot/Art/Textures/...", None, ""),
     ("tf destroy $/Game/Legacy /startcleanup", "deny", "git"),
     ("tf vc destroy $/Game/Legacy /preview", None, ""),
+    ("tf destroy -target=module.preview_pr42", None, ""),  # "tf" as an alias of terraform: no $/ path
     ("p4 delete //depot/Art/Textures/old.png", None, ""),
     ("fastlane ios alpha", None, ""),
     ("bundle exec fastlane android internal --verbose", None, ""),
