@@ -254,7 +254,7 @@ _ADMIN_ACCOUNTS = frozenset({"POSTGRES", "ROOT", "SA", "ADMIN", "MYSQL", "SYSTEM
 _GUESSABLE = frozenset({"PASSWORD", "PASSWD", "POSTGRES", "ROOT", "ADMIN", "SECRET", "CHANGEME", "123456",
                         "12345678", "1234", "PASS", "TOOR", "QWERTY", "LETMEIN", "DEFAULT", "MYSQL"})  # fmt: skip
 _SET_PASSWORD = lazy_compile(
-    r"\bALTER\s+(?:USER|ROLE)\s+['\"`]?(?P<user>\w+)['\"`]?(?:@\S+)?\b.*?"
+    r"\b(?:ALTER|CREATE)\s+(?:USER|ROLE)\s+(?:IF\s+NOT\s+EXISTS\s+)?['\"`]?(?P<user>\w+)['\"`]?(?:@\S+)?\b.*?"
     r"\b(?:PASSWORD|IDENTIFIED(?:\s+WITH\s+\w+)?\s+BY)\s+'(?P<pw>\w*)'"
     r"|\bSET\s+PASSWORD\s+FOR\s+['\"`]?(?P<user2>\w+)['\"`]?(?:@\S+)?\s*=\s*(?:PASSWORD\s*\(\s*)?'(?P<pw2>\w*)'"
 )
@@ -262,12 +262,14 @@ _SET_PASSWORD = lazy_compile(
 
 def _weak_admin_password(stmt: str) -> bool:
     """``ALTER USER postgres WITH PASSWORD 'postgres'``, ``ALTER USER 'root'@'%' IDENTIFIED BY
-    'root'``: an administrator account given its own name or a default as its password."""
+    'root'``, ``CREATE ROLE lab WITH SUPERUSER PASSWORD 'lab'``: an administrator account (by its
+    name, or made one by the same statement) given its own name or a default as its password."""
     m = _SET_PASSWORD.search(stmt)
     if not m:
         return False
     user, pw = (m.group("user"), m.group("pw")) if m.group("user") else (m.group("user2"), m.group("pw2"))
-    return user in _ADMIN_ACCOUNTS and bool(pw) and (pw == user or pw in _GUESSABLE)
+    admin = user in _ADMIN_ACCOUNTS or _SUPERUSER.search(stmt) is not None
+    return admin and bool(pw) and (pw == user or pw in _GUESSABLE)
 
 
 # DELETE FROM t, and the forms without FROM or with a join: DELETE t (SQL Server, Oracle),

@@ -47,6 +47,10 @@ CASES: list[tuple[str, str | None, str]] = [
     ("bmaptool copy out/core-image.wic.gz out/core-image.img", None, ""),
     ("sudo dcfldd if=/dev/mmcblk0 of=backups/card.img", None, ""),
     ("sudo bmaptool create -o out/img.bmap /dev/sdc", None, ""),
+    # an account made a superuser with its own name or a default as password
+    ("psql -d lab -c \"CREATE USER etl WITH SUPERUSER LOGIN PASSWORD 'etl'\"", "deny", "sql"),
+    ("psql -c \"ALTER ROLE grafana SUPERUSER PASSWORD 'admin'\"", "deny", "sql"),
+    ("psql -c \"CREATE USER etl WITH LOGIN PASSWORD 'etl'\"", None, ""),
     # xargs handing each input line to sh -c as its script
     ("xargs -L1 bash -c < ops/steps.list", "ask", "hidden-code"),
     ("cut -f2 plan.tsv | xargs -d '\\n' -n1 sh -c", "ask", "hidden-code"),
