@@ -2,7 +2,7 @@
 
 Hook: dangerous_commands
 Event: PreToolUse
-Matcher: Bash
+Matcher: Bash|Write|Edit|MultiEdit
 Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the project root or
     system folders, also through find, fd/ls -d | xargs, rimraf/del-cli, package runners (pnpm -r
     exec, npx shx), rsync --delete and interpreter code (python/node/ruby/perl, deno eval, bun -e,
@@ -96,6 +96,32 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     files, not the tree), scratch tables (tmp_*, *_scratch) dropped on a development database or a
     project database file (also in a rebuild) or removed with bq rm, and xargs rm fed by an
     in-project ls through head/tail/sort/grep -v.
+    Windows programs run from WSL, Git Bash or PowerShell have their own rules (_windows.py;
+    their words read as Windows text): rd /s, del /s, Remove-Item -Recurse of a drive, the
+    system folders, C:\\Users or a profile (also /mnt/c/… paths, cmd /c text after cd) deny as
+    rm; format X:, bcdedit changes and diskpart (asked) as devices; vssadmin/wmic shadowcopy/
+    wbadmin deletes as backups; wevtutil cl and Clear-EventLog as history-wipe; schtasks /create,
+    Run/RunOnce/Winlogon values and Register-ScheduledTask deny when what they run fetches or
+    hides code, else ask (persistence); Defender, UAC, SmartScreen or updates switched off
+    through the registry or Set-MpPreference, Defender exclusions (asked; of a drive, profile,
+    temp or system folder denied) as security-off; icacls grants of write rights to Everyone/
+    Users (denied recursive or on system/profile folders, else asked) and takeown /r of system
+    folders as chmod; reg delete of top keys and reg save of the SAM/SECURITY/SYSTEM hives as
+    registry. dir, type, where, reg query, schtasks /query, icacls FILE, bcdedit /enum pass.
+    SQL handed to a client library in interpreter code is judged like psql -c whatever the call
+    is named (R DBI dbExecute(con, "…"), Julia execute(conn, "…"), mysqli_query, Perl DBI do,
+    exec_driver_sql, sql.unsafe, SQL held in a variable then executed), and a database file the
+    code names decides test (asked) or development (scratch tables pass) like sqlite3's operand.
+    Write/Edit/MultiEdit of a manifest: lifecycle scripts (package.json preinstall/postinstall/
+    prepare…, Composer post-install-cmd…, devcontainer postCreateCommand…) and install-time
+    Python (setup.py, hatch_build.py) are judged by these Bash rules, a deny there denied as
+    lifecycle-script (husky install, npm run build pass). p4 obliterate -y and TFVC tf destroy
+    (permanent history deletes on the server) deny; fastlane beta/alpha/internal lanes (builds for
+    testers) pass; a service restarted over ssh on a bench board (*.local, Jetson/Pi hosts) passes;
+    a shell running a piece of the call's own text picked by jq/grep/cut/sed is denied when that
+    piece would be; image writers and formatters (bmaptool copy, rpi-imager, etcher, dcfldd/dc3dd
+    of=, newfs_apfs/newfs_hfs) pointed at a disk device deny; xargs handing unseen input lines to
+    sh -c as its script asks.
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
     wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
     brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an
@@ -128,8 +154,8 @@ _POWERSHELL_REMOVE = frozenset({"remove-item", "ri", "del", "erase", "rd"})
 
 NAME = "dangerous_commands"
 EVENTS = frozenset({"PreToolUse"})
-MATCHER = "Bash"
-TOOLS = frozenset({"Bash"})
+MATCHER = "Bash|Write|Edit|MultiEdit"
+TOOLS = frozenset({"Bash", "Write", "Edit", "MultiEdit"})
 
 
 def check(command: str, ctx: Ctx) -> list[Finding]:
@@ -171,6 +197,8 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
             apply("git", _dangerous.rule_gh, cmd)
         elif name in ("bfg", "java"):
             apply("git", _dangerous.rule_bfg, cmd)
+        elif name in ("p4", "tf", "tfpt"):
+            apply("git", _dangerous.rule_vcs_obliterate, cmd)
         apply("mirror", _dangerous.rule_mirror_empty, cmd)
         apply("devices", _dangerous.rule_devices, cmd)
         apply("power", _dangerous.rule_power, cmd)
@@ -178,6 +206,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("hosted-data", _dangerous.rule_hosted_data, cmd)
         apply("remote-code", _dangerous.rule_download_exec, cmd)
         apply("remote-code", _dangerous.rule_code_runs_fetched, cmd)
+        apply("remote-code", _dangerous.rule_filtered_text_run, cmd, check)
         apply("remote-code", _dangerous.rule_runs_url, cmd)
         apply("remote-package", _dangerous.rule_url_package, cmd)
         apply("exfiltration", _dangerous.rule_send_to_address, cmd)
@@ -202,6 +231,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         apply("cloud", _dangerous.rule_cloud_deletes, cmd)
         apply("cloud", _dangerous.rule_world_open, cmd)
         apply("cloud", _dangerous.rule_machine_code, cmd, check)
+        apply("windows", _dangerous.rule_windows, cmd)  # names its own rules (rm, persistence …)
     apply("remote-code", _dangerous.rule_download_then_run, cmds)
     apply("remote-code", _dangerous.rule_powershell_line, command)
     apply("pr-code", _dangerous.rule_runs_pr_code, cmds)
@@ -215,12 +245,30 @@ def run(payload: _common.Payload) -> _common.Result:
     got = _common.tool_call(payload, NAME, TOOLS)
     if not isinstance(got, tuple):
         return got
-    _tool, tool_input = got
+    tool, tool_input = got
+    ctx = _shell.make_ctx(_common.session_cwd(payload), _common.project_dir(payload))
+    if tool != "Bash":
+        return _common.verdict(NAME, check_written(tool_input, ctx))
     command = _common.str_field(tool_input, "command", NAME)
     if not isinstance(command, str):
         return command
-    ctx = _shell.make_ctx(_common.session_cwd(payload), _common.project_dir(payload))
     return _common.verdict(NAME, check(command, ctx))
+
+
+def check_written(tool_input: dict[str, Any], ctx: Ctx) -> list[Finding]:
+    """Findings for a Write/Edit/MultiEdit: commands it puts into a manifest's lifecycle scripts
+    (or install-time Python) judged like Bash commands, since every install will run them."""
+    target = tool_input.get("file_path")
+    if not isinstance(target, str) or not target:
+        return []  # a malformed edit is the file hooks' business; nothing runs from it here
+    texts = [tool_input.get(k) for k in ("content", "new_string")]
+    edits = tool_input.get("edits")
+    if isinstance(edits, list):
+        texts += [e.get("new_string") for e in edits if isinstance(e, dict)]
+    found: list[Finding] = []
+    _dangerous.rule_manifest(target, [t for t in texts if isinstance(t, str)], ctx, check, found)
+    _common.tag_rule("lifecycle-script", found)
+    return found
 
 
 if __name__ == "__main__":

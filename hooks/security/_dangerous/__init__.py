@@ -18,6 +18,10 @@ to each command that would run; each rule appends ``(decision, reason)`` finding
   awk ``system()``, interpreter code running commands) whose text shows a strong danger sign;
 * ``_cloud`` — cloud and data platforms: SQL sent through platform CLIs and jobs, production data
   deleted through cloud CLIs, networks opened to the world, code installed on machines;
+* ``_manifests`` — lifecycle scripts written into manifests (``postinstall``, ``post-install-cmd``,
+  ``postCreateCommand``, ``setup.py``), judged by the Bash rules;
+* ``_windows`` — Windows programs run from WSL/Git Bash/PowerShell (``cmd /c``, ``reg``, ``schtasks``,
+  ``icacls``, ``bcdedit``, ``vssadmin``, ``wevtutil``, Defender cmdlets), read as Windows text;
 * ``_infra`` — ``kubectl``/``helm``/``terraform``, cloud CLIs, production targets and the
   other tools that ask, commands sent to fleets (ansible, salt, pssh, cloud run-command).
 
@@ -30,8 +34,9 @@ from ._cloud import rule_cloud_deletes, rule_machine_code, rule_platform_sql, ru
 from ._data import rule_db_tasks, rule_dump_upload, rule_hosted_data, rule_orm, rule_sql, sql_findings
 from ._devices import rule_devices, rule_fork_bomb, rule_power
 from ._files import TREE_REMOVERS, rule_chmod, rule_find, rule_mirror_empty, rule_mv, rule_rm, rule_rsync
-from ._git import rule_bfg, rule_gh, rule_git
+from ._git import rule_bfg, rule_gh, rule_git, rule_vcs_obliterate
 from ._infra import rule_fleet, rule_warn_tools
+from ._manifests import rule_manifest
 from ._opaque import danger_sign, rule_code_argument, rule_opaque_exec, rule_runs_sample
 from ._paths import critical
 from ._remote import (
@@ -39,6 +44,7 @@ from ._remote import (
     rule_decoded_operand,
     rule_download_exec,
     rule_download_then_run,
+    rule_filtered_text_run,
     rule_hidden_code,
     rule_http_delete,
     rule_powershell_line,
@@ -49,6 +55,7 @@ from ._remote import (
     rule_url_package,
 )
 from ._system import rule_accounts, rule_history_wipe, rule_persistence, rule_security_off, rule_signing_keys
+from ._windows import rule_windows, windows_critical
 
 __all__ = [
     "TREE_REMOVERS",
@@ -66,6 +73,7 @@ __all__ = [
     "rule_download_exec",
     "rule_download_then_run",
     "rule_dump_upload",
+    "rule_filtered_text_run",
     "rule_find",
     "rule_fleet",
     "rule_fork_bomb",
@@ -76,6 +84,7 @@ __all__ = [
     "rule_hosted_data",
     "rule_http_delete",
     "rule_machine_code",
+    "rule_manifest",
     "rule_mirror_empty",
     "rule_mv",
     "rule_opaque_exec",
@@ -95,7 +104,10 @@ __all__ = [
     "rule_signing_keys",
     "rule_sql",
     "rule_url_package",
+    "rule_vcs_obliterate",
     "rule_warn_tools",
+    "rule_windows",
     "rule_world_open",
     "sql_findings",
+    "windows_critical",
 ]

@@ -254,7 +254,7 @@ _ADMIN_ACCOUNTS = frozenset({"POSTGRES", "ROOT", "SA", "ADMIN", "MYSQL", "SYSTEM
 _GUESSABLE = frozenset({"PASSWORD", "PASSWD", "POSTGRES", "ROOT", "ADMIN", "SECRET", "CHANGEME", "123456",
                         "12345678", "1234", "PASS", "TOOR", "QWERTY", "LETMEIN", "DEFAULT", "MYSQL"})  # fmt: skip
 _SET_PASSWORD = lazy_compile(
-    r"\bALTER\s+(?:USER|ROLE)\s+['\"`]?(?P<user>\w+)['\"`]?(?:@\S+)?\b.*?"
+    r"\b(?:ALTER|CREATE)\s+(?:USER|ROLE)\s+(?:IF\s+NOT\s+EXISTS\s+)?['\"`]?(?P<user>\w+)['\"`]?(?:@\S+)?\b.*?"
     r"\b(?:PASSWORD|IDENTIFIED(?:\s+WITH\s+\w+)?\s+BY)\s+'(?P<pw>\w*)'"
     r"|\bSET\s+PASSWORD\s+FOR\s+['\"`]?(?P<user2>\w+)['\"`]?(?:@\S+)?\s*=\s*(?:PASSWORD\s*\(\s*)?'(?P<pw2>\w*)'"
 )
@@ -262,12 +262,14 @@ _SET_PASSWORD = lazy_compile(
 
 def _weak_admin_password(stmt: str) -> bool:
     """``ALTER USER postgres WITH PASSWORD 'postgres'``, ``ALTER USER 'root'@'%' IDENTIFIED BY
-    'root'``: an administrator account given its own name or a default as its password."""
+    'root'``, ``CREATE ROLE lab WITH SUPERUSER PASSWORD 'lab'``: an administrator account (by its
+    name, or made one by the same statement) given its own name or a default as its password."""
     m = _SET_PASSWORD.search(stmt)
     if not m:
         return False
     user, pw = (m.group("user"), m.group("pw")) if m.group("user") else (m.group("user2"), m.group("pw2"))
-    return user in _ADMIN_ACCOUNTS and bool(pw) and (pw == user or pw in _GUESSABLE)
+    admin = user in _ADMIN_ACCOUNTS or _SUPERUSER.search(stmt) is not None
+    return admin and bool(pw) and (pw == user or pw in _GUESSABLE)
 
 
 # DELETE FROM t, and the forms without FROM or with a join: DELETE t (SQL Server, Oracle),
@@ -417,11 +419,55 @@ def sql_findings(sql: str, where: str) -> list[Finding]:
     return found
 
 
+# SQL handed to a client library's call in interpreter code, whatever the language names it:
+# cursor.execute("…"), DBI::dbExecute(con, "…") (R), execute(conn, "…") (Julia LibPQ/DBInterface),
+# mysqli_query($c, "…") / pg_query (PHP), $dbh->do("…") (Perl DBI), conn.exec_driver_sql("…"),
+# duckdb.sql("…"), knex.raw("…"), sql`…` / $executeRaw`…` (tagged templates). One plain argument
+# (the connection) may come before the SQL; Python's triple quotes count as quotes.
+_SQL_CALL = (
+    r"(?:\b\w*(?:execute|exec|query|statement|sql)\w*|\b(?:raw|run|prepare|unprepared|unsafe|do))[!?]?"
+    r"(?:\s*\(\s*(?:[$@]?[\w.:\[\]>-]+\s*,\s*)?"
+)
+_SQL_START = r"(?:DROP|DELETE|TRUNCATE|UPDATE|ALTER)\b"
+_QUOTE = r"""(?P<q>\"\"\"|'''|["'`])"""
 _CODE_SQL = lazy_compile(
-    r"""\b(?:execute|executescript|executemany|exec|query|raw|run|prepare|statement|unprepared|exec_query|execute_sql)\s*\(\s*(?:[\w.]*\btext\(\s*)?[rbuf]?(?P<q>["'`])"""
-    r"""(?P<sql>\s*(?:DROP|DELETE|TRUNCATE|UPDATE|ALTER)\b.*?)(?P=q)""",
+    _SQL_CALL + r"(?:[\w.]*\btext\(\s*)?[rbuf]?|(?=`))" + _QUOTE + r"(?P<sql>\s*" + _SQL_START + r".*?)(?P=q)",
     re.I | re.S,
 )
+# q = "DELETE FROM orders"; cur.execute(q): SQL held in a variable, then handed to such a call.
+_CODE_SQL_VARIABLE = lazy_compile(
+    r"(?P<var>\b[A-Za-z_]\w*)\s*(?:=|<-)\s*[rbuf]?" + _QUOTE + r"(?P<sql>\s*" + _SQL_START + r".*?)(?P=q)",
+    re.I | re.S,
+)
+# A database file named in the code (sqlite3.connect("data/app.db"), SQLite.DB("runs.db")).
+_CODE_DB_FILE = lazy_compile(r"""["']([^"'\s]+\.(?:sqlite3?|db|duckdb))["']""", re.I)
+# A database server named in the code (host=, dbname=, a URL): not a project file.
+_CODE_DB_SERVER = lazy_compile(r"(?i)\b(?:host|dbname|database|server)\s*[=:]|://")
+
+
+def code_sql(code: str) -> list[str]:
+    """The destructive-looking SQL statements interpreter code hands to a database call: as a
+    string argument, or through a variable assigned such a string and passed to the call."""
+    found = [m.group("sql") for m in _CODE_SQL.finditer(code)]
+    for m in _CODE_SQL_VARIABLE.finditer(code):
+        call = _SQL_CALL + re.escape(m.group("var")) + r"\s*[,)])"
+        if re.search(call, code[m.end() :], re.I):
+            found.append(m.group("sql"))
+    return found
+
+
+def _code_database_kind(cmd: Cmd, codes: list[str]) -> str:
+    """``test``/``dev`` when every database interpreter code names is a file inside the project
+    (kept with the tests or named as a test one / any other), else ``""`` (a server, unknown)."""
+    if cmd.ctx.cwd is None or any(_CODE_DB_SERVER.search(c) for c in codes):
+        return ""
+    paths = [_shell.normalize(m.group(1), cmd.ctx.cwd) for c in codes for m in _CODE_DB_FILE.finditer(c)]
+    inside = [p for p in paths if p is not None and p != cmd.ctx.project and _shell.is_within(p, cmd.ctx.project)]
+    if not paths or len(inside) != len(paths):
+        return ""
+    rels = [os.path.relpath(p, cmd.ctx.project).split("/") for p in inside]
+    tests = all(bool(_TEST_DIRS & set(r[:-1])) or bool(_TEST_NAME.search(r[-1])) for r in rels)
+    return "test" if tests else "dev"
 
 
 def _sql_files(cmd: Cmd) -> list[str]:
@@ -1082,7 +1128,7 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
     elif cmd.name in _shell.INTERPRETERS:
         # sqlite3.connect(…).execute("DROP TABLE …"), cursor.execute('DELETE FROM …')
         # (_orm_code: the interpreter's own code, plus php artisan tinker --execute, manage.py shell -c)
-        texts.extend(m.group("sql") for code in _orm_code(cmd) for m in _CODE_SQL.finditer(code))
+        texts.extend(sql for code in _orm_code(cmd) for sql in code_sql(code))
         texts.extend(_sql_operands(cmd))  # python tools/admin.py --sql "…"
     elif cmd.name == "bq" and cmd.args and cmd.args[0].literal() == "query":
         # bq query [flags] 'SQL' (BigQuery): the SQL is the positional, flags use --name=value.
@@ -1140,7 +1186,7 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
         return
     elif _orm_code(cmd):
         # rails runner 'ActiveRecord::Base.connection.execute("TRUNCATE users")', tinker's DB::statement
-        texts.extend(m.group("sql") for code in _orm_code(cmd) for m in _CODE_SQL.finditer(code))
+        texts.extend(sql for code in _orm_code(cmd) for sql in code_sql(code))
     elif cmd.name == "prisma" and [w.literal() for w in cmd.args[:2]] == ["db", "execute"]:
         # prisma db execute --stdin <<< "SQL" (stdin is added below) or --file FILE written earlier
         _flags, _pos, values = _shell.split_options(cmd.args, frozenset({"--file", "--url", "--schema"}))
@@ -1178,14 +1224,16 @@ def rule_sql(cmd: Cmd, found: list[Finding]) -> None:
         found.extend(sql_findings(sql, f"`{cmd.display}`"))
     # psql "$PROD_DB_URL": a variable whose name says production is the production database.
     prod = production(cmd) or production_host(cmd) or any(_PROD_VARIABLE.search(w.text) for w in cmd.args)
-    if not prod and _test_database(cmd, name, texts):
+    # python -c 'sqlite3.connect("tests/fixtures/app.db")…': the database file the code names.
+    code_db = _code_database_kind(cmd, _orm_code(cmd)) if texts and cmd.name in _shell.INTERPRETERS else ""
+    if not prod and (_test_database(cmd, name, texts) or code_db == "test"):
         # Settled: dropping or emptying a test database is warn; a scratch table in one is routine.
         scratch = _all_scratch_drops(texts)
         kept = (
             [] if scratch else [("ask", r[1].split(". ")[0] + " in a test database; confirm.") for r in found[start:]]
         )
         found[start:] = kept
-    elif not prod and texts and _all_scratch_drops(texts) and _dev_database(cmd, name):
+    elif not prod and texts and _all_scratch_drops(texts) and (code_db == "dev" or _dev_database(cmd, name)):
         # DROP TABLE IF EXISTS tmp_import_0612 on app_dev: a scratch table on the developer's own
         # database is routine clean-up (a real table dropped there is still judged above).
         found[start:] = []
@@ -1333,6 +1381,13 @@ _ORM_WIPE = lazy_compile(
     # Laravel: User::truncate(), DB::table('users')->delete(), User::query()->delete(); Ecto: Repo.delete_all(User)
     r"|\b[A-Z]\w*::truncate\(|DB::table\([^()]*\)->(?:delete|truncate)\(\s*\)|\b[A-Z]\w*::query\(\)->delete\(\s*\)"
     r"|\bRepo\.delete_all\(\s*[A-Z][\w.]*\s*\)|\b[A-Z]\w*\.query\.delete\(\s*\)"
+    # Schema builders dropping a table (knex.schema.dropTable, queryInterface.dropTable, Rails'
+    # connection.drop_table); tables named as scratch ones (tmp_*, *_scratch) are left alone.
+    r"|(?:\bschema|\bqueryInterface|\bconnection)\.(?:dropTable|dropTableIfExists|drop_table)\b\s*\(?\s*[:'\"]"
+    r"(?!(?:\w*_)?(?:tmp|temp|scratch)(?:_\w*)?['\"])|\.dropAllTables\(|\bsequelize\.drop\("
+    # R's DBI dbRemoveTable(con, "t"); Django's call_command("flush"); Sequel's DB[:t].delete
+    r"|\bdbRemoveTable\(\s*\w+\s*,\s*['\"](?!(?:\w*_)?(?:tmp|temp|scratch)(?:_\w*)?['\"])"
+    r"|\bcall_command\(\s*['\"](?:flush|reset_db|sqlflush)['\"]|\b[A-Z]\w*\[:\w+\]\.(?:delete|truncate)\b(?!\s*\()"
 )
 
 

@@ -99,6 +99,27 @@ def _device_target(value: str) -> bool:
     return bool(BLOCK_DEVICE.match(value))
 
 
+# Programs that write a whole image (or a new file system) onto the device they are given:
+# bmaptool copy, Raspberry Pi Imager, balenaEtcher, dcfldd/dc3dd of=, macOS newfs_apfs/newfs_hfs.
+_IMAGE_WRITERS = frozenset({
+    "bmaptool", "rpi-imager", "etcher", "etcher-cli", "balena-etcher", "balena", "dcfldd", "dc3dd", "caligula",
+    "usbimager", "newfs_apfs", "newfs_hfs", "newfs_msdos", "newfs_exfat", "newfs_udf", "mformat",
+})  # fmt: skip
+_IMAGE_READS = frozenset({"create", "--help", "-h", "--version", "list", "devices", "info"})
+
+
+def _writes_image(cmd: Cmd) -> bool:
+    """``bmaptool copy img.wic.bz2 /dev/sdb``, ``newfs_apfs -v X /dev/disk3s1``, ``dcfldd
+    of=/dev/mmcblk0``: an image writer or formatter pointed at a block device (``bmaptool create``
+    and listings only read)."""
+    if cmd.name not in _IMAGE_WRITERS:
+        return False
+    lits = [w.literal() or "" for w in cmd.args]
+    if any(a in _IMAGE_READS for a in lits[:2]) or any(a.startswith("if=") and _device_target(a[3:]) for a in lits):
+        return False
+    return any(_device_target(a.partition("=")[2] if a.startswith(("of=", "--drive=")) else a) for a in lits)
+
+
 # mkfs options that take a value (so the value is not taken for the target).
 _MKFS_VALUES = frozenset({
     "-t", "--type", "-L", "-l", "-b", "-c", "-C", "-d", "-E", "-f", "-g", "-G", "-i", "-I", "-j",
@@ -203,6 +224,15 @@ def rule_devices(cmd: Cmd, found: list[Finding]) -> None:
                             "file instead.",
                         )
                     )
+    if _writes_image(cmd):
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` writes an image or a new file system onto a disk device, erasing "
+                "what it holds. Write to an image file instead, or ask the user to flash the card.",
+            )
+        )
+        return
     if name.startswith("mkfs") or name in ("mke2fs", "mkswap", "newfs", "blkdiscard"):
         target = _format_target(cmd)
         if target is not None:

@@ -413,3 +413,28 @@ def rule_gh(cmd: Cmd, found: list[Finding]) -> None:
                     "this in the repository settings.",
                 )
             )
+
+
+def rule_vcs_obliterate(cmd: Cmd, found: list[Finding]) -> None:
+    """Other version control systems' permanent history deletes: ``p4 obliterate -y`` (without
+    ``-y`` it only previews) and TFVC's ``tf destroy $/…`` / ``tf vc destroy`` (not ``/preview``) remove
+    files and every revision of them from the server, for everyone, with no undo."""
+    lits = [(w.literal() or "").lower() for w in cmd.args]
+    obliterates = cmd.name == "p4" and "obliterate" in lits and any(re.fullmatch(r"-\w*y\w*", a) for a in lits)
+    # TFVC names server paths $/Project/…; "tf" is also a common alias of terraform (its destroy
+    # is judged by the infrastructure rules).
+    destroys = (
+        cmd.name in ("tf", "tfpt")
+        and "destroy" in lits[:2]
+        and any(a.startswith("$/") for a in lits)
+        and not any(a.startswith("/preview") for a in lits)
+    )
+    if obliterates or destroys:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` permanently removes files and all their history from the server, for "
+                "every user, with no undo. Delete them normally (the history stays), or ask the "
+                "server's administrator.",
+            )
+        )

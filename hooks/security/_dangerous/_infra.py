@@ -196,6 +196,12 @@ _NON_PRODUCTION_HOST = lazy_compile(
     r"(?i)(?:^|[@._-])(?:stag(?:e|ing)|dev|devel|development|test|testing|qa|uat|sandbox|local|localhost|vagrant)"
     r"(?:$|[.:_\d-])"
 )
+# A board or device on the developer's bench, not a server others use: an mDNS name (rig-pi.local),
+# a single-board computer's name or its image's default user (pi@, nvidia@ on a Jetson).
+_DEVICE_HOST = lazy_compile(
+    r"(?i)\.local$|^(?:pi|nvidia|jetson|debian|orangepi|radxa)@|(?:^|[@._-])(?:jetson|orin|xavier|raspberrypi|rpi\d*|pi\d*"
+    r"|beaglebone|bbb|devkit|devboard|board|rig|bench|hil)(?:$|[.:_\d-])"
+)
 _SERVICE_TOOLS = frozenset({
     "systemctl", "service", "rc-service", "supervisorctl", "pm2", "docker", "podman", "docker-compose",
     "nginx", "apachectl", "apache2ctl", "httpd", "sv", "initctl", "launchctl",
@@ -667,6 +673,7 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
             "sudo" in cmd.wrappers
             and name in ("systemctl", "service", "rc-service", "supervisorctl")
             and not _NON_PRODUCTION_HOST.search(cmd.origin[4:].rsplit("@", 1)[-1])
+            and not _DEVICE_HOST.search(cmd.origin[4:])
         ):
             # ssh host 'sudo systemctl restart api': a system service on a server others use (a
             # deploy user restarting its own app without sudo, or a staging/dev host, is routine).
@@ -759,8 +766,10 @@ def _command_line(words: list[str]) -> str:
     return " ".join(w if re.fullmatch(r"[\w@%+=:,./-]+", w) else "'" + w.replace("'", "'\\''") + "'" for w in words)
 
 
+# Lanes and actions that publish to the stores' users. Builds for testers (beta, alpha and internal
+# lanes: TestFlight, the Play internal track) reach no public store and are routine.
 _FASTLANE_UPLOADS = lazy_compile(
-    r"(?i)^(?:beta|release|deploy|production|store|upload\w*|submit\w*|deliver|pilot|supply|appstore|playstore|internal|alpha)$"
+    r"(?i)^(?:release|deploy|production|store|upload\w*|submit\w*|deliver|supply|appstore|playstore)$"
 )
 
 

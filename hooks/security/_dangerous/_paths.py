@@ -6,7 +6,9 @@ from __future__ import annotations
 import os
 
 import _shell
-from _shell import Ctx
+from _shell import Ctx, lazy_compile
+
+from ._windows import windows_critical
 
 SYSTEM_TOP = frozenset({
     "bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "libx32", "opt", "proc", "root",
@@ -14,6 +16,7 @@ SYSTEM_TOP = frozenset({
     "Applications", "private", "cores", "Windows", "ProgramData", "Program Files",
 })  # fmt: skip
 HOME_PARENTS = frozenset({"home", "Users"})
+_WSL_DRIVE = lazy_compile(r"^/mnt/[a-z](?:/|$)|^/[a-z]/")
 
 
 def critical(path: str, ctx: Ctx) -> str | None:
@@ -32,6 +35,9 @@ def critical(path: str, ctx: Ctx) -> str | None:
         return f"{path} (a parent of the project)"
     if os.path.dirname(path) == home:
         return f"{path} (a top-level folder of your home directory)"
+    if _WSL_DRIVE.match(path):
+        # /mnt/c/Users/dev (WSL), /c/Windows (Git Bash): a Windows drive, judged as Windows paths.
+        return windows_critical(path)
     comps = path.strip("/").split("/")
     if len(comps) == 1:
         return f"{path} (a top-level system directory)"

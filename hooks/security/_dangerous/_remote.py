@@ -12,6 +12,12 @@ import _shell
 from _common import Finding
 from _shell import Cmd, Word, lazy_compile
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from _shell import Ctx
+
 # PowerShell's eval: runs the text it is given or piped.
 _PS_EVAL = frozenset({"iex", "invoke-expression"})
 # PowerShell code that evaluates text it downloads: iex (New-Object Net.WebClient).DownloadString(…),
@@ -247,6 +253,9 @@ _CODE_RUNS_FETCHED = lazy_compile(
     # …or the other way round: the download's text handed on to eval (fetch(u).then(r => r.text()).then(eval)).
     r"|\b(?:fetch|urlopen|requests\.get|https?\.get|axios\.get|file_get_contents)\s*\([^;\n]{0,300}?"
     r"\.then\(\s*(?:eval|Function|[\w\s,()]*=>\s*eval)\b"
+    # …or in the download's callback: https.get(u, r => { …; r.on("end", () => eval(body)) }).
+    r"|(?:\.(?:get|request)|\b(?:request|got|needle))\s*\(\s*[\"'`]https?://[^\n]{0,400}?"
+    r"\b(?:eval|new\s+Function|runInThisContext|runInNewContext)\s*\("
 )
 
 
@@ -510,6 +519,21 @@ def rule_hidden_code(cmd: Cmd, found: list[Finding]) -> None:
                     "ask",
                     f"`{cmd.display}` runs code held in {held.group().strip()} on its input, which the "
                     "command does not show; confirm, or run the commands themselves so they can be checked.",
+                )
+            )
+            return
+        if (
+            script is None
+            and cmd.xargs
+            and cmd.stdin_text is None
+            and any(re.fullmatch(r"-[a-z]*c[a-z]*", w.literal() or "") for w in cmd.args)
+        ):
+            # xargs -L1 sh -c < steps.txt: with no script word, each input line becomes the script.
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` (under xargs) runs each line of its input as a command, which the "
+                    "call does not show; confirm, or run the commands themselves so they can be checked.",
                 )
             )
             return
@@ -961,6 +985,46 @@ def rule_runs_pr_code(cmds: list[Cmd], found: list[Finding]) -> None:
                     "ask",
                     f"`{cmd.display}` runs code from a pull request checked out earlier in this command, "
                     "whose changes the call does not show; review the diff first (gh pr diff), or confirm.",
+                )
+            )
+            return
+
+
+# Programs that only select or reshape text: what a shell gets after them is a piece of their input.
+_TEXT_FILTERS = frozenset({
+    "jq", "yq", "sed", "grep", "egrep", "fgrep", "cut", "tr", "head", "tail", "sort", "uniq", "awk", "gawk", "mawk",
+    "xargs", "rev", "tac", "cat", "column", "fmt", "fold", "paste",
+})  # fmt: skip
+_QUOTED_STRING = lazy_compile(r'"((?:[^"\\]|\\.)*)"' + r"|'([^']*)'")
+
+
+def rule_filtered_text_run(cmd: Cmd, check: Callable[[str, Ctx], list[Finding]], found: list[Finding]) -> None:
+    """``echo '{"cmd": "git push -f origin main"}' | jq -r .cmd | bash``: a shell running a piece,
+    picked by text filters, of text written in the call itself. Every candidate piece (the text,
+    its lines, its quoted strings) is judged like a command; a denied one is denied here too."""
+    if cmd.name not in _shell.SHELLS or cmd.stage == 0 or cmd.stdin_text is not None or not _reads_code_from_stdin(cmd):
+        return
+    source = cmd.prev
+    while source is not None and source.name in _TEXT_FILTERS and source.stdin_text is None:
+        source = source.prev
+    if source is None or source.name not in _TEXT_FILTERS or not source.stdin_text:
+        return
+    text = source.stdin_text
+    lines = text.splitlines()
+    # A line's command may follow a label (step2: rm …, cmd=rm …) that the filters cut off.
+    pieces = [text, *lines, *(re.split(r"[:=]\s*|\s+", line.strip(), maxsplit=1)[-1] for line in lines)]
+    pieces += [m.group(1) if m.group(1) is not None else m.group(2) for m in _QUOTED_STRING.finditer(text)]
+    for piece in dict.fromkeys(p.strip() for p in pieces if p.strip()):
+        try:
+            denied = [reason for level, reason in check(piece, cmd.ctx) if level == "deny"]
+        except RecursionError:
+            return
+        if denied and not denied[0].startswith("rule parse:"):
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.name}` runs text picked out of what this call writes, and that text "
+                    f"would be denied on its own: {denied[0]}",
                 )
             )
             return

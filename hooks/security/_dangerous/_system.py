@@ -35,6 +35,8 @@ SECURITY_SERVICES = frozenset({
     # automatic security updates and virus signatures: off, every later hole stays open
     "unattended-upgrades", "apt-daily-upgrade", "apt-daily", "dnf-automatic", "dnf-automatic-install",
     "yum-cron", "clamav-freshclam", "freshclam", "wuauserv", "windefend",
+    # Windows: the firewall, Security Center, Defender for Endpoint, the event log
+    "mpssvc", "wscsvc", "sense", "eventlog",
 })  # fmt: skip
 # Packages whose removal switches such a service off for good.
 _SECURITY_PACKAGES = frozenset({
@@ -190,11 +192,14 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
         what = "flushes the firewall rules (or opens its policy)"
     elif name == "nft" and lits[:2] in (["flush", "ruleset"], ["delete", "table"]):
         what = "removes the firewall rules"
-    elif name in ("systemctl", "service", "rc-service", "sc", "sc.exe", "stop-service", "set-service") and any(
+    elif name in ("systemctl", "service", "rc-service", "sc", "sc.exe", "net", "stop-service", "set-service") and any(
         a.lower().removesuffix(".service").removesuffix(".timer") in SECURITY_SERVICES for a in lits
     ):
         low = [a.lower() for a in lits]
-        if any(a in ("stop", "disable", "mask", "kill", "teardown", "disabled") for a in low) or name == "stop-service":
+        if (
+            any(a in ("stop", "disable", "mask", "kill", "teardown", "disabled", "delete") for a in low)
+            or name == "stop-service"
+        ):
             what = "stops a firewall/security service (or automatic security updates)"
     elif _removes_packages(name, lits) and any(
         a.split(":")[0] in _SECURITY_PACKAGES for a in lits if not a.startswith("-")
@@ -220,8 +225,6 @@ def rule_security_off(cmd: Cmd, found: list[Finding]) -> None:
         what = "turns AppArmor off"
     elif name == "netsh" and "advfirewall" in [a.lower() for a in lits] and "off" in [a.lower() for a in lits]:
         what = "turns the Windows firewall off"
-    elif name.lower() == "set-mppreference" and any(re.match(r"(?i)-disable", a) for a in lits):
-        what = "turns Windows Defender protection off"
     elif (
         name == "sysctl" and any(re.fullmatch(r"kernel\.randomize_va_space=0", a) for a in lits)
     ) or _aslr_written_off(cmd, name, lits):
