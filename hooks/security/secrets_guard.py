@@ -331,12 +331,130 @@ SECRET_URL_NAMES = frozenset(
         "MYSQL_URL",
     }
 )
-# print(os.environ["X"]), console.log(process.env.X), puts ENV["X"], print $ENV{X}
-CODE_PRINTS_ENV = lazy_compile(
-    r"(?:print|console\.log|puts|echo|say|write)\W.{0,40}?(?:environ(?:\.get)?\s*[\[(]\s*|"
-    r"getenv\s*\(\s*|process\.env\.|ENV\s*[\[{]\s*)[\"']?(?P<n>[A-Za-z_][A-Za-z0-9_]*)",
-    re.S,
+# One environment variable read by code, in any language: os.environ["X"] / .get("X"), getenv("X")
+# (C, PHP, Lua, R's Sys.getenv, Go's os.Getenv, Elixir's System.get_env, Java's System.getenv),
+# process.env.X / ["X"], Bun.env.X, Deno.env.get("X"), Ruby's ENV["X"] / ENV.fetch("X"), Perl's
+# $ENV{X}, PHP's $_ENV["X"], Julia's ENV["X"] / get(ENV, "X", …), Rust's env::var("X"), .NET's
+# GetEnvironmentVariable("X"), PowerShell's $env:X.
+_CODE_ENV_READ = lazy_compile(
+    r"(?:\benviron(?:\.get)?\s*[\[(]|\b[Gg]et_?[Ee]nv\s*\(|\bGetEnvironmentVariable\s*\(|\bprocess\.env(?:\.|\s*\[)"
+    r"|\bBun\.env\.|\bDeno\.env\.get\s*\(|\bENV\s*(?:\[|\.fetch\s*\(|\{)|\$ENV\s*\{|\$_(?:ENV|SERVER)\s*\["
+    r"|\bget\s*\(\s*ENV\s*,|\benv::var(?:_os)?\s*\(|\$env:)"
+    r"\s*\\?[\"'`]?(?P<n>[A-Za-z_][A-Za-z0-9_]*)"
 )
+# Calls that show their arguments: print/println/printf/puts/p/pp/echo/say/write/writeLines/cat/
+# message/display/@show/console.*/IO.puts/fmt.Print*/System.out.*/Write-Output/var_dump, loggers.
+_CODE_OUTPUT_CALL = lazy_compile(
+    r"(?:@(?:show|info|warn|debug|error)|\b(?:print(?:ln|f|_r)?|puts|pp?|echo|say|write(?:ln|Lines)?|cat|message|"
+    r"display|show|warn|die|stop|var_dump|var_export|dump|inspect|console\.\w+|IO\.\w+|fmt\.\w*Print\w*|"
+    r"System\.(?:out|err)\.\w+|Write-(?:Output|Host)|(?:sys\.)?std(?:out|err)\.write|\$std(?:out|err)\.\w+|"
+    r"STD(?:OUT|ERR)\.\w+|logging\.\w+|logger\.\w+|log\.\w+))$"
+)
+# Calls and words that turn a value into whether it is set or how long it is: nothing of it shows.
+_CODE_TESTS_VALUE = lazy_compile(
+    r"(?i)(?:\b(?:len|length|nchar|nzchar|bool|boolean|isempty|is\.null|is\.na|isnothing|isset|empty|defined|"
+    r"exists|haskey|has_key|typeof|count|size|sizeof|strlen|mb_strlen|is_empty|blank|present)|!!|\?\?)\W*$"
+)
+# What follows a read that compares or measures it (X != "", X is None, X.length, X ? … : …).
+_CODE_TESTED_AFTER = lazy_compile(
+    r"[\"'`]?\s*(?:,\s*(?:\"[^\"]*\"|'[^']*'|\w+)\s*)?[\])}]?\s*(?:[!=]==?|[<>]=?|\bis\b|\bin\b|%in%|\?|\.(?:length|size|empty|nil|blank|present|"
+    r"startswith|startsWith|start_with|isEmpty|is_empty|len)\b|\|\||&&|\band\b|\bor\b)"
+)
+# Calls that only format or convert a value on its way to an output call.
+_CODE_FORMATTERS = frozenset({
+    "str", "repr", "format", "paste", "paste0", "sprintf", "string", "String", "toString", "join", "concat",
+    "strip", "trim", "upper", "lower", "toupper", "tolower", "f", "fstring", "JSON.stringify", "json.dumps",
+    "encodeURIComponent", "quote", "shQuote", "dQuote", "sQuote", "interpolate", "Text", "to_s", "chomp",
+})  # fmt: skip
+# Interpreters (and their flags) that print the value of the code they are given: node -p,
+# julia -E, Rscript -e (R prints each top-level value that is not assigned).
+_AUTO_PRINT_FLAGS = {"node": ("-p", "--print"), "nodejs": ("-p", "--print"), "bun": ("-p", "--print"),
+                     "julia": ("-E", "--print"), "rscript": ("-e",), "r": ("-e",)}  # fmt: skip
+
+
+def _enclosing_calls(code: str, start: int) -> list[str]:
+    """The names of the calls whose open parenthesis encloses ``code[start]``, innermost first
+    (``print(str(os.environ["X"]))`` at the read: ``["str", "print"]``); a call without a name
+    (a grouping parenthesis) is ``""``. Stops at the statement's start (``;`` or a new line
+    outside parentheses)."""
+    names: list[str] = []
+    depth = 0
+    i = start - 1
+    while i >= 0:
+        ch = code[i]
+        if ch in ")]}":
+            depth += 1
+        elif ch in "([{":
+            if depth:
+                depth -= 1
+            elif ch == "(":
+                m = re.search(r"[@$]?[\w.:-]*$", code[:i].rstrip())
+                names.append(m.group().lstrip("$") if m else "")
+        elif ch in ";\n" and not depth and not names:
+            break
+        i -= 1
+    return names
+
+
+def _statement_head(code: str, start: int, stops: str = ";\n{") -> str:
+    """The text of the statement before ``code[start]`` (from the last ``;``, new line or ``{``)."""
+    cut = max(code.rfind(c, 0, start) for c in stops)
+    return code[cut + 1 : start]
+
+
+def _read_shown(code: str, start: int, end: int, auto_print: bool) -> bool:
+    """Whether the environment read (or the variable) at ``code[start:end]`` reaches the output: it is an argument
+    of an output call (through formatting calls only), the operand of a bare output statement
+    (``puts ENV["X"]``, ``print $ENV{X}``, ``echo getenv("X")``), or a statement of its own in
+    code whose values the interpreter prints (``node -p``, ``Rscript -e``). A read that is only
+    tested or measured (``nchar(…) > 0``, ``len(…)``, ``… is None``, ``!!process.env.X``) shows
+    nothing of the value."""
+    if _CODE_TESTED_AFTER.match(code, end):
+        return False
+    head = _statement_head(code, start)
+    if _CODE_TESTS_VALUE.search(head):
+        return False
+    calls = _enclosing_calls(code, start)
+    for name in calls:
+        if _CODE_OUTPUT_CALL.search(name):
+            return True
+        if name and name.split(".")[-1] not in _CODE_FORMATTERS and name not in _CODE_FORMATTERS:
+            return False  # handed to another call (a client, a header): used, not shown
+    if calls:
+        return False
+    # A bare output statement: puts ENV["X"], print $ENV{X}, echo getenv("X"), IO.puts …, @show …
+    # (in a block, or with the read inside a quote-like literal: print qq{key=$ENV{X}}).
+    for bare in (head.strip(), _statement_head(code, start, ";\n").strip()):
+        verb = re.match(r"[@$]?[\w.:-]+", bare)
+        if verb and _CODE_OUTPUT_CALL.search(verb.group()) and not re.match(r"\s*(?:=(?!=)|<-)", bare[verb.end() :]):
+            return True
+    bare = head.strip()
+    # node -p 'process.env.X', Rscript -e 'Sys.getenv("X")': the statement's value is printed.
+    return auto_print and not re.search(r"[=(,]|<-|\breturn\b|\bif\b", bare)
+
+
+def code_shown_secret_var(code: str, auto_print: bool = False) -> str | None:
+    """The secret environment variable that interpreter ``code`` prints, if any: read and shown
+    directly (``print(os.environ["X"])``, ``cat(Sys.getenv("X"))``, ``println(ENV["X"])``), or
+    assigned to a name the code then shows (``t = os.getenv("X"); print(t)``)."""
+    for m in _CODE_ENV_READ.finditer(code):
+        name = m.group("n")
+        if not is_secret_name(name):
+            continue
+        if _read_shown(code, m.start(), m.end(), auto_print):
+            return name
+        bound = re.search(r"([A-Za-z_]\w*)\s*(?:=|<-|:=)\s*[\w.:$]*$", _statement_head(code, m.start()))
+        if bound and not _enclosing_calls(code, m.start()):
+            var = re.escape(bound.group(1))
+            for use in re.finditer(rf"(?<![\w.$]){var}\b|\$(?:\{{)?{var}\b", code[m.end() :]):
+                at = m.end() + use.start()
+                if re.match(r"\s*(?:=(?!=)|<-)", code[at + len(use.group()) :]):
+                    break  # rebound: later uses are another value
+                if _read_shown(code, at, at + len(use.group()), auto_print):
+                    return name
+    return None
+
+
 # print(os.environ), console.log(process.env), puts ENV.to_h: the whole environment, like `env`.
 CODE_PRINTS_ALL_ENV = lazy_compile(
     r"(?:print|console\.log|console\.dir|puts|pp|p|say|dump|json\.dumps|JSON\.stringify)\s*\(?\s*"
@@ -2286,6 +2404,23 @@ def _scanner_secrets_shown(cmd: Cmd, cmds: list[Cmd]) -> bool:
     return any(_RAW_SECRET_FIELD.search(p) for p in programs)
 
 
+def _printed_secret_var(cmd: Cmd, cmds: list[Cmd], name: str, found: list[Finding]) -> None:
+    """The one rule for a secret environment variable's value printed by a command, whether by
+    the shell (``echo "$TOKEN"``, ``printenv TOKEN``) or by interpreter code (``python -c
+    'print(os.environ["TOKEN"])'``, ``Rscript -e 'cat(Sys.getenv("TOKEN"))'``): denied, unless
+    the output is piped into a program that takes it as input (``| docker login
+    --password-stdin``, ``| wc -c``) and written to no file."""
+    if _fed_to_consumer(cmd, cmds):
+        return
+    found.append(
+        (
+            "deny",
+            f"`{cmd.display}` prints the secret variable ${name}; its value would land in the transcript. "
+            f'Check it is set with `test -n "${name}"` (or a length/presence test in the code) instead.',
+        )
+    )
+
+
 def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     name = cmd.name
     lits = [w.literal() or "" for w in cmd.args]
@@ -2294,17 +2429,8 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
         for r in cmd.redirects:
             if r.op == "<<<" and r.target is not None:
                 secret.extend(_secret_vars(r.target))
-        if secret and _fed_to_consumer(cmd, cmds):
-            secret = []  # echo "$TOKEN" | docker login --password-stdin: the program takes it
         if secret:
-            found.append(
-                (
-                    "deny",
-                    f"`{cmd.display}` prints the secret variable ${secret[0]}; "
-                    "its value would land in the transcript. Check it is set with "
-                    f'`test -n "${secret[0]}"` instead.',
-                )
-            )
+            _printed_secret_var(cmd, cmds, secret[0], found)
     if (
         name in ("declare", "typeset", "export", "readonly")
         and any(a.startswith("-") and "p" in a for a in lits)
@@ -2318,11 +2444,9 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
             )
         )
     if name == "printenv":
-        named = [a for a in lits if not a.startswith("-")]
-        if any(is_secret_name(a) for a in named):
-            found.append(
-                ("deny", f"`{cmd.display}` prints a secret environment variable. Check it is set without printing it.")
-            )
+        named = [a for a in lits if not a.startswith("-") and is_secret_name(a)]
+        if named:
+            _printed_secret_var(cmd, cmds, named[0], found)
             return
     dumps = (name in ("env", "printenv") and not [a for a in lits if not a.startswith("-")]) or (
         name in ("set", "export", "declare", "typeset") and lits in ([], ["-p"], ["-x"], ["-px"])
@@ -2698,7 +2822,7 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
         _check_bash_env(cmd, cmds, found)
         _common.tag_rule("secret-variable", found, start)
         start = len(found)
-        _check_inline_code(cmd, found)
+        _check_inline_code(cmd, cmds, found)
         _common.tag_rule("secret-file", found, start)
         start = len(found)
         _check_log_search(cmd, cmds, found)
@@ -2981,7 +3105,14 @@ def _check_env_file_parsed(cmd: Cmd, code: str, found: list[Finding]) -> None:
         return
 
 
-def _check_inline_code(cmd: Cmd, found: list[Finding]) -> None:
+def _auto_prints(cmd: Cmd) -> bool:
+    """Whether the interpreter prints the values of the code it is given (``node -p``,
+    ``julia -E``, ``Rscript -e``)."""
+    flags = _AUTO_PRINT_FLAGS.get(cmd.name.lower(), ())
+    return any((w.literal() or "") in flags for w in cmd.args)
+
+
+def _check_inline_code(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     """Inline interpreter code (``python -c …``) that opens a secret file or prints secrets."""
     _code_named_secrets(cmd, found)
     if cmd.name not in _shell.INTERPRETERS:
@@ -3028,16 +3159,11 @@ def _check_inline_code(cmd: Cmd, found: list[Finding]) -> None:
                     + " picked by a name filter. Check that the variables you need are set without printing them.",
                 )
             )
-        m = CODE_PRINTS_ENV.search(code)
-        # print(!!process.env.X), print(bool(os.environ.get('X'))), len(…): whether it is set.
-        tested = m is not None and re.search(r"!!|\bBoolean\(|\bbool\(|\blen\(|\btypeof\b", m.group())
-        if m and is_secret_name(m.group("n")) and not tested:
-            found.append(
-                (
-                    "deny",
-                    f"`{cmd.display}` prints the secret variable {m.group('n')}. Check it is set without printing it.",
-                )
-            )
+        shown = code_shown_secret_var(code, _auto_prints(cmd))
+        if shown:
+            start = len(found)
+            _printed_secret_var(cmd, cmds, shown, found)
+            _common.tag_rule("secret-variable", found, start)
 
 
 # --------------------------------------------------------------------------- file tools
