@@ -2083,10 +2083,11 @@ _PLATFORM_SECRETS: tuple[tuple[frozenset[str], tuple[str, ...], frozenset[str] |
 )
 
 
-def _pulls_secrets_to_file(cmd: Cmd, name: str, lits: list[str], prints_secrets: bool) -> bool:
-    """``vercel env pull .env.local``, ``supabase status -o env``, ``infisical export > .env``:
-    a platform's secrets written into a file (or the dev stack's keys printed as an env file);
-    the user confirms, since the file is overwritten and now holds the values."""
+def _pulls_secrets_to_file(cmd: Cmd, cmds: list[Cmd], name: str, lits: list[str], prints_secrets: bool) -> bool:
+    """``vercel env pull .env.local``, ``supabase status -o env``, ``infisical export > .env``,
+    ``vault kv get … | tee out.json | wc -l``: a platform's secrets written into a file (or the
+    dev stack's keys printed as an env file); the user confirms, since the file is overwritten and
+    now holds the values."""
     words = [a for a in lits if not a.startswith("-")]
     if (
         name == "vercel"
@@ -2100,9 +2101,32 @@ def _pulls_secrets_to_file(cmd: Cmd, name: str, lits: list[str], prints_secrets:
         and ({"-o", "--output"} & set(lits) or any(a.startswith("--output=") for a in lits))
     ):
         return True
-    return prints_secrets and any(
-        r.op in (">", ">>", ">|", "&>") and r.fd in ("", "1") and r.target is not None for r in cmd.redirects
+    return prints_secrets and (
+        any(r.op in (">", ">>", ">|", "&>") and r.fd in ("", "1") and r.target is not None for r in cmd.redirects)
+        or _stream_stored(_downstream(cmd, cmds))
     )
+
+
+# Files that are a terminal or another stream, not storage.
+_STREAM_FILES = frozenset({"/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/null", "-"})
+
+
+def _stream_stored(downstream: list[Cmd]) -> bool:
+    """Whether a pipeline stores the stream it is given in a file before anything reduces it:
+    ``… | tee out.json | wc -l``, ``… | tee -a log >/dev/null``, ``… | jq .data > secret.json``.
+    A count written to a file (``… | wc -l > n.txt``) or the output of a program that takes the
+    stream as its input (``… | docker login --password-stdin > log``) holds none of it."""
+    for stage in downstream:
+        if stage.name == "tee":
+            _flags, files, _values = _shell.split_options(stage.args, frozenset())
+            if any((w.literal() or w.text) not in _STREAM_FILES for w in files):
+                return True
+            continue
+        if _counts(stage) or stage.name not in _SHOWS:
+            return False
+        if _stdout_to_file(stage):
+            return True
+    return False
 
 
 def _platform_secret(name: str, lits: list[str]) -> str | None:
@@ -2645,6 +2669,9 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 "to the program that needs them (e.g. through the environment) instead.",
             )
         )
+    gh_token = name == "gh" and (
+        lits[:2] == ["auth", "token"] or (lits[:2] == ["auth", "status"] and ("-t" in lits or "--show-token" in lits))
+    )
     editor = cmd.env.get("EDITOR") or cmd.env.get("VISUAL") or ""
     printed = _prints_credential(name, lits, os.path.basename(editor.split(" ")[0]) in _SHOWS)
     if printed is None and name in _URL_FETCHERS and any(_METADATA_CREDENTIALS.search(w.text) for w in cmd.args):
@@ -2658,7 +2685,9 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 "(`T=$(…)`, or pipe it into the tool: `… | docker login --password-stdin`) instead.",
             )
         )
-    elif _pulls_secrets_to_file(cmd, name, lits, printed is not None or _secret_store_read(name, lits)):
+    elif _pulls_secrets_to_file(
+        cmd, cmds, name, lits, printed is not None or _secret_store_read(name, lits) or gh_token
+    ):
         found.append(
             (
                 "ask",
@@ -2701,10 +2730,7 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 "the other columns, or count them (`count(col)`, `col IS NULL`) instead.",
             )
         )
-    if (
-        (name == "gh" and lits[:2] == ["auth", "token"])
-        or (name == "gh" and lits[:2] == ["auth", "status"] and ("-t" in lits or "--show-token" in lits))
-    ) and _reaches_transcript(cmd, cmds):
+    if gh_token and _reaches_transcript(cmd, cmds):
         found.append(
             (
                 "deny",

@@ -92,3 +92,38 @@ def test_shell_and_code_prints_follow_one_rule(kit: Any, project: Path) -> None:
         assert kit.security(kit.bash(command, project)).own["secrets_guard"] == "deny", command
     for command in ("printenv NETLIFY_AUTH_TOKEN | wc -c", "printenv NPM_TOKEN | npm login --auth-type=legacy"):
         assert kit.security(kit.bash(command, project)).own["secrets_guard"] is None, command
+
+
+STORED_BY_PIPELINE = [
+    # A secret store's or platform's secret copied into a file by a later stage, whatever the
+    # pipeline prints at the end.
+    "vault read -format=json database/creds/readonly | tee creds.json | jq length",
+    "vault kv get -mount=kv -field=api_key apps/billing | tee -a .env.local | wc -c",
+    "aws ssm get-parameter --name /prod/stripe --with-decryption | tee param.json > /dev/null",
+    "op item get Stripe --fields credential --reveal | tee stripe.txt | head -c 0",
+    "gcloud secrets versions access 3 --secret=smtp-password | jq -R . > smtp.json",
+    "gh auth token | tee ~/.config/ci-token | wc -l",
+    "doppler secrets download --no-file --format env | tee .env.doppler | grep -c =",
+]
+
+
+@pytest.mark.parametrize("command", STORED_BY_PIPELINE)
+def test_secret_stored_by_a_pipeline_stage_is_confirmed(kit: Any, project: Path, command: str) -> None:
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.own["secrets_guard"] in ("ask", "deny"), (command, verdict.reasons)
+
+
+NOT_STORED = [
+    # Only a count reaches a file or the screen; or the stream is taken by a consumer.
+    "vault kv get -format=json kv/apps/billing | wc -l > line-count.txt",
+    "aws secretsmanager list-secrets --query 'SecretList[].Name' | tee secret-names.json",
+    "vault kv get -field=token kv/ci | docker login registry.example.org -u ci --password-stdin > login.log",
+    "op read op://dev/npm/token | wc -c",
+    "gh auth status | tee auth-status.txt",
+]
+
+
+@pytest.mark.parametrize("command", NOT_STORED)
+def test_counts_consumers_and_names_are_not_stored_secrets(kit: Any, project: Path, command: str) -> None:
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.own["secrets_guard"] is None, (command, verdict.reasons)
