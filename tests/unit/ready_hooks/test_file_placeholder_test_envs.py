@@ -15,7 +15,8 @@ PLACEHOLDER_WRITES = [
     "cat > cypress/fixtures/.env <<'EOF'\nSTRIPE_SECRET_KEY=changeme\nAPP_URL=http://127.0.0.1:5173\nEOF",
     "printf 'AUTH0_CLIENT_SECRET=dummy\\nAUTH0_DOMAIN=example.test\\n' > e2e/.env.e2e",
     "echo 'OPENAI_API_KEY=xxxxxxxx' > packages/api/tests/.env",
-    "cat > spec/support/.env.test <<'EOF'\n# fake values for the request specs\nexport GITHUB_TOKEN=\"placeholder\"\nPORT=4010\nEOF",
+    "cat > spec/support/.env.test <<'EOF'\n# fake values for the request specs\n"
+    "export GITHUB_TOKEN=\"placeholder\"\nPORT=4010\nEOF",
     "tee __tests__/fixtures/.env.local <<'EOF'\nSESSION_SECRET=not-a-real-secret\nREDIS_URL=redis://localhost:6379/2\nEOF",
 ]
 
