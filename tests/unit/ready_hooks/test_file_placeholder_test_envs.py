@@ -16,7 +16,7 @@ PLACEHOLDER_WRITES = [
     "printf 'AUTH0_CLIENT_SECRET=dummy\\nAUTH0_DOMAIN=example.test\\n' > e2e/.env.e2e",
     "echo 'OPENAI_API_KEY=xxxxxxxx' > packages/api/tests/.env",
     "cat > spec/support/.env.test <<'EOF'\n# fake values for the request specs\n"
-    "export GITHUB_TOKEN=\"placeholder\"\nPORT=4010\nEOF",
+    'export GITHUB_TOKEN="placeholder"\nPORT=4010\nEOF',
     "tee __tests__/fixtures/.env.local <<'EOF'\nSESSION_SECRET=not-a-real-secret\nREDIS_URL=redis://localhost:6379/2\nEOF",
 ]
 
