@@ -634,6 +634,12 @@ def secret_file(path: str) -> str | None:
         return "an SSH private key"
     if os.path.splitext(lower)[1] in KEY_EXTENSIONS:
         return "a private key"
+    if lower in _PACKAGE_MANAGER_RCS and os.path.isabs(norm):
+        # ~/.npmrc holding registry=, save-exact=, ${NPM_TOKEN} references: settings; one holding
+        # a registry login (whatever its name says) is a credentials file.
+        text = _common.read_text(norm, 65536)
+        if text is not None:
+            return "a credentials file" if _PACKAGE_MANAGER_LOGIN.search(text) else None
     if lower in SECRET_BASENAMES or any(fnmatch.fnmatch(lower, g) for g in SECRET_BASENAME_GLOBS):
         return "a credentials file"
     if any(("/" + norm).endswith(s) for s in SECRET_PATH_SUFFIXES):
@@ -689,7 +695,37 @@ def maybe_secret_file(path: str) -> bool:
         or (os.path.basename(os.path.dirname(norm)) == "config" and CONFIG_DIR_OVERRIDES.fullmatch(base) is not None)
         or (os.path.basename(os.path.dirname(norm)) == "settings" and SETTINGS_MODULES.fullmatch(base) is not None)
         or (("/" + norm).endswith(_INDEX_LOGIN_FILES) and not _readable_without_credentials(norm))
+        or (_TOOL_LOGIN_SETTINGS.fullmatch(base) is not None and not _login_free(norm, _SETTING_WITH_LOGIN))
     )
+
+
+# Package managers' settings files that keep the registry login beside ordinary settings
+# (npm's //host/:_authToken=…, yarn's npmAuthToken): a credentials file unless the file on this
+# machine holds no login (an absent or unreadable one is never assumed clean).
+_PACKAGE_MANAGER_RCS = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml"})
+_PACKAGE_MANAGER_LOGIN = lazy_compile(
+    r"(?im)^\s*(?:\S*:)?(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent|npmPassword)\s*[=:]\s*"
+    r"[\"']?(?!\$\{|[\"'])\S|://[^/\s:@]+:[^/\s@]+@"
+)
+# Language tools' settings that may hold a login beside the settings: R's environment files
+# (GITHUB_PAT=…), Jupyter's server settings (a token, a password hash). Asked, unless the file
+# on this machine sets no such value; their start-up code (.Rprofile, startup.jl, ipython_config.py)
+# holds none and is ordinary settings.
+_TOOL_LOGIN_SETTINGS = lazy_compile(r"(?i)\.?renviron(?:\.site)?|jupyter_(?:server|notebook|lab)_config\.(?:json|py)")
+# A setting named like a credential and given a literal value (not empty, not a ${VAR} reference).
+_SETTING_WITH_LOGIN = lazy_compile(
+    r"(?i)(?:token|secret|passw|\bpat\b|_pat\b|api_?key|credential|auth)[\w.\"']*\s*[=:]\s*[\"']?(?!\$\{|[\"'])\S"
+    r"|://[^/\s:@]+:[^/\s@]+@"
+)
+
+
+def _login_free(path: str, login: LazyPattern) -> bool:
+    """Whether the settings file at the absolute ``path`` exists on this machine and holds no
+    ``login`` line. A relative, absent or unreadable file is not assumed to be clean."""
+    if not os.path.isabs(path):
+        return False
+    text = _common.read_text(path, 65536)
+    return text is not None and login.search(text) is None
 
 
 # Package indexes' user files, which often carry a user:password@ index URL or a token: pip's
@@ -1633,6 +1669,9 @@ def _check_secret_files(cmd: Cmd, found: list[Finding], listings: dict[str, list
                 kind = "configuration searched for credential words"
             if kind == "an environment file with credentials" and _holds_no_values(value, cmd.ctx.cwd):
                 kind = None  # config/app.env on this machine sets only API_KEY= and placeholders
+            if kind and os.path.basename(value) in _PACKAGE_MANAGER_RCS and not os.path.isabs(value):
+                # cat .npmrc: the project's file on this machine, judged by its registry login.
+                kind = secret_file(_shell.normalize(value, cmd.ctx.cwd) or value)
             if not kind and maybe_secret_file(value) and name != "git" and not _searches_references(cmd):
                 found.append(
                     (
