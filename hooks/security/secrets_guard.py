@@ -197,6 +197,9 @@ SECRET_PATH_SUFFIXES = (
     ".ngrok2/ngrok.yml", "Library/Application Support/ngrok/ngrok.yml", ".config/twilio-cli/config.json",
     ".twilio-cli/config.json", ".config/tea/config.yml", ".config/railway/config.json", ".config/cachix/cachix.dhall",
     ".config/netlify/config.json", ".netlify/config.json", "com.vercel.cli/auth.json",
+    # Desktop tools' stored logins and keys: Perforce tickets, adb's private key (adbkey.pub is
+    # the public half), Steam's cached login tokens.
+    "/.p4tickets", "/p4tickets.txt", ".android/adbkey", "/Steam/config/config.vdf", ".steam/steam/config/config.vdf",
     ".config/turso/settings.json", ".config/neonctl/credentials.json", ".config/planetscale/access-token",
     ".supabase/access-token", ".railway/config.json", ".doppler/.doppler.yaml", ".config/glab-cli/config.yml",
     ".config/hub", ".terraform.d/credentials.tfrc.json", ".config/configstore/firebase-tools.json",
@@ -213,6 +216,10 @@ SECRET_SYSTEM_DIRS = (
     "/etc/ssl/private/", "/etc/pki/tls/private/", "/etc/letsencrypt/keys/", "/etc/letsencrypt/accounts/",
     "/etc/wireguard/", "/etc/NetworkManager/system-connections/", "/etc/restic/", "/etc/borgmatic/",
     "/etc/borgmatic.d/", "/root/.ssh/", "/var/lib/docker/secrets/", "/etc/gitlab-runner/",
+    # Wi-Fi passphrases: wpa_supplicant's networks (a Raspberry Pi's boot-partition copy too),
+    # iwd's saved networks, an access point's hostapd settings.
+    "/etc/wpa_supplicant/", "/boot/wpa_supplicant.conf", "/boot/firmware/wpa_supplicant.conf", "/var/lib/iwd/",
+    "/etc/hostapd/",
 )  # fmt: skip
 SECRET_BASENAMES = frozenset(
     {
@@ -2484,9 +2491,50 @@ def _printed_secret_var(cmd: Cmd, cmds: list[Cmd], name: str, found: list[Findin
     )
 
 
+def _env_filters(cmd: Cmd, cmds: list[Cmd]) -> tuple[list[Cmd], bool, bool, bool]:
+    """How the pipeline after an environment dump filters it: the filter stages, whether they
+    print no line (``grep -q``), whether one prints only the matched names (``grep -o``), and
+    whether their patterns pick credentials (``grep -i pass``, ``grep STRIPE``)."""
+    filters = [c for c in _downstream(cmd, cmds) if c.name in FILTERS and not _inverted(c)]
+    patterns = [w.literal() or w.text for c in filters for w in c.args]
+    quiet = bool(filters) and all(_prints_no_line(c) for c in filters)
+    names_only = bool(filters) and any(_only_matching(c) for c in filters)
+    credential = any(_CREDENTIAL_VENDORS.search(p) or SECRET_PATTERN_WORDS.search(p) for p in patterns)
+    return filters, quiet, names_only, credential
+
+
+def _secret_stored_in_git_config(cmd: Cmd) -> str | None:
+    """``git config --global url."https://oauth2:$GITLAB_TOKEN@host/".insteadOf …``: a secret
+    variable's value written in clear text into git's configuration (a remote or rewrite URL
+    that carries it), where every ``git config --list`` and ``git remote -v`` prints it; the
+    secret variable's name, or None."""
+    if cmd.name != "git":
+        return None
+    words = [w for w in cmd.args if not (w.literal() or "").startswith("-")]
+    if not words or words[0].literal() != "config":
+        return None
+    for word in words[1:]:
+        if "://" in word.text and "@" in word.text:
+            names = _secret_vars(word)
+            if names:
+                return names[0]
+    return None
+
+
 def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     name = cmd.name
     lits = [w.literal() or "" for w in cmd.args]
+    stored = _secret_stored_in_git_config(cmd)
+    if stored:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` writes the value of ${stored} in clear text into git's configuration, where "
+                "`git config --list` and `git remote -v` print it. Use a credential helper "
+                "(`git config credential.helper …`, `gh auth setup-git`) or pass it per command "
+                "(`git -c http.extraHeader=…`) instead.",
+            )
+        )
     if name in PRINTERS or name in ENV_DUMPERS:
         secret = [n for w in cmd.args for n in _secret_vars(w)]
         for r in cmd.redirects:
@@ -2535,17 +2583,13 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
         )
         return
     if dumps:
-        filters = [c for c in _downstream(cmd, cmds) if c.name in FILTERS and not _inverted(c)]
-        patterns = [w.literal() or w.text for c in filters for w in c.args]
+        filters, quiet, names_only, credential = _env_filters(cmd, cmds)
         # awk -F= '{print $1}' and sed 's/=.*//' reshape every line rather than pick some: the
         # names of all variables still print, and a slip in the program prints their values.
         narrowing = [c for c in filters if c.name not in ("awk", "gawk", "mawk", "sed", "gsed")] + [
             c for c in _downstream(cmd, cmds) if c.name == "wc"
         ]
-        quiet = bool(filters) and all(_prints_no_line(c) for c in filters)
-        names_only = bool(filters) and any(_only_matching(c) for c in filters)
-        vendor = any(_CREDENTIAL_VENDORS.search(p) for p in patterns)
-        if filters and not quiet and names_only and (vendor or any(SECRET_PATTERN_WORDS.search(p) for p in patterns)):
+        if filters and not quiet and names_only and credential:
             # env | grep -o '^STRIPE[A-Z_]*': the names, not the values (settled: confirm).
             found.append(
                 (
@@ -2554,7 +2598,7 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                     'prints their values. Confirm, or test the one you need with `test -n "$NAME"`.',
                 )
             )
-        elif filters and not quiet and (vendor or any(SECRET_PATTERN_WORDS.search(p) for p in patterns)):
+        elif filters and not quiet and credential:
             found.append(
                 (
                     "deny",
@@ -2670,13 +2714,24 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
             )
         )
     if _container_env_dump(cmd, cmds):
-        found.append(
-            (
-                "ask",
-                f"`{cmd.display}` prints a container's or pod's environment, which often holds its "
-                "credentials; confirm (or print the one non-secret variable you need).",
+        filters, quiet, names_only, credential = _env_filters(cmd, cmds)
+        if filters and not quiet and not names_only and credential:
+            # docker inspect … {{.Config.Env}} | grep -i pass: picked like env | grep -i pass.
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display} | …` filters a container's or pod's environment for credentials and "
+                    "prints them. Check single variables are set instead (`… sh -c 'test -n \"$NAME\"'`).",
+                )
             )
-        )
+        else:
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` prints a container's or pod's environment, which often holds its "
+                    "credentials; confirm (or print the one non-secret variable you need).",
+                )
+            )
     if name in SENDERS and any(
         _shell.names_in(sub.script, cmd.ctx) & {"env", "printenv"} for w in cmd.args for sub in w.subs()
     ):
