@@ -682,15 +682,16 @@ MAYBE_SECRET_BASENAMES = frozenset({
     "application-production.yml", "appsettings.production.json", ".bash_history", ".zsh_history",
     ".psql_history", ".mysql_history", ".python_history", "htpasswd", "vault.yml",
     "terraform.tfvars", ".envrc", "kubeconfig", "kubeconfig.yaml", "kubeconfig.yml", "rclone.conf",
-    "sftp-config.json", ".ftpconfig", "airflow.cfg", "local.properties",
+    "sftp-config.json", ".ftpconfig", "airflow.cfg",
     "alembic.ini", "odbc.ini", "pgpass.conf", "my.cnf", ".my.cnf", "profiles.yml",
 })  # fmt: skip
 # Settings modules per deployment or machine (Django's config/settings/local.py, production.py).
 SETTINGS_MODULES = lazy_compile(r"(?:local|production|prod|staging|secrets?)\.py")
 
 
-def maybe_secret_file(path: str) -> bool:
-    """Whether ``path`` is configuration that may hold passwords (``config/database.yml``)."""
+def maybe_secret_file(path: str, cwd: str | None = None) -> bool:
+    """Whether ``path`` is configuration that may hold passwords (``config/database.yml``). A
+    relative path's file on this machine is found from ``cwd``."""
     norm = path.replace("\\", "/").rstrip("/")
     base = os.path.basename(norm).lower()
     return not encrypted_file(norm) and (
@@ -702,7 +703,10 @@ def maybe_secret_file(path: str) -> bool:
         or (os.path.basename(os.path.dirname(norm)) == "config" and CONFIG_DIR_OVERRIDES.fullmatch(base) is not None)
         or (os.path.basename(os.path.dirname(norm)) == "settings" and SETTINGS_MODULES.fullmatch(base) is not None)
         or (("/" + norm).endswith(_INDEX_LOGIN_FILES) and not _readable_without_credentials(norm))
-        or (_TOOL_LOGIN_SETTINGS.fullmatch(base) is not None and not _login_free(norm, _SETTING_WITH_LOGIN))
+        or (
+            _TOOL_LOGIN_SETTINGS.fullmatch(base) is not None
+            and not _login_free(_shell.normalize(norm, cwd) or norm, _SETTING_WITH_LOGIN)
+        )
     )
 
 
@@ -714,11 +718,15 @@ _PACKAGE_MANAGER_LOGIN = lazy_compile(
     r"(?im)^\s*(?:\S*:)?(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent|npmPassword)\s*[=:]\s*"
     r"[\"']?(?!\$\{|[\"'])\S|://[^/\s:@]+:[^/\s@]+@"
 )
-# Language tools' settings that may hold a login beside the settings: R's environment files
+# Tools' settings that may hold a login beside the settings: R's environment files
 # (GITHUB_PAT=…), Jupyter's server settings (a token, a password hash). Asked, unless the file
 # on this machine sets no such value; their start-up code (.Rprofile, startup.jl, ipython_config.py)
 # holds none and is ordinary settings.
-_TOOL_LOGIN_SETTINGS = lazy_compile(r"(?i)\.?renviron(?:\.site)?|jupyter_(?:server|notebook|lab)_config\.(?:json|py)")
+_TOOL_LOGIN_SETTINGS = lazy_compile(
+    r"(?i)\.?renviron(?:\.site)?|jupyter_(?:server|notebook|lab)_config\.(?:json|py)"
+    # Gradle's machine-local properties: sdk.dir, and often API keys and signing passwords.
+    r"|local\.properties"
+)
 # A setting named like a credential and given a literal value (not empty, not a ${VAR} reference).
 _SETTING_WITH_LOGIN = lazy_compile(
     r"(?i)(?:token|secret|passw|\bpat\b|_pat\b|api_?key|credential|auth)[\w.\"']*\s*[=:]\s*[\"']?(?!\$\{|[\"'])\S"
@@ -1679,7 +1687,7 @@ def _check_secret_files(cmd: Cmd, found: list[Finding], listings: dict[str, list
             if kind and os.path.basename(value) in _PACKAGE_MANAGER_RCS and not os.path.isabs(value):
                 # cat .npmrc: the project's file on this machine, judged by its registry login.
                 kind = secret_file(_shell.normalize(value, cmd.ctx.cwd) or value)
-            if not kind and maybe_secret_file(value) and name != "git" and not _searches_references(cmd):
+            if not kind and maybe_secret_file(value, cmd.ctx.cwd) and name != "git" and not _searches_references(cmd):
                 found.append(
                     (
                         "ask",

@@ -116,3 +116,19 @@ def test_project_npmrc_is_judged_by_its_content_too(kit: Any, project: Path) -> 
     assert kit.security(kit.bash("cat .npmrc", project)).own["secrets_guard"] is None
     (project / ".npmrc").write_text("//npm.pkg.github.com/:_authToken=0a1b2c3d4e5f6a7b8c9d\n")
     assert kit.security(kit.bash("cat .npmrc", project)).own["secrets_guard"] == "deny"
+
+
+@pytest.mark.parametrize("folder", ["android", "apps/mobile/android", "."])
+def test_gradle_local_properties_judged_by_content(kit: Any, project: Path, folder: str) -> None:
+    rel = f"{folder}/local.properties".removeprefix("./")
+    command = f"cat {rel}"
+    assert kit.security(kit.bash(command, project)).own["secrets_guard"] == "ask"  # absent: may hold keys
+    path = project / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("sdk.dir=/opt/android-sdk\nndk.dir=/opt/android-sdk/ndk/26.1\n")
+    assert kit.security(kit.bash(command, project)).own["secrets_guard"] is None
+    read = kit.pre_tool("Read", {"file_path": str(path)}, project)
+    assert kit.security(read).own["secrets_guard"] is None
+    path.write_text("sdk.dir=/opt/android-sdk\nMAPS_API_KEY=Zq3vX9kLm2Pn8Rt4\n")
+    assert kit.security(kit.bash(command, project)).own["secrets_guard"] == "ask"
+    assert kit.security(read).own["secrets_guard"] == "ask"
