@@ -360,12 +360,14 @@ _CODE_OUTPUT_CALL = lazy_compile(
 # Calls and words that turn a value into whether it is set or how long it is: nothing of it shows.
 _CODE_TESTS_VALUE = lazy_compile(
     r"(?i)(?:\b(?:len|length|nchar|nzchar|bool|boolean|isempty|is\.null|is\.na|isnothing|isset|empty|defined|"
-    r"exists|haskey|has_key|typeof|count|size|sizeof|strlen|mb_strlen|is_empty|blank|present)|!!|\?\?)\W*$"
+    r"exists|haskey|has_key|typeof|count|size|sizeof|strlen|mb_strlen|is_empty|blank|present|if|unless|not)"
+    r"|!)\W*$"
 )
-# What follows a read that compares or measures it (X != "", X is None, X.length, X ? … : …).
+# What follows a read that compares or measures it (X != "", X is None, X.length, X ? … : …, X and
+# "set"); never X or "default", which shows X when it is set.
 _CODE_TESTED_AFTER = lazy_compile(
     r"[\"'`]?\s*(?:,\s*(?:\"[^\"]*\"|'[^']*'|\w+)\s*)?[\])}]?\s*(?:[!=]==?|[<>]=?|\bis\b|\bin\b|%in%|\?|\.(?:length|size|empty|nil|blank|present|"
-    r"startswith|startsWith|start_with|isEmpty|is_empty|len)\b|\|\||&&|\band\b|\bor\b)"
+    r"startswith|startsWith|start_with|isEmpty|is_empty|len)\b|&&|\band\b)"
 )
 # Calls that only format or convert a value on its way to an output call.
 _CODE_FORMATTERS = frozenset({
@@ -419,7 +421,8 @@ def _read_shown(code: str, start: int, end: int, auto_print: bool) -> bool:
     if _CODE_TESTED_AFTER.match(code, end):
         return False
     head = _statement_head(code, start)
-    if _CODE_TESTS_VALUE.search(head):
+    # The read's own qualifier (os., Sys., System.) is not what comes before it.
+    if _CODE_TESTS_VALUE.search(re.sub(r"[\w.:]*$", "", head)):
         return False
     calls = _enclosing_calls(code, start)
     for name in calls:

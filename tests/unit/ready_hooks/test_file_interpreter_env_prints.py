@@ -29,6 +29,9 @@ SHOWN = [
     # A bare output statement (no parentheses).
     "ruby -e 'puts ENV[\"DOCKERHUB_TOKEN\"]'",
     "elixir -e 'IO.inspect System.get_env(\"HEX_API_KEY\")'",
+    # A default that prints the value whenever it is set.
+    "python3 -c \"import os; print(os.getenv('MAILGUN_API_KEY') or '<unset>')\"",
+    "node -e 'console.log(process.env.SENTRY_AUTH_TOKEN || \"none\")'",
     # Assigned first, then printed.
     "python3 -c \"import os; secret = os.environ.get('JWT_SECRET'); print(secret)\"",
     'Rscript -e \'tok <- Sys.getenv("GITHUB_PAT"); cat(tok, "\\n")\'',
@@ -61,6 +64,11 @@ NOT_SHOWN = [
     "python3 -c \"import os; print(bool(os.getenv('SENDGRID_API_KEY')))\"",
     "perl -e 'print exists $ENV{MAILGUN_API_KEY} ? 1 : 0'",
     'php -r \'echo isset($_ENV["PUSHER_APP_SECRET"]) ? "yes" : "no";\'',
+    # Only used in a condition: a fixed word is printed.
+    "python3 -c \"import os; print('ok' if os.getenv('MAILGUN_API_KEY') else 'missing')\"",
+    'ruby -e \'puts "configured" unless ENV["TWILIO_AUTH_TOKEN"].nil?\'',
+    "perl -e 'print \"set\\n\" if $ENV{GITLAB_TOKEN}'",
+    'node -e \'console.log(!process.env.SENTRY_AUTH_TOKEN ? "missing" : "ok")\'',
     # Handed to a client or a header: used, not shown.
     "python3 -c \"import os, stripe; stripe.api_key = os.environ['STRIPE_API_KEY']; print(stripe.Balance.list())\"",
     'Rscript -e \'gh::gh("/user", .token = Sys.getenv("GITHUB_PAT"))$login\'',
