@@ -47,7 +47,13 @@ Description: Denies Write/Edit/MultiEdit/NotebookEdit of protected project files
     is refused; tightening passes. Rule ci-runner: a CI edit moving jobs onto self-hosted runners
     asks. Rule security-check: deleting (rm, git rm) the CI workflow that scans for
     vulnerabilities or leaked secrets (codeql, snyk, trivy, gitleaks, semgrep, security …) is
-    refused. Fails closed on malformed input.
+    refused. An env file kept in a test or fixture folder (tests/, spec/, fixtures/, e2e/,
+    playwright/, cypress/ …) written in full with placeholder settings only (xxx, changeme,
+    dummy, test, empty, short words, local URLs) is test material and passes; a long
+    random-looking value, a value filled from a command or variable, or an env file outside test
+    folders stays refused. Code downloaded into a file and then run (wget -qO F URL && sh F,
+    curl -Lo F URL && chmod +x F && ./F) counts as fetching and running remote code. Fails
+    closed on malformed input.
 """
 
 from __future__ import annotations

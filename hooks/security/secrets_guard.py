@@ -89,6 +89,26 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     and holds no user:pass@ URL, password or token. Login-policy system files (sshd_config,
     login.defs, /etc/pam.d, /etc/security) searched for PasswordAuthentication-like settings hold
     no password, and a secret file read into a count (cat .env | wc -l) shows none of it.
+    Rule secret-variable is one rule for a secret variable's value printed by the shell (echo
+    "$TOKEN", printenv TOKEN) or by interpreter code in any language (print(os.environ[…]),
+    cat(Sys.getenv(…)), println(ENV[…]), puts ENV[…], $ENV{…}, getenv(…), System.get_env(…),
+    console.log(process.env.…)): shown through an output call (through formatting calls only),
+    a bare output statement, a variable printed later, a default (X or 'none'), or an
+    interpreter that prints its values (node -p, julia -E, Rscript -e) — denied; tested or
+    measured (nchar(…) > 0, len(…), 'X' in os.environ, … if ENV[X], !!process.env.X), handed to
+    a client, or piped into a program that takes it (| docker login --password-stdin, | wc -c)
+    — passes. A secret getter's output stored by a later pipeline stage (| tee FILE | wc -l,
+    | jq . > FILE) is a secret pulled into a file (rule secret-pull, asks); a count written to a
+    file is not. A secret variable written into git's configuration (url."https://u:$TOKEN@…"
+    .insteadOf, remote URLs) is denied. Package managers' rc files (.npmrc, .yarnrc, .yarnrc.yml)
+    are credentials files unless the file on this machine holds no registry login (_authToken,
+    npmAuthToken, user:pass@; ${VAR} references are none); R's environment files, Jupyter's
+    server settings and Gradle's local.properties are asked unless the file on this machine sets
+    no token, password or key; an absent file is never assumed clean. Wi-Fi passphrase files
+    (/etc/wpa_supplicant, /var/lib/iwd, /etc/hostapd, a Pi's boot-partition wpa_supplicant.conf)
+    and desktop tools' stored logins (~/.p4tickets, ~/.android/adbkey, Steam's config.vdf) are
+    secret files. A container's environment filtered for credentials (docker inspect … .Config.Env
+    | grep -i pass) is denied like env | grep -i pass.
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
     the standard library's ``secrets`` module on sys.path.)
 """
