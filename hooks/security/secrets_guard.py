@@ -81,7 +81,10 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     of project configuration that drop the credential lines (grep -v password) or match only
     references to secrets by name (!secret, secrets.X, secretKeyRef, ${DB_PASSWORD}, op://) print
     no value and pass. A secret getter or file reduced to a count (| jq '.data | length', | wc -l,
-    grep -c, docker inspect -f '{{len .Config.Env}}') prints a number and passes. Rule
+    grep -c, docker inspect -f '{{len .Config.Env}}') prints a number and passes; configuration
+    that may hold passwords searched for one named setting that is no credential (grep sdk.dir
+    local.properties, cat config/database.yml | grep adapter; no credential word, URL, login or
+    signing setting in the pattern, no context lines, no -v) prints that setting and passes. Rule
     personal-data: a file of people's personal data by its name (patient-records.csv,
     customers-export.csv, payroll.xlsx; not test fixtures) uploaded by curl/wget/httpie to a host
     off this machine asks. pip's and helm's user files (~/.config/pip/pip.conf, ~/.pip/pip.conf,
@@ -1635,6 +1638,40 @@ def _check_bash_files(
             del found[start:]
 
 
+_MAYBE_SECRET_READ = "configuration that may hold passwords"
+_SEARCHES = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
+# Search patterns that could match a line holding a credential: credential words, signing
+# settings, connection URLs and logins (url: postgres://u:p@…), or everything (., .*, '').
+_CREDENTIAL_LINE_PATTERN = lazy_compile(r"(?i)url|uri|dsn|conn|user|login|sign|://|@|\.[*+]|^\W*$")
+# grep options that print more than the matching lines, or every other line.
+_WIDENING = frozenset({"v", "invert-match", "A", "B", "C", "context", "after-context", "before-context"})
+
+
+def _one_setting_search(cmd: Cmd, cmds: list[Cmd]) -> bool:
+    """Whether ``cmd`` (a search, or a reader whose output goes straight into one) prints only the
+    lines of named settings that are no credentials (``grep sdk.dir local.properties``, ``cat
+    config/database.yml | grep adapter``): no credential word, URL or login in the pattern, no
+    context lines, no inverted match, and nothing after it but programs that show."""
+    search = cmd
+    downstream = _downstream(cmd, cmds)
+    if cmd.name not in _SEARCHES:
+        if not downstream or downstream[0].name not in _SEARCHES:
+            return False
+        search, downstream = downstream[0], downstream[1:]
+    if not all(c.name in _SHOWS for c in downstream):
+        return False
+    flags, positionals, values = _shell.split_options(search.args, _shell.VALUE_OPTIONS.get(search.name, frozenset()))
+    if _WIDENING & (set(flags) | set(values)):
+        return False
+    patterns = [w.literal() for w in values.get("e", []) + values.get("regexp", [])] or [
+        w.literal() for w in positionals[:1]
+    ]
+    return bool(patterns) and all(
+        p is not None and not SECRET_PATTERN_WORDS.search(p) and not _CREDENTIAL_LINE_PATTERN.search(p)
+        for p in patterns
+    )
+
+
 def _check_secret_files(cmd: Cmd, found: list[Finding], listings: dict[str, list[str]] | None = None) -> None:
     searched = _config_search(cmd)
     if searched is not None:
@@ -1714,7 +1751,7 @@ def _check_secret_files(cmd: Cmd, found: list[Finding], listings: dict[str, list
                 found.append(
                     (
                         "ask",
-                        f"`{cmd.display}` reads {value}, configuration that may hold passwords; "
+                        f"`{cmd.display}` reads {value}, {_MAYBE_SECRET_READ}; "
                         "confirm, or read the example/template version instead.",
                     )
                 )
@@ -2967,6 +3004,12 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
             and _ends_in_count(_downstream(cmd, cmds))
         ):
             del found[start:]  # cat ~/.netrc | wc -l: how many lines, none of them shown
+        elif (
+            len(found) > start
+            and all(level == "ask" and _MAYBE_SECRET_READ in reason for level, reason in found[start:])
+            and _one_setting_search(cmd, cmds)
+        ):
+            del found[start:]  # grep -n '^adapter:' config/database.yml: that setting, no password
         _common.tag_rule("secret-file", found, start)
         known |= _written_whole(cmd)
         start = len(found)

@@ -132,3 +132,29 @@ def test_gradle_local_properties_judged_by_content(kit: Any, project: Path, fold
     path.write_text("sdk.dir=/opt/android-sdk\nMAPS_API_KEY=Zq3vX9kLm2Pn8Rt4\n")
     assert kit.security(kit.bash(command, project)).own["secrets_guard"] == "ask"
     assert kit.security(read).own["secrets_guard"] == "ask"
+
+
+ONE_SETTING: list[tuple[str, str | None]] = [
+    # A search for one named setting that is no credential shows that setting only.
+    ("grep -n '^  adapter:' config/database.yml", None),
+    ("cat config/database.yml | grep -c pool", None),
+    ("rg -n 'sdk.dir|ndk.dir' android/local.properties", None),
+    ("grep -i org.gradle.parallel ~/.gradle/gradle.properties", None),
+    ("cat app/src/main/resources/application-prod.yml | grep -n max-pool-size", None),
+    # Credential words, connection URLs and logins, context lines, inverted or match-all
+    # patterns, or the whole file: may print a password, asked as before.
+    ("grep -i passw config/database.yml", "ask"),
+    ("grep -n url app/src/main/resources/application-prod.yml", "ask"),
+    ("grep -B2 -A4 production config/database.yml", "ask"),
+    ("grep -v '^#' android/local.properties", "ask"),
+    ("cat ~/.gradle/gradle.properties | grep -i signing", "ask"),
+    ("head -20 config/database.yml", "ask"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), ONE_SETTING)
+def test_search_for_one_setting_in_configuration_that_may_hold_passwords(
+    kit: Any, project: Path, command: str, expected: str | None
+) -> None:
+    verdict = kit.security(kit.bash(command, project))
+    assert verdict.own["secrets_guard"] == expected, (command, verdict.reasons)
