@@ -47,7 +47,13 @@ Description: Denies Write/Edit/MultiEdit/NotebookEdit of protected project files
     is refused; tightening passes. Rule ci-runner: a CI edit moving jobs onto self-hosted runners
     asks. Rule security-check: deleting (rm, git rm) the CI workflow that scans for
     vulnerabilities or leaked secrets (codeql, snyk, trivy, gitleaks, semgrep, security …) is
-    refused. Fails closed on malformed input.
+    refused. An env file kept in a test or fixture folder (tests/, spec/, fixtures/, e2e/,
+    playwright/, cypress/ …) written in full with placeholder settings only (xxx, changeme,
+    dummy, test, empty, short words, local URLs) is test material and passes; a long
+    random-looking value, a value filled from a command or variable, or an env file outside test
+    folders stays refused. Code downloaded into a file and then run (wget -qO F URL && sh F,
+    curl -Lo F URL && chmod +x F && ./F) counts as fetching and running remote code. Fails
+    closed on malformed input.
 """
 
 from __future__ import annotations
@@ -408,6 +414,13 @@ def check_bash(command: str, ctx: _shell.Ctx, rules: list[Rule]) -> list[Finding
                     continue
                 if hit and glob_part is None and _TEST_ENV.search(path) and _appends(cmd, word):
                     continue  # echo 'DB_PORT=55432' >> .env.test: a test setting added, nothing lost
+                if (
+                    hit
+                    and glob_part is None
+                    and _test_env_file(path, ctx.project)
+                    and _placeholder_settings(_literal_text(cmd))
+                ):
+                    continue  # cat > e2e/.env.test <<EOF API_TOKEN=xxx …: test settings, placeholders only
                 if hit and glob_part is None and path.endswith("/.git/info/exclude") and _appends(cmd, word):
                     continue  # echo '*.log' >> .git/info/exclude: git's own local .gitignore, documented for this
                 if hit and glob_part is None and _lockfile_regenerated(cmd, path, cmds[index + 1 :]):
@@ -446,6 +459,50 @@ _ENV_TEMPLATE = lazy_compile(
 )
 _TEST_ENV = lazy_compile(r"(?:^|/)\.env\.(?:test|testing|ci|e2e)(?:\.local)?$")
 _TEMPLATE_WORDS = frozenset({"example", "sample", "template", "dist", "default", "defaults", "tpl", "tmpl"})
+
+
+# Folders whose env files configure tests, not the user's machine or a deployment.
+_TEST_FOLDERS = frozenset({
+    "test", "tests", "spec", "specs", "__tests__", "testdata", "test-data", "test_data", "fixtures", "fixture",
+    "__fixtures__", "e2e", "playwright", "cypress", "integration-tests", "mocks", "__mocks__",
+})  # fmt: skip
+# One setting of an env file (``export API_TOKEN="xxx"``), its value unquoted in ``v``.
+_SETTING_LINE = lazy_compile(r"\s*(?:export\s+)?[A-Za-z_]\w*\s*=\s*([\"']?)(?P<v>.*?)\1\s*")
+# A value that says it is not a real one.
+_PLACEHOLDER_VALUE = lazy_compile(
+    r"(?i)x{3,}|change[-_]?me|replace[-_]?me|dummy|fake|placeholder|example|sample|test|mock|redacted|insecure"
+    r"|not[-_]?(?:a[-_]?)?real|your[-_]|<[^>]*>|\$\{|\{\{|^\**$"
+)
+# A value that could be a credential: a long run of letters mixed with digits (a key, a token,
+# a password someone generated). Short words, numbers, host names and local URLs are not.
+_CREDENTIAL_LIKE = lazy_compile(r"(?=[\w+/.-]*\d)(?=[\w+/.-]*[A-Za-z])[\w+/.-]{16,}")
+
+
+def _test_env_file(path: str, project: str) -> bool:
+    """Whether ``path`` is an env file kept in a test or fixture folder of the project
+    (``playwright/fixtures/.env.test``, ``spec/support/.env``): test material, not the user's
+    settings. (A ``.env.test`` beside the project's own env files takes appends only.)"""
+    if not os.path.basename(path).startswith(".env"):
+        return False
+    rel = os.path.relpath(path, project)
+    return not rel.startswith("..") and bool(_TEST_FOLDERS & set(rel.split(os.sep)[:-1]))
+
+
+def _placeholder_settings(text: str | None) -> bool:
+    """Whether ``text`` is env settings only (comments allowed), none holding a value that could be
+    a credential: placeholders (``xxx``, ``changeme``, ``test``, ``dummy``, ``<token>``), empty
+    values, short words, numbers and local URLs (``BASE_URL=http://localhost:3000``)."""
+    if text is None:
+        return False
+    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    for line in lines:
+        m = _SETTING_LINE.fullmatch(line)
+        if m is None:
+            return False
+        value = m.group("v")
+        if not _PLACEHOLDER_VALUE.search(value) and _CREDENTIAL_LIKE.search(value):
+            return False
+    return bool(lines)
 
 
 def _env_template(text: str, cwd: str | None) -> bool:
@@ -942,19 +999,26 @@ def _visible_hook_text(cmd: Cmd) -> str | None:
     """The hook script ``cat > .git/hooks/x <<'EOF' … EOF`` writes, when the command shows all of
     it (a here-document without substitutions, no other input) and it fetches no remote code: a
     git hook written in full in the call is project code under review, like a copied script."""
+    # printf '#!/bin/sh\nmake lint\n' > .git/hooks/pre-push: the whole script, when it replaces
+    # the hook (>> adds to a script nobody has seen).
+    whole = cmd.name not in ("echo", "printf") or all(
+        r.op in (">", ">|") for r in cmd.redirects if r.op in WRITE_REDIRECTS
+    )
+    text = _literal_text(cmd) if whole else None
+    return None if text is None or _dangerous_hook_text(text) else text
+
+
+def _literal_text(cmd: Cmd) -> str | None:
+    """What ``cmd`` writes when the call shows all of it: an echo/printf whose every word is
+    literal, or a here-document without substitutions (and no other input)."""
     if cmd.name in ("echo", "printf"):
-        # printf '#!/bin/sh\nmake lint\n' > .git/hooks/pre-push: the whole script, when every
-        # word is literal and it replaces the hook (>> adds to a script nobody has seen).
-        whole = all(r.op in (">", ">|") for r in cmd.redirects if r.op in WRITE_REDIRECTS)
-        text = _shell.printed_text(cmd) if whole and all(w.literal() is not None for w in cmd.args) else None
-        return None if text is None or _dangerous_hook_text(text) else text
+        return _shell.printed_text(cmd) if all(w.literal() is not None for w in cmd.args) else None
     bodies = [r for r in cmd.redirects if r.op.startswith("<<") and r.op != "<<<"]
     if len(bodies) != 1 or bodies[0].body is None or bodies[0].body_subs:
         return None
     if cmd.name == "cat" and cmd.args:
         return None
-    body = bodies[0].body
-    return None if _dangerous_hook_text(body) else body
+    return bodies[0].body
 
 
 # Hidden or obfuscated code in a hook script: decoded and run, or run from a variable.
@@ -1017,6 +1081,9 @@ def run(payload: _common.Payload) -> _common.Result:
         return target
     path = _shell.normalize(os.path.expanduser(target), _common.session_cwd(payload))
     hit = protected_by(path, project, rules) if path else None
+    texts = _new_text(tool_input)
+    if hit and path and _test_env_file(path, project) and texts and all(_placeholder_settings(t) for t in texts):
+        hit = None  # tests/fixtures/.env.test with API_TOKEN=xxx: test settings, placeholders only
     if hit and path:
         return _common.deny(f"[{NAME}] " + _reason(f"{tool} of", path, hit))
     if path and _runs_remote_code_later(path, _new_text(tool_input)):

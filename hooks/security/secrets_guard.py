@@ -81,7 +81,10 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     of project configuration that drop the credential lines (grep -v password) or match only
     references to secrets by name (!secret, secrets.X, secretKeyRef, ${DB_PASSWORD}, op://) print
     no value and pass. A secret getter or file reduced to a count (| jq '.data | length', | wc -l,
-    grep -c, docker inspect -f '{{len .Config.Env}}') prints a number and passes. Rule
+    grep -c, docker inspect -f '{{len .Config.Env}}') prints a number and passes; configuration
+    that may hold passwords searched for one named setting that is no credential (grep sdk.dir
+    local.properties, cat config/database.yml | grep adapter; no credential word, URL, login or
+    signing setting in the pattern, no context lines, no -v) prints that setting and passes. Rule
     personal-data: a file of people's personal data by its name (patient-records.csv,
     customers-export.csv, payroll.xlsx; not test fixtures) uploaded by curl/wget/httpie to a host
     off this machine asks. pip's and helm's user files (~/.config/pip/pip.conf, ~/.pip/pip.conf,
@@ -89,6 +92,26 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     and holds no user:pass@ URL, password or token. Login-policy system files (sshd_config,
     login.defs, /etc/pam.d, /etc/security) searched for PasswordAuthentication-like settings hold
     no password, and a secret file read into a count (cat .env | wc -l) shows none of it.
+    Rule secret-variable is one rule for a secret variable's value printed by the shell (echo
+    "$TOKEN", printenv TOKEN) or by interpreter code in any language (print(os.environ[…]),
+    cat(Sys.getenv(…)), println(ENV[…]), puts ENV[…], $ENV{…}, getenv(…), System.get_env(…),
+    console.log(process.env.…)): shown through an output call (through formatting calls only),
+    a bare output statement, a variable printed later, a default (X or 'none'), or an
+    interpreter that prints its values (node -p, julia -E, Rscript -e) — denied; tested or
+    measured (nchar(…) > 0, len(…), 'X' in os.environ, … if ENV[X], !!process.env.X), handed to
+    a client, or piped into a program that takes it (| docker login --password-stdin, | wc -c)
+    — passes. A secret getter's output stored by a later pipeline stage (| tee FILE | wc -l,
+    | jq . > FILE) is a secret pulled into a file (rule secret-pull, asks); a count written to a
+    file is not. A secret variable written into git's configuration (url."https://u:$TOKEN@…"
+    .insteadOf, remote URLs) is denied. Package managers' rc files (.npmrc, .yarnrc, .yarnrc.yml)
+    are credentials files unless the file on this machine holds no registry login (_authToken,
+    npmAuthToken, user:pass@; ${VAR} references are none); R's environment files, Jupyter's
+    server settings and Gradle's local.properties are asked unless the file on this machine sets
+    no token, password or key; an absent file is never assumed clean. Wi-Fi passphrase files
+    (/etc/wpa_supplicant, /var/lib/iwd, /etc/hostapd, a Pi's boot-partition wpa_supplicant.conf)
+    and desktop tools' stored logins (~/.p4tickets, ~/.android/adbkey, Steam's config.vdf) are
+    secret files. A container's environment filtered for credentials (docker inspect … .Config.Env
+    | grep -i pass) is denied like env | grep -i pass.
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
     the standard library's ``secrets`` module on sys.path.)
 """
@@ -197,6 +220,9 @@ SECRET_PATH_SUFFIXES = (
     ".ngrok2/ngrok.yml", "Library/Application Support/ngrok/ngrok.yml", ".config/twilio-cli/config.json",
     ".twilio-cli/config.json", ".config/tea/config.yml", ".config/railway/config.json", ".config/cachix/cachix.dhall",
     ".config/netlify/config.json", ".netlify/config.json", "com.vercel.cli/auth.json",
+    # Desktop tools' stored logins and keys: Perforce tickets, adb's private key (adbkey.pub is
+    # the public half), Steam's cached login tokens.
+    "/.p4tickets", "/p4tickets.txt", ".android/adbkey", "/Steam/config/config.vdf", ".steam/steam/config/config.vdf",
     ".config/turso/settings.json", ".config/neonctl/credentials.json", ".config/planetscale/access-token",
     ".supabase/access-token", ".railway/config.json", ".doppler/.doppler.yaml", ".config/glab-cli/config.yml",
     ".config/hub", ".terraform.d/credentials.tfrc.json", ".config/configstore/firebase-tools.json",
@@ -213,6 +239,10 @@ SECRET_SYSTEM_DIRS = (
     "/etc/ssl/private/", "/etc/pki/tls/private/", "/etc/letsencrypt/keys/", "/etc/letsencrypt/accounts/",
     "/etc/wireguard/", "/etc/NetworkManager/system-connections/", "/etc/restic/", "/etc/borgmatic/",
     "/etc/borgmatic.d/", "/root/.ssh/", "/var/lib/docker/secrets/", "/etc/gitlab-runner/",
+    # Wi-Fi passphrases: wpa_supplicant's networks (a Raspberry Pi's boot-partition copy too),
+    # iwd's saved networks, an access point's hostapd settings.
+    "/etc/wpa_supplicant/", "/boot/wpa_supplicant.conf", "/boot/firmware/wpa_supplicant.conf", "/var/lib/iwd/",
+    "/etc/hostapd/",
 )  # fmt: skip
 SECRET_BASENAMES = frozenset(
     {
@@ -331,12 +361,133 @@ SECRET_URL_NAMES = frozenset(
         "MYSQL_URL",
     }
 )
-# print(os.environ["X"]), console.log(process.env.X), puts ENV["X"], print $ENV{X}
-CODE_PRINTS_ENV = lazy_compile(
-    r"(?:print|console\.log|puts|echo|say|write)\W.{0,40}?(?:environ(?:\.get)?\s*[\[(]\s*|"
-    r"getenv\s*\(\s*|process\.env\.|ENV\s*[\[{]\s*)[\"']?(?P<n>[A-Za-z_][A-Za-z0-9_]*)",
-    re.S,
+# One environment variable read by code, in any language: os.environ["X"] / .get("X"), getenv("X")
+# (C, PHP, Lua, R's Sys.getenv, Go's os.Getenv, Elixir's System.get_env, Java's System.getenv),
+# process.env.X / ["X"], Bun.env.X, Deno.env.get("X"), Ruby's ENV["X"] / ENV.fetch("X"), Perl's
+# $ENV{X}, PHP's $_ENV["X"], Julia's ENV["X"] / get(ENV, "X", …), Rust's env::var("X"), .NET's
+# GetEnvironmentVariable("X"), PowerShell's $env:X.
+_CODE_ENV_READ = lazy_compile(
+    r"(?:\benviron(?:\.get)?\s*[\[(]|\b[Gg]et_?[Ee]nv\s*\(|\bGetEnvironmentVariable\s*\(|\bprocess\.env(?:\.|\s*\[)"
+    r"|\bBun\.env\.|\bDeno\.env\.get\s*\(|\bENV\s*(?:\[|\.fetch\s*\(|\{)|\$ENV\s*\{|\$_(?:ENV|SERVER)\s*\["
+    r"|\bget\s*\(\s*ENV\s*,|\benv::var(?:_os)?\s*\(|\$env:)"
+    r"\s*\\?[\"'`]?(?P<n>[A-Za-z_][A-Za-z0-9_]*)"
 )
+# Calls that show their arguments: print/println/printf/puts/p/pp/echo/say/write/writeLines/cat/
+# message/display/@show/console.*/IO.puts/fmt.Print*/System.out.*/Write-Output/var_dump, loggers.
+_CODE_OUTPUT_CALL = lazy_compile(
+    r"(?:@(?:show|info|warn|debug|error)|\b(?:print(?:ln|f|_r)?|puts|pp?|echo|say|write(?:ln|Lines)?|cat|message|"
+    r"display|show|warn|die|stop|var_dump|var_export|dump|inspect|console\.\w+|IO\.\w+|fmt\.\w*Print\w*|"
+    r"System\.(?:out|err)\.\w+|Write-(?:Output|Host)|(?:sys\.)?std(?:out|err)\.write|\$std(?:out|err)\.\w+|"
+    r"STD(?:OUT|ERR)\.\w+|logging\.\w+|logger\.\w+|log\.\w+))$"
+)
+# Calls and words that turn a value into whether it is set or how long it is: nothing of it shows.
+_CODE_TESTS_VALUE = lazy_compile(
+    r"(?i)(?:\b(?:len|length|nchar|nzchar|bool|boolean|isempty|is\.null|is\.na|isnothing|isset|empty|defined|"
+    r"exists|haskey|has_key|typeof|count|size|sizeof|strlen|mb_strlen|is_empty|blank|present|if|unless|not)"
+    r"|!)\W*$"
+)
+# What follows a read that compares or measures it (X != "", X is None, X.length, X ? … : …, X and
+# "set"); never X or "default", which shows X when it is set.
+_CODE_TESTED_AFTER = lazy_compile(
+    r"[\"'`]?\s*(?:,\s*(?:\"[^\"]*\"|'[^']*'|\w+)\s*)?[\])}]?\s*(?:[!=]==?|[<>]=?|\bis\b|\bin\b|%in%|\?|\.(?:length|size|empty|nil|blank|present|"
+    r"startswith|startsWith|start_with|isEmpty|is_empty|len)\b|&&|\band\b)"
+)
+# Calls that only format or convert a value on its way to an output call.
+_CODE_FORMATTERS = frozenset({
+    "str", "repr", "format", "paste", "paste0", "sprintf", "string", "String", "toString", "join", "concat",
+    "strip", "trim", "upper", "lower", "toupper", "tolower", "f", "fstring", "JSON.stringify", "json.dumps",
+    "encodeURIComponent", "quote", "shQuote", "dQuote", "sQuote", "interpolate", "Text", "to_s", "chomp",
+})  # fmt: skip
+# Interpreters (and their flags) that print the value of the code they are given: node -p,
+# julia -E, Rscript -e (R prints each top-level value that is not assigned).
+_AUTO_PRINT_FLAGS = {"node": ("-p", "--print"), "nodejs": ("-p", "--print"), "bun": ("-p", "--print"),
+                     "julia": ("-E", "--print"), "rscript": ("-e",), "r": ("-e",)}  # fmt: skip
+
+
+def _enclosing_calls(code: str, start: int) -> list[str]:
+    """The names of the calls whose open parenthesis encloses ``code[start]``, innermost first
+    (``print(str(os.environ["X"]))`` at the read: ``["str", "print"]``); a call without a name
+    (a grouping parenthesis) is ``""``. Stops at the statement's start (``;`` or a new line
+    outside parentheses)."""
+    names: list[str] = []
+    depth = 0
+    i = start - 1
+    while i >= 0:
+        ch = code[i]
+        if ch in ")]}":
+            depth += 1
+        elif ch in "([{":
+            if depth:
+                depth -= 1
+            elif ch == "(":
+                m = re.search(r"[@$]?[\w.:-]*$", code[:i].rstrip())
+                names.append(m.group().lstrip("$") if m else "")
+        elif ch in ";\n" and not depth and not names:
+            break
+        i -= 1
+    return names
+
+
+def _statement_head(code: str, start: int, stops: str = ";\n{") -> str:
+    """The text of the statement before ``code[start]`` (from the last ``;``, new line or ``{``)."""
+    cut = max(code.rfind(c, 0, start) for c in stops)
+    return code[cut + 1 : start]
+
+
+def _read_shown(code: str, start: int, end: int, auto_print: bool) -> bool:
+    """Whether the environment read (or the variable) at ``code[start:end]`` reaches the output: it is an argument
+    of an output call (through formatting calls only), the operand of a bare output statement
+    (``puts ENV["X"]``, ``print $ENV{X}``, ``echo getenv("X")``), or a statement of its own in
+    code whose values the interpreter prints (``node -p``, ``Rscript -e``). A read that is only
+    tested or measured (``nchar(…) > 0``, ``len(…)``, ``… is None``, ``!!process.env.X``) shows
+    nothing of the value."""
+    if _CODE_TESTED_AFTER.match(code, end):
+        return False
+    head = _statement_head(code, start)
+    # The read's own qualifier (os., Sys., System.) is not what comes before it.
+    if _CODE_TESTS_VALUE.search(re.sub(r"[\w.:]*$", "", head)):
+        return False
+    calls = _enclosing_calls(code, start)
+    for name in calls:
+        if _CODE_OUTPUT_CALL.search(name):
+            return True
+        if name and name.split(".")[-1] not in _CODE_FORMATTERS and name not in _CODE_FORMATTERS:
+            return False  # handed to another call (a client, a header): used, not shown
+    if calls:
+        return False
+    # A bare output statement: puts ENV["X"], print $ENV{X}, echo getenv("X"), IO.puts …, @show …
+    # (in a block, or with the read inside a quote-like literal: print qq{key=$ENV{X}}).
+    for bare in (head.strip(), _statement_head(code, start, ";\n").strip()):
+        verb = re.match(r"[@$]?[\w.:-]+", bare)
+        if verb and _CODE_OUTPUT_CALL.search(verb.group()) and not re.match(r"\s*(?:=(?!=)|<-)", bare[verb.end() :]):
+            return True
+    bare = head.strip()
+    # node -p 'process.env.X', Rscript -e 'Sys.getenv("X")': the statement's value is printed.
+    return auto_print and not re.search(r"[=(,]|<-|\breturn\b|\bif\b", bare)
+
+
+def code_shown_secret_var(code: str, auto_print: bool = False) -> str | None:
+    """The secret environment variable that interpreter ``code`` prints, if any: read and shown
+    directly (``print(os.environ["X"])``, ``cat(Sys.getenv("X"))``, ``println(ENV["X"])``), or
+    assigned to a name the code then shows (``t = os.getenv("X"); print(t)``)."""
+    for m in _CODE_ENV_READ.finditer(code):
+        name = m.group("n")
+        if not is_secret_name(name):
+            continue
+        if _read_shown(code, m.start(), m.end(), auto_print):
+            return name
+        bound = re.search(r"([A-Za-z_]\w*)\s*(?:=|<-|:=)\s*[\w.:$]*$", _statement_head(code, m.start()))
+        if bound and not _enclosing_calls(code, m.start()):
+            var = re.escape(bound.group(1))
+            for use in re.finditer(rf"(?<![\w.$]){var}\b|\$(?:\{{)?{var}\b", code[m.end() :]):
+                at = m.end() + use.start()
+                if re.match(r"\s*(?:=(?!=)|<-)", code[at + len(use.group()) :]):
+                    break  # rebound: later uses are another value
+                if _read_shown(code, at, at + len(use.group()), auto_print):
+                    return name
+    return None
+
+
 # print(os.environ), console.log(process.env), puts ENV.to_h: the whole environment, like `env`.
 CODE_PRINTS_ALL_ENV = lazy_compile(
     r"(?:print|console\.log|console\.dir|puts|pp|p|say|dump|json\.dumps|JSON\.stringify)\s*\(?\s*"
@@ -516,6 +667,12 @@ def secret_file(path: str) -> str | None:
         return "an SSH private key"
     if os.path.splitext(lower)[1] in KEY_EXTENSIONS:
         return "a private key"
+    if lower in _PACKAGE_MANAGER_RCS and os.path.isabs(norm):
+        # ~/.npmrc holding registry=, save-exact=, ${NPM_TOKEN} references: settings; one holding
+        # a registry login (whatever its name says) is a credentials file.
+        text = _common.read_text(norm, 65536)
+        if text is not None:
+            return "a credentials file" if _PACKAGE_MANAGER_LOGIN.search(text) else None
     if lower in SECRET_BASENAMES or any(fnmatch.fnmatch(lower, g) for g in SECRET_BASENAME_GLOBS):
         return "a credentials file"
     if any(("/" + norm).endswith(s) for s in SECRET_PATH_SUFFIXES):
@@ -551,15 +708,16 @@ MAYBE_SECRET_BASENAMES = frozenset({
     "application-production.yml", "appsettings.production.json", ".bash_history", ".zsh_history",
     ".psql_history", ".mysql_history", ".python_history", "htpasswd", "vault.yml",
     "terraform.tfvars", ".envrc", "kubeconfig", "kubeconfig.yaml", "kubeconfig.yml", "rclone.conf",
-    "sftp-config.json", ".ftpconfig", "airflow.cfg", "local.properties",
+    "sftp-config.json", ".ftpconfig", "airflow.cfg",
     "alembic.ini", "odbc.ini", "pgpass.conf", "my.cnf", ".my.cnf", "profiles.yml",
 })  # fmt: skip
 # Settings modules per deployment or machine (Django's config/settings/local.py, production.py).
 SETTINGS_MODULES = lazy_compile(r"(?:local|production|prod|staging|secrets?)\.py")
 
 
-def maybe_secret_file(path: str) -> bool:
-    """Whether ``path`` is configuration that may hold passwords (``config/database.yml``)."""
+def maybe_secret_file(path: str, cwd: str | None = None) -> bool:
+    """Whether ``path`` is configuration that may hold passwords (``config/database.yml``). A
+    relative path's file on this machine is found from ``cwd``."""
     norm = path.replace("\\", "/").rstrip("/")
     base = os.path.basename(norm).lower()
     return not encrypted_file(norm) and (
@@ -571,7 +729,44 @@ def maybe_secret_file(path: str) -> bool:
         or (os.path.basename(os.path.dirname(norm)) == "config" and CONFIG_DIR_OVERRIDES.fullmatch(base) is not None)
         or (os.path.basename(os.path.dirname(norm)) == "settings" and SETTINGS_MODULES.fullmatch(base) is not None)
         or (("/" + norm).endswith(_INDEX_LOGIN_FILES) and not _readable_without_credentials(norm))
+        or (
+            _TOOL_LOGIN_SETTINGS.fullmatch(base) is not None
+            and not _login_free(_shell.normalize(norm, cwd) or norm, _SETTING_WITH_LOGIN)
+        )
     )
+
+
+# Package managers' settings files that keep the registry login beside ordinary settings
+# (npm's //host/:_authToken=…, yarn's npmAuthToken): a credentials file unless the file on this
+# machine holds no login (an absent or unreadable one is never assumed clean).
+_PACKAGE_MANAGER_RCS = frozenset({".npmrc", ".yarnrc", ".yarnrc.yml"})
+_PACKAGE_MANAGER_LOGIN = lazy_compile(
+    r"(?im)^\s*(?:\S*:)?(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent|npmPassword)\s*[=:]\s*"
+    r"[\"']?(?!\$\{|[\"'])\S|://[^/\s:@]+:[^/\s@]+@"
+)
+# Tools' settings that may hold a login beside the settings: R's environment files
+# (GITHUB_PAT=…), Jupyter's server settings (a token, a password hash). Asked, unless the file
+# on this machine sets no such value; their start-up code (.Rprofile, startup.jl, ipython_config.py)
+# holds none and is ordinary settings.
+_TOOL_LOGIN_SETTINGS = lazy_compile(
+    r"(?i)\.?renviron(?:\.site)?|jupyter_(?:server|notebook|lab)_config\.(?:json|py)"
+    # Gradle's machine-local properties: sdk.dir, and often API keys and signing passwords.
+    r"|local\.properties"
+)
+# A setting named like a credential and given a literal value (not empty, not a ${VAR} reference).
+_SETTING_WITH_LOGIN = lazy_compile(
+    r"(?i)(?:token|secret|passw|\bpat\b|_pat\b|api_?key|credential|auth)[\w.\"']*\s*[=:]\s*[\"']?(?!\$\{|[\"'])\S"
+    r"|://[^/\s:@]+:[^/\s@]+@"
+)
+
+
+def _login_free(path: str, login: LazyPattern) -> bool:
+    """Whether the settings file at the absolute ``path`` exists on this machine and holds no
+    ``login`` line. A relative, absent or unreadable file is not assumed to be clean."""
+    if not os.path.isabs(path):
+        return False
+    text = _common.read_text(path, 65536)
+    return text is not None and login.search(text) is None
 
 
 # Package indexes' user files, which often carry a user:password@ index URL or a token: pip's
@@ -1443,6 +1638,40 @@ def _check_bash_files(
             del found[start:]
 
 
+_MAYBE_SECRET_READ = "configuration that may hold passwords"
+_SEARCHES = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
+# Search patterns that could match a line holding a credential: credential words, signing
+# settings, connection URLs and logins (url: postgres://u:p@…), or everything (., .*, '').
+_CREDENTIAL_LINE_PATTERN = lazy_compile(r"(?i)url|uri|dsn|conn|user|login|sign|://|@|\.[*+]|^\W*$")
+# grep options that print more than the matching lines, or every other line.
+_WIDENING = frozenset({"v", "invert-match", "A", "B", "C", "context", "after-context", "before-context"})
+
+
+def _one_setting_search(cmd: Cmd, cmds: list[Cmd]) -> bool:
+    """Whether ``cmd`` (a search, or a reader whose output goes straight into one) prints only the
+    lines of named settings that are no credentials (``grep sdk.dir local.properties``, ``cat
+    config/database.yml | grep adapter``): no credential word, URL or login in the pattern, no
+    context lines, no inverted match, and nothing after it but programs that show."""
+    search = cmd
+    downstream = _downstream(cmd, cmds)
+    if cmd.name not in _SEARCHES:
+        if not downstream or downstream[0].name not in _SEARCHES:
+            return False
+        search, downstream = downstream[0], downstream[1:]
+    if not all(c.name in _SHOWS for c in downstream):
+        return False
+    flags, positionals, values = _shell.split_options(search.args, _shell.VALUE_OPTIONS.get(search.name, frozenset()))
+    if _WIDENING & (set(flags) | set(values)):
+        return False
+    patterns = [w.literal() for w in values.get("e", []) + values.get("regexp", [])] or [
+        w.literal() for w in positionals[:1]
+    ]
+    return bool(patterns) and all(
+        p is not None and not SECRET_PATTERN_WORDS.search(p) and not _CREDENTIAL_LINE_PATTERN.search(p)
+        for p in patterns
+    )
+
+
 def _check_secret_files(cmd: Cmd, found: list[Finding], listings: dict[str, list[str]] | None = None) -> None:
     searched = _config_search(cmd)
     if searched is not None:
@@ -1515,11 +1744,14 @@ def _check_secret_files(cmd: Cmd, found: list[Finding], listings: dict[str, list
                 kind = "configuration searched for credential words"
             if kind == "an environment file with credentials" and _holds_no_values(value, cmd.ctx.cwd):
                 kind = None  # config/app.env on this machine sets only API_KEY= and placeholders
-            if not kind and maybe_secret_file(value) and name != "git" and not _searches_references(cmd):
+            if kind and os.path.basename(value) in _PACKAGE_MANAGER_RCS and not os.path.isabs(value):
+                # cat .npmrc: the project's file on this machine, judged by its registry login.
+                kind = secret_file(_shell.normalize(value, cmd.ctx.cwd) or value)
+            if not kind and maybe_secret_file(value, cmd.ctx.cwd) and name != "git" and not _searches_references(cmd):
                 found.append(
                     (
                         "ask",
-                        f"`{cmd.display}` reads {value}, configuration that may hold passwords; "
+                        f"`{cmd.display}` reads {value}, {_MAYBE_SECRET_READ}; "
                         "confirm, or read the example/template version instead.",
                     )
                 )
@@ -1965,10 +2197,11 @@ _PLATFORM_SECRETS: tuple[tuple[frozenset[str], tuple[str, ...], frozenset[str] |
 )
 
 
-def _pulls_secrets_to_file(cmd: Cmd, name: str, lits: list[str], prints_secrets: bool) -> bool:
-    """``vercel env pull .env.local``, ``supabase status -o env``, ``infisical export > .env``:
-    a platform's secrets written into a file (or the dev stack's keys printed as an env file);
-    the user confirms, since the file is overwritten and now holds the values."""
+def _pulls_secrets_to_file(cmd: Cmd, cmds: list[Cmd], name: str, lits: list[str], prints_secrets: bool) -> bool:
+    """``vercel env pull .env.local``, ``supabase status -o env``, ``infisical export > .env``,
+    ``vault kv get … | tee out.json | wc -l``: a platform's secrets written into a file (or the
+    dev stack's keys printed as an env file); the user confirms, since the file is overwritten and
+    now holds the values."""
     words = [a for a in lits if not a.startswith("-")]
     if (
         name == "vercel"
@@ -1982,9 +2215,32 @@ def _pulls_secrets_to_file(cmd: Cmd, name: str, lits: list[str], prints_secrets:
         and ({"-o", "--output"} & set(lits) or any(a.startswith("--output=") for a in lits))
     ):
         return True
-    return prints_secrets and any(
-        r.op in (">", ">>", ">|", "&>") and r.fd in ("", "1") and r.target is not None for r in cmd.redirects
+    return prints_secrets and (
+        any(r.op in (">", ">>", ">|", "&>") and r.fd in ("", "1") and r.target is not None for r in cmd.redirects)
+        or _stream_stored(_downstream(cmd, cmds))
     )
+
+
+# Files that are a terminal or another stream, not storage.
+_STREAM_FILES = frozenset({"/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/null", "-"})
+
+
+def _stream_stored(downstream: list[Cmd]) -> bool:
+    """Whether a pipeline stores the stream it is given in a file before anything reduces it:
+    ``… | tee out.json | wc -l``, ``… | tee -a log >/dev/null``, ``… | jq .data > secret.json``.
+    A count written to a file (``… | wc -l > n.txt``) or the output of a program that takes the
+    stream as its input (``… | docker login --password-stdin > log``) holds none of it."""
+    for stage in downstream:
+        if stage.name == "tee":
+            _flags, files, _values = _shell.split_options(stage.args, frozenset())
+            if any((w.literal() or w.text) not in _STREAM_FILES for w in files):
+                return True
+            continue
+        if _counts(stage) or stage.name not in _SHOWS:
+            return False
+        if _stdout_to_file(stage):
+            return True
+    return False
 
 
 def _platform_secret(name: str, lits: list[str]) -> str | None:
@@ -2286,25 +2542,74 @@ def _scanner_secrets_shown(cmd: Cmd, cmds: list[Cmd]) -> bool:
     return any(_RAW_SECRET_FIELD.search(p) for p in programs)
 
 
+def _printed_secret_var(cmd: Cmd, cmds: list[Cmd], name: str, found: list[Finding]) -> None:
+    """The one rule for a secret environment variable's value printed by a command, whether by
+    the shell (``echo "$TOKEN"``, ``printenv TOKEN``) or by interpreter code (``python -c
+    'print(os.environ["TOKEN"])'``, ``Rscript -e 'cat(Sys.getenv("TOKEN"))'``): denied, unless
+    the output is piped into a program that takes it as input (``| docker login
+    --password-stdin``, ``| wc -c``) and written to no file."""
+    if _fed_to_consumer(cmd, cmds):
+        return
+    found.append(
+        (
+            "deny",
+            f"`{cmd.display}` prints the secret variable ${name}; its value would land in the transcript. "
+            f'Check it is set with `test -n "${name}"` (or a length/presence test in the code) instead.',
+        )
+    )
+
+
+def _env_filters(cmd: Cmd, cmds: list[Cmd]) -> tuple[list[Cmd], bool, bool, bool]:
+    """How the pipeline after an environment dump filters it: the filter stages, whether they
+    print no line (``grep -q``), whether one prints only the matched names (``grep -o``), and
+    whether their patterns pick credentials (``grep -i pass``, ``grep STRIPE``)."""
+    filters = [c for c in _downstream(cmd, cmds) if c.name in FILTERS and not _inverted(c)]
+    patterns = [w.literal() or w.text for c in filters for w in c.args]
+    quiet = bool(filters) and all(_prints_no_line(c) for c in filters)
+    names_only = bool(filters) and any(_only_matching(c) for c in filters)
+    credential = any(_CREDENTIAL_VENDORS.search(p) or SECRET_PATTERN_WORDS.search(p) for p in patterns)
+    return filters, quiet, names_only, credential
+
+
+def _secret_stored_in_git_config(cmd: Cmd) -> str | None:
+    """``git config --global url."https://oauth2:$GITLAB_TOKEN@host/".insteadOf …``: a secret
+    variable's value written in clear text into git's configuration (a remote or rewrite URL
+    that carries it), where every ``git config --list`` and ``git remote -v`` prints it; the
+    secret variable's name, or None."""
+    if cmd.name != "git":
+        return None
+    words = [w for w in cmd.args if not (w.literal() or "").startswith("-")]
+    if not words or words[0].literal() != "config":
+        return None
+    for word in words[1:]:
+        if "://" in word.text and "@" in word.text:
+            names = _secret_vars(word)
+            if names:
+                return names[0]
+    return None
+
+
 def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     name = cmd.name
     lits = [w.literal() or "" for w in cmd.args]
+    stored = _secret_stored_in_git_config(cmd)
+    if stored:
+        found.append(
+            (
+                "deny",
+                f"`{cmd.display}` writes the value of ${stored} in clear text into git's configuration, where "
+                "`git config --list` and `git remote -v` print it. Use a credential helper "
+                "(`git config credential.helper …`, `gh auth setup-git`) or pass it per command "
+                "(`git -c http.extraHeader=…`) instead.",
+            )
+        )
     if name in PRINTERS or name in ENV_DUMPERS:
         secret = [n for w in cmd.args for n in _secret_vars(w)]
         for r in cmd.redirects:
             if r.op == "<<<" and r.target is not None:
                 secret.extend(_secret_vars(r.target))
-        if secret and _fed_to_consumer(cmd, cmds):
-            secret = []  # echo "$TOKEN" | docker login --password-stdin: the program takes it
         if secret:
-            found.append(
-                (
-                    "deny",
-                    f"`{cmd.display}` prints the secret variable ${secret[0]}; "
-                    "its value would land in the transcript. Check it is set with "
-                    f'`test -n "${secret[0]}"` instead.',
-                )
-            )
+            _printed_secret_var(cmd, cmds, secret[0], found)
     if (
         name in ("declare", "typeset", "export", "readonly")
         and any(a.startswith("-") and "p" in a for a in lits)
@@ -2318,11 +2623,9 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
             )
         )
     if name == "printenv":
-        named = [a for a in lits if not a.startswith("-")]
-        if any(is_secret_name(a) for a in named):
-            found.append(
-                ("deny", f"`{cmd.display}` prints a secret environment variable. Check it is set without printing it.")
-            )
+        named = [a for a in lits if not a.startswith("-") and is_secret_name(a)]
+        if named:
+            _printed_secret_var(cmd, cmds, named[0], found)
             return
     dumps = (name in ("env", "printenv") and not [a for a in lits if not a.startswith("-")]) or (
         name in ("set", "export", "declare", "typeset") and lits in ([], ["-p"], ["-x"], ["-px"])
@@ -2348,17 +2651,13 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
         )
         return
     if dumps:
-        filters = [c for c in _downstream(cmd, cmds) if c.name in FILTERS and not _inverted(c)]
-        patterns = [w.literal() or w.text for c in filters for w in c.args]
+        filters, quiet, names_only, credential = _env_filters(cmd, cmds)
         # awk -F= '{print $1}' and sed 's/=.*//' reshape every line rather than pick some: the
         # names of all variables still print, and a slip in the program prints their values.
         narrowing = [c for c in filters if c.name not in ("awk", "gawk", "mawk", "sed", "gsed")] + [
             c for c in _downstream(cmd, cmds) if c.name == "wc"
         ]
-        quiet = bool(filters) and all(_prints_no_line(c) for c in filters)
-        names_only = bool(filters) and any(_only_matching(c) for c in filters)
-        vendor = any(_CREDENTIAL_VENDORS.search(p) for p in patterns)
-        if filters and not quiet and names_only and (vendor or any(SECRET_PATTERN_WORDS.search(p) for p in patterns)):
+        if filters and not quiet and names_only and credential:
             # env | grep -o '^STRIPE[A-Z_]*': the names, not the values (settled: confirm).
             found.append(
                 (
@@ -2367,7 +2666,7 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                     'prints their values. Confirm, or test the one you need with `test -n "$NAME"`.',
                 )
             )
-        elif filters and not quiet and (vendor or any(SECRET_PATTERN_WORDS.search(p) for p in patterns)):
+        elif filters and not quiet and credential:
             found.append(
                 (
                     "deny",
@@ -2483,13 +2782,24 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
             )
         )
     if _container_env_dump(cmd, cmds):
-        found.append(
-            (
-                "ask",
-                f"`{cmd.display}` prints a container's or pod's environment, which often holds its "
-                "credentials; confirm (or print the one non-secret variable you need).",
+        filters, quiet, names_only, credential = _env_filters(cmd, cmds)
+        if filters and not quiet and not names_only and credential:
+            # docker inspect … {{.Config.Env}} | grep -i pass: picked like env | grep -i pass.
+            found.append(
+                (
+                    "deny",
+                    f"`{cmd.display} | …` filters a container's or pod's environment for credentials and "
+                    "prints them. Check single variables are set instead (`… sh -c 'test -n \"$NAME\"'`).",
+                )
             )
-        )
+        else:
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` prints a container's or pod's environment, which often holds its "
+                    "credentials; confirm (or print the one non-secret variable you need).",
+                )
+            )
     if name in SENDERS and any(
         _shell.names_in(sub.script, cmd.ctx) & {"env", "printenv"} for w in cmd.args for sub in w.subs()
     ):
@@ -2521,6 +2831,9 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 "to the program that needs them (e.g. through the environment) instead.",
             )
         )
+    gh_token = name == "gh" and (
+        lits[:2] == ["auth", "token"] or (lits[:2] == ["auth", "status"] and ("-t" in lits or "--show-token" in lits))
+    )
     editor = cmd.env.get("EDITOR") or cmd.env.get("VISUAL") or ""
     printed = _prints_credential(name, lits, os.path.basename(editor.split(" ")[0]) in _SHOWS)
     if printed is None and name in _URL_FETCHERS and any(_METADATA_CREDENTIALS.search(w.text) for w in cmd.args):
@@ -2534,7 +2847,9 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 "(`T=$(…)`, or pipe it into the tool: `… | docker login --password-stdin`) instead.",
             )
         )
-    elif _pulls_secrets_to_file(cmd, name, lits, printed is not None or _secret_store_read(name, lits)):
+    elif _pulls_secrets_to_file(
+        cmd, cmds, name, lits, printed is not None or _secret_store_read(name, lits) or gh_token
+    ):
         found.append(
             (
                 "ask",
@@ -2577,10 +2892,7 @@ def _check_bash_env(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
                 "the other columns, or count them (`count(col)`, `col IS NULL`) instead.",
             )
         )
-    if (
-        (name == "gh" and lits[:2] == ["auth", "token"])
-        or (name == "gh" and lits[:2] == ["auth", "status"] and ("-t" in lits or "--show-token" in lits))
-    ) and _reaches_transcript(cmd, cmds):
+    if gh_token and _reaches_transcript(cmd, cmds):
         found.append(
             (
                 "deny",
@@ -2692,13 +3004,19 @@ def check_bash(command: str, ctx: _shell.Ctx) -> list[Finding]:
             and _ends_in_count(_downstream(cmd, cmds))
         ):
             del found[start:]  # cat ~/.netrc | wc -l: how many lines, none of them shown
+        elif (
+            len(found) > start
+            and all(level == "ask" and _MAYBE_SECRET_READ in reason for level, reason in found[start:])
+            and _one_setting_search(cmd, cmds)
+        ):
+            del found[start:]  # grep -n '^adapter:' config/database.yml: that setting, no password
         _common.tag_rule("secret-file", found, start)
         known |= _written_whole(cmd)
         start = len(found)
         _check_bash_env(cmd, cmds, found)
         _common.tag_rule("secret-variable", found, start)
         start = len(found)
-        _check_inline_code(cmd, found)
+        _check_inline_code(cmd, cmds, found)
         _common.tag_rule("secret-file", found, start)
         start = len(found)
         _check_log_search(cmd, cmds, found)
@@ -2981,7 +3299,14 @@ def _check_env_file_parsed(cmd: Cmd, code: str, found: list[Finding]) -> None:
         return
 
 
-def _check_inline_code(cmd: Cmd, found: list[Finding]) -> None:
+def _auto_prints(cmd: Cmd) -> bool:
+    """Whether the interpreter prints the values of the code it is given (``node -p``,
+    ``julia -E``, ``Rscript -e``)."""
+    flags = _AUTO_PRINT_FLAGS.get(cmd.name.lower(), ())
+    return any((w.literal() or "") in flags for w in cmd.args)
+
+
+def _check_inline_code(cmd: Cmd, cmds: list[Cmd], found: list[Finding]) -> None:
     """Inline interpreter code (``python -c …``) that opens a secret file or prints secrets."""
     _code_named_secrets(cmd, found)
     if cmd.name not in _shell.INTERPRETERS:
@@ -3028,16 +3353,11 @@ def _check_inline_code(cmd: Cmd, found: list[Finding]) -> None:
                     + " picked by a name filter. Check that the variables you need are set without printing them.",
                 )
             )
-        m = CODE_PRINTS_ENV.search(code)
-        # print(!!process.env.X), print(bool(os.environ.get('X'))), len(…): whether it is set.
-        tested = m is not None and re.search(r"!!|\bBoolean\(|\bbool\(|\blen\(|\btypeof\b", m.group())
-        if m and is_secret_name(m.group("n")) and not tested:
-            found.append(
-                (
-                    "deny",
-                    f"`{cmd.display}` prints the secret variable {m.group('n')}. Check it is set without printing it.",
-                )
-            )
+        shown = code_shown_secret_var(code, _auto_prints(cmd))
+        if shown:
+            start = len(found)
+            _printed_secret_var(cmd, cmds, shown, found)
+            _common.tag_rule("secret-variable", found, start)
 
 
 # --------------------------------------------------------------------------- file tools

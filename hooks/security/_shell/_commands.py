@@ -1087,7 +1087,12 @@ _FETCH_AND_RUN = lazy_compile(
     r"\b(?:curl|wget|fetch|aria2c|nc|ncat|socat)\b.*?(?:\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*python|"
     r"\|\s*perl|\|\s*ruby|\|\s*node|;\s*(?:ba|z)?sh\s)"
     r"|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\$\(\s*(?:curl|wget)\b|\bsource\s+<\(\s*(?:curl|wget)\b"
-    r"|/dev/tcp/|\b(?:curl|wget)\b[^|;&]*-o\s*\S+\s*(?:&&|;)\s*(?:ba|z)?sh\b"
+    r"|/dev/tcp/"
+    # Downloaded to a file (curl -o F / -Lo F, wget -O F / -qO F / --output-document=F), then run:
+    # by a shell, sourced, or made executable and started (chmod +x F && F).
+    r"|\b(?:curl|wget)\b[^|;&\n]*?(?:\s-[A-Za-z]*[oO]\s*|\s--output(?:-document)?[=\s]\s*)(?P<dl>[^\s;&|]+)"
+    r"[^|;&\n]*(?:&&|;|\n)\s*(?:sudo\s+)?(?:(?:ba|z|da)?sh\b|source\s|\.\s"
+    r"|chmod\s+[+\w]*x[+\w]*\s+(?P=dl)\s*(?:&&|;|\n)\s*(?:\./)?(?P=dl)\b)"
     # reverse shells: nc -e /bin/sh, socat exec:, bash -i >& …
     r"|\b(?:nc|ncat|netcat)\b[^|;&\n]*\s-[ec]\s*\S*sh\b|\bsocat\b[^\n]*\bexec:|\bbash\s+-i\s*>&",
     re.S,
