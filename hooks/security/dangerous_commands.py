@@ -200,7 +200,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         elif name in ("p4", "tf", "tfpt"):
             apply("git", _dangerous.rule_vcs_obliterate, cmd)
         apply("mirror", _dangerous.rule_mirror_empty, cmd)
-        apply("devices", _dangerous.rule_devices, cmd)
+        apply("devices", _dangerous.rule_devices, cmd, cmds[:index])
         apply("power", _dangerous.rule_power, cmd)
         apply("sql", _dangerous.rule_sql, cmd)
         apply("hosted-data", _dangerous.rule_hosted_data, cmd)

@@ -128,7 +128,7 @@ _MKFS_VALUES = frozenset({
 })  # fmt: skip
 
 
-def _format_target(cmd: Cmd) -> str | None:
+def _format_target(cmd: Cmd, images: bool = False) -> str | None:
     """What a mkfs/mkswap/blkdiscard call would erase when that is a device (``the device
     /dev/sda1``) or cannot be known; None when every target is a regular (image) file.
 
@@ -141,12 +141,14 @@ def _format_target(cmd: Cmd) -> str | None:
         return "a device"
     for word in operands:
         values = cmd.values(word)
-        if values is None and _attached_image(word, cmd):
+        if values is None and (images or _attached_image(word, cmd)):
             continue  # "${LOOP}p2" where LOOP=$(losetup --show -f disk.img): a partition of an image file
         if values is None:
             return f"`{word.text}` (a path that could be a device)"
         for value in values:
             path = _shell.normalize(value, cmd.ctx.cwd) or value
+            if images and _LOOP_DEVICE.match(path):
+                continue  # the loop device (or a partition of it) the line attached to an image file
             if path.startswith("/dev/"):
                 return f"the device {path}"
     return None
@@ -157,6 +159,37 @@ def _attached_image(word: _shell.Word, cmd: Cmd) -> bool:
     earlier in the command (``LOOP=$(sudo losetup --show -fP build/sd.img)``; ``"${LOOP}p2"``)."""
     head = word.parts[0] if word.parts else None
     return isinstance(head, _shell.Var) and cmd.ctx.sources.get(head.name, set()) == {"losetup"}
+
+
+# A loop device, a partition of one, or kpartx's mapping of such a partition.
+_LOOP_DEVICE = lazy_compile(r"^/dev/(?:loop\d+(?:p\d+)?|mapper/loop\d+p\d+)$")
+
+
+def _attaches_image(cmd: Cmd) -> bool:
+    """``losetup -fP --show out/disk.img``, ``losetup /dev/loop3 build/x.img``, ``kpartx -av
+    sd.img``, ``udisksctl loop-setup -f fw.img``: a regular file attached as a loop device (a
+    device handed to losetup or kpartx is a disk, not an image)."""
+    if cmd.name not in ("losetup", "kpartx", "udisksctl"):
+        return False
+    lits = [w.literal() for w in cmd.args]
+    if cmd.name == "udisksctl":
+        at = next((i for i, a in enumerate(lits) if a in ("-f", "--file")), None)
+        if lits[:1] != ["loop-setup"] or at is None or at + 1 >= len(cmd.args):
+            return False
+        operands = [cmd.args[at + 1]]
+    else:
+        if cmd.name == "kpartx" and not any(a and a.startswith("-") and "a" in a.lstrip("-") for a in lits):
+            return False  # kpartx -l lists, -d detaches
+        operands = [w for w in cmd.args if not (w.literal() or "x").startswith("-")]
+        if cmd.name == "losetup" and not any(a and a.startswith("-") and a.lstrip("-")[:1] in "fP" for a in lits):
+            operands = operands[1:]  # losetup /dev/loopN FILE: the file follows the device
+    paths = [v for w in operands for v in (cmd.values(w) or ["/dev/?"])]
+    return bool(paths) and all(not (_shell.normalize(v, cmd.ctx.cwd) or v).startswith("/dev/") for v in paths)
+
+
+def images_attached(earlier: list[Cmd]) -> bool:
+    """Whether an earlier command of the line attached an image file as a loop device."""
+    return any(_attaches_image(c) for c in earlier)
 
 
 def _scratch_only(cmd: Cmd) -> bool:
@@ -199,9 +232,13 @@ def _storage_destroy(cmd: Cmd) -> bool:
     return any(a in subs for a in lits)
 
 
-def rule_devices(cmd: Cmd, found: list[Finding]) -> None:
+def rule_devices(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
     """``dd``/``mkfs``/disk tools and redirects that overwrite a block device; storage pools,
-    volumes and encrypted containers destroyed."""
+    volumes and encrypted containers destroyed. After the line attached an image file as a loop
+    device (``losetup -f --show build/x.img``, ``kpartx -a``, ``udisksctl loop-setup -f``),
+    formatting or writing that loop device (or a substitution naming it) writes the image file,
+    not a disk."""
+    images = images_attached(earlier)
     name = cmd.name
     if _storage_destroy(cmd):
         found.append(
@@ -215,7 +252,7 @@ def rule_devices(cmd: Cmd, found: list[Finding]) -> None:
     if name == "dd":
         for word in cmd.args:
             for value in cmd.values(word) or []:
-                if value.startswith("of=") and _device_target(value[3:]):
+                if value.startswith("of=") and _device_target(value[3:]) and not (images and _LOOP_DEVICE.match(value[3:])):
                     found.append(
                         (
                             "deny",
@@ -234,7 +271,7 @@ def rule_devices(cmd: Cmd, found: list[Finding]) -> None:
         )
         return
     if name.startswith("mkfs") or name in ("mke2fs", "mkswap", "newfs", "blkdiscard"):
-        target = _format_target(cmd)
+        target = _format_target(cmd, images)
         if target is not None:
             found.append(
                 (
@@ -262,7 +299,8 @@ def rule_devices(cmd: Cmd, found: list[Finding]) -> None:
         erases = (
             name == "diskutil" and bool(lits) and re.match(r"(?i)(erase|zero|random|secureErase|partition)", lits[0])
         )
-        if erases or (not listing and any(_device_target(a) for a in lits)):
+        disks = [a for a in lits if _device_target(a) and not (images and _LOOP_DEVICE.match(a))]
+        if erases or (not listing and disks):
             found.append(
                 (
                     "deny",
