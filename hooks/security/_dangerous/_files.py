@@ -219,21 +219,35 @@ def _find_scope(find: Cmd) -> tuple[list[Word], bool, bool]:
 _AGE_TESTS = frozenset({"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin"})
 
 
+# Folders whose files are run output kept for a while (logs, crash dumps, reports, checkpoints):
+# deleting the old ones, whatever their names, is retention (any case: Unreal's Saved/Logs).
+_AGED_OUTPUT_DIRS = frozenset({
+    "log", "logs", "crashes", "crash", "crashdumps", "coredumps", "dumps", "tmp", "temp", "cache",
+    "caches", "outputs", "output", "runs", "checkpoints", "reports", "artifacts", "traces", "screenshots",
+})  # fmt: skip
+
+
 def _ages_out(find: Cmd, path: str) -> bool:
     """``find reports/ -name '*.json' -mtime +7 -delete``: a retention clean-up — only files older
     than an age, named by a -name pattern that picks no source code or hand-written document,
-    under a folder inside the project (not its root, not a hidden folder such as ``.git``)."""
+    under a folder inside the project (not a hidden folder such as ``.git``) or from the project
+    root when the pattern names one kind of file (``find . -name 'slurm-*.out' -mtime +7``)."""
     lits = [w.literal() for w in find.args]
     aged = any(
         lit in _AGE_TESTS and i + 1 < len(lits) and (lits[i + 1] or "").startswith("+") for i, lit in enumerate(lits)
     )
     project = os.path.normpath(find.ctx.project)
-    if not aged or path == project or not _shell.is_within(path, project):
+    if not aged or not _shell.is_within(path, project):
         return False
-    if any(part.startswith(".") for part in os.path.relpath(path, project).split("/")):
+    if path != project and any(part.startswith(".") for part in os.path.relpath(path, project).split("/")):
         return False
     _starts, _filtered, chosen = _find_groups(find)
     names = [n for g in chosen for n in g]
+    if not names and path != project:
+        # find Saved/Logs -type f -mtime +7 -delete: old files of a log/crash/run-output folder.
+        return any(part.lower() in _AGED_OUTPUT_DIRS for part in os.path.relpath(path, project).split("/"))
+    if path == project and not all(n.strip("*?.[]") for n in names):
+        return False  # find . -name '*' -mtime +7 -delete: every old file of the project, not one kind
     return bool(names) and all(
         n != "" and n.rsplit(".", 1)[-1].lower() not in _CODE_EXTENSIONS | _WORK_EXTENSIONS for n in names
     )
@@ -275,7 +289,7 @@ def _find_groups(find: Cmd) -> tuple[list[Word], bool, list[list[str]]]:
                 groups[-1].append("-empty")  # -path './build/*': only what lies in a build folder
             elif lit == "-empty":
                 groups[-1].append(lit)  # empty files and folders: nothing is lost
-            elif lit not in ("-type", "-mtime", "-mmin", "-atime", "-amin", "-newer"):
+            elif lit not in ("-type", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer"):
                 groups[-1].append("")  # -path, -regex, -size …: not a leftover name we know
     chosen = [g for g in groups if g]
     return starts or [Word([_shell.Lit(".", True)], ".")], filtered, chosen
