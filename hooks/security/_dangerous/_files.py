@@ -736,6 +736,49 @@ def rule_mirror_empty(cmd: Cmd, found: list[Finding]) -> None:
                 "Delete the specific files meant, or sync a folder that holds the wanted content.",
             )
         )
+    elif len(operands) >= 2 and cmd.name != "rsync" and not _DRY_RUN & set(flags):
+        finding = _store_mirror(cmd, operands[-1])
+        if finding:
+            found.append(finding)
+
+
+_DRY_RUN = frozenset({"dryrun", "dry-run", "n", "i", "interactive"})
+# Bucket names of disposable environments: a sync with delete there loses nothing users need.
+_SCRATCH_BUCKET = lazy_compile(r"(?i)(?:^|[._-])(?:dev|develop|development|staging|stage|stg|test|testing|qa|preview|sandbox|scratch|tmp|temp|ci)(?:$|[._-])")
+_PROD_BUCKET = lazy_compile(r"(?i)(?:^|[._-])(?:prod|production|live|prd)(?:$|[._-])|production|prod(?!uc)")
+
+
+def _store_mirror(cmd: Cmd, dest: Word) -> Finding | None:
+    """``aws s3 sync dist/ s3://acme-prod-assets/ --delete``, ``gsutil rsync -d -r out gs://b``,
+    ``azcopy sync … --delete-destination=true``, ``rclone sync dir remote:bucket``: a mirror
+    with delete onto an object store removes every object the local folder lacks. Onto a
+    bucket's root (other than a dev/staging/test one) or anywhere in a production bucket that is
+    a production data loss (denied); a prefix inside another bucket is a deploy folder (passes)."""
+    for value in cmd.values(dest) or []:
+        m = re.match(r"^(?:s3|gs|r2|b2|oss|cos)://([^/]+)/*(.*)$", value)
+        if m is None and cmd.name == "azcopy":
+            m = re.match(r"^https://([^/]+\.(?:blob|dfs)\.core\.windows\.net/[^/?]+)/*([^?]*)", value)
+        if m is None and cmd.name in ("rclone", "mc"):
+            # rclone remote:bucket/prefix, mc alias/bucket/prefix; a local path is not a store.
+            m = re.match(r"^([\w.-]+:[^/]*)/*(.*)$" if cmd.name == "rclone" else r"^([\w.-]+/[^/]+)/*(.*)$", value)
+            if m and cmd.name == "mc" and value.startswith((".", "/", "~")):
+                m = None
+        if m is None:
+            continue
+        bucket, prefix = m.group(1), m.group(2).strip("/")
+        if _PROD_BUCKET.search(bucket):
+            where = f"the production bucket {bucket}"
+        elif not prefix and not _SCRATCH_BUCKET.search(bucket):
+            where = f"the whole bucket {bucket}"
+        else:
+            continue
+        return (
+            "deny",
+            f"`{cmd.display}` mirrors a local folder onto {where} with delete: every object there that "
+            "the folder lacks is removed for good. Run it with --dryrun (--dry-run, -n) first and "
+            "ask the user, or sync into a prefix of a dev/staging bucket.",
+        )
+    return None
 
 
 def rule_rsync(cmd: Cmd, found: list[Finding]) -> None:
