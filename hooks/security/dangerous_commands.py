@@ -200,6 +200,7 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         elif name in ("p4", "tf", "tfpt"):
             apply("git", _dangerous.rule_vcs_obliterate, cmd)
         apply("mirror", _dangerous.rule_mirror_empty, cmd)
+        apply("build-clean", _dangerous.rule_build_clean, cmd)
         apply("devices", _dangerous.rule_devices, cmd, cmds[:index])
         apply("power", _dangerous.rule_power, cmd)
         apply("sql", _dangerous.rule_sql, cmd)

@@ -252,7 +252,11 @@ def rule_devices(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
     if name == "dd":
         for word in cmd.args:
             for value in cmd.values(word) or []:
-                if value.startswith("of=") and _device_target(value[3:]) and not (images and _LOOP_DEVICE.match(value[3:])):
+                if (
+                    value.startswith("of=")
+                    and _device_target(value[3:])
+                    and not (images and _LOOP_DEVICE.match(value[3:]))
+                ):
                     found.append(
                         (
                             "deny",

@@ -744,7 +744,9 @@ def rule_mirror_empty(cmd: Cmd, found: list[Finding]) -> None:
 
 _DRY_RUN = frozenset({"dryrun", "dry-run", "n", "i", "interactive"})
 # Bucket names of disposable environments: a sync with delete there loses nothing users need.
-_SCRATCH_BUCKET = lazy_compile(r"(?i)(?:^|[._-])(?:dev|develop|development|staging|stage|stg|test|testing|qa|preview|sandbox|scratch|tmp|temp|ci)(?:$|[._-])")
+_SCRATCH_BUCKET = lazy_compile(
+    r"(?i)(?:^|[._-])(?:dev|develop|development|staging|stage|stg|test|testing|qa|preview|sandbox|scratch|tmp|temp|ci)(?:$|[._-])"
+)
 _PROD_BUCKET = lazy_compile(r"(?i)(?:^|[._-])(?:prod|production|live|prd)(?:$|[._-])|production|prod(?!uc)")
 
 
@@ -970,3 +972,86 @@ def rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
                         "or your account unusable. Target specific project files.",
                     )
                 )
+
+
+# Build tools whose positional words name targets or tasks, and package managers' script runners.
+_TARGET_RUNNERS = frozenset({"make", "gmake", "bmake", "mingw32-make", "just", "task", "mage", "rake", "invoke"})
+_CLEANING_TOOLS = frozenset({"cargo", "gradle", "gradlew", "mvn", "mvnw", "dotnet", "ant", "sbt", "mix", "lein"})
+_SCRIPT_RUNNERS = frozenset({"npm", "pnpm", "yarn", "bun"})
+_CLEAN_TARGET = lazy_compile(
+    r"(?i)^(?:[\w.-]*[-_:])?(?:dist|real|very|maintainer-)?clean(?:all)?(?:[-_:][\w.-]*)?$"
+    r"|^(?:mrproper|clobber|purge|nuke|uninstall)$"
+)
+# Where an uninstall target removes the package's own installed files: the install layout.
+_INSTALL_LAYOUT = lazy_compile(
+    r"(?i)prefix|destdir|^install|^(?:bin|sbin|lib|libexec|data|man|include|sysconf|doc)dir$"
+)
+# Variable names that hold a folder (BUILD_DIR, O, OUT, PREFIX, dir, outputPath, buildDir).
+_FOLDER_VARIABLE = lazy_compile(
+    r"(?i)dir|directory|folder|path|root|prefix|dest|out|build|dist|target|obj|cache|tmp|^o$|^d$"
+)
+# Options that hand a build tool the folder it cleans (cargo clean --target-dir DIR).
+_DIR_OPTIONS = frozenset({"--target-dir", "--build-dir", "--out-dir", "--output-dir", "--dist-dir", "--project-dir"})
+
+
+def _clean_targets(cmd: Cmd) -> list[str]:
+    """The clean-type targets or scripts a build tool is asked to run (``make distclean``,
+    ``npm run clean:all``, ``cargo clean``); empty when it runs none."""
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name in _TARGET_RUNNERS or cmd.name in _CLEANING_TOOLS or cmd.name == "ninja":
+        words = [a for a in lits if a and not a.startswith("-") and "=" not in a]
+    elif cmd.name in _SCRIPT_RUNNERS:
+        rest = [a for a in lits if not a.startswith("-")]
+        words = rest[1:2] if rest[:1] in (["run"], ["run-script"]) else rest[:1]
+    else:
+        return []
+    if cmd.name in _CLEANING_TOOLS:
+        return words[:1] if words[:1] == ["clean"] else []
+    if cmd.name == "ninja" and "-t" in lits:
+        return []  # ninja -t clean: ninja's own tool, deletes only the outputs it built
+    return [w for w in words if _CLEAN_TARGET.match(w)]
+
+
+def rule_build_clean(cmd: Cmd, found: list[Finding]) -> None:
+    """``make clean BUILD_DIR=/``, ``OUT=$HOME npm run clean``, ``just clean dir=..``, ``cargo
+    clean --target-dir ~``: a clean target handed a variable (or option) that names the root, the
+    home folder, a system folder or a parent of the project deletes that tree like ``rm -rf``.
+    In-project values (``BUILD_DIR=build``, ``O=out/arm64``, ``.``) pass; an uninstall target's
+    install layout (``PREFIX=/usr/local``, ``DESTDIR=/``) names where the package's own files
+    were put, so it passes too."""
+    targets = _clean_targets(cmd)
+    if not targets:
+        return
+    only_uninstall = all(t.lower() == "uninstall" for t in targets)
+    pairs: list[tuple[str, list[str]]] = [(k, [v]) for k, v in cmd.env.items()]
+    args = cmd.args
+    for i, word in enumerate(args):
+        lit = word.literal() or word.text
+        if lit in _DIR_OPTIONS and i + 1 < len(args):
+            pairs.append((lit, cmd.values(args[i + 1]) or []))
+            continue
+        values = cmd.values(word) or []
+        if "=" not in lit:
+            continue
+        name = re.sub(r"^(?:-[DP]|--)", "", lit.split("=", 1)[0])
+        pairs.append((name, [v.split("=", 1)[1] for v in values if "=" in v]))
+    project = os.path.normpath(cmd.ctx.project)
+    for name, values in pairs:
+        if (only_uninstall and _INSTALL_LAYOUT.search(name)) or not (
+            name in _DIR_OPTIONS or _FOLDER_VARIABLE.search(name)
+        ):
+            continue  # CC=/usr/bin/clang, PYTHON=/usr/bin/python3: a program, not the folder cleaned
+        for value in values:
+            path = _shell.normalize(value, cmd.ctx.cwd)
+            why = critical(path, cmd.ctx) if path and path != project else None
+            if why:
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` runs the clean target `{targets[0]}` with {name}={value}, which "
+                        f"points it at {why}: the target's `rm -rf $({name})` would delete that tree. Pass "
+                        "a build folder inside the project (e.g. BUILD_DIR=build), or run the target "
+                        "without overriding the variable.",
+                    )
+                )
+                return
