@@ -227,6 +227,16 @@ _AGED_OUTPUT_DIRS = frozenset({
 })  # fmt: skip
 
 
+_RUN_OUTPUT_EXTENSIONS = frozenset({"log", "out", "err", "tmp", "dmp", "mdmp", "trace", "prof"})
+
+
+def _one_kind(name: str) -> bool:
+    """A -name pattern that picks one kind of run output anywhere in a project: a literal stem
+    (``slurm-*.out``, ``core.*``, ``hs_err_pid*.log``) or a log/dump extension (``*.log``); a
+    bare extension of other files (``*.json``) also matches hand-written ones."""
+    return bool(name) and (not name.startswith(("*", "?", "[")) or name.rsplit(".", 1)[-1] in _RUN_OUTPUT_EXTENSIONS)
+
+
 def _ages_out(find: Cmd, path: str) -> bool:
     """``find reports/ -name '*.json' -mtime +7 -delete``: a retention clean-up — only files older
     than an age, named by a -name pattern that picks no source code or hand-written document,
@@ -246,8 +256,8 @@ def _ages_out(find: Cmd, path: str) -> bool:
     if not names and path != project:
         # find Saved/Logs -type f -mtime +7 -delete: old files of a log/crash/run-output folder.
         return any(part.lower() in _AGED_OUTPUT_DIRS for part in os.path.relpath(path, project).split("/"))
-    if path == project and not all(n.strip("*?.[]") for n in names):
-        return False  # find . -name '*' -mtime +7 -delete: every old file of the project, not one kind
+    if path == project and not all(_one_kind(n) for n in names):
+        return False  # find . -name '*.json' -mtime +7: package.json and every config file too
     return bool(names) and all(
         n != "" and n.rsplit(".", 1)[-1].lower() not in _CODE_EXTENSIONS | _WORK_EXTENSIONS for n in names
     )
@@ -737,7 +747,7 @@ def rule_mirror_empty(cmd: Cmd, found: list[Finding]) -> None:
             )
         )
     elif len(operands) >= 2 and cmd.name != "rsync" and not _DRY_RUN & set(flags):
-        finding = _store_mirror(cmd, operands[-1])
+        finding = _store_mirror(cmd, operands[:-1], operands[-1])
         if finding:
             found.append(finding)
 
@@ -750,27 +760,51 @@ _SCRATCH_BUCKET = lazy_compile(
 _PROD_BUCKET = lazy_compile(r"(?i)(?:^|[._-])(?:prod|production|live|prd)(?:$|[._-])|production|prod(?!uc)")
 
 
-def _store_mirror(cmd: Cmd, dest: Word) -> Finding | None:
-    """``aws s3 sync dist/ s3://acme-prod-assets/ --delete``, ``gsutil rsync -d -r out gs://b``,
-    ``azcopy sync … --delete-destination=true``, ``rclone sync dir remote:bucket``: a mirror
-    with delete onto an object store removes every object the local folder lacks. Onto a
-    bucket's root (other than a dev/staging/test one) or anywhere in a production bucket that is
-    a production data loss (denied); a prefix inside another bucket is a deploy folder (passes)."""
+def _deploys_output(cmd: Cmd, sources: list[Word]) -> bool:
+    """Every mirror source is a folder a build or site generator makes (``dist/``, ``out``,
+    ``public/``, ``_site``): the sync publishes a site or app, it does not move data."""
+    paths = [_shell.normalize(v, cmd.ctx.cwd) for w in sources for v in (cmd.values(w) or [""])]
+    return bool(paths) and all(
+        p is not None
+        and _shell.is_within(p, cmd.ctx.project)
+        and (_shell.build_output(p, cmd.ctx.project) or os.path.basename(p) in _SITE_FOLDERS)
+        for p in paths
+    )
+
+
+_SITE_FOLDERS = frozenset({"public", "_site", "site", "www", "html", "web", "static-site"})
+
+
+def _store_mirror(cmd: Cmd, sources: list[Word], dest: Word) -> Finding | None:
+    """``aws s3 sync data/ s3://acme-prod-lake/ --delete``, ``gsutil rsync -d -r exports
+    gs://b``, ``azcopy sync … --delete-destination=true``, ``rclone sync dir remote:``: a mirror
+    with delete onto an object store removes every object the local folder lacks. Data mirrored
+    onto a production bucket, onto the root of a bucket (other than a dev/staging/test one) or
+    onto a whole remote is denied. Build output (``dist/``, ``public/``) mirrored onto a bucket
+    is a site deploy: it passes, and asks only when the bucket is production (like other
+    production deploys); a prefix of a bucket, a dry run or a sync without delete passes."""
+    deploy = _deploys_output(cmd, sources)
     for value in cmd.values(dest) or []:
         m = re.match(r"^(?:s3|gs|r2|b2|oss|cos)://([^/]+)/*(.*)$", value)
         if m is None and cmd.name == "azcopy":
             m = re.match(r"^https://([^/]+\.(?:blob|dfs)\.core\.windows\.net/[^/?]+)/*([^?]*)", value)
-        if m is None and cmd.name in ("rclone", "mc"):
-            # rclone remote:bucket/prefix, mc alias/bucket/prefix; a local path is not a store.
+        if m is None and cmd.name in ("rclone", "mc") and not value.startswith((".", "/", "~")):
+            # rclone remote:bucket/prefix (remote: alone is the whole store), mc alias/bucket/prefix.
             m = re.match(r"^([\w.-]+:[^/]*)/*(.*)$" if cmd.name == "rclone" else r"^([\w.-]+/[^/]+)/*(.*)$", value)
-            if m and cmd.name == "mc" and value.startswith((".", "/", "~")):
-                m = None
         if m is None:
             continue
         bucket, prefix = m.group(1), m.group(2).strip("/")
         if _PROD_BUCKET.search(bucket):
+            if deploy:
+                return (
+                    "ask",
+                    f"`{cmd.display}` deploys build output onto the production bucket {bucket}, deleting "
+                    "what the folder lacks; confirm (run it with --dryrun first).",
+                )
             where = f"the production bucket {bucket}"
-        elif not prefix and not _SCRATCH_BUCKET.search(bucket):
+        elif bucket.endswith(":") and not prefix:
+            where = f"the whole remote {bucket}"
+        elif not prefix and not deploy and not _SCRATCH_BUCKET.search(bucket):
             where = f"the whole bucket {bucket}"
         else:
             continue
