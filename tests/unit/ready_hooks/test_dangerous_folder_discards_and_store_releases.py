@@ -5,7 +5,9 @@
   one file, a path taken from another commit and ``--staged`` pass;
 * publishing a version where users get it at once in other ecosystems (pub.dev, Hex, CocoaPods
   trunk, NuGet, Anaconda, JSR, the VS Code Marketplace/Open VSX, itch.io's butler) asks like
-  ``npm publish``; dry runs, packaging and a folder feed pass."""
+  ``npm publish``; dry runs, packaging and a folder feed pass;
+* migrations rolled back by more tools (``diesel migration redo``, ``sea-orm-cli migrate down``,
+  ``rails db:migrate:redo``, ``dotnet ef database update 0``) ask; forward runs pass."""
 
 from __future__ import annotations
 
@@ -77,3 +79,20 @@ def test_a_clean_tree_has_nothing_to_discard(kit: Any, repo: Path) -> None:
 @pytest.mark.parametrize(("command", "expected"), RELEASES, ids=[c for c, _ in RELEASES])
 def test_releases_to_stores(kit: Any, project: Path, command: str, expected: str | None) -> None:
     kit.expect_decision(HOOK, command, project, expected, "risky-tool")
+
+
+ROLLBACKS: list[tuple[str, str | None]] = [
+    ("diesel migration redo --all", "ask"),
+    ("sea-orm-cli migrate refresh", "ask"),
+    ("bin/rails db:migrate:redo STEP=2", "ask"),
+    ("dotnet ef database update 0 --project src/Api", "ask"),
+    ("diesel migration run", None),
+    ("sea-orm-cli migrate up", None),
+    ("dotnet ef database update", None),
+    ("diesel migration pending", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), ROLLBACKS, ids=[c for c, _ in ROLLBACKS])
+def test_migration_rollbacks(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    kit.expect_decision(HOOK, command, project, expected, "db-reset")
