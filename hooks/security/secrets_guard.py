@@ -629,8 +629,9 @@ def encrypted_file(path: str) -> bool:
     return os.path.splitext(lower)[1] in ENCRYPTED_EXTENSIONS or bool(ENCRYPTED_PARTS & set(parts[1:-1]))
 
 
-def secret_file(path: str) -> str | None:
-    """What kind of secret file ``path`` is, or None."""
+def secret_file(path: str, cwd: str | None = None) -> str | None:
+    """What kind of secret file ``path`` is, or None. A relative path's file on this machine is
+    found from ``cwd`` where its content decides (a key file's name on a JSON without a key)."""
     norm = path.replace("\\", "/")
     if "/./" in norm or "//" in norm[1:]:
         norm = os.path.normpath(norm)  # /etc/./shadow, /etc//shadow name /etc/shadow
@@ -673,7 +674,14 @@ def secret_file(path: str) -> str | None:
         text = _common.read_text(norm, 65536)
         if text is not None:
             return "a credentials file" if _PACKAGE_MANAGER_LOGIN.search(text) else None
-    if lower in SECRET_BASENAMES or any(fnmatch.fnmatch(lower, g) for g in SECRET_BASENAME_GLOBS):
+    key_json = lower.endswith(".json") and (
+        _KEY_JSON_NAMES.fullmatch(lower) or (_KEY_FOLDERS & set(folders) and not _TRANSLATION_FOLDERS & set(folders))
+    )
+    if key_json and not _KEY_JSON_NOT_KEYS & set(re.split(r"[._-]", lower)) and not _key_free(norm, cwd):
+        return "a service-account or API key file"
+    if lower in SECRET_BASENAMES or (
+        not key_json and any(fnmatch.fnmatch(lower, g) for g in SECRET_BASENAME_GLOBS)
+    ):
         return "a credentials file"
     if any(("/" + norm).endswith(s) for s in SECRET_PATH_SUFFIXES):
         return "a credentials file"
@@ -686,6 +694,35 @@ def secret_file(path: str) -> str | None:
     if _CREDENTIAL_STORE.search(norm):
         return "a browser's or the desktop's credential store (saved passwords, cookies, keyring)"
     return None
+
+
+# Service-account and API key files by their name (GCP's loader-sa.json, deploy-sa-key.json,
+# gcp-key.json, firebase-adminsdk-….json, ci-runner-credentials.json) or any JSON in a folder of
+# keys (keys/, creds/, service-accounts/). Schemas, examples and public key sets (jwks.json)
+# are none, nor is such a file on this machine that holds no key material.
+_KEY_JSON_NAMES = lazy_compile(
+    r"(?:.*[-_.])?(?:sa|sa[-_]key|key|creds|credentials)\.json|.*service[-_]?account.*\.json|.*adminsdk.*\.json"
+)
+_KEY_FOLDERS = frozenset({"keys", ".keys", "creds", "credentials", "service-accounts", "service_accounts", "sa-keys"})
+# i18n/keys/en.json, locales/keys/de.json: translation keys, not credentials.
+_TRANSLATION_FOLDERS = frozenset({"i18n", "l10n", "locale", "locales", "lang", "langs", "translations", "messages"})
+_KEY_JSON_NOT_KEYS = frozenset(
+    {"schema", "example", "sample", "template", "public", "pub", "jwks", "mock", "fake", "dummy"}
+)
+_KEY_MATERIAL = lazy_compile(
+    r"(?i)PRIVATE KEY-----|\"type\"\s*:\s*\"(?:service_account|authorized_user|external_account)\""
+    r"|\"(?:private_key(?:_id)?|client_secret|refresh_token|secret(?:_key)?|api_?key|access_key|token|password)\""
+    r"\s*:\s*\"[^\"]"
+)
+
+
+def _key_free(path: str, cwd: str | None) -> bool:
+    """Whether the JSON file at ``path`` exists on this machine and holds no key material (no
+    private key, no service-account type, no secret-named string value). An absent or
+    unreadable file is not assumed to be clean."""
+    full = _shell.normalize(os.path.expanduser(path), cwd)
+    text = _common.read_text(full, 262144) if full else None
+    return text is not None and _KEY_MATERIAL.search(text) is None
 
 
 # Where browsers and desktops keep saved passwords, session cookies and the keys that decrypt
@@ -720,8 +757,9 @@ def maybe_secret_file(path: str, cwd: str | None = None) -> bool:
     relative path's file on this machine is found from ``cwd``."""
     norm = path.replace("\\", "/").rstrip("/")
     base = os.path.basename(norm).lower()
+    full = _shell.normalize(os.path.expanduser(norm), cwd) or norm
     return not encrypted_file(norm) and (
-        base in MAYBE_SECRET_BASENAMES
+        (base in MAYBE_SECRET_BASENAMES and not (base in _APP_CONFIGS and _login_free(full, _CONFIG_LOGIN)))
         # The user's Gradle properties hold repository logins and signing passwords, or not.
         or norm.endswith(".gradle/gradle.properties")
         or base.endswith(".auto.tfvars")
@@ -731,9 +769,29 @@ def maybe_secret_file(path: str, cwd: str | None = None) -> bool:
         or (("/" + norm).endswith(_INDEX_LOGIN_FILES) and not _readable_without_credentials(norm))
         or (
             _TOOL_LOGIN_SETTINGS.fullmatch(base) is not None
-            and not _login_free(_shell.normalize(norm, cwd) or norm, _SETTING_WITH_LOGIN)
+            and not _login_free(full, _SETTING_WITH_LOGIN)
+            # Jupyter's start-up .py is written by hand and generated all comments (its password
+            # goes to the .json `jupyter server password` writes): asked only when it sets one.
+            and (_HAND_WRITTEN_SETTINGS.fullmatch(base) is None or _common.read_text(full, 65536) is not None)
         )
     )
+
+
+# Applications' settings files that hold a connection string or password only where the
+# deployment puts one there (Airflow's sql_alchemy_conn and fernet_key, Alembic's
+# sqlalchemy.url, dbt's profiles, Rails' database.yml): the file on this machine that sets no
+# password, key or user:pass@ URL (env_var()/${VAR}/%(here)s references are none) is read
+# freely; an absent or unreadable one is still confirmed.
+_APP_CONFIGS = frozenset({
+    "airflow.cfg", "alembic.ini", "profiles.yml", "database.yml", "odbc.ini", "local_settings.py", "settings_local.py",
+})  # fmt: skip
+_CONFIG_LOGIN = lazy_compile(
+    r"(?im)^\s*[\"']?[\w.-]*(?:pass(?:word|wd)?|pwd|secret(?:_key)?|token|api_?key|fernet_key|private_key"
+    r"|access_key(?:_id)?|credentials?)[\"']?[ \t]*[=:][ \t]*(?![\"']{0,2}[ \t]*,?[ \t]*$)"
+    r"(?![\"']?(?:\$\{|\{\{|%\(|<%|ENV\[|os\.environ|env\())\S"
+    r"|://[^/\s:@'\"]+:[^/\s@'\"]+@"
+)
+_HAND_WRITTEN_SETTINGS = lazy_compile(r"jupyter_(?:server|notebook|lab)_config\.py")
 
 
 # Package managers' settings files that keep the registry login beside ordinary settings
@@ -1735,7 +1793,7 @@ def _check_secret_files(cmd: Cmd, found: list[Finding], listings: dict[str, list
             first = word.parts[0] if word.parts else None
         credential_var = isinstance(first, _shell.Var) and first.name in CREDENTIAL_FILE_VARS
         for value in candidates:
-            kind = secret_file(value) or secret_glob(value) or _glob_in_secret_dir(value)
+            kind = secret_file(value, cmd.ctx.cwd) or secret_glob(value) or _glob_in_secret_dir(value)
             if not kind and credential_var and cmd.ctx.vars.get(first.name) is None:  # type: ignore[union-attr]
                 kind = "a credentials file (the path a credentials variable names)"
             if not kind and secret_dir(value):
@@ -3528,8 +3586,9 @@ def check_write(tool: str, tool_input: dict[str, Any], project: str = "") -> lis
     return found
 
 
-def check_read(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[str, Any]:
-    """Findings for Read/Grep on secret files (or a malformed-input deny)."""
+def check_read(tool: str, tool_input: dict[str, Any], cwd: str | None = None) -> list[Finding] | dict[str, Any]:
+    """Findings for Read/Grep on secret files (or a malformed-input deny); relative paths are
+    found from ``cwd`` where a file's content decides."""
     if tool == "Read":
         path = _common.str_field(tool_input, "file_path", NAME)
         if not isinstance(path, str):
@@ -3552,7 +3611,7 @@ def check_read(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[st
     pattern = tool_input.get("pattern") if tool == "Grep" else None
     mode = tool_input.get("output_mode") if tool == "Grep" else None
     for p in paths:
-        kind = secret_file(p)
+        kind = secret_file(p, cwd)
         if (
             not kind
             and isinstance(pattern, str)
@@ -3564,7 +3623,7 @@ def check_read(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[st
             )
         ):
             kind = "configuration searched for credential words"
-        if not kind and maybe_secret_file(p):
+        if not kind and maybe_secret_file(p, cwd):
             found.append(
                 (
                     "ask",
@@ -3599,7 +3658,7 @@ def run(payload: _common.Payload) -> _common.Result:
         ctx = _shell.make_ctx(_common.session_cwd(payload), _common.project_dir(payload))
         return _common.verdict(NAME, check_bash(command, ctx))
     result = (
-        check_read(tool, tool_input)
+        check_read(tool, tool_input, _common.session_cwd(payload))
         if tool in ("Read", "Grep")
         else check_write(tool, tool_input, _common.project_dir(payload))
     )
