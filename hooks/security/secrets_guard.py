@@ -1324,6 +1324,25 @@ def _encrypted_secret_store(value: str) -> str | None:
     return None
 
 
+# A plain file named for the credentials it keeps: config/credentials.yml, secrets.toml,
+# passwords.yaml (the base name's first part, not credentials_helper.py).
+_CREDENTIALS_NAMED = lazy_compile(r"(?i)(?:[\w-]*[._-])?(?:credentials?|secrets?|passwords?)\.(?:ya?ml|json|toml|ini|cfg|conf|properties)")
+
+
+def _credential_config_copy(value: str) -> str | None:
+    """``profiles.yml.orig``, ``config/database.yml.bak``, ``credentials.yml.old``: a backup copy
+    of configuration that holds credentials (settled: deleting such a copy is confirmed, it may be
+    the only one). Merge leftovers of ordinary files (app.py.orig) are not."""
+    stem = _COPY_SUFFIX.sub("", value)
+    norm = stem.replace("\\", "/")
+    if stem == value or TEST_FOLDERS & set(norm.lower().split("/")[:-1]):
+        return None
+    base = os.path.basename(norm)
+    if _CREDENTIALS_NAMED.fullmatch(base) or base.lower() in MAYBE_SECRET_BASENAMES:
+        return "a copy of configuration that holds credentials"
+    return None
+
+
 def _check_delete(cmd: Cmd, found: list[Finding]) -> None:
     """``rm .env.bak``, ``rm -f id_rsa.orig``: a copy of a secret may be the only one left
     (LABELLING.md's settled calls: confirm); the secret files themselves likewise."""
@@ -1331,7 +1350,12 @@ def _check_delete(cmd: Cmd, found: list[Finding]) -> None:
     for word in positionals:
         for value in cmd.values(word) or [word.text]:
             path = _shell.normalize(value, cmd.ctx.cwd)
-            kind = secret_file(value) or secret_file(_COPY_SUFFIX.sub("", value)) or _encrypted_secret_store(value)
+            kind = (
+                secret_file(value)
+                or secret_file(_COPY_SUFFIX.sub("", value))
+                or _encrypted_secret_store(value)
+                or _credential_config_copy(value)
+            )
             if (
                 path is not None
                 and _shell.build_output(path, cmd.ctx.project)
