@@ -679,9 +679,16 @@ def secret_file(path: str, cwd: str | None = None) -> str | None:
     )
     if key_json and not _KEY_JSON_NOT_KEYS & set(re.split(r"[._-]", lower)) and not _key_free(norm, cwd):
         return "a service-account or API key file"
-    if lower in SECRET_BASENAMES or (
-        not key_json and any(fnmatch.fnmatch(lower, g) for g in SECRET_BASENAME_GLOBS)
+    if (
+        _CREDENTIALS_NAMED.fullmatch(lower)
+        and not SAFE_ENV_SUFFIXES & set(re.split(r"[._-]", lower))
+        and (
+            lower.endswith(".txt")
+            or not _login_free(_shell.normalize(os.path.expanduser(norm), cwd) or norm, _CONFIG_LOGIN)
+        )
     ):
+        return "a credentials file"
+    if lower in SECRET_BASENAMES or (not key_json and any(fnmatch.fnmatch(lower, g) for g in SECRET_BASENAME_GLOBS)):
         return "a credentials file"
     if any(("/" + norm).endswith(s) for s in SECRET_PATH_SUFFIXES):
         return "a credentials file"
@@ -723,6 +730,15 @@ def _key_free(path: str, cwd: str | None) -> bool:
     full = _shell.normalize(os.path.expanduser(path), cwd)
     text = _common.read_text(full, 262144) if full else None
     return text is not None and _KEY_MATERIAL.search(text) is None
+
+
+# A file named for the credentials it keeps: config/credentials.yml, .streamlit/secrets.toml,
+# deploy/db-credentials.ini, passwords.txt (not credentials_helper.py, docs/credentials.md,
+# credentials.example.yml). A structured one on this machine that sets no password, key or
+# user:pass@ URL (only ${VAR} references) holds none.
+_CREDENTIALS_NAMED = lazy_compile(
+    r"(?:[\w-]*[._-])?(?:credentials?|secrets|passwords)\.(?:ya?ml|json|toml|ini|cfg|conf|properties|txt|xml)"
+)
 
 
 # Where browsers and desktops keep saved passwords, session cookies and the keys that decrypt
@@ -1322,11 +1338,6 @@ def _encrypted_secret_store(value: str) -> str | None:
     if _SECRET_STORE.search(base) or _SECRET_STORE.search(parent):
         return "an encrypted store of credentials"
     return None
-
-
-# A plain file named for the credentials it keeps: config/credentials.yml, secrets.toml,
-# passwords.yaml (the base name's first part, not credentials_helper.py).
-_CREDENTIALS_NAMED = lazy_compile(r"(?i)(?:[\w-]*[._-])?(?:credentials?|secrets?|passwords?)\.(?:ya?ml|json|toml|ini|cfg|conf|properties)")
 
 
 def _credential_config_copy(value: str) -> str | None:
