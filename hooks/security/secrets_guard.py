@@ -297,6 +297,8 @@ READERS = frozenset({
     "iconv", "pbcopy", "xclip", "xsel", "fold", "fmt", "pr", "expand", "rev",
     "cp", "install", "dd", "split", "csplit", "md5sum", "sha1sum", "sha256sum", "sha512sum",
     "b2sum", "cksum", "shasum", "sqlite3",
+    # Structured-data viewers print the whole file too.
+    "gron", "fx", "jless", "dasel", "mlr", "fq", "jaq", "gojq",
 })  # fmt: skip
 # Copy-like commands: only their source arguments are read.
 COPIERS = frozenset({"cp", "scp", "rsync", "install"})
@@ -951,12 +953,17 @@ def _secret_in_query(word: Word) -> str | None:
 # --------------------------------------------------------------------------- Bash
 
 
+_PYTHONS = frozenset({"python", "python3", "py"})
+
+
 def _read_targets(cmd: Cmd) -> list[Word]:
     """Arguments a reading command reads (sources only for copy-like commands)."""
     name = cmd.name
+    lits = [w.literal() or "" for w in cmd.args]
+    if name in _PYTHONS and lits[:2] == ["-m", "json.tool"]:
+        return [w for w in cmd.args[2:] if not (w.literal() or "").startswith("-")][:1]  # prints the file
     if name not in READERS:
         return []
-    lits = [w.literal() or "" for w in cmd.args]
     if name == "openssl":  # single-dash long options: only -in/-key name files it reads
         checked = _shell.checked_key_words(cmd)  # rsa -check -noout: nothing of the key is shown
         return [

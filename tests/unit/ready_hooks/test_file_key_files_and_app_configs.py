@@ -181,3 +181,19 @@ CONFIG_COPIES: list[tuple[str, str | None]] = [
 @pytest.mark.parametrize(("command", "expected"), CONFIG_COPIES)
 def test_copies_of_credential_configuration(kit: Any, project: Path, command: str, expected: str | None) -> None:
     assert kit.security(kit.bash(command, project)).own["secrets_guard"] == expected, command
+
+
+DATA_VIEWERS: list[tuple[str, str | None]] = [
+    ("python3 -m json.tool keys/ingest-sa.json", "deny"),
+    ("gron config/client-credentials.json", "deny"),
+    ("fx deploy/gcp-key.json", "deny"),
+    ("mlr --ijson --ojson cat .streamlit/secrets.json", "deny"),
+    ("python -m json.tool package.json", None),
+    ("gron openapi.json | grep paths", None),
+    ("mlr --icsv --opprint cat data/orders.csv", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), DATA_VIEWERS)
+def test_structured_data_viewers_read_the_file(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    assert kit.security(kit.bash(command, project)).own["secrets_guard"] == expected, command
