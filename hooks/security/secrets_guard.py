@@ -528,7 +528,9 @@ _CREDENTIAL_VENDORS = lazy_compile(
     r"(?i)stripe|openai|anthropic|github|gitlab|\bgh_|slack|twilio|sendgrid|mailgun|postmark|sentry|datadog|"
     r"\bdd_|\bhf_|hugging|cloudflare|heroku|vercel|netlify|supabase|firebase|paypal|braintree|algolia|"
     r"pusher|database|\bdb_|\bpg|postgres|mysql|mongo|redis|rabbit|amqp|azure|\bgcp|gcloud|google|vault|jwt|"
-    r"session|smtp|oauth|bearer|signing|\bdsn|\bsk_|\bsnowflake|databricks|pinecone|mistral|cohere|groq"
+    r"session|smtp|oauth|bearer|signing|\bdsn|\bsk_|\bsnow|databricks|pinecone|mistral|cohere|groq|"
+    # Data warehouses and brokers: SNOWFLAKE_PASSWORD, REDSHIFT_PASSWORD, MOTHERDUCK_TOKEN, SASL logins.
+    r"redshift|clickhouse|motherduck|confluent|sasl"
 )
 
 
@@ -2666,7 +2668,11 @@ def _env_filters(cmd: Cmd, cmds: list[Cmd]) -> tuple[list[Cmd], bool, bool, bool
     filters = [c for c in _downstream(cmd, cmds) if c.name in FILTERS and not _inverted(c)]
     patterns = [w.literal() or w.text for c in filters for w in c.args]
     quiet = bool(filters) and all(_prints_no_line(c) for c in filters)
-    names_only = bool(filters) and any(_only_matching(c) for c in filters)
+    # grep -o '^AWS[A-Z_]*', or a stage that cut every line to its name first (env | cut -d= -f1
+    # | grep -i vault, env | awk -F= '{print $1}' | grep AWS): the names, not the values.
+    names_only = bool(filters) and (
+        any(_only_matching(c) for c in filters) or any(_projection(c) == "names" for c in _downstream(cmd, cmds))
+    )
     credential = any(_CREDENTIAL_VENDORS.search(p) or SECRET_PATTERN_WORDS.search(p) for p in patterns)
     return filters, quiet, names_only, credential
 

@@ -197,3 +197,23 @@ DATA_VIEWERS: list[tuple[str, str | None]] = [
 @pytest.mark.parametrize(("command", "expected"), DATA_VIEWERS)
 def test_structured_data_viewers_read_the_file(kit: Any, project: Path, command: str, expected: str | None) -> None:
     assert kit.security(kit.bash(command, project)).own["secrets_guard"] == expected, command
+
+
+ENV_NAMES: list[tuple[str, str | None]] = [
+    # Every line cut to its name, then filtered for a credential family: names only (settled: ask).
+    ("printenv | cut -d= -f1 | grep -i vault", "ask"),
+    ("env | awk -F= '{print $1}' | grep -E '^AWS_'", "ask"),
+    ("env | sed 's/=.*//' | grep -i motherduck", "ask"),
+    # The values of a data warehouse's variables: denied like env | grep -i stripe.
+    ("env | grep -i redshift", "deny"),
+    ("printenv | grep -i clickhouse", "deny"),
+    # Names or values of variables that are no credentials, and counts.
+    ("env | cut -d= -f1 | grep -i cuda", None),
+    ("printenv | cut -d= -f1 | grep -c -i token", None),
+    ("env | grep -i ^conda_", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), ENV_NAMES)
+def test_environment_names_and_warehouse_values(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    assert kit.security(kit.bash(command, project)).own["secrets_guard"] == expected, command
