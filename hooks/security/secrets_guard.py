@@ -1125,8 +1125,12 @@ def _config_search(cmd: Cmd) -> str | None:
     for word in searched:
         text = (word.literal() or word.text).rstrip("/")
         base = os.path.basename(text).lower()
-        if (base.endswith(_CONFIG_EXTENSIONS) or (recursive and base in _CONFIG_FOLDERS)) and not _auth_policy_file(
-            text
+        # CI definitions name their secrets (${{ secrets.NPM_TOKEN }}, $CI_JOB_TOKEN); the values
+        # live in the platform's secret store, so a search of them prints references.
+        if (
+            (base.endswith(_CONFIG_EXTENSIONS) or (recursive and base in _CONFIG_FOLDERS))
+            and not _auth_policy_file(text)
+            and not _CI_FILE.search(text)
         ):
             return text
     return None

@@ -217,3 +217,21 @@ ENV_NAMES: list[tuple[str, str | None]] = [
 @pytest.mark.parametrize(("command", "expected"), ENV_NAMES)
 def test_environment_names_and_warehouse_values(kit: Any, project: Path, command: str, expected: str | None) -> None:
     assert kit.security(kit.bash(command, project)).own["secrets_guard"] == expected, command
+
+
+CI_SEARCHES: list[tuple[str, str | None]] = [
+    # CI definitions name their secrets; the values live in the platform's secret store.
+    ("cat .github/workflows/publish.yml | grep -n secrets", None),
+    ("grep -n -i token .gitlab-ci.yml", None),
+    ("rg -n password .circleci/config.yml", None),
+    ("grep -n api_key azure-pipelines.yml", None),
+    # Configuration that holds values, and env files, still stop.
+    ("grep -rn password deploy/", "ask"),
+    ("grep -n token charts/api/values.yml", "ask"),
+    ("grep -n token .env.ci", "deny"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), CI_SEARCHES)
+def test_ci_definitions_searched_for_secret_names(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    assert kit.security(kit.bash(command, project)).own["secrets_guard"] == expected, command
