@@ -223,7 +223,7 @@ SECRET_PATH_SUFFIXES = (
     # Desktop tools' stored logins and keys: Perforce tickets, adb's private key (adbkey.pub is
     # the public half), Steam's cached login tokens.
     "/.p4tickets", "/p4tickets.txt", ".android/adbkey", "/Steam/config/config.vdf", ".steam/steam/config/config.vdf",
-    ".config/turso/settings.json", ".config/neonctl/credentials.json", ".config/planetscale/access-token",
+    ".codex/auth.json", ".config/turso/settings.json", ".config/neonctl/credentials.json", ".config/planetscale/access-token",
     ".supabase/access-token", ".railway/config.json", ".doppler/.doppler.yaml", ".config/glab-cli/config.yml",
     ".config/hub", ".terraform.d/credentials.tfrc.json", ".config/configstore/firebase-tools.json",
     ".infisical/infisical-config.json", ".config/doctl/config.yaml", ".config/hcloud/cli.toml",
@@ -543,8 +543,13 @@ _PLATFORM_LOGIN = lazy_compile(
     r"hcloud|hetzner|scw|scaleway|pulumi|sentry|sentry-cli|circleci|fastly|cloudflare|wrangler|koyeb|deno|"
     r"upstash|aiven|confluent|snyk|tailscale|ngrok|replicate|wandb|runpod|vast|lambda|civo|exoscale|upcloud|"
     r"ovh|akamai|linode-cli|atlas|mongodb|planetscale|neon|turso|supabase|firebase|appwrite|convex|okta|auth0|"
-    r"stripe|twilio|sendgrid|datadog|newrelic|pagerduty|grafana|openai|anthropic|huggingface|kaggle)/"
-    r"(?:config|credentials?|auth|hosts|tokens?|access[-_]tokens?|session)(?:\.(?:ya?ml|json|toml|ini|cfg|conf))?$"
+    r"stripe|twilio|sendgrid|datadog|newrelic|pagerduty|grafana|openai|anthropic|huggingface|kaggle|"
+    # Data warehouses' clients (snowsql's config, Snowflake's connections) and Copilot's OAuth login.
+    r"snowsql|snowflake|github-copilot)/"
+    r"(?:config|credentials?|auth|hosts|apps|connections|tokens?|access[-_]tokens?|session)"
+    r"(?:\.(?:ya?ml|json|toml|ini|cfg|conf))?$"
+    # Cloud CLIs' cached logins: gcloud's access tokens and legacy credentials, AWS SSO/CLI caches.
+    r"|/\.config/gcloud/(?:access_tokens\.db|legacy_credentials/.+)$|/\.aws/(?:sso|cli)/cache/[^/]+\.json$"
 )
 
 

@@ -235,3 +235,22 @@ CI_SEARCHES: list[tuple[str, str | None]] = [
 @pytest.mark.parametrize(("command", "expected"), CI_SEARCHES)
 def test_ci_definitions_searched_for_secret_names(kit: Any, project: Path, command: str, expected: str | None) -> None:
     assert kit.security(kit.bash(command, project)).own["secrets_guard"] == expected, command
+
+
+@pytest.mark.parametrize(
+    ("rel", "expected"),
+    [
+        (".config/gcloud/legacy_credentials/dev@example.com/adc.json", "deny"),
+        (".config/gcloud/access_tokens.db", "deny"),
+        (".aws/sso/cache/0f1e2d.json", "deny"),
+        (".snowsql/config", "deny"),
+        (".snowflake/connections.toml", "deny"),
+        (".config/github-copilot/apps.json", "deny"),
+        (".codex/auth.json", "deny"),
+        (".codex/config.toml", None),
+        (".config/gcloud/configurations/config_default", None),
+    ],
+)
+def test_cached_cloud_and_tool_logins(kit: Any, project: Path, rel: str, expected: str | None) -> None:
+    payload = kit.pre_tool("Read", {"file_path": str(Path.home() / rel)}, project)
+    assert kit.security(payload).own["secrets_guard"] == expected, rel
