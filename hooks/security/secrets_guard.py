@@ -223,7 +223,8 @@ SECRET_PATH_SUFFIXES = (
     # Desktop tools' stored logins and keys: Perforce tickets, adb's private key (adbkey.pub is
     # the public half), Steam's cached login tokens.
     "/.p4tickets", "/p4tickets.txt", ".android/adbkey", "/Steam/config/config.vdf", ".steam/steam/config/config.vdf",
-    ".codex/auth.json", ".config/turso/settings.json", ".config/neonctl/credentials.json", ".config/planetscale/access-token",
+    ".codex/auth.json",
+    ".config/turso/settings.json", ".config/neonctl/credentials.json", ".config/planetscale/access-token",
     ".supabase/access-token", ".railway/config.json", ".doppler/.doppler.yaml", ".config/glab-cli/config.yml",
     ".config/hub", ".terraform.d/credentials.tfrc.json", ".config/configstore/firebase-tools.json",
     ".infisical/infisical-config.json", ".config/doctl/config.yaml", ".config/hcloud/cli.toml",
@@ -281,6 +282,14 @@ SECRET_BASENAME_GLOBS = (
     "*secret[-_]id.txt",
     "*[-_]secret",
     "*[-_]secret.txt",
+    # A bare token file: github-token.txt, .token, registry_token (not tokens.json, tokenizer.json).
+    "token.txt",
+    ".token",
+    "*[-_]token",
+    "*[-_]token.txt",
+    # Armoured exports of a private key (gpg --export-secret-keys -a > signing-secret.asc).
+    "*secret*.asc",
+    "*private*.asc",
     # Android release signing: keystore.properties, Flutter's android/key.properties, signing.properties
     # hold storePassword/keyPassword beside the keystore's path.
     "key.properties",
@@ -677,6 +686,8 @@ def secret_file(path: str, cwd: str | None = None) -> str | None:
         return "an SSH private key"
     if os.path.splitext(lower)[1] in KEY_EXTENSIONS:
         return "a private key"
+    if lower.endswith(".ovpn") and not _login_free(_shell.normalize(os.path.expanduser(norm), cwd) or norm, _VPN_KEY):
+        return "a VPN profile with its private key"
     if lower in _PACKAGE_MANAGER_RCS and os.path.isabs(norm):
         # ~/.npmrc holding registry=, save-exact=, ${NPM_TOKEN} references: settings; one holding
         # a registry login (whatever its name says) is a credentials file.
@@ -717,18 +728,25 @@ def secret_file(path: str, cwd: str | None = None) -> str | None:
 # keys (keys/, creds/, service-accounts/). Schemas, examples and public key sets (jwks.json)
 # are none, nor is such a file on this machine that holds no key material.
 _KEY_JSON_NAMES = lazy_compile(
-    r"(?:.*[-_.])?(?:sa|sa[-_]key|key|creds|credentials)\.json|.*service[-_]?account.*\.json|.*adminsdk.*\.json"
+    r"(?:.*[-_.])?(?:sa|sa[-_]key|key|creds|credentials|token)\.json|.*service[-_]?account.*\.json|.*adminsdk.*\.json"
 )
 _KEY_FOLDERS = frozenset({"keys", ".keys", "creds", "credentials", "service-accounts", "service_accounts", "sa-keys"})
 # i18n/keys/en.json, locales/keys/de.json: translation keys, not credentials.
 _TRANSLATION_FOLDERS = frozenset({"i18n", "l10n", "locale", "locales", "lang", "langs", "translations", "messages"})
 _KEY_JSON_NOT_KEYS = frozenset(
-    {"schema", "example", "sample", "template", "public", "pub", "jwks", "mock", "fake", "dummy"}
+    {"schema", "example", "sample", "template", "public", "pub", "jwks", "mock", "fake", "dummy", "design"}
 )
 _KEY_MATERIAL = lazy_compile(
     r"(?i)PRIVATE KEY-----|\"type\"\s*:\s*\"(?:service_account|authorized_user|external_account)\""
-    r"|\"(?:private_key(?:_id)?|client_secret|refresh_token|secret(?:_key)?|api_?key|access_key|token|password)\""
+    r"|\"(?:private_key(?:_id)?|client_secret|refresh_token|access_token|secret(?:_key)?|api_?key|access_key|token|password)\""
     r"\s*:\s*\"[^\"]"
+)
+
+
+# OpenVPN profiles embed the client's key (<key>, <tls-auth>, <tls-crypt>) or a login
+# (auth-user-pass with a file beside it); one on this machine without them only points elsewhere.
+_VPN_KEY = lazy_compile(
+    r"(?i)<(?:key|tls-auth|tls-crypt|tls-crypt-v2|pkcs12)>|PRIVATE KEY-----|^\s*auth-user-pass\s+\S"
 )
 
 
@@ -787,6 +805,7 @@ def maybe_secret_file(path: str, cwd: str | None = None) -> bool:
         (base in MAYBE_SECRET_BASENAMES and not (base in _APP_CONFIGS and _login_free(full, _CONFIG_LOGIN)))
         # The user's Gradle properties hold repository logins and signing passwords, or not.
         or norm.endswith(".gradle/gradle.properties")
+        or base.endswith(".kubeconfig")  # prod.kubeconfig: a cluster login, or only a pointer to one
         or base.endswith(".auto.tfvars")
         or MAYBE_SECRET_OVERRIDES.fullmatch(base) is not None
         or (os.path.basename(os.path.dirname(norm)) == "config" and CONFIG_DIR_OVERRIDES.fullmatch(base) is not None)

@@ -254,3 +254,35 @@ def test_ci_definitions_searched_for_secret_names(kit: Any, project: Path, comma
 def test_cached_cloud_and_tool_logins(kit: Any, project: Path, rel: str, expected: str | None) -> None:
     payload = kit.pre_tool("Read", {"file_path": str(Path.home() / rel)}, project)
     assert kit.security(payload).own["secrets_guard"] == expected, rel
+
+
+TOKEN_AND_KEY_EXPORTS: list[tuple[str, str | None]] = [
+    # OAuth token files, bare token files, armoured private-key exports, VPN profiles, kubeconfigs.
+    ("cat creds/token.json", "deny"),
+    ("jq . gmail-oauth-token.json", "deny"),
+    ("cat .token", "deny"),
+    ("head -1 ci/registry_token.txt", "deny"),
+    ("cat gpg/release-secret.asc", "deny"),
+    ("cat office/client.ovpn", "deny"),
+    ("cat clusters/staging.kubeconfig", "ask"),
+    # Look-alikes: ML tokenizers, design tokens, public keys, code about tokens.
+    ("cat models/bert/tokenizer.json", None),
+    ("jq . models/bert/special_tokens_map.json", None),
+    ("cat styles/design-tokens.json", None),
+    ("cat KEYS.asc", None),
+    ("cat src/auth/refresh_token.py", None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), TOKEN_AND_KEY_EXPORTS)
+def test_token_files_and_key_exports(kit: Any, project: Path, command: str, expected: str | None) -> None:
+    assert kit.security(kit.bash(command, project)).own["secrets_guard"] == expected, command
+
+
+def test_vpn_profile_judged_by_content(kit: Any, project: Path) -> None:
+    hook = kit.load("security/secrets_guard.py")
+    profile = project / "vpn.ovpn"
+    profile.write_text("client\nremote vpn.example.com 1194\nca ca.crt\ncert me.crt\nkey me.key\n")
+    assert kit.decision(hook.run(kit.bash("cat vpn.ovpn", project))) is None
+    profile.write_text("client\n<key>\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n</key>\n")
+    assert kit.decision(hook.run(kit.bash("cat vpn.ovpn", project))) == "deny"
