@@ -111,7 +111,22 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     (/etc/wpa_supplicant, /var/lib/iwd, /etc/hostapd, a Pi's boot-partition wpa_supplicant.conf)
     and desktop tools' stored logins (~/.p4tickets, ~/.android/adbkey, Steam's config.vdf) are
     secret files. A container's environment filtered for credentials (docker inspect … .Config.Env
-    | grep -i pass) is denied like env | grep -i pass.
+    | grep -i pass) is denied like env | grep -i pass. Service-account and API key files are known
+    by name whichever tool reads them (*-sa.json, *-sa-key.json, *-key.json, *service-account*.json,
+    firebase-adminsdk-….json, token.json, any JSON in keys/, creds/, service-accounts/; not schemas,
+    examples, jwks.json or translations), as are files named for the credentials they keep
+    (credentials.yml, .streamlit/secrets.toml, passwords.txt), bare token files (.token,
+    *_token.txt), armoured private-key exports (*secret*.asc) and OpenVPN profiles; a structured one
+    on this machine without key material, a password or a user:pass@ URL is none. Applications'
+    settings that may hold a connection string (airflow.cfg, alembic.ini, profiles.yml,
+    database.yml) are read freely when the file on this machine sets none (absent: confirmed);
+    Jupyter's hand-written jupyter_*_config.py asks only when it sets a token or password. Deleting
+    a backup copy of such configuration (profiles.yml.orig, database.yml.bak) asks. CI definitions
+    searched for credential words print references and pass. Structured-data viewers (gron, fx,
+    jless, dasel, mlr, fq, python -m json.tool) are readers. An environment listing cut to names and
+    filtered for a credential family asks; data warehouses' variables (redshift, snow…) are one.
+    Cached cloud logins (gcloud access tokens and legacy credentials, AWS SSO/CLI caches, snowsql,
+    Snowflake connections, Copilot and Codex OAuth files) are secret files.
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
     the standard library's ``secrets`` module on sys.path.)
 """
