@@ -111,7 +111,22 @@ Description: Denies writing private keys or API tokens (-----BEGIN … PRIVATE K
     (/etc/wpa_supplicant, /var/lib/iwd, /etc/hostapd, a Pi's boot-partition wpa_supplicant.conf)
     and desktop tools' stored logins (~/.p4tickets, ~/.android/adbkey, Steam's config.vdf) are
     secret files. A container's environment filtered for credentials (docker inspect … .Config.Env
-    | grep -i pass) is denied like env | grep -i pass.
+    | grep -i pass) is denied like env | grep -i pass. Service-account and API key files are known
+    by name whichever tool reads them (*-sa.json, *-sa-key.json, *-key.json, *service-account*.json,
+    firebase-adminsdk-….json, token.json, any JSON in keys/, creds/, service-accounts/; not schemas,
+    examples, jwks.json or translations), as are files named for the credentials they keep
+    (credentials.yml, .streamlit/secrets.toml, passwords.txt), bare token files (.token,
+    *_token.txt), armoured private-key exports (*secret*.asc) and OpenVPN profiles; a structured one
+    on this machine without key material, a password or a user:pass@ URL is none. Applications'
+    settings that may hold a connection string (airflow.cfg, alembic.ini, profiles.yml,
+    database.yml) are read freely when the file on this machine sets none (absent: confirmed);
+    Jupyter's hand-written jupyter_*_config.py asks only when it sets a token or password. Deleting
+    a backup copy of such configuration (profiles.yml.orig, database.yml.bak) asks. CI definitions
+    searched for credential words print references and pass. Structured-data viewers (gron, fx,
+    jless, dasel, mlr, fq, python -m json.tool) are readers. An environment listing cut to names and
+    filtered for a credential family asks; data warehouses' variables (redshift, snow…) are one.
+    Cached cloud logins (gcloud access tokens and legacy credentials, AWS SSO/CLI caches, snowsql,
+    Snowflake connections, Copilot and Codex OAuth files) are secret files.
     Fails closed on malformed input. (Named secrets_guard, not secrets, so it never shadows
     the standard library's ``secrets`` module on sys.path.)
 """
@@ -223,6 +238,7 @@ SECRET_PATH_SUFFIXES = (
     # Desktop tools' stored logins and keys: Perforce tickets, adb's private key (adbkey.pub is
     # the public half), Steam's cached login tokens.
     "/.p4tickets", "/p4tickets.txt", ".android/adbkey", "/Steam/config/config.vdf", ".steam/steam/config/config.vdf",
+    ".codex/auth.json",
     ".config/turso/settings.json", ".config/neonctl/credentials.json", ".config/planetscale/access-token",
     ".supabase/access-token", ".railway/config.json", ".doppler/.doppler.yaml", ".config/glab-cli/config.yml",
     ".config/hub", ".terraform.d/credentials.tfrc.json", ".config/configstore/firebase-tools.json",
@@ -281,6 +297,14 @@ SECRET_BASENAME_GLOBS = (
     "*secret[-_]id.txt",
     "*[-_]secret",
     "*[-_]secret.txt",
+    # A bare token file: github-token.txt, .token, registry_token (not tokens.json, tokenizer.json).
+    "token.txt",
+    ".token",
+    "*[-_]token",
+    "*[-_]token.txt",
+    # Armoured exports of a private key (gpg --export-secret-keys -a > signing-secret.asc).
+    "*secret*.asc",
+    "*private*.asc",
     # Android release signing: keystore.properties, Flutter's android/key.properties, signing.properties
     # hold storePassword/keyPassword beside the keystore's path.
     "key.properties",
@@ -297,6 +321,8 @@ READERS = frozenset({
     "iconv", "pbcopy", "xclip", "xsel", "fold", "fmt", "pr", "expand", "rev",
     "cp", "install", "dd", "split", "csplit", "md5sum", "sha1sum", "sha256sum", "sha512sum",
     "b2sum", "cksum", "shasum", "sqlite3",
+    # Structured-data viewers print the whole file too.
+    "gron", "fx", "jless", "dasel", "mlr", "fq", "jaq", "gojq",
 })  # fmt: skip
 # Copy-like commands: only their source arguments are read.
 COPIERS = frozenset({"cp", "scp", "rsync", "install"})
@@ -526,7 +552,9 @@ _CREDENTIAL_VENDORS = lazy_compile(
     r"(?i)stripe|openai|anthropic|github|gitlab|\bgh_|slack|twilio|sendgrid|mailgun|postmark|sentry|datadog|"
     r"\bdd_|\bhf_|hugging|cloudflare|heroku|vercel|netlify|supabase|firebase|paypal|braintree|algolia|"
     r"pusher|database|\bdb_|\bpg|postgres|mysql|mongo|redis|rabbit|amqp|azure|\bgcp|gcloud|google|vault|jwt|"
-    r"session|smtp|oauth|bearer|signing|\bdsn|\bsk_|\bsnowflake|databricks|pinecone|mistral|cohere|groq"
+    r"session|smtp|oauth|bearer|signing|\bdsn|\bsk_|\bsnow|databricks|pinecone|mistral|cohere|groq|"
+    # Data warehouses and brokers: SNOWFLAKE_PASSWORD, REDSHIFT_PASSWORD, MOTHERDUCK_TOKEN, SASL logins.
+    r"redshift|clickhouse|motherduck|confluent|sasl"
 )
 
 
@@ -539,8 +567,13 @@ _PLATFORM_LOGIN = lazy_compile(
     r"hcloud|hetzner|scw|scaleway|pulumi|sentry|sentry-cli|circleci|fastly|cloudflare|wrangler|koyeb|deno|"
     r"upstash|aiven|confluent|snyk|tailscale|ngrok|replicate|wandb|runpod|vast|lambda|civo|exoscale|upcloud|"
     r"ovh|akamai|linode-cli|atlas|mongodb|planetscale|neon|turso|supabase|firebase|appwrite|convex|okta|auth0|"
-    r"stripe|twilio|sendgrid|datadog|newrelic|pagerduty|grafana|openai|anthropic|huggingface|kaggle)/"
-    r"(?:config|credentials?|auth|hosts|tokens?|access[-_]tokens?|session)(?:\.(?:ya?ml|json|toml|ini|cfg|conf))?$"
+    r"stripe|twilio|sendgrid|datadog|newrelic|pagerduty|grafana|openai|anthropic|huggingface|kaggle|"
+    # Data warehouses' clients (snowsql's config, Snowflake's connections) and Copilot's OAuth login.
+    r"snowsql|snowflake|github-copilot)/"
+    r"(?:config|credentials?|auth|hosts|apps|connections|tokens?|access[-_]tokens?|session)"
+    r"(?:\.(?:ya?ml|json|toml|ini|cfg|conf))?$"
+    # Cloud CLIs' cached logins: gcloud's access tokens and legacy credentials, AWS SSO/CLI caches.
+    r"|/\.config/gcloud/(?:access_tokens\.db|legacy_credentials/.+)$|/\.aws/(?:sso|cli)/cache/[^/]+\.json$"
 )
 
 
@@ -629,8 +662,9 @@ def encrypted_file(path: str) -> bool:
     return os.path.splitext(lower)[1] in ENCRYPTED_EXTENSIONS or bool(ENCRYPTED_PARTS & set(parts[1:-1]))
 
 
-def secret_file(path: str) -> str | None:
-    """What kind of secret file ``path`` is, or None."""
+def secret_file(path: str, cwd: str | None = None) -> str | None:
+    """What kind of secret file ``path`` is, or None. A relative path's file on this machine is
+    found from ``cwd`` where its content decides (a key file's name on a JSON without a key)."""
     norm = path.replace("\\", "/")
     if "/./" in norm or "//" in norm[1:]:
         norm = os.path.normpath(norm)  # /etc/./shadow, /etc//shadow name /etc/shadow
@@ -667,13 +701,29 @@ def secret_file(path: str) -> str | None:
         return "an SSH private key"
     if os.path.splitext(lower)[1] in KEY_EXTENSIONS:
         return "a private key"
+    if lower.endswith(".ovpn") and not _login_free(_shell.normalize(os.path.expanduser(norm), cwd) or norm, _VPN_KEY):
+        return "a VPN profile with its private key"
     if lower in _PACKAGE_MANAGER_RCS and os.path.isabs(norm):
         # ~/.npmrc holding registry=, save-exact=, ${NPM_TOKEN} references: settings; one holding
         # a registry login (whatever its name says) is a credentials file.
         text = _common.read_text(norm, 65536)
         if text is not None:
             return "a credentials file" if _PACKAGE_MANAGER_LOGIN.search(text) else None
-    if lower in SECRET_BASENAMES or any(fnmatch.fnmatch(lower, g) for g in SECRET_BASENAME_GLOBS):
+    key_json = lower.endswith(".json") and (
+        _KEY_JSON_NAMES.fullmatch(lower) or (_KEY_FOLDERS & set(folders) and not _TRANSLATION_FOLDERS & set(folders))
+    )
+    if key_json and not _KEY_JSON_NOT_KEYS & set(re.split(r"[._-]", lower)) and not _key_free(norm, cwd):
+        return "a service-account or API key file"
+    if (
+        _CREDENTIALS_NAMED.fullmatch(lower)
+        and not SAFE_ENV_SUFFIXES & set(re.split(r"[._-]", lower))
+        and (
+            lower.endswith(".txt")
+            or not _login_free(_shell.normalize(os.path.expanduser(norm), cwd) or norm, _CONFIG_LOGIN)
+        )
+    ):
+        return "a credentials file"
+    if lower in SECRET_BASENAMES or (not key_json and any(fnmatch.fnmatch(lower, g) for g in SECRET_BASENAME_GLOBS)):
         return "a credentials file"
     if any(("/" + norm).endswith(s) for s in SECRET_PATH_SUFFIXES):
         return "a credentials file"
@@ -686,6 +736,51 @@ def secret_file(path: str) -> str | None:
     if _CREDENTIAL_STORE.search(norm):
         return "a browser's or the desktop's credential store (saved passwords, cookies, keyring)"
     return None
+
+
+# Service-account and API key files by their name (GCP's loader-sa.json, deploy-sa-key.json,
+# gcp-key.json, firebase-adminsdk-….json, ci-runner-credentials.json) or any JSON in a folder of
+# keys (keys/, creds/, service-accounts/). Schemas, examples and public key sets (jwks.json)
+# are none, nor is such a file on this machine that holds no key material.
+_KEY_JSON_NAMES = lazy_compile(
+    r"(?:.*[-_.])?(?:sa|sa[-_]key|key|creds|credentials|token)\.json|.*service[-_]?account.*\.json|.*adminsdk.*\.json"
+)
+_KEY_FOLDERS = frozenset({"keys", ".keys", "creds", "credentials", "service-accounts", "service_accounts", "sa-keys"})
+# i18n/keys/en.json, locales/keys/de.json: translation keys, not credentials.
+_TRANSLATION_FOLDERS = frozenset({"i18n", "l10n", "locale", "locales", "lang", "langs", "translations", "messages"})
+_KEY_JSON_NOT_KEYS = frozenset(
+    {"schema", "example", "sample", "template", "public", "pub", "jwks", "mock", "fake", "dummy", "design"}
+)
+_KEY_MATERIAL = lazy_compile(
+    r"(?i)PRIVATE KEY-----|\"type\"\s*:\s*\"(?:service_account|authorized_user|external_account)\""
+    r"|\"(?:private_key(?:_id)?|client_secret|refresh_token|access_token|secret(?:_key)?|api_?key|access_key|token|password)\""
+    r"\s*:\s*\"[^\"]"
+)
+
+
+# OpenVPN profiles embed the client's key (<key>, <tls-auth>, <tls-crypt>) or a login
+# (auth-user-pass with a file beside it); one on this machine without them only points elsewhere.
+_VPN_KEY = lazy_compile(
+    r"(?i)<(?:key|tls-auth|tls-crypt|tls-crypt-v2|pkcs12)>|PRIVATE KEY-----|^\s*auth-user-pass\s+\S"
+)
+
+
+def _key_free(path: str, cwd: str | None) -> bool:
+    """Whether the JSON file at ``path`` exists on this machine and holds no key material (no
+    private key, no service-account type, no secret-named string value). An absent or
+    unreadable file is not assumed to be clean."""
+    full = _shell.normalize(os.path.expanduser(path), cwd)
+    text = _common.read_text(full, 262144) if full else None
+    return text is not None and _KEY_MATERIAL.search(text) is None
+
+
+# A file named for the credentials it keeps: config/credentials.yml, .streamlit/secrets.toml,
+# deploy/db-credentials.ini, passwords.txt (not credentials_helper.py, docs/credentials.md,
+# credentials.example.yml). A structured one on this machine that sets no password, key or
+# user:pass@ URL (only ${VAR} references) holds none.
+_CREDENTIALS_NAMED = lazy_compile(
+    r"(?:[\w-]*[._-])?(?:credentials?|secrets|passwords)\.(?:ya?ml|json|toml|ini|cfg|conf|properties|txt|xml)"
+)
 
 
 # Where browsers and desktops keep saved passwords, session cookies and the keys that decrypt
@@ -720,10 +815,12 @@ def maybe_secret_file(path: str, cwd: str | None = None) -> bool:
     relative path's file on this machine is found from ``cwd``."""
     norm = path.replace("\\", "/").rstrip("/")
     base = os.path.basename(norm).lower()
+    full = _shell.normalize(os.path.expanduser(norm), cwd) or norm
     return not encrypted_file(norm) and (
-        base in MAYBE_SECRET_BASENAMES
+        (base in MAYBE_SECRET_BASENAMES and not (base in _APP_CONFIGS and _login_free(full, _CONFIG_LOGIN)))
         # The user's Gradle properties hold repository logins and signing passwords, or not.
         or norm.endswith(".gradle/gradle.properties")
+        or base.endswith(".kubeconfig")  # prod.kubeconfig: a cluster login, or only a pointer to one
         or base.endswith(".auto.tfvars")
         or MAYBE_SECRET_OVERRIDES.fullmatch(base) is not None
         or (os.path.basename(os.path.dirname(norm)) == "config" and CONFIG_DIR_OVERRIDES.fullmatch(base) is not None)
@@ -731,9 +828,29 @@ def maybe_secret_file(path: str, cwd: str | None = None) -> bool:
         or (("/" + norm).endswith(_INDEX_LOGIN_FILES) and not _readable_without_credentials(norm))
         or (
             _TOOL_LOGIN_SETTINGS.fullmatch(base) is not None
-            and not _login_free(_shell.normalize(norm, cwd) or norm, _SETTING_WITH_LOGIN)
+            and not _login_free(full, _SETTING_WITH_LOGIN)
+            # Jupyter's start-up .py is written by hand and generated all comments (its password
+            # goes to the .json `jupyter server password` writes): asked only when it sets one.
+            and (_HAND_WRITTEN_SETTINGS.fullmatch(base) is None or _common.read_text(full, 65536) is not None)
         )
     )
+
+
+# Applications' settings files that hold a connection string or password only where the
+# deployment puts one there (Airflow's sql_alchemy_conn and fernet_key, Alembic's
+# sqlalchemy.url, dbt's profiles, Rails' database.yml): the file on this machine that sets no
+# password, key or user:pass@ URL (env_var()/${VAR}/%(here)s references are none) is read
+# freely; an absent or unreadable one is still confirmed.
+_APP_CONFIGS = frozenset({
+    "airflow.cfg", "alembic.ini", "profiles.yml", "database.yml", "odbc.ini", "local_settings.py", "settings_local.py",
+})  # fmt: skip
+_CONFIG_LOGIN = lazy_compile(
+    r"(?im)^\s*[\"']?[\w.-]*(?:pass(?:word|wd)?|pwd|secret(?:_key)?|token|api_?key|fernet_key|private_key"
+    r"|access_key(?:_id)?|credentials?)[\"']?[ \t]*[=:][ \t]*(?![\"']{0,2}[ \t]*,?[ \t]*$)"
+    r"(?![\"']?(?:\$\{|\{\{|%\(|<%|ENV\[|os\.environ|env\())\S"
+    r"|://[^/\s:@'\"]+:[^/\s@'\"]+@"
+)
+_HAND_WRITTEN_SETTINGS = lazy_compile(r"jupyter_(?:server|notebook|lab)_config\.py")
 
 
 # Package managers' settings files that keep the registry login beside ordinary settings
@@ -877,12 +994,17 @@ def _secret_in_query(word: Word) -> str | None:
 # --------------------------------------------------------------------------- Bash
 
 
+_PYTHONS = frozenset({"python", "python3", "py"})
+
+
 def _read_targets(cmd: Cmd) -> list[Word]:
     """Arguments a reading command reads (sources only for copy-like commands)."""
     name = cmd.name
+    lits = [w.literal() or "" for w in cmd.args]
+    if name in _PYTHONS and lits[:2] == ["-m", "json.tool"]:
+        return [w for w in cmd.args[2:] if not (w.literal() or "").startswith("-")][:1]  # prints the file
     if name not in READERS:
         return []
-    lits = [w.literal() or "" for w in cmd.args]
     if name == "openssl":  # single-dash long options: only -in/-key name files it reads
         checked = _shell.checked_key_words(cmd)  # rsa -check -noout: nothing of the key is shown
         return [
@@ -1042,8 +1164,12 @@ def _config_search(cmd: Cmd) -> str | None:
     for word in searched:
         text = (word.literal() or word.text).rstrip("/")
         base = os.path.basename(text).lower()
-        if (base.endswith(_CONFIG_EXTENSIONS) or (recursive and base in _CONFIG_FOLDERS)) and not _auth_policy_file(
-            text
+        # CI definitions name their secrets (${{ secrets.NPM_TOKEN }}, $CI_JOB_TOKEN); the values
+        # live in the platform's secret store, so a search of them prints references.
+        if (
+            (base.endswith(_CONFIG_EXTENSIONS) or (recursive and base in _CONFIG_FOLDERS))
+            and not _auth_policy_file(text)
+            and not _CI_FILE.search(text)
         ):
             return text
     return None
@@ -1266,6 +1392,20 @@ def _encrypted_secret_store(value: str) -> str | None:
     return None
 
 
+def _credential_config_copy(value: str) -> str | None:
+    """``profiles.yml.orig``, ``config/database.yml.bak``, ``credentials.yml.old``: a backup copy
+    of configuration that holds credentials (settled: deleting such a copy is confirmed, it may be
+    the only one). Merge leftovers of ordinary files (app.py.orig) are not."""
+    stem = _COPY_SUFFIX.sub("", value)
+    norm = stem.replace("\\", "/")
+    if stem == value or TEST_FOLDERS & set(norm.lower().split("/")[:-1]):
+        return None
+    base = os.path.basename(norm)
+    if _CREDENTIALS_NAMED.fullmatch(base) or base.lower() in MAYBE_SECRET_BASENAMES:
+        return "a copy of configuration that holds credentials"
+    return None
+
+
 def _check_delete(cmd: Cmd, found: list[Finding]) -> None:
     """``rm .env.bak``, ``rm -f id_rsa.orig``: a copy of a secret may be the only one left
     (LABELLING.md's settled calls: confirm); the secret files themselves likewise."""
@@ -1273,7 +1413,12 @@ def _check_delete(cmd: Cmd, found: list[Finding]) -> None:
     for word in positionals:
         for value in cmd.values(word) or [word.text]:
             path = _shell.normalize(value, cmd.ctx.cwd)
-            kind = secret_file(value) or secret_file(_COPY_SUFFIX.sub("", value)) or _encrypted_secret_store(value)
+            kind = (
+                secret_file(value)
+                or secret_file(_COPY_SUFFIX.sub("", value))
+                or _encrypted_secret_store(value)
+                or _credential_config_copy(value)
+            )
             if (
                 path is not None
                 and _shell.build_output(path, cmd.ctx.project)
@@ -1735,7 +1880,7 @@ def _check_secret_files(cmd: Cmd, found: list[Finding], listings: dict[str, list
             first = word.parts[0] if word.parts else None
         credential_var = isinstance(first, _shell.Var) and first.name in CREDENTIAL_FILE_VARS
         for value in candidates:
-            kind = secret_file(value) or secret_glob(value) or _glob_in_secret_dir(value)
+            kind = secret_file(value, cmd.ctx.cwd) or secret_glob(value) or _glob_in_secret_dir(value)
             if not kind and credential_var and cmd.ctx.vars.get(first.name) is None:  # type: ignore[union-attr]
                 kind = "a credentials file (the path a credentials variable names)"
             if not kind and secret_dir(value):
@@ -2566,7 +2711,11 @@ def _env_filters(cmd: Cmd, cmds: list[Cmd]) -> tuple[list[Cmd], bool, bool, bool
     filters = [c for c in _downstream(cmd, cmds) if c.name in FILTERS and not _inverted(c)]
     patterns = [w.literal() or w.text for c in filters for w in c.args]
     quiet = bool(filters) and all(_prints_no_line(c) for c in filters)
-    names_only = bool(filters) and any(_only_matching(c) for c in filters)
+    # grep -o '^AWS[A-Z_]*', or a stage that cut every line to its name first (env | cut -d= -f1
+    # | grep -i vault, env | awk -F= '{print $1}' | grep AWS): the names, not the values.
+    names_only = bool(filters) and (
+        any(_only_matching(c) for c in filters) or any(_projection(c) == "names" for c in _downstream(cmd, cmds))
+    )
     credential = any(_CREDENTIAL_VENDORS.search(p) or SECRET_PATTERN_WORDS.search(p) for p in patterns)
     return filters, quiet, names_only, credential
 
@@ -3528,8 +3677,9 @@ def check_write(tool: str, tool_input: dict[str, Any], project: str = "") -> lis
     return found
 
 
-def check_read(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[str, Any]:
-    """Findings for Read/Grep on secret files (or a malformed-input deny)."""
+def check_read(tool: str, tool_input: dict[str, Any], cwd: str | None = None) -> list[Finding] | dict[str, Any]:
+    """Findings for Read/Grep on secret files (or a malformed-input deny); relative paths are
+    found from ``cwd`` where a file's content decides."""
     if tool == "Read":
         path = _common.str_field(tool_input, "file_path", NAME)
         if not isinstance(path, str):
@@ -3552,7 +3702,7 @@ def check_read(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[st
     pattern = tool_input.get("pattern") if tool == "Grep" else None
     mode = tool_input.get("output_mode") if tool == "Grep" else None
     for p in paths:
-        kind = secret_file(p)
+        kind = secret_file(p, cwd)
         if (
             not kind
             and isinstance(pattern, str)
@@ -3564,7 +3714,7 @@ def check_read(tool: str, tool_input: dict[str, Any]) -> list[Finding] | dict[st
             )
         ):
             kind = "configuration searched for credential words"
-        if not kind and maybe_secret_file(p):
+        if not kind and maybe_secret_file(p, cwd):
             found.append(
                 (
                     "ask",
@@ -3599,7 +3749,7 @@ def run(payload: _common.Payload) -> _common.Result:
         ctx = _shell.make_ctx(_common.session_cwd(payload), _common.project_dir(payload))
         return _common.verdict(NAME, check_bash(command, ctx))
     result = (
-        check_read(tool, tool_input)
+        check_read(tool, tool_input, _common.session_cwd(payload))
         if tool in ("Read", "Grep")
         else check_write(tool, tool_input, _common.project_dir(payload))
     )
