@@ -701,7 +701,7 @@ def secret_file(path: str, cwd: str | None = None) -> str | None:
         return "an SSH private key"
     if os.path.splitext(lower)[1] in KEY_EXTENSIONS:
         return "a private key"
-    if lower.endswith(".ovpn") and not _login_free(_shell.normalize(os.path.expanduser(norm), cwd) or norm, _VPN_KEY):
+    if lower.endswith(".ovpn") and not _holds_none(norm, _VPN_KEY, cwd):
         return "a VPN profile with its private key"
     if lower in _PACKAGE_MANAGER_RCS and os.path.isabs(norm):
         # ~/.npmrc holding registry=, save-exact=, ${NPM_TOKEN} references: settings; one holding
@@ -712,15 +712,13 @@ def secret_file(path: str, cwd: str | None = None) -> str | None:
     key_json = lower.endswith(".json") and (
         _KEY_JSON_NAMES.fullmatch(lower) or (_KEY_FOLDERS & set(folders) and not _TRANSLATION_FOLDERS & set(folders))
     )
-    if key_json and not _KEY_JSON_NOT_KEYS & set(re.split(r"[._-]", lower)) and not _key_free(norm, cwd):
+    not_a_key = bool(_KEY_JSON_NOT_KEYS & set(re.split(r"[._-]", lower)))
+    if key_json and not not_a_key and not _holds_none(norm, _KEY_MATERIAL, cwd, limit=262144):
         return "a service-account or API key file"
     if (
         _CREDENTIALS_NAMED.fullmatch(lower)
         and not SAFE_ENV_SUFFIXES & set(re.split(r"[._-]", lower))
-        and (
-            lower.endswith(".txt")
-            or not _login_free(_shell.normalize(os.path.expanduser(norm), cwd) or norm, _CONFIG_LOGIN)
-        )
+        and (lower.endswith(".txt") or not _holds_none(norm, _CONFIG_LOGIN, cwd))
     ):
         return "a credentials file"
     if lower in SECRET_BASENAMES or (not key_json and any(fnmatch.fnmatch(lower, g) for g in SECRET_BASENAME_GLOBS)):
@@ -763,15 +761,6 @@ _KEY_MATERIAL = lazy_compile(
 _VPN_KEY = lazy_compile(
     r"(?i)<(?:key|tls-auth|tls-crypt|tls-crypt-v2|pkcs12)>|PRIVATE KEY-----|^\s*auth-user-pass\s+\S"
 )
-
-
-def _key_free(path: str, cwd: str | None) -> bool:
-    """Whether the JSON file at ``path`` exists on this machine and holds no key material (no
-    private key, no service-account type, no secret-named string value). An absent or
-    unreadable file is not assumed to be clean."""
-    full = _shell.normalize(os.path.expanduser(path), cwd)
-    text = _common.read_text(full, 262144) if full else None
-    return text is not None and _KEY_MATERIAL.search(text) is None
 
 
 # A file named for the credentials it keeps: config/credentials.yml, .streamlit/secrets.toml,
@@ -817,7 +806,7 @@ def maybe_secret_file(path: str, cwd: str | None = None) -> bool:
     base = os.path.basename(norm).lower()
     full = _shell.normalize(os.path.expanduser(norm), cwd) or norm
     return not encrypted_file(norm) and (
-        (base in MAYBE_SECRET_BASENAMES and not (base in _APP_CONFIGS and _login_free(full, _CONFIG_LOGIN)))
+        (base in MAYBE_SECRET_BASENAMES and not (base in _APP_CONFIGS and _holds_none(full, _CONFIG_LOGIN)))
         # The user's Gradle properties hold repository logins and signing passwords, or not.
         or norm.endswith(".gradle/gradle.properties")
         or base.endswith(".kubeconfig")  # prod.kubeconfig: a cluster login, or only a pointer to one
@@ -825,10 +814,10 @@ def maybe_secret_file(path: str, cwd: str | None = None) -> bool:
         or MAYBE_SECRET_OVERRIDES.fullmatch(base) is not None
         or (os.path.basename(os.path.dirname(norm)) == "config" and CONFIG_DIR_OVERRIDES.fullmatch(base) is not None)
         or (os.path.basename(os.path.dirname(norm)) == "settings" and SETTINGS_MODULES.fullmatch(base) is not None)
-        or (("/" + norm).endswith(_INDEX_LOGIN_FILES) and not _readable_without_credentials(norm))
+        or (("/" + norm).endswith(_INDEX_LOGIN_FILES) and not _holds_none(norm, _URL_LOGIN, cwd))
         or (
             _TOOL_LOGIN_SETTINGS.fullmatch(base) is not None
-            and not _login_free(full, _SETTING_WITH_LOGIN)
+            and not _holds_none(full, _SETTING_WITH_LOGIN)
             # Jupyter's start-up .py is written by hand and generated all comments (its password
             # goes to the .json `jupyter server password` writes): asked only when it sets one.
             and (_HAND_WRITTEN_SETTINGS.fullmatch(base) is None or _common.read_text(full, 65536) is not None)
@@ -877,13 +866,13 @@ _SETTING_WITH_LOGIN = lazy_compile(
 )
 
 
-def _login_free(path: str, login: LazyPattern) -> bool:
-    """Whether the settings file at the absolute ``path`` exists on this machine and holds no
-    ``login`` line. A relative, absent or unreadable file is not assumed to be clean."""
-    if not os.path.isabs(path):
-        return False
-    text = _common.read_text(path, 65536)
-    return text is not None and login.search(text) is None
+def _holds_none(path: str, pattern: LazyPattern, cwd: str | None = None, limit: int = 65536) -> bool:
+    """Whether the file at ``path`` (``~`` expanded, a relative one found from ``cwd``) exists on
+    this machine and ``pattern`` (a login, key material) matches nothing in it. An absent or
+    unreadable file, or a relative one whose folder is unknown, is not assumed to be clean."""
+    full = _shell.normalize(os.path.expanduser(path), cwd)
+    text = _common.read_text(full, limit) if full else None
+    return text is not None and pattern.search(text) is None
 
 
 # Package indexes' user files, which often carry a user:password@ index URL or a token: pip's
@@ -892,13 +881,6 @@ _INDEX_LOGIN_FILES = (
     "/.config/pip/pip.conf", "/.pip/pip.conf", "/etc/pip.conf", "/pip/pip.ini", "/.config/helm/repositories.yaml",
 )  # fmt: skip
 _URL_LOGIN = lazy_compile(r"(?i)://[^/\s:@]+:[^/\s@]+@|password|passwd|token|secret|auth")
-
-
-def _readable_without_credentials(path: str) -> bool:
-    """Whether ``path`` exists on this machine and holds no login (no ``user:pass@`` URL, no
-    password or token setting). An absent or unreadable file is not assumed to be clean."""
-    text = _common.read_text(os.path.expanduser(path), 65536)
-    return text is not None and _URL_LOGIN.search(text) is None
 
 
 # node-config / config-rs style folders: config/default.yaml is committed, while
