@@ -9,6 +9,7 @@ the way they judge ``cat`` of it. A file the code only tests for (``os.path.exis
 
 from __future__ import annotations
 
+import os
 import re
 
 from ._inline import _HOME_EXPR, _py_str, home_literals
@@ -167,3 +168,146 @@ def _py_use(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> str | None:
         if fname in _PY_CHECKS:
             return NAME_ONLY
     return USED
+
+
+# --- Files interpreter code writes ------------------------------------------------------------
+# A string literal (its text in group "s" or "t").
+_STR = r"""(?:"(?P<s>[^"\\\n]*)"|'(?P<t>[^'\\\n]*)')"""
+# Calls that only turn a name into a fuller one: File.expand_path("~/.zshrc") is "~/.zshrc".
+_PATH_WRAPPED = lazy_compile(
+    r"(?:File\.expand_path|File\.absolute_path|(?:os\.path\.)?expanduser|path\.expand|normalizePath|"
+    r"path\.resolve|path\.normalize|Pathname\.new|Pathname|Path)\(\s*(?P<w>(?:\"[^\"\\\n]*\"|'[^'\\\n]*'))\s*\)"
+    r"(?:\.expanduser\(\)|\.expand_path)?"
+)
+# One argument before the target: a literal, a name, a call with flat arguments.
+_ARG = r"""(?:"[^"\\\n]*"|'[^'\\\n]*'|\([^()]*\)|[^,()"';])+?"""
+_WRITE_CALLS = (
+    # The target first: Ruby File.write/IO.write, Node fs.writeFile*/appendFile*/createWriteStream
+    # (fs.promises too), fs-extra outputFile, Deno/Bun writers, PHP file_put_contents.
+    lazy_compile(
+        r"\b(?:File\.write|File\.binwrite|IO\.write|IO\.binwrite|writeFileSync|writeFile|appendFileSync|"
+        r"appendFile|createWriteStream|outputFileSync|outputFile|writeTextFile(?:Sync)?|Bun\.write|"
+        r"file_put_contents|FileUtils\.touch|file\.create|sink)\s*\(\s*"
+        + _STR
+    ),
+    # Opened with a writing mode: open(p, "a"), File.open(p, "w"), fopen(p, "a+"), io.open(p, "w"),
+    # fs.openSync(p, "a"), R's file(p, "w"); Python's mode= keyword too.
+    lazy_compile(
+        r"\b(?:open|File\.open|File\.new|fopen|openSync|file)\s*\(\s*"
+        + _STR
+        + r"\s*,\s*(?:mode\s*[=:]\s*)?[\"'][rb]?[wax+]"
+    ),
+    # Perl: open(my $f, ">>", p) / open(F, ">", p), and the two-argument open(F, ">>p").
+    lazy_compile(r"\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*[\"'](?:>>?|\+[<>])[\"']\s*,\s*" + _STR),
+    lazy_compile(r"""\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*["'](?:>>?|\+[<>])\s*(?P<s>[^"'\s][^"'\n]*)["']"""),
+    # The target second: copies, moves and links (shutil, os, fs, FileUtils, PHP, Perl, R) and R's
+    # writeLines(x, p).
+    lazy_compile(
+        r"\b(?:shutil\.(?:copy2?|copyfile|copytree|move)|os\.(?:rename|replace|symlink|link)|"
+        r"(?:copyFile|rename|symlink|link|cp)Sync|fs\.(?:copyFile|rename|cp)|"
+        r"FileUtils\.(?:cp_r|cp|copy|copy_file|mv|move|install|ln_s|ln)|File\.(?:rename|symlink|copy)|"
+        r"(?<![.\w])(?:copy|rename|move|symlink)|file\.(?:copy|rename|symlink)|writeLines)\s*\(\s*"
+        + _ARG
+        + r"\s*,\s*(?:(?:con|to|dst|destination)\s*=\s*)?"
+        + _STR
+    ),
+    # R: cat(…, file = p), write(x, file = p), write.csv(x, file = p), saveRDS(x, file = p).
+    lazy_compile(r"\b(?:cat|write|write\.csv|write\.table|saveRDS|save)\s*\((?:\"[^\"\n]*\"|'[^'\n]*'|[^()\"'])*?\bfile\s*=\s*" + _STR),
+)
+
+
+def code_writes(code: str, python: bool) -> list[str]:
+    """Files the interpreter code writes, appends to, creates, or copies, moves or links onto,
+    in any language's spelling: ``open(p, "a")``, ``Path(p).write_text``, ``shutil.copy(_, p)``,
+    ``File.write``, ``fs.appendFileSync``, ``file_put_contents``, Perl's ``open(my $f, ">>", p)``,
+    R's ``writeLines(_, p)`` / ``cat(…, file = p)``. The home folder, however the code names it
+    (``~`` through ``expanduser``/``File.expand_path``, ``os.homedir()``, ``$HOME``, ``Path.home()``),
+    is written ``~``; other paths are returned as written (relative ones too)."""
+    found: list[str] = []
+    if python:
+        from_tree = _python_writes(code)
+        if from_tree is not None:
+            found.extend(from_tree)
+    text = _HOME_FIRST.sub(lambda m: m.group("q") + "~", home_literals(code))
+    previous = None
+    while previous != text:  # nested wrappers: File.expand_path(Pathname.new("~/x"))
+        previous = text
+        text = _PATH_WRAPPED.sub(lambda m: m.group("w"), text)
+    for pattern in _WRITE_CALLS:
+        for m in pattern.finditer(text):
+            path = m.group("s") if m.group("s") is not None else m.groupdict().get("t")
+            if path and path not in found:
+                found.append(path)
+    return found
+
+
+_PY_WRITE_METHODS = frozenset({"write_text", "write_bytes", "touch", "symlink_to", "hardlink_to"})
+_PY_SECOND_ARG = frozenset({"copy", "copy2", "copyfile", "copytree", "move", "rename", "replace", "symlink", "link"})
+
+
+def _python_writes(code: str) -> list[str] | None:
+    """The files Python code writes, from its syntax tree (None if it does not parse)."""
+    import ast
+
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return None
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        fname = func.attr if isinstance(func, ast.Attribute) else (func.id if isinstance(func, ast.Name) else "")
+        path: str | None = None
+        if fname == "open" and isinstance(func, ast.Attribute) and not node.args:
+            path = _py_path(func.value) if _py_mode_writes(node, 0) else None  # Path(p).open("a")
+        elif fname == "open" and node.args:
+            path = _py_path(node.args[0]) if _py_mode_writes(node, 1) else None
+        elif fname in _PY_WRITE_METHODS and isinstance(func, ast.Attribute):
+            path = _py_path(func.value)
+        elif fname in _PY_SECOND_ARG and len(node.args) >= 2 and _py_file_module(func):
+            path = _py_path(node.args[1])
+        if path and path not in found:
+            found.append(path)
+    return found
+
+
+def _py_file_module(func: ast.expr) -> bool:
+    """shutil.copy / os.rename / copy (imported from shutil): not str.replace or list.copy."""
+    import ast
+
+    if isinstance(func, ast.Name):
+        return True
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("os", "shutil")
+
+
+def _py_mode_writes(call: ast.Call, index: int) -> bool:
+    import ast
+
+    mode: ast.expr | None = call.args[index] if len(call.args) > index else None
+    for kw in call.keywords:
+        if kw.arg == "mode":
+            mode = kw.value
+    text = _py_str(mode) if mode is not None else None
+    return bool(text) and any(c in text for c in "wax+")  # type: ignore[operator]
+
+
+def _py_path(node: ast.AST) -> str | None:
+    """A path expression's text: _py_str plus ``.expanduser()``, ``.resolve()``, ``.joinpath(…)``."""
+    import ast
+
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        attr = node.func.attr
+        if attr in ("expanduser", "resolve", "absolute") and not node.args:
+            return _py_path(node.func.value)
+        if attr == "joinpath":
+            base = _py_path(node.func.value)
+            parts = [_py_str(a) for a in node.args]
+            if base is None or any(p is None for p in parts):
+                return None
+            return os.path.join(base, *[p for p in parts if p is not None])
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        left, right = _py_path(node.left), _py_path(node.right)
+        return os.path.join(left, right) if left is not None and right is not None else None
+    return _py_str(node)

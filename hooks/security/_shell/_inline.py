@@ -170,7 +170,11 @@ _CODE_FILE_REFS = (
 
 
 def code_file_refs(cmd: Cmd) -> list[tuple[str, bool]]:
-    """Files an interpreter's inline code opens: (path, writes)."""
+    """Files an interpreter's inline code opens: (path, writes). Written files come from
+    :func:`code_writes` too, with the home folder (``~``, ``expanduser``, ``os.homedir()`` …)
+    resolved to the command's ``$HOME``."""
+    from ._code_paths import code_writes  # _code_paths builds on this module
+
     refs: list[tuple[str, bool]] = []
     for code in code_of(cmd):
         for pattern, mode in _CODE_FILE_REFS:
@@ -178,6 +182,11 @@ def code_file_refs(cmd: Cmd) -> list[tuple[str, bool]]:
                 how = mode or (m.groupdict().get("m") or "r")
                 writes = any(c in how for c in "wax+") or how.startswith(("write", "unlink", "touch"))
                 refs.append((m.group("p"), writes))
+        for path in code_writes(code, python=cmd.name.startswith("python")):
+            if path == "~" or path.startswith("~/"):
+                path = cmd.ctx.home + path[1:]
+            if (path, True) not in refs:
+                refs.append((path, True))
     return refs
 
 
