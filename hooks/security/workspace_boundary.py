@@ -1230,7 +1230,9 @@ def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
 # Devices that are not disks, and disks read rather than written (LABELLING.md's settled calls):
 # talking to a board over a serial port, or reading a disk into an image file, changes no data.
 _SERIAL_PORT = lazy_compile(
-    r"/dev/(?:tty(?:USB|ACM|S|AMA|XRUSB|SAC|THS|mxc)\d+|cu\.[\w.-]+|tty\.[\w.-]+|serial/by-(?:id|path)/[^/]+|rfcomm\d+)"
+    r"/dev/(?:tty(?:USB|ACM|S|AMA|XRUSB|SAC|THS|mxc|GS)\d+|cu\.[\w.-]+|tty\.[\w.-]+|serial/by-(?:id|path)/[^/]+|rfcomm\d+|"
+    # A board's other buses and a camera: I2C, SPI, GPIO, video capture, a USB device node.
+    r"i2c-\d+|spidev\d+\.\d+|gpiochip\d+|gpiomem|video\d+|media\d+|bus/usb/\d+/\d+)"
 )
 _BLOCK_DEVICE = lazy_compile(
     r"/dev/(?:[shvx]v?d[a-z]+\d*|nvme\d+(?:n\d+(?:p\d+)?)?|mmcblk\d+(?:p\d+)?|r?disk\d+(?:s\d+)*|loop\d+(?:p\d+)?|"
@@ -1249,11 +1251,17 @@ MODE_CHANGERS = frozenset({"chmod", "chown", "chgrp", "setfacl", "chattr"})
 
 def _device_use(cmd: Cmd, word: Word, path: str) -> bool:
     """``picocom -b 115200 /dev/ttyACM0``, ``esptool.py --port /dev/ttyUSB0 flash``: a serial
-    port is a device to talk to, not a file of the system (changing who may use it is not).
+    port (or a board's I2C/SPI/GPIO node, a camera) is a device to talk to, not a file of the
+    system; so is letting the user open it (``sudo chmod 666 /dev/ttyUSB0``, ``chown $USER``, not
+    recursive), which resets when the device is plugged in again (LABELLING.md: devices that are
+    not disks are benign; disks stay refused).
     ``dd if=/dev/sdb of=backup/card.img``, ``xxd /dev/nvme0n1 | head``, ``fdisk -l /dev/sda``:
     reading a disk or reporting on it changes nothing; writing it is dangerous_commands' rule."""
     if _SERIAL_PORT.fullmatch(path):
-        return cmd.name not in MODE_CHANGERS
+        if cmd.name not in MODE_CHANGERS:
+            return True
+        flags, _pos, _values = _shell.split_options(cmd.args)
+        return not {"R", "recursive"} & set(flags)
     if not _BLOCK_DEVICE.fullmatch(path):
         return False
     if any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects):

@@ -20,7 +20,8 @@ command substitution or wrappers, so ``sudo /bin/rm -r -f "$HOME"`` or
   earlier in the same command, ``find -exec``, ``ssh`` remote commands and inline code;
 * ``_inline`` reads interpreter code (``python -c``, ``node -e``, here-docs fed to ``python``)
   for the shell commands, deletions and file accesses it contains; ``_code_paths`` finds the
-  home-relative and absolute paths such code names in any string form and how it uses them.
+  home-relative and absolute paths such code names in any string form and how it uses them,
+  and (``code_writes``) the files it writes, appends to, or copies, moves or links onto.
 
 Parsing errors raise :class:`ShellParseError`; security hooks turn that into a deny.
 Standard library only, like every shipped hook.
@@ -28,7 +29,7 @@ Standard library only, like every shipped hook.
 
 from __future__ import annotations
 
-from ._code_paths import NAME_ONLY, OPENED_UP, USED, code_paths
+from ._code_paths import NAME_ONLY, OPENED_UP, USED, code_paths, code_writes
 from ._commands import (
     BUILD_DIRS,
     DECODERS,
@@ -135,6 +136,7 @@ __all__ = [
     "code_file_refs",
     "code_of",
     "code_paths",
+    "code_writes",
     "decode_escapes",
     "expand",
     "expand_pattern",

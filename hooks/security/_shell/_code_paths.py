@@ -172,7 +172,7 @@ def _py_use(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> str | None:
 
 # --- Files interpreter code writes ------------------------------------------------------------
 # A string literal (its text in group "s" or "t").
-_STR = r"""(?:"(?P<s>[^"\\\n]*)"|'(?P<t>[^'\\\n]*)')"""
+_STR = r"""(?:"(?P<s>[^"\\\n]*)"|'(?P<t>[^'\\\n]*)'|`(?P<u>[^`\\\n$]*)`)"""
 # Calls that only turn a name into a fuller one: File.expand_path("~/.zshrc") is "~/.zshrc".
 _PATH_WRAPPED = lazy_compile(
     r"(?:File\.expand_path|File\.absolute_path|(?:os\.path\.)?expanduser|path\.expand|normalizePath|"
@@ -199,7 +199,7 @@ _WRITE_CALLS = (
     ),
     # Perl: open(my $f, ">>", p) / open(F, ">", p), and the two-argument open(F, ">>p").
     lazy_compile(r"\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*[\"'](?:>>?|\+[<>])[\"']\s*,\s*" + _STR),
-    lazy_compile(r"""\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*["'](?:>>?|\+[<>])\s*(?P<s>[^"'\s][^"'\n]*)["']"""),
+    lazy_compile(r"""\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*["'](?:>>?|\+[<>])\s*(?P<s>[^"'\s<>&][^"'\n]*)["']"""),
     # The target second: copies, moves and links (shutil, os, fs, FileUtils, PHP, Perl, R) and R's
     # writeLines(x, p).
     lazy_compile(
@@ -235,7 +235,7 @@ def code_writes(code: str, python: bool) -> list[str]:
         text = _PATH_WRAPPED.sub(lambda m: m.group("w"), text)
     for pattern in _WRITE_CALLS:
         for m in pattern.finditer(text):
-            path = m.group("s") if m.group("s") is not None else m.groupdict().get("t")
+            path = next((p for p in (m.group("s"), m.groupdict().get("t"), m.groupdict().get("u")) if p is not None), None)
             if path and path not in found:
                 found.append(path)
     return found
@@ -260,12 +260,13 @@ def _python_writes(code: str) -> list[str] | None:
         func = node.func
         fname = func.attr if isinstance(func, ast.Attribute) else (func.id if isinstance(func, ast.Name) else "")
         path: str | None = None
-        if fname == "open" and isinstance(func, ast.Attribute) and not node.args:
-            path = _py_path(func.value) if _py_mode_writes(node, 0) else None  # Path(p).open("a")
+        receiver = _py_path(func.value) if isinstance(func, ast.Attribute) else None
+        if fname == "open" and receiver is not None:
+            path = receiver if _py_mode_writes(node, 0) else None  # Path(p).open("a")
         elif fname == "open" and node.args:
             path = _py_path(node.args[0]) if _py_mode_writes(node, 1) else None
-        elif fname in _PY_WRITE_METHODS and isinstance(func, ast.Attribute):
-            path = _py_path(func.value)
+        elif fname in _PY_WRITE_METHODS:
+            path = receiver
         elif fname in _PY_SECOND_ARG and len(node.args) >= 2 and _py_file_module(func):
             path = _py_path(node.args[1])
         if path and path not in found:
