@@ -815,6 +815,8 @@ def _reads_only(cmd: Cmd, word: Word) -> bool:
         return False
     if any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects):
         return False
+    if cmd.name in _shell.AWKS and (word.raw, True) in _shell.code_file_refs(cmd):
+        return False  # awk '{ print > "/etc/x" }': the program's own output redirection
     return not (cmd.name == "sed" and any((w.literal() or "").startswith(("-i", "--in-place")) for w in cmd.args))
 
 
@@ -1594,7 +1596,7 @@ def _bash_path_words(cmd: Cmd) -> list[Word]:
             for i, lit in enumerate(lits[:-1])
             if lit in ("-in", "-out", "-keyout", "-key", "-config", "-CAfile", "-cert", "-signkey")
         ]
-    if name in _shell.INTERPRETERS:
+    if name in _shell.INTERPRETERS or name in _shell.AWKS:
         words += [Word([_shell.Lit(path, True)], path) for path, _w in _shell.code_file_refs(cmd)]
     if name in _shell.INTERPRETERS or name in _shell.SHELLS:
         skip_next = False

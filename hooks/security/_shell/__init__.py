@@ -71,7 +71,16 @@ from ._expand import (
     normalize,
     unknown_then_slash,
 )
-from ._inline import awk_parts, awk_program, code_file_refs, code_of, home_literals, literal_spans, only_in_literals
+from ._inline import (
+    AWKS,
+    awk_parts,
+    awk_program,
+    code_file_refs,
+    code_of,
+    home_literals,
+    literal_spans,
+    only_in_literals,
+)
 from ._lazy_re import LazyPattern, lazy_compile
 from ._model import (
     MAX_CANDIDATES,
@@ -93,6 +102,7 @@ from ._parser import decode_escapes, parse
 from ._walk import names_in, walk
 
 __all__ = [
+    "AWKS",
     "BUILD_DIRS",
     "DECODERS",
     "DOWNLOADERS",

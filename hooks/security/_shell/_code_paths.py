@@ -187,8 +187,7 @@ _WRITE_CALLS = (
     lazy_compile(
         r"\b(?:File\.write|File\.binwrite|IO\.write|IO\.binwrite|writeFileSync|writeFile|appendFileSync|"
         r"appendFile|createWriteStream|outputFileSync|outputFile|writeTextFile(?:Sync)?|Bun\.write|"
-        r"file_put_contents|FileUtils\.touch|file\.create|sink)\s*\(\s*"
-        + _STR
+        r"file_put_contents|FileUtils\.touch|file\.create|sink)\s*\(\s*" + _STR
     ),
     # Opened with a writing mode: open(p, "a"), File.open(p, "w"), fopen(p, "a+"), io.open(p, "w"),
     # fs.openSync(p, "a"), R's file(p, "w"); Python's mode= keyword too.
@@ -206,23 +205,38 @@ _WRITE_CALLS = (
         r"\b(?:shutil\.(?:copy2?|copyfile|copytree|move)|os\.(?:rename|replace|symlink|link)|"
         r"(?:copyFile|rename|symlink|link|cp)Sync|fs\.(?:copyFile|rename|cp)|"
         r"FileUtils\.(?:cp_r|cp|copy|copy_file|mv|move|install|ln_s|ln)|File\.(?:rename|symlink|copy)|"
-        r"(?<![.\w])(?:copy|rename|move|symlink)|file\.(?:copy|rename|symlink)|writeLines)\s*\(\s*"
+        r"(?<![.\w])(?:copy|rename|move|symlink)|file\.(?:copy|rename|symlink)|writeLines|"
+        # Downloads saved to a file: urlretrieve(url, p), IO.copy_stream(src, p), download.file.
+        r"urlretrieve|IO\.copy_stream|download\.file)\s*\(\s*"
         + _ARG
-        + r"\s*,\s*(?:(?:con|to|dst|destination)\s*=\s*)?"
+        + r"\s*,\s*(?:(?:con|to|dst|destination|destfile|filename)\s*=\s*)?"
         + _STR
     ),
+    # Archives unpacked into a folder (extractall(p)), Perl's Path::Tiny path(p)->spew / append,
+    # PHP's touch(p).
+    lazy_compile(r"\bextractall\s*\(\s*(?:path\s*=\s*)?" + _STR),
+    lazy_compile(r"\bpath\(\s*" + _STR + r"\s*\)->(?:spew|append|touch)"),
+    lazy_compile(r"(?<![.\w>:])touch\s*\(\s*" + _STR),
     # R: cat(…, file = p), write(x, file = p), write.csv(x, file = p), saveRDS(x, file = p).
-    lazy_compile(r"\b(?:cat|write|write\.csv|write\.table|saveRDS|save)\s*\((?:\"[^\"\n]*\"|'[^'\n]*'|[^()\"'])*?\bfile\s*=\s*" + _STR),
+    lazy_compile(
+        r"\b(?:cat|write|write\.csv|write\.table|saveRDS|save)\s*\((?:\"[^\"\n]*\"|'[^'\n]*'|[^()\"'])*?\bfile\s*=\s*"
+        + _STR
+    ),
 )
 
 
-def code_writes(code: str, python: bool) -> list[str]:
+# awk's output redirections: print … > "file", printf … >> ENVIRON["HOME"] "/.bashrc".
+_AWK_OUTPUT = lazy_compile(r"\bprintf?\b[^;{}\n]*?>>?\s*" + _STR)
+
+
+def code_writes(code: str, python: bool, awk: bool = False) -> list[str]:
     """Files the interpreter code writes, appends to, creates, or copies, moves or links onto,
     in any language's spelling: ``open(p, "a")``, ``Path(p).write_text``, ``shutil.copy(_, p)``,
     ``File.write``, ``fs.appendFileSync``, ``file_put_contents``, Perl's ``open(my $f, ">>", p)``,
     R's ``writeLines(_, p)`` / ``cat(…, file = p)``. The home folder, however the code names it
     (``~`` through ``expanduser``/``File.expand_path``, ``os.homedir()``, ``$HOME``, ``Path.home()``),
-    is written ``~``; other paths are returned as written (relative ones too)."""
+    is written ``~``; other paths are returned as written (relative ones too). With ``awk``, the
+    code is an awk program and its ``print > "file"`` redirections are what it writes."""
     found: list[str] = []
     if python:
         from_tree = _python_writes(code)
@@ -233,9 +247,11 @@ def code_writes(code: str, python: bool) -> list[str]:
     while previous != text:  # nested wrappers: File.expand_path(Pathname.new("~/x"))
         previous = text
         text = _PATH_WRAPPED.sub(lambda m: m.group("w"), text)
-    for pattern in _WRITE_CALLS:
+    for pattern in (_AWK_OUTPUT,) if awk else _WRITE_CALLS:
         for m in pattern.finditer(text):
-            path = next((p for p in (m.group("s"), m.groupdict().get("t"), m.groupdict().get("u")) if p is not None), None)
+            path = next(
+                (p for p in (m.group("s"), m.groupdict().get("t"), m.groupdict().get("u")) if p is not None), None
+            )
             if path and path not in found:
                 found.append(path)
     return found
@@ -269,9 +285,19 @@ def _python_writes(code: str) -> list[str] | None:
             path = receiver
         elif fname in _PY_SECOND_ARG and len(node.args) >= 2 and _py_file_module(func):
             path = _py_path(node.args[1])
+        elif fname == "urlretrieve":  # urlretrieve(url, filename)
+            target = node.args[1] if len(node.args) >= 2 else _py_keyword(node, "filename")
+            path = _py_path(target) if target is not None else None
+        elif fname == "extractall":  # every member of an archive, unpacked under path
+            target = node.args[0] if node.args else _py_keyword(node, "path")
+            path = _py_path(target) if target is not None else None
         if path and path not in found:
             found.append(path)
     return found
+
+
+def _py_keyword(call: ast.Call, name: str) -> ast.expr | None:
+    return next((kw.value for kw in call.keywords if kw.arg == name), None)
 
 
 def _py_file_module(func: ast.expr) -> bool:
@@ -284,8 +310,6 @@ def _py_file_module(func: ast.expr) -> bool:
 
 
 def _py_mode_writes(call: ast.Call, index: int) -> bool:
-    import ast
-
     mode: ast.expr | None = call.args[index] if len(call.args) > index else None
     for kw in call.keywords:
         if kw.arg == "mode":

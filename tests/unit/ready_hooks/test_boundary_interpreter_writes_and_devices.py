@@ -25,6 +25,19 @@ def sh(kit: Any) -> Any:
 
 
 @pytest.mark.parametrize(
+    ("program", "expected"),
+    [
+        ('BEGIN { print "x" >> ENVIRON["HOME"] "/.profile" }', ["~/.profile"]),
+        ('{ printf "%s\\n", $0 > "/etc/motd" }', ["/etc/motd"]),
+        ('{ print > "out/" $1 ".txt" }', ["out/"]),
+        ("{ print $1, ($2 > 3) }", []),
+    ],
+)
+def test_shared_parser_lists_the_files_an_awk_program_writes(sh: Any, program: str, expected: list[str]) -> None:
+    assert sh.code_writes(program, False, awk=True) == expected
+
+
+@pytest.mark.parametrize(
     ("code", "python", "expected"),
     [
         ("import os\nopen(os.path.expanduser('~/.bashrc'), 'a').write('x')", True, ["~/.bashrc"]),
@@ -44,6 +57,17 @@ def sh(kit: Any) -> Any:
         ('writeLines(c("a"), con = "~/.Renviron")', False, ["~/.Renviron"]),
         ('cat("x(1)\\n", file = "/etc/R/Rprofile.site", append = TRUE)', False, ["/etc/R/Rprofile.site"]),
         ('local f = io.open(os.getenv("HOME") .. "/.luarc", "w")', False, ["~/.luarc"]),
+        # Downloads saved to a file and archives unpacked into a folder.
+        (
+            "import urllib.request as r\nr.urlretrieve('https://x.test/a', '/usr/local/bin/a')",
+            True,
+            ["/usr/local/bin/a"],
+        ),
+        ("import tarfile\ntarfile.open('a.tgz').extractall(path='/opt')", True, ["/opt"]),
+        ('IO.copy_stream(URI.open(u), File.expand_path("~/.local/bin/t"))', False, ["~/.local/bin/t"]),
+        ('download.file(u, destfile = "~/.Rprofile")', False, ["~/.Rprofile"]),
+        ('path("~/.bashrc")->append("x")', False, ["~/.bashrc"]),
+        ('touch("/etc/nologin");', False, ["/etc/nologin"]),
         # Reading, testing, printing and string methods write nothing.
         ("import os\nprint(open(os.path.expanduser('~/.gitconfig')).read())", True, []),
         ("s = 'a/b'.replace('a', '/etc')\nitems = [1].copy()", True, []),
@@ -60,20 +84,25 @@ def test_shared_parser_lists_the_files_code_writes(sh: Any, code: str, python: b
     "command",
     [
         # Start-up files of the home folder, in each language's spelling of it.
-        "ruby -e 'File.open(File.expand_path(\"~/.bash_profile\"), \"a\") { |f| f.puts \"alias k=kubectl\" }'",
+        'ruby -e \'File.open(File.expand_path("~/.bash_profile"), "a") { |f| f.puts "alias k=kubectl" }\'',
         "python3 -c \"import os; open(os.path.join(os.environ['HOME'], '.zshrc'), 'a').write('x')\"",
         "python3 -c \"from pathlib import Path; (Path.home() / '.profile').write_text('export A=1')\"",
-        "node -e 'require(\"fs\").appendFileSync(require(\"os\").homedir() + \"/.bashrc\", \"x\\n\")'",
-        "php -r 'file_put_contents($_SERVER[\"HOME\"] . \"/.zshenv\", \"x\", FILE_APPEND);'",
-        "perl -e 'open(my $f, \">>\", \"$ENV{HOME}/.profile\") or die; print $f \"x\\n\"'",
-        "Rscript -e 'cat(\"options(repos=1)\\n\", file = \"~/.Rprofile\", append = TRUE)'",
-        "lua -e 'local f = io.open(os.getenv(\"HOME\") .. \"/.bashrc\", \"a\"); f:write(\"x\")'",
+        'node -e \'require("fs").appendFileSync(require("os").homedir() + "/.bashrc", "x\\n")\'',
+        'php -r \'file_put_contents($_SERVER["HOME"] . "/.zshenv", "x", FILE_APPEND);\'',
+        'perl -e \'open(my $f, ">>", "$ENV{HOME}/.profile") or die; print $f "x\\n"\'',
+        'Rscript -e \'cat("options(repos=1)\\n", file = "~/.Rprofile", append = TRUE)\'',
+        'lua -e \'local f = io.open(os.getenv("HOME") .. "/.bashrc", "a"); f:write("x")\'',
         "python3 - <<'PY'\nimport os\nwith open(os.path.expanduser('~/.bashrc'), 'a') as f:\n    f.write('x')\nPY",
         # System folders and climbing out of the project.
         "python3 -c \"import shutil; shutil.copy('hook.sh', '/etc/profile.d/hook.sh')\"",
-        "node -e 'require(\"fs\").promises.writeFile(\"/etc/cron.d/sync\", \"* * * * * root x\")'",
-        "ruby -e 'File.write(File.expand_path(\"../other-repo/config.rb\"), \"x\")'",
+        'node -e \'require("fs").promises.writeFile("/etc/cron.d/sync", "* * * * * root x")\'',
+        'ruby -e \'File.write(File.expand_path("../other-repo/config.rb"), "x")\'',
         "python3 -c \"import os, shutil; shutil.move('dist/tool', os.path.expanduser('~/.local/bin/tool'))\"",
+        # A download saved, or an archive unpacked, outside the project; an awk redirection.
+        "python3 -c \"import urllib.request as u, os; u.urlretrieve('https://x.test/t', os.path.expanduser('~/bin/t'))\"",
+        "python3 -c \"import zipfile; zipfile.ZipFile('plugin.zip').extractall('/usr/share/plugins')\"",
+        'awk \'BEGIN { print "alias ll=ls" >> ENVIRON["HOME"] "/.bashrc" }\'',
+        "gawk '{ print > \"/etc/hosts.allow\" }' allow.txt",
     ],
 )
 def test_code_writing_outside_the_project_is_refused(kit: Any, project: Path, command: str) -> None:
@@ -85,14 +114,18 @@ def test_code_writing_outside_the_project_is_refused(kit: Any, project: Path, co
     [
         "python3 -c \"open('reports/summary.txt', 'w').write('ok')\"",
         "python3 -c \"import json; json.dump({}, open('/tmp/probe.json', 'w'))\"",
-        "ruby -e 'File.write(\"tmp/cache/seed.txt\", \"42\")'",
-        "node -e 'require(\"fs\").writeFileSync(\"dist/build-stamp\", String(Date.now()))'",
-        "php -r 'file_put_contents(\"storage/logs/x.log\", \"x\");'",
-        "perl -e 'open(my $in, \"<\", \"/etc/os-release\"); open(my $o, \">\", \"notes/os.txt\"); print $o <$in>'",
+        'ruby -e \'File.write("tmp/cache/seed.txt", "42")\'',
+        'node -e \'require("fs").writeFileSync("dist/build-stamp", String(Date.now()))\'',
+        'php -r \'file_put_contents("storage/logs/x.log", "x");\'',
+        'perl -e \'open(my $in, "<", "/etc/os-release"); open(my $o, ">", "notes/os.txt"); print $o <$in>\'',
         "Rscript -e 'write.csv(mtcars, file = \"results/mtcars.csv\")'",
         "python3 -c \"import shutil; shutil.copytree('templates', 'build/templates')\"",
         "python3 -c \"s = 'a/b'; print(s.replace('a', '/etc'))\"",
-        "node -e 'require(\"fs\").writeFileSync(require(\"path\").join(__dirname, \"gen.json\"), \"{}\")'",
+        "python3 -c \"import zipfile; zipfile.ZipFile('fixtures.zip').extractall('tests/fixtures')\"",
+        'awk -F, \'{ print > "/tmp/split-" $1 ".csv" }\' data/all.csv',
+        "awk '{ print $2 }' /etc/os-release",
+        "python3 -c \"open('/dev/ttyUSB0', 'wb').write(b'AT\\r')\"",
+        'node -e \'require("fs").writeFileSync(require("path").join(__dirname, "gen.json"), "{}")\'',
     ],
 )
 def test_code_writing_in_the_project_or_temp_folder_passes(kit: Any, project: Path, command: str) -> None:
