@@ -99,7 +99,7 @@ def test_shared_parser_lists_the_files_code_writes(sh: Any, code: str, python: b
         'ruby -e \'File.write(File.expand_path("../other-repo/config.rb"), "x")\'',
         "python3 -c \"import os, shutil; shutil.move('dist/tool', os.path.expanduser('~/.local/bin/tool'))\"",
         # A download saved, or an archive unpacked, outside the project; an awk redirection.
-        "python3 -c \"import urllib.request as u, os; u.urlretrieve('https://x.test/t', os.path.expanduser('~/bin/t'))\"",
+        "python3 -c \"import urllib.request as u, os; u.urlretrieve('https://x.test', os.path.expanduser('~/bin/t'))\"",
         "python3 -c \"import zipfile; zipfile.ZipFile('plugin.zip').extractall('/usr/share/plugins')\"",
         'awk \'BEGIN { print "alias ll=ls" >> ENVIRON["HOME"] "/.bashrc" }\'',
         "gawk '{ print > \"/etc/hosts.allow\" }' allow.txt",
