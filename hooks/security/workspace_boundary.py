@@ -129,6 +129,16 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     conda clean --dry-run) clean nothing. Windows admin tools that only show something
     (schtasks /Query, reg query, icacls without /grant, cmd.exe /c schtasks /query, taskkill)
     pass; their changing forms stay judged.
+    Files that interpreter code writes (python/ruby/node/php/perl/Rscript/lua one-liners and
+    here-docs, awk's print > "file"): open(p, "w"/"a"), Path(p).write_text, shutil.copy/move onto
+    p, File.write, File.open(p, "a"), fs.writeFileSync/appendFileSync/fs.promises.writeFile,
+    file_put_contents, Perl's open(my $f, ">>", p), R's writeLines/cat(file=), a download saved
+    (urlretrieve) or an archive unpacked (extractall) there, are judged like a shell redirect
+    to that path, the home folder resolved however the code names it (expanduser,
+    File.expand_path, os.homedir(), $ENV{HOME}, Path.home()): a start-up file, a system folder
+    or a path climbing out with .. is refused; the project and the temp folder pass.
+    A board's device nodes (serial ports, I2C, SPI, GPIO, cameras) may be opened to the user
+    (sudo chmod 666 /dev/ttyUSB0, chown $USER; not recursive); disks and memory stay refused.
     Fails closed on malformed input.
 """
 

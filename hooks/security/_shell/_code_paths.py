@@ -254,7 +254,11 @@ def code_writes(code: str, python: bool, awk: bool = False) -> list[str]:
             )
             if path and path not in found:
                 found.append(path)
-    return found
+    # os.path.expandvars('$HOME/.profile'): the variable names the home folder too.
+    return [_VAR_HOME.sub("~", p, count=1) for p in found]
+
+
+_VAR_HOME = lazy_compile(r"^\$(?:HOME\b|\{HOME\})")
 
 
 _PY_WRITE_METHODS = frozenset({"write_text", "write_bytes", "touch", "symlink_to", "hardlink_to"})

@@ -46,6 +46,7 @@ def test_shared_parser_lists_the_files_an_awk_program_writes(sh: Any, program: s
         ("from pathlib import Path\nPath('~/.zshenv').expanduser().open('w')", True, ["~/.zshenv"]),
         ("import shutil\nshutil.copy2('a.sh', '/etc/profile.d/a.sh')", True, ["/etc/profile.d/a.sh"]),
         ("with open('out/r.txt', mode='w') as f: f.write('1')", True, ["out/r.txt"]),
+        ("import os\nopen(os.path.expandvars('$HOME/.pam_environment'), 'a')", True, ["~/.pam_environment"]),
         ('File.write(File.expand_path("~/.zshrc"), "x", mode: "a")', False, ["~/.zshrc"]),
         ('File.open(File.join(Dir.home, ".gemrc"), "a") { |f| f.puts 1 }', False, ["~/.gemrc"]),
         ('FileUtils.cp("x", ENV["HOME"] + "/.irbrc")', False, ["~/.irbrc"]),
