@@ -247,6 +247,7 @@ def code_writes(code: str, python: bool, awk: bool = False) -> list[str]:
     while previous != text:  # nested wrappers: File.expand_path(Pathname.new("~/x"))
         previous = text
         text = _PATH_WRAPPED.sub(lambda m: m.group("w"), text)
+    text = _inline_variables(text)
     for pattern in (_AWK_OUTPUT,) if awk else _WRITE_CALLS:
         for m in pattern.finditer(text):
             path = next(
@@ -259,6 +260,26 @@ def code_writes(code: str, python: bool, awk: bool = False) -> list[str]:
 
 
 _VAR_HOME = lazy_compile(r"^\$(?:HOME\b|\{HOME\})")
+# A name given a path once: rc = "~/.zshrc", my $rc = "~/.bashrc"; const p = '/etc/x'.
+_PATH_ASSIGNED = lazy_compile(
+    r"""(?:\b(?:const|let|var|my|our|local)\s+)?(?<![\w.$@])(?P<n>\$?[A-Za-z_]\w*)\s*=\s*(?P<v>"[~/.][^"\\\n]*"|'[~/.][^'\\\n]*')\s*(?=[;\n)]|$)"""
+)
+
+
+def _inline_variables(text: str) -> str:
+    """``rc = "~/.zshrc"; File.write(rc, …)`` read as ``File.write("~/.zshrc", …)``: a name
+    assigned one path (and only once) stands for that path where it is used later."""
+    assigned: dict[str, list[re.Match[str]]] = {}
+    for m in _PATH_ASSIGNED.finditer(text):
+        assigned.setdefault(m.group("n"), []).append(m)
+    for name, matches in assigned.items():
+        if len(matches) != 1 or len(re.findall(r"(?<![\w.$@])" + re.escape(name) + r"\s*=(?!=)", text)) != 1:
+            continue  # given more than one value: which one a use sees is not known here
+        m = matches[0]
+        use = re.compile(r"(?<![\w.\"'/$@-])" + re.escape(name) + r"(?![\w\"'/-])")
+        value = m.group("v").replace("\\", "\\\\")  # a replacement template: keep backslashes
+        text = text[: m.end()] + use.sub(value, text[m.end() :])
+    return text
 
 
 _PY_WRITE_METHODS = frozenset({"write_text", "write_bytes", "touch", "symlink_to", "hardlink_to"})

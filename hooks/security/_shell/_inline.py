@@ -250,10 +250,11 @@ _CODE_RMTREE_HOME = lazy_compile(
 )
 
 
-# File.join(Dir.home, ".ssh"), path.join(os.homedir(), ".config", "gh"), p.join(o.homedir(), ".aws")
-# (any receiver: modules are often aliased): a folder under home, by name.
+# File.join(Dir.home, ".ssh"), path.join(os.homedir(), ".config", "gh"), p.join(o.homedir(), ".aws"),
+# os.path.join(os.environ["HOME"], ".zshrc") (any receiver: modules are often aliased): a folder
+# under home, by name.
 _HOME_JOINED = lazy_compile(
-    r"(?:require\(\s*[\"']path[\"']\s*\)|[A-Za-z_$][\w$]*)\.(?:[jJ]oin|resolve)\(\s*"
+    r"(?:require\(\s*[\"']path[\"']\s*\)|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\.(?:[jJ]oin|resolve)\(\s*"
     + _HOME_EXPR
     + r"(?P<rest>(?:\s*,\s*(?:\"[^\"]*\"|'[^']*'))+)\s*\)"
 )

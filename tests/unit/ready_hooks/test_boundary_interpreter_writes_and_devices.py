@@ -58,6 +58,12 @@ def test_shared_parser_lists_the_files_an_awk_program_writes(sh: Any, program: s
         ('writeLines(c("a"), con = "~/.Renviron")', False, ["~/.Renviron"]),
         ('cat("x(1)\\n", file = "/etc/R/Rprofile.site", append = TRUE)', False, ["/etc/R/Rprofile.site"]),
         ('local f = io.open(os.getenv("HOME") .. "/.luarc", "w")', False, ["~/.luarc"]),
+        # A path kept in a variable first (assigned once).
+        ("import os\nrc = os.path.join(os.environ['HOME'], '.zshrc')\nopen(rc, 'a')", True, ["~/.zshrc"]),
+        ('rc = File.expand_path("~/.irbrc"); File.open(rc, "a") { |f| f.puts 1 }', False, ["~/.irbrc"]),
+        ('my $rc = "$ENV{HOME}/.bashrc"; open(my $fh, ">>", $rc) or die;', False, ["~/.bashrc"]),
+        ('const p = os.homedir() + "/.profile"; fs.appendFileSync(p, "x")', False, ["~/.profile"]),
+        ('$f = "/etc/a"; $f = "out.txt"; file_put_contents($f, "x");', False, []),
         # Downloads saved to a file and archives unpacked into a folder.
         (
             "import urllib.request as r\nr.urlretrieve('https://x.test/a', '/usr/local/bin/a')",
@@ -104,6 +110,8 @@ def test_shared_parser_lists_the_files_code_writes(sh: Any, code: str, python: b
         "python3 -c \"import zipfile; zipfile.ZipFile('plugin.zip').extractall('/usr/share/plugins')\"",
         'awk \'BEGIN { print "alias ll=ls" >> ENVIRON["HOME"] "/.bashrc" }\'',
         "gawk '{ print > \"/etc/hosts.allow\" }' allow.txt",
+        'ruby -e \'rc = File.expand_path("~/.bash_profile"); File.write(rc, "x", mode: "a")\'',
+        'node -e \'const fs = require("fs"), p = require("os").homedir() + "/.zshrc"; fs.appendFileSync(p, "x")\'',
     ],
 )
 def test_code_writing_outside_the_project_is_refused(kit: Any, project: Path, command: str) -> None:
@@ -125,6 +133,8 @@ def test_code_writing_outside_the_project_is_refused(kit: Any, project: Path, co
         "python3 -c \"import zipfile; zipfile.ZipFile('fixtures.zip').extractall('tests/fixtures')\"",
         'awk -F, \'{ print > "/tmp/split-" $1 ".csv" }\' data/all.csv',
         "awk '{ print $2 }' /etc/os-release",
+        "python3 -c \"out = 'build/report.txt'; open(out, 'w').write('ok')\"",
+        "python3 -c \"import os; rc = os.path.expanduser('~/.bashrc'); print(open(rc).read().count('alias'))\"",
         "python3 -c \"open('/dev/ttyUSB0', 'wb').write(b'AT\\r')\"",
         'node -e \'require("fs").writeFileSync(require("path").join(__dirname, "gen.json"), "{}")\'',
     ],
