@@ -194,7 +194,8 @@ _WRITE_CALLS = (
     lazy_compile(
         r"\b(?:open|File\.open|File\.new|fopen|openSync|file)\s*\(\s*"
         + _STR
-        + r"\s*,\s*(?:mode\s*[=:]\s*)?[\"'][rb]?[wax+]"
+        # The whole mode string: "a", "wb", "r+", Ruby's "a:UTF-8" (not window.open(url, "about")).
+        + r"\s*,\s*(?:mode\s*[=:]\s*)?[\"'][rbtU]*[wax+][rbtUwax+]*(?::[\w-]+)?[\"']"
     ),
     # Perl: open(my $f, ">>", p) / open(F, ">", p), and the two-argument open(F, ">>p").
     lazy_compile(r"\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*[\"'](?:>>?|\+[<>])[\"']\s*,\s*" + _STR),

@@ -81,6 +81,9 @@ def test_shared_parser_lists_the_files_an_awk_program_writes(sh: Any, program: s
         ('puts File.read(File.expand_path("~/.gemrc"))', False, []),
         ('open(my $in, "<", "/etc/os-release") or die;', False, []),
         ('console.log(fs.existsSync(os.homedir() + "/.npmrc"))', False, []),
+        ('window.open("/docs/about", "about")', False, []),
+        ('File.open("/etc/motd", "rb") { |f| puts f.read }', False, []),
+        ('File.open("/etc/motd", "a:UTF-8") { |f| f.puts 1 }', False, ["/etc/motd"]),
     ],
 )
 def test_shared_parser_lists_the_files_code_writes(sh: Any, code: str, python: bool, expected: list[str]) -> None:
