@@ -122,6 +122,27 @@ Description: Denies catastrophic commands (rm -rf on /, ~, $HOME, .., the projec
     piece would be; image writers and formatters (bmaptool copy, rpi-imager, etcher, dcfldd/dc3dd
     of=, newfs_apfs/newfs_hfs) pointed at a disk device deny; xargs handing unseen input lines to
     sh -c as its script asks.
+    Loop devices: after the line attached an image file (losetup FILE, kpartx -a, udisksctl
+    loop-setup -f), mkfs/dd/partitioning of the loop device it named or printed ($(losetup -f
+    --show x.img), losetup /dev/loop3 x.img) writes the image and passes; a literal /dev/loopN
+    after the system picked the device asks (it may be another); disks stay denied. Clean targets
+    (make/just/rake clean, distclean, mrproper, npm run clean, cargo/gradle/mvn clean) handed a
+    folder variable or option (BUILD_DIR=/, O=.., OUT=$HOME, --target-dir ~) naming the root,
+    home, a system folder or a parent of the project are denied (build-clean); in-project
+    values, programs (CC=/usr/bin/clang) and an uninstall's install layout (PREFIX, DESTDIR) pass.
+    Object-store mirrors with delete (aws s3 sync --delete, gsutil rsync -d, gcloud storage
+    rsync --delete-unmatched-destination-objects, azcopy sync --delete-destination, rclone sync,
+    mc mirror --remove): data onto a production bucket, a bucket's root (not a dev/staging/test
+    one) or a whole remote is denied; build output (dist/, public/, _site) onto a bucket is a
+    site deploy, asked on a production bucket; prefixes, dry runs and syncs without delete pass.
+    find deleting by age (-mtime/-mmin/-ctime +N) from the project root with one kind of file
+    (slurm-*.out, core.*, *.log) or under a log/crash/output folder (Saved/Logs) passes.
+    chmod of a serial/USB port (/dev/ttyUSB*, ttyACM*, ttyS*, cu.*, serial/by-id) to every user
+    passes (a device that is not a disk); disks, /dev/mem, setuid and recursive /dev stay denied.
+    git checkout -- DIR/ and git restore DIR/ (a folder or glob) ask unless the tree is clean;
+    publishing to pub.dev, Hex, CocoaPods trunk, NuGet, Anaconda, JSR, the VS Code Marketplace/
+    Open VSX or itch.io (butler push) asks like npm publish; diesel migration redo, rails
+    db:migrate:redo, sea-orm-cli migrate down/refresh and dotnet ef database update 0 ask.
     Parses the command like bash does (quotes, split flags, /bin/rm, sudo/env/timeout/xargs
     wrappers, chains and what each command waits for, $(…), backticks, variables, ${IFS},
     brace expansion, here-docs, bash -c, ssh/ansible/container commands). Fails closed: an
@@ -200,7 +221,8 @@ def check(command: str, ctx: Ctx) -> list[Finding]:
         elif name in ("p4", "tf", "tfpt"):
             apply("git", _dangerous.rule_vcs_obliterate, cmd)
         apply("mirror", _dangerous.rule_mirror_empty, cmd)
-        apply("devices", _dangerous.rule_devices, cmd)
+        apply("build-clean", _dangerous.rule_build_clean, cmd)
+        apply("devices", _dangerous.rule_devices, cmd, cmds[:index])
         apply("power", _dangerous.rule_power, cmd)
         apply("sql", _dangerous.rule_sql, cmd)
         apply("hosted-data", _dangerous.rule_hosted_data, cmd)

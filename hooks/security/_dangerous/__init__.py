@@ -33,7 +33,16 @@ from __future__ import annotations
 from ._cloud import rule_cloud_deletes, rule_machine_code, rule_platform_sql, rule_world_open
 from ._data import rule_db_tasks, rule_dump_upload, rule_hosted_data, rule_orm, rule_sql, sql_findings
 from ._devices import rule_devices, rule_fork_bomb, rule_power
-from ._files import TREE_REMOVERS, rule_chmod, rule_find, rule_mirror_empty, rule_mv, rule_rm, rule_rsync
+from ._files import (
+    TREE_REMOVERS,
+    rule_build_clean,
+    rule_chmod,
+    rule_find,
+    rule_mirror_empty,
+    rule_mv,
+    rule_rm,
+    rule_rsync,
+)
 from ._git import rule_bfg, rule_gh, rule_git, rule_vcs_obliterate
 from ._infra import rule_fleet, rule_warn_tools
 from ._manifests import rule_manifest
@@ -63,6 +72,7 @@ __all__ = [
     "danger_sign",
     "rule_accounts",
     "rule_bfg",
+    "rule_build_clean",
     "rule_chmod",
     "rule_cloud_deletes",
     "rule_code_argument",

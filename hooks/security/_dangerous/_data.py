@@ -1505,13 +1505,28 @@ _DB_TASKS: list[tuple[frozenset[str], LazyPattern, str]] = [
     ),
     (
         frozenset({"rails", "rake", "php", "artisan", "knex", "sequelize", "sequelize-cli", "mix"}),
-        lazy_compile(r"db:rollback|migrate:rollback|migrate:down|db:migrate:undo|ecto\.rollback|db:migrate:down"),
+        lazy_compile(
+            r"db:rollback|migrate:rollback|migrate:down|db:migrate:undo|ecto\.rollback|db:migrate:down|db:migrate:redo"
+        ),
         "rolls migrations back (dropping the tables and columns they added, with their data)",
     ),
     (
         frozenset({"goose", "dbmate", "migrate", "sql-migrate", "diesel", "sqlx", "typeorm", "atlas", "refinery"}),
-        lazy_compile(r"(?:^| )(?:down|down-to|rollback|revert|migration:revert|migration revert|migrate revert)\b"),
+        # diesel migration redo reverts the latest migration (dropping what it added) and reapplies it.
+        lazy_compile(
+            r"(?:^| )(?:down|down-to|rollback|revert|redo|migration:revert|migration revert|migrate revert)\b"
+        ),
         "rolls migrations back (dropping the tables and columns they added, with their data)",
+    ),
+    (
+        frozenset({"sea-orm-cli"}),
+        lazy_compile(r"migrate (?:down|refresh|reset|fresh)\b"),
+        "rolls migrations back or drops the tables (with their data)",
+    ),
+    (
+        frozenset({"dotnet"}),
+        lazy_compile(r"ef database update 0(?:$| )"),
+        "rolls every migration back (dropping the tables they added, with their data)",
     ),
     (
         frozenset({"python", "manage.py", "django-admin"}),

@@ -128,9 +128,10 @@ _MKFS_VALUES = frozenset({
 })  # fmt: skip
 
 
-def _format_target(cmd: Cmd) -> str | None:
+def _format_target(cmd: Cmd, attached: Attached) -> str | None:
     """What a mkfs/mkswap/blkdiscard call would erase when that is a device (``the device
-    /dev/sda1``) or cannot be known; None when every target is a regular (image) file.
+    /dev/sda1``) or cannot be known; None when every target is a regular (image) file or the
+    loop device the line attached to one.
 
     The same letter takes a value in one mkfs and is a bare flag in another (``mkfs.xfs -f``
     forces, ``mke2fs -f`` sizes fragments), so every operand word is judged, option values
@@ -141,12 +142,14 @@ def _format_target(cmd: Cmd) -> str | None:
         return "a device"
     for word in operands:
         values = cmd.values(word)
-        if values is None and _attached_image(word, cmd):
+        if values is None and (attached.any or _attached_image(word, cmd)):
             continue  # "${LOOP}p2" where LOOP=$(losetup --show -f disk.img): a partition of an image file
         if values is None:
             return f"`{word.text}` (a path that could be a device)"
         for value in values:
             path = _shell.normalize(value, cmd.ctx.cwd) or value
+            if attached.knows(path) is not None:
+                continue  # a loop device after an image was attached: judged by rule_devices
             if path.startswith("/dev/"):
                 return f"the device {path}"
     return None
@@ -157,6 +160,64 @@ def _attached_image(word: _shell.Word, cmd: Cmd) -> bool:
     earlier in the command (``LOOP=$(sudo losetup --show -fP build/sd.img)``; ``"${LOOP}p2"``)."""
     head = word.parts[0] if word.parts else None
     return isinstance(head, _shell.Var) and cmd.ctx.sources.get(head.name, set()) == {"losetup"}
+
+
+# A loop device, a partition of one, or kpartx's mapping of such a partition.
+_LOOP_DEVICE = lazy_compile(r"^/dev/(?:mapper/)?(loop\d+)(?:p\d+)?$")
+
+
+class Attached:
+    """Image files the line attached as loop devices before a command: whether any was, and
+    the loop devices named for them (``losetup /dev/loop3 build/x.img``)."""
+
+    def __init__(self, earlier: list[Cmd]) -> None:
+        self.any = False
+        self.named: set[str] = set()
+        for cmd in earlier:
+            image, device = _attaches_image(cmd)
+            self.any = self.any or image
+            if image and device:
+                self.named.add(device)
+
+    def knows(self, path: str) -> bool | None:
+        """For a loop device path after an image was attached: True when it is (a partition of)
+        the device named for the image, False when the line let the system pick the device (so
+        this one may be another); None for any other path, or when no image was attached."""
+        m = _LOOP_DEVICE.match(path)
+        if not self.any or m is None:
+            return None
+        return m.group(1) in self.named
+
+
+def _attaches_image(cmd: Cmd) -> tuple[bool, str]:
+    """``losetup -fP --show out/disk.img``, ``losetup /dev/loop3 build/x.img``, ``kpartx -av
+    sd.img``, ``udisksctl loop-setup -f fw.img``: whether a regular file is attached as a loop
+    device (a device handed to losetup or kpartx is a disk, not an image), and the loop device
+    named for it (``loop3``; "" when the system picks one)."""
+    if cmd.name not in ("losetup", "kpartx", "udisksctl"):
+        return False, ""
+    lits = [w.literal() or "" for w in cmd.args]
+    device = ""
+    if cmd.name == "udisksctl":
+        at = next((i for i, a in enumerate(lits) if a in ("-f", "--file")), None)
+        if lits[:1] != ["loop-setup"] or at is None or at + 1 >= len(cmd.args):
+            return False, ""
+        operands = [cmd.args[at + 1]]
+    else:
+        short = "".join(a[1:] for a in lits if a.startswith("-") and not a.startswith("--"))
+        if cmd.name == "kpartx" and "a" not in short:
+            return False, ""  # kpartx -l lists, -d detaches
+        if cmd.name == "losetup" and ("d" in short or "D" in short or "--detach" in lits):
+            return False, ""
+        operands = [w for w in cmd.args if not (w.literal() or "x").startswith("-")]
+        finds = "f" in short or "--find" in lits
+        if cmd.name == "losetup" and not finds:
+            m = _LOOP_DEVICE.match(operands[0].literal() or "") if operands else None
+            device = m.group(1) if m else ""
+            operands = operands[1:]  # losetup /dev/loopN FILE: the file follows the device
+    paths = [v for w in operands for v in (cmd.values(w) or ["/dev/?"])]
+    image = bool(paths) and all(not (_shell.normalize(v, cmd.ctx.cwd) or v).startswith("/dev/") for v in paths)
+    return image, device
 
 
 def _scratch_only(cmd: Cmd) -> bool:
@@ -199,9 +260,25 @@ def _storage_destroy(cmd: Cmd) -> bool:
     return any(a in subs for a in lits)
 
 
-def rule_devices(cmd: Cmd, found: list[Finding]) -> None:
+def rule_devices(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
     """``dd``/``mkfs``/disk tools and redirects that overwrite a block device; storage pools,
-    volumes and encrypted containers destroyed."""
+    volumes and encrypted containers destroyed. After the line attached an image file as a loop
+    device (``losetup -f --show build/x.img``, ``kpartx -a``, ``udisksctl loop-setup -f``),
+    formatting or writing that loop device (or a substitution naming it) writes the image file,
+    not a disk."""
+    name = cmd.name
+    attached = Attached(earlier)
+    if name == "dd" or name.startswith("mkfs") or name in DISK_TOOLS or name in ("mke2fs", "mkswap", "blkdiscard"):
+        picked = [v for w in cmd.args for v in cmd.values(w) or [] if attached.knows(v.removeprefix("of=")) is False]
+        if picked:
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` writes {picked[0].removeprefix('of=')}, but the line let the system "
+                    "pick the loop device for the image, so this may be another one (a disk attached "
+                    "earlier). Use the device `losetup --show` printed (LOOP=$(losetup -f --show x.img)); confirm.",
+                )
+            )
     name = cmd.name
     if _storage_destroy(cmd):
         found.append(
@@ -215,7 +292,7 @@ def rule_devices(cmd: Cmd, found: list[Finding]) -> None:
     if name == "dd":
         for word in cmd.args:
             for value in cmd.values(word) or []:
-                if value.startswith("of=") and _device_target(value[3:]):
+                if value.startswith("of=") and _device_target(value[3:]) and attached.knows(value[3:]) is None:
                     found.append(
                         (
                             "deny",
@@ -234,7 +311,7 @@ def rule_devices(cmd: Cmd, found: list[Finding]) -> None:
         )
         return
     if name.startswith("mkfs") or name in ("mke2fs", "mkswap", "newfs", "blkdiscard"):
-        target = _format_target(cmd)
+        target = _format_target(cmd, attached)
         if target is not None:
             found.append(
                 (
@@ -262,7 +339,8 @@ def rule_devices(cmd: Cmd, found: list[Finding]) -> None:
         erases = (
             name == "diskutil" and bool(lits) and re.match(r"(?i)(erase|zero|random|secureErase|partition)", lits[0])
         )
-        if erases or (not listing and any(_device_target(a) for a in lits)):
+        disks = [a for a in lits if _device_target(a) and attached.knows(a) is None]
+        if erases or (not listing and disks):
             found.append(
                 (
                     "deny",

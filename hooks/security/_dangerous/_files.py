@@ -219,21 +219,45 @@ def _find_scope(find: Cmd) -> tuple[list[Word], bool, bool]:
 _AGE_TESTS = frozenset({"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin"})
 
 
+# Folders whose files are run output kept for a while (logs, crash dumps, reports, checkpoints):
+# deleting the old ones, whatever their names, is retention (any case: Unreal's Saved/Logs).
+_AGED_OUTPUT_DIRS = frozenset({
+    "log", "logs", "crashes", "crash", "crashdumps", "coredumps", "dumps", "tmp", "temp", "cache",
+    "caches", "outputs", "output", "runs", "checkpoints", "reports", "artifacts", "traces", "screenshots",
+})  # fmt: skip
+
+
+_RUN_OUTPUT_EXTENSIONS = frozenset({"log", "out", "err", "tmp", "dmp", "mdmp", "trace", "prof"})
+
+
+def _one_kind(name: str) -> bool:
+    """A -name pattern that picks one kind of run output anywhere in a project: a literal stem
+    (``slurm-*.out``, ``core.*``, ``hs_err_pid*.log``) or a log/dump extension (``*.log``); a
+    bare extension of other files (``*.json``) also matches hand-written ones."""
+    return bool(name) and (not name.startswith(("*", "?", "[")) or name.rsplit(".", 1)[-1] in _RUN_OUTPUT_EXTENSIONS)
+
+
 def _ages_out(find: Cmd, path: str) -> bool:
     """``find reports/ -name '*.json' -mtime +7 -delete``: a retention clean-up — only files older
     than an age, named by a -name pattern that picks no source code or hand-written document,
-    under a folder inside the project (not its root, not a hidden folder such as ``.git``)."""
+    under a folder inside the project (not a hidden folder such as ``.git``) or from the project
+    root when the pattern names one kind of file (``find . -name 'slurm-*.out' -mtime +7``)."""
     lits = [w.literal() for w in find.args]
     aged = any(
         lit in _AGE_TESTS and i + 1 < len(lits) and (lits[i + 1] or "").startswith("+") for i, lit in enumerate(lits)
     )
     project = os.path.normpath(find.ctx.project)
-    if not aged or path == project or not _shell.is_within(path, project):
+    if not aged or not _shell.is_within(path, project):
         return False
-    if any(part.startswith(".") for part in os.path.relpath(path, project).split("/")):
+    if path != project and any(part.startswith(".") for part in os.path.relpath(path, project).split("/")):
         return False
     _starts, _filtered, chosen = _find_groups(find)
     names = [n for g in chosen for n in g]
+    if not names and path != project:
+        # find Saved/Logs -type f -mtime +7 -delete: old files of a log/crash/run-output folder.
+        return any(part.lower() in _AGED_OUTPUT_DIRS for part in os.path.relpath(path, project).split("/"))
+    if path == project and not all(_one_kind(n) for n in names):
+        return False  # find . -name '*.json' -mtime +7: package.json and every config file too
     return bool(names) and all(
         n != "" and n.rsplit(".", 1)[-1].lower() not in _CODE_EXTENSIONS | _WORK_EXTENSIONS for n in names
     )
@@ -275,7 +299,7 @@ def _find_groups(find: Cmd) -> tuple[list[Word], bool, list[list[str]]]:
                 groups[-1].append("-empty")  # -path './build/*': only what lies in a build folder
             elif lit == "-empty":
                 groups[-1].append(lit)  # empty files and folders: nothing is lost
-            elif lit not in ("-type", "-mtime", "-mmin", "-atime", "-amin", "-newer"):
+            elif lit not in ("-type", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-newer"):
                 groups[-1].append("")  # -path, -regex, -size …: not a leftover name we know
     chosen = [g for g in groups if g]
     return starts or [Word([_shell.Lit(".", True)], ".")], filtered, chosen
@@ -722,6 +746,75 @@ def rule_mirror_empty(cmd: Cmd, found: list[Finding]) -> None:
                 "Delete the specific files meant, or sync a folder that holds the wanted content.",
             )
         )
+    elif len(operands) >= 2 and cmd.name != "rsync" and not _DRY_RUN & set(flags):
+        finding = _store_mirror(cmd, operands[:-1], operands[-1])
+        if finding:
+            found.append(finding)
+
+
+_DRY_RUN = frozenset({"dryrun", "dry-run", "n", "i", "interactive"})
+# Bucket names of disposable environments: a sync with delete there loses nothing users need.
+_SCRATCH_BUCKET = lazy_compile(
+    r"(?i)(?:^|[._-])(?:dev|develop|development|staging|stage|stg|test|testing|qa|preview|sandbox|scratch|tmp|temp|ci)(?:$|[._-])"
+)
+_PROD_BUCKET = lazy_compile(r"(?i)(?:^|[._-])(?:prod|production|live|prd)(?:$|[._-])|production|prod(?!uc)")
+
+
+def _deploys_output(cmd: Cmd, sources: list[Word]) -> bool:
+    """Every mirror source is a folder a build or site generator makes (``dist/``, ``out``,
+    ``public/``, ``_site``): the sync publishes a site or app, it does not move data."""
+    paths = [_shell.normalize(v, cmd.ctx.cwd) for w in sources for v in (cmd.values(w) or [""])]
+    return bool(paths) and all(
+        p is not None
+        and _shell.is_within(p, cmd.ctx.project)
+        and (_shell.build_output(p, cmd.ctx.project) or os.path.basename(p) in _SITE_FOLDERS)
+        for p in paths
+    )
+
+
+_SITE_FOLDERS = frozenset({"public", "_site", "site", "www", "html", "web", "static-site"})
+
+
+def _store_mirror(cmd: Cmd, sources: list[Word], dest: Word) -> Finding | None:
+    """``aws s3 sync data/ s3://acme-prod-lake/ --delete``, ``gsutil rsync -d -r exports
+    gs://b``, ``azcopy sync … --delete-destination=true``, ``rclone sync dir remote:``: a mirror
+    with delete onto an object store removes every object the local folder lacks. Data mirrored
+    onto a production bucket, onto the root of a bucket (other than a dev/staging/test one) or
+    onto a whole remote is denied. Build output (``dist/``, ``public/``) mirrored onto a bucket
+    is a site deploy: it passes, and asks only when the bucket is production (like other
+    production deploys); a prefix of a bucket, a dry run or a sync without delete passes."""
+    deploy = _deploys_output(cmd, sources)
+    for value in cmd.values(dest) or []:
+        m = re.match(r"^(?:s3|gs|r2|b2|oss|cos)://([^/]+)/*(.*)$", value)
+        if m is None and cmd.name == "azcopy":
+            m = re.match(r"^https://([^/]+\.(?:blob|dfs)\.core\.windows\.net/[^/?]+)/*([^?]*)", value)
+        if m is None and cmd.name in ("rclone", "mc") and not value.startswith((".", "/", "~")):
+            # rclone remote:bucket/prefix (remote: alone is the whole store), mc alias/bucket/prefix.
+            m = re.match(r"^([\w.-]+:[^/]*)/*(.*)$" if cmd.name == "rclone" else r"^([\w.-]+/[^/]+)/*(.*)$", value)
+        if m is None:
+            continue
+        bucket, prefix = m.group(1), m.group(2).strip("/")
+        if _PROD_BUCKET.search(bucket):
+            if deploy:
+                return (
+                    "ask",
+                    f"`{cmd.display}` deploys build output onto the production bucket {bucket}, deleting "
+                    "what the folder lacks; confirm (run it with --dryrun first).",
+                )
+            where = f"the production bucket {bucket}"
+        elif bucket.endswith(":") and not prefix:
+            where = f"the whole remote {bucket}"
+        elif not prefix and not deploy and not _SCRATCH_BUCKET.search(bucket):
+            where = f"the whole bucket {bucket}"
+        else:
+            continue
+        return (
+            "deny",
+            f"`{cmd.display}` mirrors a local folder onto {where} with delete: every object there that "
+            "the folder lacks is removed for good. Run it with --dryrun (--dry-run, -n) first and "
+            "ask the user, or sync into a prefix of a dev/staging bucket.",
+        )
+    return None
 
 
 def rule_rsync(cmd: Cmd, found: list[Finding]) -> None:
@@ -834,6 +927,16 @@ def _application_folder(path: str) -> bool:
     return comps[:2] == ["var", "www"] or (len(comps) >= 2 and comps[0] in ("srv", "opt"))
 
 
+# Devices a developer talks to rather than stores data on: serial and USB-serial ports (Linux
+# ttyUSB/ttyACM/ttyS/ttyAMA…, macOS tty.*/cu.*, by-id links, Bluetooth rfcomm), raw USB and HID
+# nodes used by flashers and debug probes. LABELLING's settled call: devices that are not disks
+# are benign, so opening one to every user loses no data (disks, /dev/mem, /dev/kmem stay denied).
+_PEER_DEVICE = lazy_compile(
+    r"^/dev/(?:tty(?:USB|ACM|S|AMA|THS|XRUSB|GS|LP|mxc|SAC)\d+$|(?:tty|cu)\.[\w.-]+$|serial/by-(?:id|path)/"
+    r"|rfcomm\d+$|hidraw\d+$|bus/usb/\d+/\d+$)"
+)
+
+
 def rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
     """``chmod``/``chown``/``chgrp``/``setfacl``/``chattr`` of system or home folders, setuid or
     world-writable modes."""
@@ -867,6 +970,8 @@ def rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
             # anyone) or world write access (chmod 777 /var/run/docker.sock, ~/.ssh/id_rsa)
             # hands the machine or the account to every local user.
             opened = granted & {"setid", "world-write"}
+            if opened == {"world-write"} and not recursive and _PEER_DEVICE.match(target):
+                continue  # chmod 666 /dev/ttyUSB0: a serial/USB port to talk to, not a disk (settled call)
             if opened and not _shell.is_within(target, "/tmp"):
                 what = "sets the setuid/setgid bit on" if "setid" in opened else "makes writable by every user"
                 found.append(
@@ -901,3 +1006,86 @@ def rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
                         "or your account unusable. Target specific project files.",
                     )
                 )
+
+
+# Build tools whose positional words name targets or tasks, and package managers' script runners.
+_TARGET_RUNNERS = frozenset({"make", "gmake", "bmake", "mingw32-make", "just", "task", "mage", "rake", "invoke"})
+_CLEANING_TOOLS = frozenset({"cargo", "gradle", "gradlew", "mvn", "mvnw", "dotnet", "ant", "sbt", "mix", "lein"})
+_SCRIPT_RUNNERS = frozenset({"npm", "pnpm", "yarn", "bun"})
+_CLEAN_TARGET = lazy_compile(
+    r"(?i)^(?:[\w.-]*[-_:])?(?:dist|real|very|maintainer-)?clean(?:all)?(?:[-_:][\w.-]*)?$"
+    r"|^(?:mrproper|clobber|purge|nuke|uninstall)$"
+)
+# Where an uninstall target removes the package's own installed files: the install layout.
+_INSTALL_LAYOUT = lazy_compile(
+    r"(?i)prefix|destdir|^install|^(?:bin|sbin|lib|libexec|data|man|include|sysconf|doc)dir$"
+)
+# Variable names that hold a folder (BUILD_DIR, O, OUT, PREFIX, dir, outputPath, buildDir).
+_FOLDER_VARIABLE = lazy_compile(
+    r"(?i)dir|directory|folder|path|root|prefix|dest|out|build|dist|target|obj|cache|tmp|^o$|^d$"
+)
+# Options that hand a build tool the folder it cleans (cargo clean --target-dir DIR).
+_DIR_OPTIONS = frozenset({"--target-dir", "--build-dir", "--out-dir", "--output-dir", "--dist-dir", "--project-dir"})
+
+
+def _clean_targets(cmd: Cmd) -> list[str]:
+    """The clean-type targets or scripts a build tool is asked to run (``make distclean``,
+    ``npm run clean:all``, ``cargo clean``); empty when it runs none."""
+    lits = [w.literal() or "" for w in cmd.args]
+    if cmd.name in _TARGET_RUNNERS or cmd.name in _CLEANING_TOOLS or cmd.name == "ninja":
+        words = [a for a in lits if a and not a.startswith("-") and "=" not in a]
+    elif cmd.name in _SCRIPT_RUNNERS:
+        rest = [a for a in lits if not a.startswith("-")]
+        words = rest[1:2] if rest[:1] in (["run"], ["run-script"]) else rest[:1]
+    else:
+        return []
+    if cmd.name in _CLEANING_TOOLS:
+        return words[:1] if words[:1] == ["clean"] else []
+    if cmd.name == "ninja" and "-t" in lits:
+        return []  # ninja -t clean: ninja's own tool, deletes only the outputs it built
+    return [w for w in words if _CLEAN_TARGET.match(w)]
+
+
+def rule_build_clean(cmd: Cmd, found: list[Finding]) -> None:
+    """``make clean BUILD_DIR=/``, ``OUT=$HOME npm run clean``, ``just clean dir=..``, ``cargo
+    clean --target-dir ~``: a clean target handed a variable (or option) that names the root, the
+    home folder, a system folder or a parent of the project deletes that tree like ``rm -rf``.
+    In-project values (``BUILD_DIR=build``, ``O=out/arm64``, ``.``) pass; an uninstall target's
+    install layout (``PREFIX=/usr/local``, ``DESTDIR=/``) names where the package's own files
+    were put, so it passes too."""
+    targets = _clean_targets(cmd)
+    if not targets:
+        return
+    only_uninstall = all(t.lower() == "uninstall" for t in targets)
+    pairs: list[tuple[str, list[str]]] = [(k, [v]) for k, v in cmd.env.items()]
+    args = cmd.args
+    for i, word in enumerate(args):
+        lit = word.literal() or word.text
+        if lit in _DIR_OPTIONS and i + 1 < len(args):
+            pairs.append((lit, cmd.values(args[i + 1]) or []))
+            continue
+        values = cmd.values(word) or []
+        if "=" not in lit:
+            continue
+        name = re.sub(r"^(?:-[DP]|--)", "", lit.split("=", 1)[0])
+        pairs.append((name, [v.split("=", 1)[1] for v in values if "=" in v]))
+    project = os.path.normpath(cmd.ctx.project)
+    for name, values in pairs:
+        if (only_uninstall and _INSTALL_LAYOUT.search(name)) or not (
+            name in _DIR_OPTIONS or _FOLDER_VARIABLE.search(name)
+        ):
+            continue  # CC=/usr/bin/clang, PYTHON=/usr/bin/python3: a program, not the folder cleaned
+        for value in values:
+            path = _shell.normalize(value, cmd.ctx.cwd)
+            why = critical(path, cmd.ctx) if path and path != project else None
+            if why:
+                found.append(
+                    (
+                        "deny",
+                        f"`{cmd.display}` runs the clean target `{targets[0]}` with {name}={value}, which "
+                        f"points it at {why}: the target's `rm -rf $({name})` would delete that tree. Pass "
+                        "a build folder inside the project (e.g. BUILD_DIR=build), or run the target "
+                        "without overriding the variable.",
+                    )
+                )
+                return

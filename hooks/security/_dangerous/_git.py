@@ -4,6 +4,7 @@ rewrites."""
 
 from __future__ import annotations
 
+import os
 import re
 
 import _common
@@ -76,6 +77,19 @@ def rule_git(cmd: Cmd, earlier: list[Cmd], found: list[Finding]) -> None:
                     "ask",
                     f"`{cmd.display}` discards all uncommitted changes in the "
                     "working tree; confirm (or `git stash` them first).",
+                )
+            )
+        elif (
+            not staged_only
+            and _discards_folder(cmd, sub, rest, flags, where)
+            and not _clean_tree_checked(cmd.guards, cmd.unless)
+            and not _tree_is_clean(where, earlier)
+        ):
+            found.append(
+                (
+                    "ask",
+                    f"`{cmd.display}` discards the uncommitted changes of every file in a folder or "
+                    "pattern; confirm (or `git stash push -- PATH` them first).",
                 )
             )
     elif sub == "stash" and rest and rest[0].literal() == "clear":
@@ -277,6 +291,33 @@ def _git_sub(cmd: Cmd) -> tuple[str, list[str]]:
 
 # Commands that change nothing a reset --hard could then discard.
 _READ_ONLY_GIT = frozenset({"status", "log", "diff", "show", "fetch", "rev-parse", "reflog", "describe", "remote"})
+
+
+def _discards_folder(cmd: Cmd, sub: str, rest: list[Word], flags: list[str], where: str | None) -> bool:
+    """``git checkout -- models/``, ``git restore src/*.py``, ``git checkout -- lib`` (a folder on
+    disk): the edits of many files put back to the index at once. One file (``git checkout --
+    src/app.py``) and a path taken from another commit (``git checkout main -- docs/``,
+    ``git restore --source=HEAD~2 …``) are ordinary; branch switches name no path."""
+    lits = [w.literal() for w in rest]
+    if "--" in lits:
+        before, paths = lits[: lits.index("--")], lits[lits.index("--") + 1 :]
+        if sub == "checkout" and any(a and not a.startswith("-") for a in before):
+            return False  # git checkout TREE-ISH -- PATH: a version taken from another commit
+    elif sub == "restore":
+        paths = [a for a in lits if a and not a.startswith("-")]
+    else:
+        return False  # git checkout NAME: a branch switch (or one file); not told apart without --
+    if sub == "restore" and ("source" in flags or "s" in flags):
+        return False
+    for path in paths:
+        if path is None:
+            continue  # "$f" of a loop over changed files: one file at a time, not known to be a folder
+        if path.endswith("/") or _shell.has_glob(path):
+            return True
+        full = _shell.normalize(path, where)
+        if full is not None and os.path.isdir(full):
+            return True
+    return False
 
 
 def _tree_is_clean(where: str | None, earlier: list[Cmd]) -> bool:

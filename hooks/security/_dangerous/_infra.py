@@ -625,6 +625,7 @@ def rule_warn_tools(cmd: Cmd, found: list[Finding]) -> None:
         or (name == "twine" and lits[:1] == ["upload"])
         or (name in ("cargo", "poetry", "uv", "flit", "hatch", "gem") and lits[:1] in (["publish"], ["push"]))
         or (name == "mvn" and "deploy" in lits)
+        or _publishes_release(name, lits)
     ):
         ask = "publishes a package version to a public registry, which cannot be taken back"
     elif not _rehearsal(lits) and (
@@ -781,6 +782,37 @@ def _rehearsal(lits: list[str]) -> bool:
     """``cargo publish --dry-run``, ``twine upload -r testpypi``, ``npm publish --registry
     http://localhost:4873``: the publishing command rehearses, nothing public changes."""
     return "--dry-run" in lits or any(_REHEARSAL_TARGET.search(a.partition("=")[2] or a) for a in lits)
+
+
+# Other ecosystems' publish commands (the words after the program): pub.dev, Hex, CocoaPods
+# trunk, NuGet, Anaconda, JSR, the VS Code Marketplace / Open VSX, itch.io's butler.
+_RELEASE_WORDS: dict[str, tuple[str, ...]] = {
+    "dart": ("pub", "publish"),
+    "flutter": ("pub", "publish"),
+    "mix": ("hex.publish",),
+    "pod": ("trunk", "push"),
+    "dotnet": ("nuget", "push"),
+    "nuget": ("push",),
+    "anaconda": ("upload",),
+    "deno": ("publish",),
+    "jsr": ("publish",),
+    "vsce": ("publish",),
+    "ovsx": ("publish",),
+    "butler": ("push",),
+}
+
+
+def _publishes_release(name: str, lits: list[str]) -> bool:
+    """``dart pub publish``, ``pod trunk push X.podspec``, ``dotnet nuget push pkg.nupkg``,
+    ``npx @vscode/vsce publish``, ``butler push build/ user/game:channel``: a version published
+    where users get it at once, like ``npm publish`` (dry runs are rehearsals)."""
+    words = _RELEASE_WORDS.get(name.rsplit("/", 1)[-1])
+    ops = [a for a in lits if not a.startswith("-")]
+    if words is None or tuple(ops[: len(words)]) != words:
+        return False
+    # dotnet nuget push pkg --source ./feed: a folder feed on this machine, not a public registry.
+    sources = [lits[i + 1] for i, a in enumerate(lits[:-1]) if a in ("-s", "--source")]
+    return not sources or any(src.startswith(("http://", "https://")) for src in sources)
 
 
 def _publishes_build(name: str, lits: list[str]) -> bool:
