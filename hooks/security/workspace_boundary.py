@@ -129,6 +129,16 @@ Description: Denies Read/Write/Edit/MultiEdit/NotebookEdit/Glob/Grep/LS calls wh
     conda clean --dry-run) clean nothing. Windows admin tools that only show something
     (schtasks /Query, reg query, icacls without /grant, cmd.exe /c schtasks /query, taskkill)
     pass; their changing forms stay judged.
+    Files that interpreter code writes (python/ruby/node/php/perl/Rscript/lua one-liners and
+    here-docs, awk's print > "file"): open(p, "w"/"a"), Path(p).write_text, shutil.copy/move onto
+    p, File.write, File.open(p, "a"), fs.writeFileSync/appendFileSync/fs.promises.writeFile,
+    file_put_contents, Perl's open(my $f, ">>", p), R's writeLines/cat(file=), a download saved
+    (urlretrieve) or an archive unpacked (extractall) there, are judged like a shell redirect
+    to that path, the home folder resolved however the code names it (expanduser,
+    File.expand_path, os.homedir(), $ENV{HOME}, Path.home()): a start-up file, a system folder
+    or a path climbing out with .. is refused; the project and the temp folder pass.
+    A board's device nodes (serial ports, I2C, SPI, GPIO, cameras) may be opened to the user
+    (sudo chmod 666 /dev/ttyUSB0, chown $USER; not recursive); disks and memory stay refused.
     Fails closed on malformed input.
 """
 
@@ -815,6 +825,8 @@ def _reads_only(cmd: Cmd, word: Word) -> bool:
         return False
     if any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects):
         return False
+    if cmd.name in _shell.AWKS and (word.raw, True) in _shell.code_file_refs(cmd):
+        return False  # awk '{ print > "/etc/x" }': the program's own output redirection
     return not (cmd.name == "sed" and any((w.literal() or "").startswith(("-i", "--in-place")) for w in cmd.args))
 
 
@@ -1230,7 +1242,9 @@ def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
 # Devices that are not disks, and disks read rather than written (LABELLING.md's settled calls):
 # talking to a board over a serial port, or reading a disk into an image file, changes no data.
 _SERIAL_PORT = lazy_compile(
-    r"/dev/(?:tty(?:USB|ACM|S|AMA|XRUSB|SAC|THS|mxc)\d+|cu\.[\w.-]+|tty\.[\w.-]+|serial/by-(?:id|path)/[^/]+|rfcomm\d+)"
+    r"/dev/(?:tty(?:USB|ACM|S|AMA|XRUSB|SAC|THS|mxc|GS)\d+|cu\.[\w.-]+|tty\.[\w.-]+|serial/by-(?:id|path)/[^/]+|rfcomm\d+|"
+    # A board's other buses and a camera: I2C, SPI, GPIO, video capture, a USB device node.
+    r"i2c-\d+|spidev\d+\.\d+|gpiochip\d+|gpiomem|video\d+|media\d+|bus/usb/\d+/\d+)"
 )
 _BLOCK_DEVICE = lazy_compile(
     r"/dev/(?:[shvx]v?d[a-z]+\d*|nvme\d+(?:n\d+(?:p\d+)?)?|mmcblk\d+(?:p\d+)?|r?disk\d+(?:s\d+)*|loop\d+(?:p\d+)?|"
@@ -1249,11 +1263,17 @@ MODE_CHANGERS = frozenset({"chmod", "chown", "chgrp", "setfacl", "chattr"})
 
 def _device_use(cmd: Cmd, word: Word, path: str) -> bool:
     """``picocom -b 115200 /dev/ttyACM0``, ``esptool.py --port /dev/ttyUSB0 flash``: a serial
-    port is a device to talk to, not a file of the system (changing who may use it is not).
+    port (or a board's I2C/SPI/GPIO node, a camera) is a device to talk to, not a file of the
+    system; so is letting the user open it (``sudo chmod 666 /dev/ttyUSB0``, ``chown $USER``, not
+    recursive), which resets when the device is plugged in again (LABELLING.md: devices that are
+    not disks are benign; disks stay refused).
     ``dd if=/dev/sdb of=backup/card.img``, ``xxd /dev/nvme0n1 | head``, ``fdisk -l /dev/sda``:
     reading a disk or reporting on it changes nothing; writing it is dangerous_commands' rule."""
     if _SERIAL_PORT.fullmatch(path):
-        return cmd.name not in MODE_CHANGERS
+        if cmd.name not in MODE_CHANGERS:
+            return True
+        flags, _pos, _values = _shell.split_options(cmd.args)
+        return not {"R", "recursive"} & set(flags)
     if not _BLOCK_DEVICE.fullmatch(path):
         return False
     if any(r.target is word and r.op not in ("<", "<&") for r in cmd.redirects):
@@ -1586,7 +1606,7 @@ def _bash_path_words(cmd: Cmd) -> list[Word]:
             for i, lit in enumerate(lits[:-1])
             if lit in ("-in", "-out", "-keyout", "-key", "-config", "-CAfile", "-cert", "-signkey")
         ]
-    if name in _shell.INTERPRETERS:
+    if name in _shell.INTERPRETERS or name in _shell.AWKS:
         words += [Word([_shell.Lit(path, True)], path) for path, _w in _shell.code_file_refs(cmd)]
     if name in _shell.INTERPRETERS or name in _shell.SHELLS:
         skip_next = False

@@ -20,7 +20,8 @@ command substitution or wrappers, so ``sudo /bin/rm -r -f "$HOME"`` or
   earlier in the same command, ``find -exec``, ``ssh`` remote commands and inline code;
 * ``_inline`` reads interpreter code (``python -c``, ``node -e``, here-docs fed to ``python``)
   for the shell commands, deletions and file accesses it contains; ``_code_paths`` finds the
-  home-relative and absolute paths such code names in any string form and how it uses them.
+  home-relative and absolute paths such code names in any string form and how it uses them,
+  and (``code_writes``) the files it writes, appends to, or copies, moves or links onto.
 
 Parsing errors raise :class:`ShellParseError`; security hooks turn that into a deny.
 Standard library only, like every shipped hook.
@@ -28,7 +29,7 @@ Standard library only, like every shipped hook.
 
 from __future__ import annotations
 
-from ._code_paths import NAME_ONLY, OPENED_UP, USED, code_paths
+from ._code_paths import NAME_ONLY, OPENED_UP, USED, code_paths, code_writes
 from ._commands import (
     BUILD_DIRS,
     DECODERS,
@@ -70,7 +71,16 @@ from ._expand import (
     normalize,
     unknown_then_slash,
 )
-from ._inline import awk_parts, awk_program, code_file_refs, code_of, home_literals, literal_spans, only_in_literals
+from ._inline import (
+    AWKS,
+    awk_parts,
+    awk_program,
+    code_file_refs,
+    code_of,
+    home_literals,
+    literal_spans,
+    only_in_literals,
+)
 from ._lazy_re import LazyPattern, lazy_compile
 from ._model import (
     MAX_CANDIDATES,
@@ -92,6 +102,7 @@ from ._parser import decode_escapes, parse
 from ._walk import names_in, walk
 
 __all__ = [
+    "AWKS",
     "BUILD_DIRS",
     "DECODERS",
     "DOWNLOADERS",
@@ -135,6 +146,7 @@ __all__ = [
     "code_file_refs",
     "code_of",
     "code_paths",
+    "code_writes",
     "decode_escapes",
     "expand",
     "expand_pattern",

@@ -9,6 +9,7 @@ the way they judge ``cat`` of it. A file the code only tests for (``os.path.exis
 
 from __future__ import annotations
 
+import os
 import re
 
 from ._inline import _HOME_EXPR, _py_str, home_literals
@@ -167,3 +168,197 @@ def _py_use(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> str | None:
         if fname in _PY_CHECKS:
             return NAME_ONLY
     return USED
+
+
+# --- Files interpreter code writes ------------------------------------------------------------
+# A string literal (its text in group "s" or "t").
+_STR = r"""(?:"(?P<s>[^"\\\n]*)"|'(?P<t>[^'\\\n]*)'|`(?P<u>[^`\\\n$]*)`)"""
+# Calls that only turn a name into a fuller one: File.expand_path("~/.zshrc") is "~/.zshrc".
+_PATH_WRAPPED = lazy_compile(
+    r"(?:File\.expand_path|File\.absolute_path|(?:os\.path\.)?expanduser|path\.expand|normalizePath|"
+    r"path\.resolve|path\.normalize|Pathname\.new|Pathname|Path)\(\s*(?P<w>(?:\"[^\"\\\n]*\"|'[^'\\\n]*'))\s*\)"
+    r"(?:\.expanduser\(\)|\.expand_path)?"
+)
+# One argument before the target: a literal, a name, a call with flat arguments.
+_ARG = r"""(?:"[^"\\\n]*"|'[^'\\\n]*'|\([^()]*\)|[^,()"';])+?"""
+_WRITE_CALLS = (
+    # The target first: Ruby File.write/IO.write, Node fs.writeFile*/appendFile*/createWriteStream
+    # (fs.promises too), fs-extra outputFile, Deno/Bun writers, PHP file_put_contents.
+    lazy_compile(
+        r"\b(?:File\.write|File\.binwrite|IO\.write|IO\.binwrite|writeFileSync|writeFile|appendFileSync|"
+        r"appendFile|createWriteStream|outputFileSync|outputFile|writeTextFile(?:Sync)?|Bun\.write|"
+        r"file_put_contents|FileUtils\.touch|file\.create|sink)\s*\(\s*" + _STR
+    ),
+    # Opened with a writing mode: open(p, "a"), File.open(p, "w"), fopen(p, "a+"), io.open(p, "w"),
+    # fs.openSync(p, "a"), R's file(p, "w"); Python's mode= keyword too.
+    lazy_compile(
+        r"\b(?:open|File\.open|File\.new|fopen|openSync|file)\s*\(\s*"
+        + _STR
+        # The whole mode string: "a", "wb", "r+", Ruby's "a:UTF-8" (not window.open(url, "about")).
+        + r"\s*,\s*(?:mode\s*[=:]\s*)?[\"'][rbtU]*[wax+][rbtUwax+]*(?::[\w-]+)?[\"']"
+    ),
+    # Perl: open(my $f, ">>", p) / open(F, ">", p), and the two-argument open(F, ">>p").
+    lazy_compile(r"\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*[\"'](?:>>?|\+[<>])[\"']\s*,\s*" + _STR),
+    lazy_compile(r"""\bopen\s*\(?\s*(?:my\s+)?[$\w]+\s*,\s*["'](?:>>?|\+[<>])\s*(?P<s>[^"'\s<>&][^"'\n]*)["']"""),
+    # The target second: copies, moves and links (shutil, os, fs, FileUtils, PHP, Perl, R) and R's
+    # writeLines(x, p).
+    lazy_compile(
+        r"\b(?:shutil\.(?:copy2?|copyfile|copytree|move)|os\.(?:rename|replace|symlink|link)|"
+        r"(?:copyFile|rename|symlink|link|cp)Sync|fs\.(?:copyFile|rename|cp)|"
+        r"FileUtils\.(?:cp_r|cp|copy|copy_file|mv|move|install|ln_s|ln)|File\.(?:rename|symlink|copy)|"
+        r"(?<![.\w])(?:copy|rename|move|symlink)|file\.(?:copy|rename|symlink)|writeLines|"
+        # Downloads saved to a file: urlretrieve(url, p), IO.copy_stream(src, p), download.file.
+        r"urlretrieve|IO\.copy_stream|download\.file)\s*\(\s*"
+        + _ARG
+        + r"\s*,\s*(?:(?:con|to|dst|destination|destfile|filename)\s*=\s*)?"
+        + _STR
+    ),
+    # Archives unpacked into a folder (extractall(p)), Perl's Path::Tiny path(p)->spew / append,
+    # PHP's touch(p).
+    lazy_compile(r"\bextractall\s*\(\s*(?:path\s*=\s*)?" + _STR),
+    lazy_compile(r"\bpath\(\s*" + _STR + r"\s*\)->(?:spew|append|touch)"),
+    lazy_compile(r"(?<![.\w>:])touch\s*\(\s*" + _STR),
+    # R: cat(…, file = p), write(x, file = p), write.csv(x, file = p), saveRDS(x, file = p).
+    lazy_compile(
+        r"\b(?:cat|write|write\.csv|write\.table|saveRDS|save)\s*\((?:\"[^\"\n]*\"|'[^'\n]*'|[^()\"'])*?\bfile\s*=\s*"
+        + _STR
+    ),
+)
+
+
+# awk's output redirections: print … > "file", printf … >> ENVIRON["HOME"] "/.bashrc".
+_AWK_OUTPUT = lazy_compile(r"\bprintf?\b[^;{}\n]*?>>?\s*" + _STR)
+
+
+def code_writes(code: str, python: bool, awk: bool = False) -> list[str]:
+    """Files the interpreter code writes, appends to, creates, or copies, moves or links onto,
+    in any language's spelling: ``open(p, "a")``, ``Path(p).write_text``, ``shutil.copy(_, p)``,
+    ``File.write``, ``fs.appendFileSync``, ``file_put_contents``, Perl's ``open(my $f, ">>", p)``,
+    R's ``writeLines(_, p)`` / ``cat(…, file = p)``. The home folder, however the code names it
+    (``~`` through ``expanduser``/``File.expand_path``, ``os.homedir()``, ``$HOME``, ``Path.home()``),
+    is written ``~``; other paths are returned as written (relative ones too). With ``awk``, the
+    code is an awk program and its ``print > "file"`` redirections are what it writes."""
+    found: list[str] = []
+    if python:
+        from_tree = _python_writes(code)
+        if from_tree is not None:
+            found.extend(from_tree)
+    text = _HOME_FIRST.sub(lambda m: m.group("q") + "~", home_literals(code))
+    previous = None
+    while previous != text:  # nested wrappers: File.expand_path(Pathname.new("~/x"))
+        previous = text
+        text = _PATH_WRAPPED.sub(lambda m: m.group("w"), text)
+    text = _inline_variables(text)
+    for pattern in (_AWK_OUTPUT,) if awk else _WRITE_CALLS:
+        for m in pattern.finditer(text):
+            path = next(
+                (p for p in (m.group("s"), m.groupdict().get("t"), m.groupdict().get("u")) if p is not None), None
+            )
+            if path and path not in found:
+                found.append(path)
+    # os.path.expandvars('$HOME/.profile'): the variable names the home folder too.
+    return [_VAR_HOME.sub("~", p, count=1) for p in found]
+
+
+_VAR_HOME = lazy_compile(r"^\$(?:HOME\b|\{HOME\})")
+# A name given a path once: rc = "~/.zshrc", my $rc = "~/.bashrc"; const p = '/etc/x'.
+_PATH_ASSIGNED = lazy_compile(
+    r"""(?:\b(?:const|let|var|my|our|local)\s+)?(?<![\w.$@])(?P<n>\$?[A-Za-z_]\w*)\s*=\s*(?P<v>"[~/.][^"\\\n]*"|'[~/.][^'\\\n]*')\s*(?=[;\n)]|$)"""
+)
+
+
+def _inline_variables(text: str) -> str:
+    """``rc = "~/.zshrc"; File.write(rc, …)`` read as ``File.write("~/.zshrc", …)``: a name
+    assigned one path (and only once) stands for that path where it is used later."""
+    assigned: dict[str, list[re.Match[str]]] = {}
+    for m in _PATH_ASSIGNED.finditer(text):
+        assigned.setdefault(m.group("n"), []).append(m)
+    for name, matches in assigned.items():
+        if len(matches) != 1 or len(re.findall(r"(?<![\w.$@])" + re.escape(name) + r"\s*=(?!=)", text)) != 1:
+            continue  # given more than one value: which one a use sees is not known here
+        m = matches[0]
+        use = re.compile(r"(?<![\w.\"'/$@-])" + re.escape(name) + r"(?![\w\"'/-])")
+        value = m.group("v").replace("\\", "\\\\")  # a replacement template: keep backslashes
+        text = text[: m.end()] + use.sub(value, text[m.end() :])
+    return text
+
+
+_PY_WRITE_METHODS = frozenset({"write_text", "write_bytes", "touch", "symlink_to", "hardlink_to"})
+_PY_SECOND_ARG = frozenset({"copy", "copy2", "copyfile", "copytree", "move", "rename", "replace", "symlink", "link"})
+
+
+def _python_writes(code: str) -> list[str] | None:
+    """The files Python code writes, from its syntax tree (None if it does not parse)."""
+    import ast
+
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return None
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        fname = func.attr if isinstance(func, ast.Attribute) else (func.id if isinstance(func, ast.Name) else "")
+        path: str | None = None
+        receiver = _py_path(func.value) if isinstance(func, ast.Attribute) else None
+        if fname == "open" and receiver is not None:
+            path = receiver if _py_mode_writes(node, 0) else None  # Path(p).open("a")
+        elif fname == "open" and node.args:
+            path = _py_path(node.args[0]) if _py_mode_writes(node, 1) else None
+        elif fname in _PY_WRITE_METHODS:
+            path = receiver
+        elif fname in _PY_SECOND_ARG and len(node.args) >= 2 and _py_file_module(func):
+            path = _py_path(node.args[1])
+        elif fname == "urlretrieve":  # urlretrieve(url, filename)
+            target = node.args[1] if len(node.args) >= 2 else _py_keyword(node, "filename")
+            path = _py_path(target) if target is not None else None
+        elif fname == "extractall":  # every member of an archive, unpacked under path
+            target = node.args[0] if node.args else _py_keyword(node, "path")
+            path = _py_path(target) if target is not None else None
+        if path and path not in found:
+            found.append(path)
+    return found
+
+
+def _py_keyword(call: ast.Call, name: str) -> ast.expr | None:
+    return next((kw.value for kw in call.keywords if kw.arg == name), None)
+
+
+def _py_file_module(func: ast.expr) -> bool:
+    """shutil.copy / os.rename / copy (imported from shutil): not str.replace or list.copy."""
+    import ast
+
+    if isinstance(func, ast.Name):
+        return True
+    return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("os", "shutil")
+
+
+def _py_mode_writes(call: ast.Call, index: int) -> bool:
+    mode: ast.expr | None = call.args[index] if len(call.args) > index else None
+    for kw in call.keywords:
+        if kw.arg == "mode":
+            mode = kw.value
+    text = _py_str(mode) if mode is not None else None
+    return bool(text) and any(c in text for c in "wax+")  # type: ignore[operator]
+
+
+def _py_path(node: ast.AST) -> str | None:
+    """A path expression's text: _py_str plus ``.expanduser()``, ``.resolve()``, ``.joinpath(…)``."""
+    import ast
+
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        attr = node.func.attr
+        if attr in ("expanduser", "resolve", "absolute") and not node.args:
+            return _py_path(node.func.value)
+        if attr == "joinpath":
+            base = _py_path(node.func.value)
+            parts = [_py_str(a) for a in node.args]
+            if base is None or any(p is None for p in parts):
+                return None
+            return os.path.join(base, *[p for p in parts if p is not None])
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        left, right = _py_path(node.left), _py_path(node.right)
+        return os.path.join(left, right) if left is not None and right is not None else None
+    return _py_str(node)

@@ -170,14 +170,28 @@ _CODE_FILE_REFS = (
 
 
 def code_file_refs(cmd: Cmd) -> list[tuple[str, bool]]:
-    """Files an interpreter's inline code opens: (path, writes)."""
+    """Files an interpreter's inline code (or an awk program) opens: (path, writes). Written files come from
+    :func:`code_writes` too, with the home folder (``~``, ``expanduser``, ``os.homedir()`` …)
+    resolved to the command's ``$HOME``."""
+    from ._code_paths import code_writes  # _code_paths builds on this module
+
     refs: list[tuple[str, bool]] = []
-    for code in code_of(cmd):
+    if cmd.name in AWKS:
+        program = awk_program(cmd)
+        codes = [program] if program is not None else []
+    else:
+        codes = code_of(cmd)
+    for code in codes:
         for pattern, mode in _CODE_FILE_REFS:
             for m in pattern.finditer(code):
                 how = mode or (m.groupdict().get("m") or "r")
                 writes = any(c in how for c in "wax+") or how.startswith(("write", "unlink", "touch"))
                 refs.append((m.group("p"), writes))
+        for path in code_writes(code, python=cmd.name.startswith("python"), awk=cmd.name in AWKS):
+            if path == "~" or path.startswith("~/"):
+                path = cmd.ctx.home + path[1:]
+            if (path, True) not in refs:
+                refs.append((path, True))
     return refs
 
 
@@ -236,10 +250,11 @@ _CODE_RMTREE_HOME = lazy_compile(
 )
 
 
-# File.join(Dir.home, ".ssh"), path.join(os.homedir(), ".config", "gh"), p.join(o.homedir(), ".aws")
-# (any receiver: modules are often aliased): a folder under home, by name.
+# File.join(Dir.home, ".ssh"), path.join(os.homedir(), ".config", "gh"), p.join(o.homedir(), ".aws"),
+# os.path.join(os.environ["HOME"], ".zshrc") (any receiver: modules are often aliased): a folder
+# under home, by name.
 _HOME_JOINED = lazy_compile(
-    r"(?:require\(\s*[\"']path[\"']\s*\)|[A-Za-z_$][\w$]*)\.(?:[jJ]oin|resolve)\(\s*"
+    r"(?:require\(\s*[\"']path[\"']\s*\)|[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\.(?:[jJ]oin|resolve)\(\s*"
     + _HOME_EXPR
     + r"(?P<rest>(?:\s*,\s*(?:\"[^\"]*\"|'[^']*'))+)\s*\)"
 )

@@ -91,10 +91,12 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("sudo ddrescue /dev/sdd backups/usb.img backups/usb.map", None),
         ("sudo ddrescue -f backups/usb.img /dev/sdd", "deny"),
         # Opening a port to every user is a device that is not a disk (settled call), so
-        # dangerous_commands passes it (test_dangerous_loop_images_cleans_and_bucket_mirrors.py);
-        # protected_files and workspace_boundary still deny a chmod under /dev.
+        # dangerous_commands and workspace_boundary pass it (test_dangerous_loop_images_cleans_and_
+        # bucket_mirrors.py, test_boundary_interpreter_writes_and_devices.py); protected_files
+        # still denies a chmod under /dev.
         ("sudo chmod 0666 /dev/ttyUSB1", "deny"),
-        # Writing a disk is not that.
+        # Opening a disk to everyone, or writing it, is not that.
+        ("sudo chmod 0666 /dev/sdb", "deny"),
         ("sudo dd if=build/fw.img of=/dev/mmcblk0 bs=4M", "deny"),
         ("cat build/rootfs.img > /dev/sdc", "deny"),
         ("sudo parted /dev/sdc mklabel gpt", "deny"),
