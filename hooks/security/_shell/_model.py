@@ -78,6 +78,9 @@ class Word:
         self.parts = parts
         self.raw = raw
         self.pos = pos  # offset of the word in the parsed source; -1 when made up
+        # literal() is asked of the same word by many rules; parts never change after parsing.
+        self._literal: str | None = None
+        self._literal_known = False
 
     @property
     def text(self) -> str:
@@ -97,9 +100,11 @@ class Word:
 
     def literal(self) -> str | None:
         """The word's value if it has no expansions, else None."""
-        if all(isinstance(p, Lit) for p in self.parts):
-            return "".join(p.text for p in self.parts if isinstance(p, Lit))
-        return None
+        if not self._literal_known:
+            if all(isinstance(p, Lit) for p in self.parts):
+                self._literal = "".join(p.text for p in self.parts if isinstance(p, Lit))
+            self._literal_known = True
+        return self._literal
 
     @property
     def quoted(self) -> bool:
