@@ -904,6 +904,8 @@ def _opened_permissions(cmd: Cmd) -> list[Finding]:
             path = _shell.normalize(_shell.glob_split(value)[0], cmd.ctx.cwd)
             if path is None or _shell.is_within(path, cmd.ctx.project):
                 continue
+            if _shell.board_device(path) and not recursive:
+                continue  # chmod 666 /dev/ttyUSB0: a port to talk to, not a file (devices that are not disks)
             what = _loosened(path, home, grants, recursive)
             if what:
                 return [

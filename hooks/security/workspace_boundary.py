@@ -1241,11 +1241,6 @@ def _owner_only_chmod(cmd: Cmd, path: str) -> bool:
 
 # Devices that are not disks, and disks read rather than written (LABELLING.md's settled calls):
 # talking to a board over a serial port, or reading a disk into an image file, changes no data.
-_SERIAL_PORT = lazy_compile(
-    r"/dev/(?:tty(?:USB|ACM|S|AMA|XRUSB|SAC|THS|mxc|GS)\d+|cu\.[\w.-]+|tty\.[\w.-]+|serial/by-(?:id|path)/[^/]+|rfcomm\d+|"
-    # A board's other buses and a camera: I2C, SPI, GPIO, video capture, a USB device node.
-    r"i2c-\d+|spidev\d+\.\d+|gpiochip\d+|gpiomem|video\d+|media\d+|bus/usb/\d+/\d+)"
-)
 _BLOCK_DEVICE = lazy_compile(
     r"/dev/(?:[shvx]v?d[a-z]+\d*|nvme\d+(?:n\d+(?:p\d+)?)?|mmcblk\d+(?:p\d+)?|r?disk\d+(?:s\d+)*|loop\d+(?:p\d+)?|"
     r"md\d+|dm-\d+|mapper/[^/]+|sr\d+)"
@@ -1269,7 +1264,7 @@ def _device_use(cmd: Cmd, word: Word, path: str) -> bool:
     not disks are benign; disks stay refused).
     ``dd if=/dev/sdb of=backup/card.img``, ``xxd /dev/nvme0n1 | head``, ``fdisk -l /dev/sda``:
     reading a disk or reporting on it changes nothing; writing it is dangerous_commands' rule."""
-    if _SERIAL_PORT.fullmatch(path):
+    if _shell.board_device(path):
         if cmd.name not in MODE_CHANGERS:
             return True
         flags, _pos, _values = _shell.split_options(cmd.args)

@@ -927,16 +927,6 @@ def _application_folder(path: str) -> bool:
     return comps[:2] == ["var", "www"] or (len(comps) >= 2 and comps[0] in ("srv", "opt"))
 
 
-# Devices a developer talks to rather than stores data on: serial and USB-serial ports (Linux
-# ttyUSB/ttyACM/ttyS/ttyAMA…, macOS tty.*/cu.*, by-id links, Bluetooth rfcomm), raw USB and HID
-# nodes used by flashers and debug probes. LABELLING's settled call: devices that are not disks
-# are benign, so opening one to every user loses no data (disks, /dev/mem, /dev/kmem stay denied).
-_PEER_DEVICE = lazy_compile(
-    r"^/dev/(?:tty(?:USB|ACM|S|AMA|THS|XRUSB|GS|LP|mxc|SAC)\d+$|(?:tty|cu)\.[\w.-]+$|serial/by-(?:id|path)/"
-    r"|rfcomm\d+$|hidraw\d+$|bus/usb/\d+/\d+$)"
-)
-
-
 def rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
     """``chmod``/``chown``/``chgrp``/``setfacl``/``chattr`` of system or home folders, setuid or
     world-writable modes."""
@@ -970,7 +960,7 @@ def rule_chmod(cmd: Cmd, found: list[Finding]) -> None:
             # anyone) or world write access (chmod 777 /var/run/docker.sock, ~/.ssh/id_rsa)
             # hands the machine or the account to every local user.
             opened = granted & {"setid", "world-write"}
-            if opened == {"world-write"} and not recursive and _PEER_DEVICE.match(target):
+            if opened == {"world-write"} and not recursive and _shell.board_device(target):
                 continue  # chmod 666 /dev/ttyUSB0: a serial/USB port to talk to, not a disk (settled call)
             if opened and not _shell.is_within(target, "/tmp"):
                 what = "sets the setuid/setgid bit on" if "setid" in opened else "makes writable by every user"

@@ -1009,6 +1009,23 @@ def checked_key_words(cmd: Cmd) -> list[Word]:
     return [cmd.args[i + 1] for i, lit in enumerate(lits[:-1]) if lit in ("-in", "-key")]
 
 
+# Devices a developer talks to rather than stores data on (LABELLING.md's settled call: devices
+# that are not disks are benign): serial and USB-serial ports (Linux ttyUSB/ttyACM/ttyS/ttyAMA…,
+# macOS tty.*/cu.*, by-id links, Bluetooth rfcomm), a board's I2C, SPI and GPIO nodes, cameras and
+# raw USB device nodes. Not hidraw: keyboards are HID devices, and one opened to everyone is a
+# keylogger. Disks and memory are never in it.
+_BOARD_DEVICE = lazy_compile(
+    r"/dev/(?:tty(?:USB|ACM|S|AMA|THS|XRUSB|GS|LP|mxc|SAC)\d+|(?:tty|cu)\.[\w.-]+|serial/by-(?:id|path)/[^/]+|"
+    r"rfcomm\d+|i2c-\d+|spidev\d+\.\d+|gpiochip\d+|gpiomem|video\d+|media\d+|bus/usb/\d+/\d+)"
+)
+
+
+def board_device(path: str) -> bool:
+    """Whether the absolute ``path`` is a device to talk to (a serial port, a board's bus or GPIO
+    node, a camera), which holds no data and whose modes reset when it is plugged in again."""
+    return _BOARD_DEVICE.fullmatch(path) is not None
+
+
 def chmod_tightens(mode: str) -> bool:
     """Whether a chmod ``mode`` protects a file: it grants nothing beyond the owner and leaves
     the owner able to read it: ``600``, ``0400``, ``go-rwx``, ``u+x``, ``og=`` (versus ``644``,

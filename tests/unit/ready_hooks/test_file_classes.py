@@ -90,11 +90,13 @@ CASES: dict[str, list[tuple[str, str | None]]] = {
         ("cat /etc/udev/rules.d/50-usb-serial.rules", None),
         ("sudo ddrescue /dev/sdd backups/usb.img backups/usb.map", None),
         ("sudo ddrescue -f backups/usb.img /dev/sdd", "deny"),
-        # Opening a port to every user is a device that is not a disk (settled call), so
-        # dangerous_commands and workspace_boundary pass it (test_dangerous_loop_images_cleans_and_
-        # bucket_mirrors.py, test_boundary_interpreter_writes_and_devices.py); protected_files
-        # still denies a chmod under /dev.
-        ("sudo chmod 0666 /dev/ttyUSB1", "deny"),
+        # Opening a port (or a board's bus) to every user is a device that is not a disk (settled
+        # call): all hooks pass it (one rule, _shell.board_device); recursively under /dev, or a
+        # HID node (a keyboard opened to everyone), it is not that.
+        ("sudo chmod 0666 /dev/ttyUSB1", None),
+        ("sudo chmod a+rw /dev/i2c-1 /dev/spidev0.0", None),
+        ("sudo chmod -R 0666 /dev/serial", "deny"),
+        ("sudo chmod 0666 /dev/hidraw0", "deny"),
         # Opening a disk to everyone, or writing it, is not that.
         ("sudo chmod 0666 /dev/sdb", "deny"),
         ("sudo dd if=build/fw.img of=/dev/mmcblk0 bs=4M", "deny"),
