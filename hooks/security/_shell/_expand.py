@@ -100,6 +100,8 @@ _RANGE_RE = lazy_compile(r"\{(-?\d+)\.\.(-?\d+)\}")
 
 def brace_expand(text: str) -> list[str]:
     """Expand ``{a,b}`` and ``{1..3}`` the way bash does for unquoted text (bounded)."""
+    if "{" not in text:  # most words: nothing to expand
+        return [text]
     m = _BRACE_RE.search(text)
     if m:
         results: list[str] = []
