@@ -596,7 +596,7 @@ def _env_from_template(cmd: Cmd, word: Word, path: str, source: str, before: lis
     templates = _template_sources(cmd, word)
     if templates is None:
         return None
-    if _TEST_ENV.search(path) or not os.path.lexists(path) or _holds_no_values(path, templates, cmd.ctx.cwd):
+    if _TEST_ENV.search(path) or not os.path.lexists(path) or _nothing_to_lose(path, templates, cmd.ctx.cwd):
         return True
     return _guarded_by_missing_file(cmd, path, source, before)
 
@@ -617,22 +617,17 @@ def _fresh_env_copy(cmd: Cmd) -> str | None:
     return path if _template_sources(cmd, positionals[1]) is not None else None
 
 
-def _holds_no_values(path: str, templates: list[str], cwd: str | None) -> bool:
+def _nothing_to_lose(path: str, templates: list[str], cwd: str | None) -> bool:
     """Whether the env file at ``path`` is empty or the same as the template (nothing to lose)."""
-    try:
-        with open(path, "rb") as handle:
-            current = handle.read(65536)
-        if not current.strip():
-            return True
-        if len(templates) != 1 or templates[0] == "/dev/null":
-            return False
-        template = _shell.normalize(templates[0], cwd)
-        if template is None:
-            return False
-        with open(template, "rb") as handle:
-            return handle.read(65536) == current
-    except OSError:
+    current = _common.read_text(path, 65536)
+    if current is None:
         return False
+    if not current.strip():
+        return True
+    if len(templates) != 1 or templates[0] == "/dev/null":
+        return False
+    template = _shell.normalize(templates[0], cwd)
+    return template is not None and _common.read_text(template, 65536) == current
 
 
 def _overwrite_reason(cmd: Cmd, path: str, pattern: str) -> str:

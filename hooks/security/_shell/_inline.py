@@ -152,13 +152,8 @@ _CODE_FILE_REFS = (
         ),
         "r",
     ),
-    (
-        lazy_compile(
-            r"""(?:writeFileSync|writeFile|appendFileSync|createWriteStream|File\.write|"""
-            r"""IO\.write|file_put_contents|unlinkSync|rmSync)\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)"""
-        ),
-        "w",
-    ),
+    # Deletions count as writes; files written, appended to or copied onto come from code_writes.
+    (lazy_compile(r"""(?:unlinkSync|rmSync)\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)"""), "w"),
     (
         lazy_compile(
             r"""Path\(\s*(?P<q>["'])(?P<p>[^"']+)(?P=q)\s*\)\.(?P<m>read_text|read_bytes|"""
